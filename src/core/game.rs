@@ -1,1 +1,668 @@
-//! (in progress)
+//! The game state machine: who may do what, and what follows.
+//!
+//! [`Game::apply`] takes an actor, an act and the current instant, and
+//! either changes the game and returns the [`Event`]s that happened, or
+//! refuses with a [`GameError`] and changes nothing. Results follow
+//! RULES.md: automatic ends after every move ([`adjudicate`]), draw offers
+//! (9.1), claims (9.2, 9.3, 9.5), resignation (5.1.2), flag fall (6.9),
+//! abort and a moderator's adjudication.
+//!
+//! [`adjudicate`]: super::adjudicate
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+
+use super::adjudicate::{self, PositionKey};
+use super::event::{ClaimKind, Event, GameResult, Reason};
+use super::notation::{self, MoveInputError, Reader};
+use super::unwinnable;
+
+/// The longest note a moderator may attach to an adjudication.
+pub const MAX_ADJUDICATION_NOTE: usize = 200;
+/// The longest FEN accepted for a start position.
+pub const MAX_FEN: usize = 100;
+
+/// A player, as the store numbers them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PlayerId(pub i64);
+
+/// Who plays White and who plays Black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Players {
+    pub white: PlayerId,
+    pub black: PlayerId,
+}
+
+impl Players {
+    pub fn get(&self, side: Color) -> PlayerId {
+        match side {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// The side `player` plays, if they play in this game.
+    pub fn side_of(&self, player: PlayerId) -> Option<Color> {
+        if player == self.white {
+            Some(Color::White)
+        } else if player == self.black {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+}
+
+/// A server's rules for agreed draws (5.2.3 and 9.1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawRules {
+    /// Whether players may agree a draw at all.
+    pub agreement_allowed: bool,
+    /// Moves each side must have made before an agreement (at least 1).
+    pub min_moves_each: u32,
+}
+
+impl Default for DrawRules {
+    fn default() -> DrawRules {
+        DrawRules {
+            agreement_allowed: true,
+            min_moves_each: 1,
+        }
+    }
+}
+
+/// Who performs an act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actor {
+    /// A user, who may or may not play in this game.
+    Player(PlayerId),
+    /// Someone with moderator rights on the server (checked by the caller).
+    Moderator(PlayerId),
+    /// The clock: only it lets a flag fall.
+    Clock,
+}
+
+/// A move as a player wrote it, with who reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveInput {
+    pub text: String,
+    pub reader: Reader,
+}
+
+impl MoveInput {
+    pub fn new(text: impl Into<String>, reader: Reader) -> MoveInput {
+        MoveInput {
+            text: text.into(),
+            reader,
+        }
+    }
+}
+
+/// Something an actor asks of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Act {
+    Move { input: MoveInput, offer_draw: bool },
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    /// A draw claim; `kind: None` claims whatever holds. With a move, the
+    /// claim is about the position after it (9.2.1.1, 9.3.1).
+    Claim {
+        kind: Option<ClaimKind>,
+        with_move: Option<MoveInput>,
+    },
+    Resign,
+    /// Ends the game with no result: by a player or the clock before each
+    /// side has moved (a first move that never came), by a moderator at any time.
+    Abort,
+    Adjudicate { result: GameResult, note: String },
+    /// `side` ran out of time.
+    FlagFall { side: Color },
+}
+
+/// Why an act was refused. A refused act changes nothing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("not a player in this game")]
+    NotAPlayer,
+    #[error("only a moderator may do that")]
+    NotAModerator,
+    #[error("only the clock lets a flag fall")]
+    NotTheClock,
+    #[error("the game is over")]
+    GameOver,
+    #[error("not your turn")]
+    NotYourTurn,
+    #[error("move: {0}")]
+    Move(#[from] MoveInputError),
+    #[error("there is no draw offer to answer")]
+    NoDrawOffer,
+    #[error("you already offered a draw")]
+    AlreadyOffered,
+    #[error("draws by agreement are not allowed here")]
+    AgreementForbidden,
+    #[error("a draw can be agreed only after each side has made {min_moves_each} move(s)")]
+    AgreementTooEarly { min_moves_each: u32 },
+    #[error("a game can be aborted only before each side has moved")]
+    TooLateToAbort,
+    #[error("an adjudication needs a result of 1-0, 0-1 or 1/2-1/2")]
+    AdjudicationNeedsResult,
+    #[error("the note is longer than {max} characters")]
+    NoteTooLong { max: usize },
+}
+
+impl GameError {
+    /// A stable snake_case name for the refusal: the key of its message in
+    /// the i18n files and the name tests assert on.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            GameError::NotAPlayer => "not_a_player",
+            GameError::NotAModerator => "not_a_moderator",
+            GameError::NotTheClock => "not_the_clock",
+            GameError::GameOver => "game_over",
+            GameError::NotYourTurn => "not_your_turn",
+            GameError::Move(_) => "move",
+            GameError::NoDrawOffer => "no_draw_offer",
+            GameError::AlreadyOffered => "already_offered",
+            GameError::AgreementForbidden => "agreement_forbidden",
+            GameError::AgreementTooEarly { .. } => "agreement_too_early",
+            GameError::TooLateToAbort => "too_late_to_abort",
+            GameError::AdjudicationNeedsResult => "adjudication_needs_result",
+            GameError::NoteTooLong { .. } => "note_too_long",
+        }
+    }
+}
+
+/// Why a game could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("the FEN is longer than {MAX_FEN} bytes")]
+    FenTooLong,
+    #[error("not a FEN")]
+    BadFen,
+    #[error("the FEN is not a legal chess position")]
+    IllegalPosition,
+    #[error("the start position is already over")]
+    AlreadyOver,
+    #[error("a player cannot play against themselves")]
+    SamePlayer,
+}
+
+/// A move of the game score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    pub m: Move,
+    /// English SAN with its suffix, as shakmaty writes it.
+    pub san: SanPlus,
+    pub uci: UciMove,
+    pub at: DateTime<Utc>,
+    /// The mover offered a draw with this move (recorded as `(=)`).
+    pub draw_offer: bool,
+}
+
+/// Something worth keeping in the game record besides the moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum NoteKind {
+    /// A draw offer made without a move.
+    DrawOffered,
+    DrawDeclined,
+    /// A claim found incorrect; `with_move` is the claimant's move in UCI.
+    ClaimRefused {
+        kind: Option<ClaimKind>,
+        with_move: Option<String>,
+    },
+    /// A correct claim; the written move (UCI) is not played (9.2.1.1).
+    ClaimUpheld {
+        kind: ClaimKind,
+        with_move: Option<String>,
+    },
+    /// A moderator's adjudication and its stated reason.
+    Adjudicated { note: String },
+}
+
+/// A note, placed after `ply` moves of the score.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    pub ply: u32,
+    #[serde(with = "super::event::color_name::option")]
+    pub by: Option<Color>,
+    pub at: DateTime<Utc>,
+    #[serde(flatten)]
+    pub kind: NoteKind,
+}
+
+/// Whether the game goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Status {
+    Ongoing,
+    Over {
+        result: GameResult,
+        reason: Reason,
+        at: DateTime<Utc>,
+    },
+}
+
+/// One game between two players, from its start position to its result.
+#[derive(Clone, Debug)]
+pub struct Game {
+    players: Players,
+    rules: DrawRules,
+    start: Chess,
+    /// The start FEN when the game did not begin from the standard position.
+    start_fen: Option<String>,
+    started_at: DateTime<Utc>,
+    position: Chess,
+    /// Repetition keys of every position so far, the start first.
+    history: Vec<PositionKey>,
+    moves: Vec<PlayedMove>,
+    notes: Vec<Note>,
+    pending_offer: Option<Color>,
+    status: Status,
+}
+
+impl Game {
+    /// A new game from the standard position, or from `fen`.
+    pub fn new(
+        players: Players,
+        fen: Option<&str>,
+        rules: DrawRules,
+        now: DateTime<Utc>,
+    ) -> Result<Game, SetupError> {
+        if players.white == players.black {
+            return Err(SetupError::SamePlayer);
+        }
+        let (start, start_fen) = match fen {
+            None => (Chess::default(), None),
+            Some(text) => {
+                let pos = parse_start_fen(text)?;
+                let normalised = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+                let is_standard = pos == Chess::default();
+                (pos, (!is_standard).then_some(normalised))
+            }
+        };
+        if start.is_game_over() {
+            return Err(SetupError::AlreadyOver);
+        }
+        Ok(Game {
+            players,
+            rules,
+            history: vec![adjudicate::position_key(&start)],
+            position: start.clone(),
+            start,
+            start_fen,
+            started_at: now,
+            moves: Vec::new(),
+            notes: Vec::new(),
+            pending_offer: None,
+            status: Status::Ongoing,
+        })
+    }
+
+    pub fn players(&self) -> &Players {
+        &self.players
+    }
+
+    pub fn rules(&self) -> &DrawRules {
+        &self.rules
+    }
+
+    pub fn start_position(&self) -> &Chess {
+        &self.start
+    }
+
+    /// The start FEN, or `None` for the standard position.
+    pub fn start_fen(&self) -> Option<&str> {
+        self.start_fen.as_deref()
+    }
+
+    pub fn started_at(&self) -> DateTime<Utc> {
+        self.started_at
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+
+    pub fn moves(&self) -> &[PlayedMove] {
+        &self.moves
+    }
+
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    /// The side whose draw offer stands, if any.
+    pub fn pending_offer(&self) -> Option<Color> {
+        self.pending_offer
+    }
+
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.status, Status::Over { .. })
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.position.turn()
+    }
+
+    /// How many moves `side` has made in this game.
+    pub fn moves_made_by(&self, side: Color) -> u32 {
+        let first = self.start.turn();
+        let plies = self.moves.len() as u32;
+        // Plies alternate starting with `first`: it has the extra one on odd counts.
+        if side == first {
+            plies.div_ceil(2)
+        } else {
+            plies / 2
+        }
+    }
+
+    /// Performs `act` for `actor` at `now`; refused acts change nothing.
+    pub fn apply(
+        &mut self,
+        actor: &Actor,
+        act: Act,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
+        match act {
+            Act::Move { input, offer_draw } => {
+                let side = self.playing_side(actor)?;
+                self.ensure_turn(side)?;
+                let m = notation::parse_move(&self.position, &input.text, &input.reader)?;
+                Ok(self.play(m, offer_draw, now))
+            }
+            Act::OfferDraw => {
+                let side = self.playing_side(actor)?;
+                self.offer_draw(side, now)
+            }
+            Act::AcceptDraw => {
+                let side = self.playing_side(actor)?;
+                self.accept_draw(side, now)
+            }
+            Act::DeclineDraw => {
+                let side = self.playing_side(actor)?;
+                self.decline_draw(side, now)
+            }
+            Act::Claim { kind, with_move } => {
+                let side = self.playing_side(actor)?;
+                self.ensure_turn(side)?;
+                self.claim(side, kind, with_move, now)
+            }
+            Act::Resign => {
+                let side = self.playing_side(actor)?;
+                let winner = !side;
+                let result = if unwinnable::can_still_mate(&self.position, winner) {
+                    GameResult::win_for(winner)
+                } else {
+                    GameResult::Draw
+                };
+                Ok(vec![self.finish(result, Reason::Resignation, now)])
+            }
+            Act::Abort => self.abort(actor, now),
+            Act::Adjudicate { result, note } => self.adjudicate(actor, result, note, now),
+            Act::FlagFall { side } => self.flag_fall(actor, side, now),
+        }
+    }
+
+    /// Plays an already legal move and everything that follows from it.
+    pub(crate) fn play(&mut self, m: Move, offer_draw: bool, now: DateTime<Utc>) -> Vec<Event> {
+        let side = self.position.turn();
+        let uci = m.to_uci(CastlingMode::Standard);
+        let san = SanPlus::from_move_and_play_unchecked(&mut self.position, m);
+        self.history.push(adjudicate::position_key(&self.position));
+        self.moves.push(PlayedMove {
+            m,
+            san,
+            uci: uci.clone(),
+            at: now,
+            draw_offer: offer_draw,
+        });
+
+        let mut events = Vec::with_capacity(3);
+        if self.pending_offer == Some(!side) {
+            // 9.1.2.3: an offer stands until the opponent moves.
+            self.pending_offer = None;
+            events.push(Event::DrawOfferLapsed { offered_by: !side });
+        }
+        events.push(Event::MovePlayed {
+            ply: self.moves.len() as u32,
+            san: san.to_string(),
+            uci: uci.to_string(),
+            by: side,
+            check: self.position.is_check(),
+            draw_offered: offer_draw,
+        });
+        if let Some((result, reason)) = adjudicate::automatic_end(&self.position, &self.history) {
+            events.push(self.finish(result, reason, now));
+        } else if offer_draw {
+            self.pending_offer = Some(side);
+            events.push(Event::DrawOffered { by: side });
+        }
+        events
+    }
+
+    fn offer_draw(&mut self, side: Color, now: DateTime<Utc>) -> Result<Vec<Event>, GameError> {
+        self.ensure_ongoing()?;
+        if !self.rules.agreement_allowed {
+            return Err(GameError::AgreementForbidden);
+        }
+        match self.pending_offer {
+            Some(by) if by == side => Err(GameError::AlreadyOffered),
+            // Offering back what the opponent offered is agreeing to it.
+            Some(_) => self.accept_draw(side, now),
+            None => {
+                self.pending_offer = Some(side);
+                self.note(Some(side), now, NoteKind::DrawOffered);
+                Ok(vec![Event::DrawOffered { by: side }])
+            }
+        }
+    }
+
+    fn accept_draw(&mut self, side: Color, now: DateTime<Utc>) -> Result<Vec<Event>, GameError> {
+        self.ensure_ongoing()?;
+        if self.pending_offer != Some(!side) {
+            return Err(GameError::NoDrawOffer);
+        }
+        if !self.rules.agreement_allowed {
+            return Err(GameError::AgreementForbidden);
+        }
+        let min = self.rules.min_moves_each.max(1);
+        if self.moves_made_by(Color::White) < min || self.moves_made_by(Color::Black) < min {
+            return Err(GameError::AgreementTooEarly {
+                min_moves_each: min,
+            });
+        }
+        Ok(vec![self.finish(GameResult::Draw, Reason::Agreement, now)])
+    }
+
+    fn decline_draw(&mut self, side: Color, now: DateTime<Utc>) -> Result<Vec<Event>, GameError> {
+        self.ensure_ongoing()?;
+        if self.pending_offer != Some(!side) {
+            return Err(GameError::NoDrawOffer);
+        }
+        self.pending_offer = None;
+        self.note(Some(side), now, NoteKind::DrawDeclined);
+        Ok(vec![Event::DrawDeclined { by: side }])
+    }
+
+    fn claim(
+        &mut self,
+        side: Color,
+        kind: Option<ClaimKind>,
+        with_move: Option<MoveInput>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
+        let written = match &with_move {
+            Some(input) => Some(notation::parse_move(
+                &self.position,
+                &input.text,
+                &input.reader,
+            )?),
+            None => None,
+        };
+        let upheld = match written {
+            None => adjudicate::upheld_claim(&self.position, &self.history, kind),
+            Some(m) => {
+                let mut after = self.position.clone();
+                after.play_unchecked(m);
+                let mut history = self.history.clone();
+                history.push(adjudicate::position_key(&after));
+                adjudicate::upheld_claim(&after, &history, kind)
+            }
+        };
+        let written_uci = written.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+
+        if let Some(kind) = upheld {
+            self.note(
+                Some(side),
+                now,
+                NoteKind::ClaimUpheld {
+                    kind,
+                    with_move: written_uci,
+                },
+            );
+            return Ok(vec![self.finish(GameResult::Draw, kind.reason(), now)]);
+        }
+
+        self.note(
+            Some(side),
+            now,
+            NoteKind::ClaimRefused {
+                kind,
+                with_move: written_uci,
+            },
+        );
+        let mut events = vec![Event::ClaimRefused { by: side, kind }];
+        // 9.5.3: the written move must be made; the claim stands as a draw offer.
+        match written {
+            Some(m) => events.extend(self.play(m, true, now)),
+            None => {
+                self.pending_offer = Some(side);
+                events.push(Event::DrawOffered { by: side });
+            }
+        }
+        Ok(events)
+    }
+
+    fn abort(&mut self, actor: &Actor, now: DateTime<Utc>) -> Result<Vec<Event>, GameError> {
+        match actor {
+            Actor::Player(_) => {
+                self.playing_side(actor)?;
+            }
+            Actor::Moderator(_) | Actor::Clock => self.ensure_ongoing()?,
+        }
+        // A moderator may abort any running game; players, and the clock when
+        // a first move never came, only before each side has moved.
+        let both_moved =
+            self.moves_made_by(Color::White) > 0 && self.moves_made_by(Color::Black) > 0;
+        if both_moved && !matches!(actor, Actor::Moderator(_)) {
+            return Err(GameError::TooLateToAbort);
+        }
+        Ok(vec![self.finish(GameResult::NoResult, Reason::Abort, now)])
+    }
+
+    fn adjudicate(
+        &mut self,
+        actor: &Actor,
+        result: GameResult,
+        note: String,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
+        if !matches!(actor, Actor::Moderator(_)) {
+            return Err(GameError::NotAModerator);
+        }
+        self.ensure_ongoing()?;
+        if result == GameResult::NoResult {
+            return Err(GameError::AdjudicationNeedsResult);
+        }
+        if note.chars().count() > MAX_ADJUDICATION_NOTE {
+            return Err(GameError::NoteTooLong {
+                max: MAX_ADJUDICATION_NOTE,
+            });
+        }
+        self.note(None, now, NoteKind::Adjudicated { note });
+        Ok(vec![self.finish(result, Reason::Adjudication, now)])
+    }
+
+    fn flag_fall(
+        &mut self,
+        actor: &Actor,
+        side: Color,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
+        if *actor != Actor::Clock {
+            return Err(GameError::NotTheClock);
+        }
+        // A result that already happened stands: the flag changes nothing.
+        self.ensure_ongoing()?;
+        // 6.9: the opponent wins only if they could still mate.
+        let result = if unwinnable::can_still_mate(&self.position, !side) {
+            GameResult::win_for(!side)
+        } else {
+            GameResult::Draw
+        };
+        Ok(vec![self.finish(result, Reason::Timeout, now)])
+    }
+
+    /// The side `actor` plays; refuses anyone who is not a player here.
+    fn playing_side(&self, actor: &Actor) -> Result<Color, GameError> {
+        let side = match actor {
+            Actor::Player(id) => self.players.side_of(*id),
+            Actor::Moderator(_) | Actor::Clock => None,
+        };
+        let side = side.ok_or(GameError::NotAPlayer)?;
+        self.ensure_ongoing()?;
+        Ok(side)
+    }
+
+    fn ensure_ongoing(&self) -> Result<(), GameError> {
+        match self.status {
+            Status::Ongoing => Ok(()),
+            Status::Over { .. } => Err(GameError::GameOver),
+        }
+    }
+
+    fn ensure_turn(&self, side: Color) -> Result<(), GameError> {
+        if self.position.turn() == side {
+            Ok(())
+        } else {
+            Err(GameError::NotYourTurn)
+        }
+    }
+
+    fn note(&mut self, by: Option<Color>, at: DateTime<Utc>, kind: NoteKind) {
+        self.notes.push(Note {
+            ply: self.moves.len() as u32,
+            by,
+            at,
+            kind,
+        });
+    }
+
+    /// Ends the game; used by every path to a result.
+    pub(crate) fn finish(&mut self, result: GameResult, reason: Reason, at: DateTime<Utc>) -> Event {
+        self.pending_offer = None;
+        self.status = Status::Over { result, reason, at };
+        Event::GameOver { result, reason }
+    }
+}
+
+fn parse_start_fen(text: &str) -> Result<Chess, SetupError> {
+    if text.len() > MAX_FEN {
+        return Err(SetupError::FenTooLong);
+    }
+    let fen: Fen = text.trim().parse().map_err(|_| SetupError::BadFen)?;
+    fen.into_position(CastlingMode::Standard)
+        .map_err(|_| SetupError::IllegalPosition)
+}
