@@ -105,7 +105,10 @@ impl MoveInput {
 /// Something an actor asks of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Act {
-    Move { input: MoveInput, offer_draw: bool },
+    Move {
+        input: MoveInput,
+        offer_draw: bool,
+    },
     OfferDraw,
     AcceptDraw,
     DeclineDraw,
@@ -119,9 +122,14 @@ pub enum Act {
     /// Ends the game with no result: by a player or the clock before each
     /// side has moved (a first move that never came), by a moderator at any time.
     Abort,
-    Adjudicate { result: GameResult, note: String },
+    Adjudicate {
+        result: GameResult,
+        note: String,
+    },
     /// `side` ran out of time.
-    FlagFall { side: Color },
+    FlagFall {
+        side: Color,
+    },
 }
 
 /// Why an act was refused. A refused act changes nothing.
@@ -186,10 +194,27 @@ pub enum SetupError {
     BadFen,
     #[error("the FEN is not a legal chess position")]
     IllegalPosition,
-    #[error("the start position is already over")]
+    #[error("the start position is already checkmate or stalemate")]
     AlreadyOver,
     #[error("a player cannot play against themselves")]
     SamePlayer,
+}
+
+/// A stored move to replay into a [`Game`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredMove<'a> {
+    pub uci: &'a str,
+    pub at: DateTime<Utc>,
+    pub draw_offer: bool,
+}
+
+/// Why a stored game could not be rebuilt.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RestoreError {
+    #[error("start: {0}")]
+    Setup(#[from] SetupError),
+    #[error("move {ply} ({uci}) is not legal")]
+    BadMove { ply: u32, uci: String },
 }
 
 /// A move of the game score.
@@ -222,7 +247,9 @@ pub enum NoteKind {
         with_move: Option<String>,
     },
     /// A moderator's adjudication and its stated reason.
-    Adjudicated { note: String },
+    Adjudicated {
+        note: String,
+    },
 }
 
 /// A note, placed after `ply` moves of the score.
@@ -274,6 +301,22 @@ impl Game {
         rules: DrawRules,
         now: DateTime<Utc>,
     ) -> Result<Game, SetupError> {
+        let game = Game::new_unchecked(players, fen, rules, now)?;
+        // Mate and stalemate leave nothing to play. A dead position is still
+        // set up: the core ends it as soon as a move is made.
+        if game.start.legal_moves().is_empty() {
+            return Err(SetupError::AlreadyOver);
+        }
+        Ok(game)
+    }
+
+    /// A game from any legal start, even one that is already over.
+    fn new_unchecked(
+        players: Players,
+        fen: Option<&str>,
+        rules: DrawRules,
+        now: DateTime<Utc>,
+    ) -> Result<Game, SetupError> {
         if players.white == players.black {
             return Err(SetupError::SamePlayer);
         }
@@ -286,9 +329,6 @@ impl Game {
                 (pos, (!is_standard).then_some(normalised))
             }
         };
-        if start.is_game_over() {
-            return Err(SetupError::AlreadyOver);
-        }
         Ok(Game {
             players,
             rules,
@@ -415,19 +455,58 @@ impl Game {
         }
     }
 
-    /// Plays an already legal move and everything that follows from it.
-    pub(crate) fn play(&mut self, m: Move, offer_draw: bool, now: DateTime<Utc>) -> Vec<Event> {
-        let side = self.position.turn();
+    /// Rebuilds a stored game: replays its moves and takes its stored notes,
+    /// offer and status as they are (a result once reached is never recomputed).
+    #[allow(clippy::too_many_arguments)]
+    pub fn restore<'a>(
+        players: Players,
+        fen: Option<&str>,
+        rules: DrawRules,
+        started_at: DateTime<Utc>,
+        moves: impl IntoIterator<Item = StoredMove<'a>>,
+        notes: Vec<Note>,
+        pending_offer: Option<Color>,
+        status: Status,
+    ) -> Result<Game, RestoreError> {
+        let mut game = Game::new(players, fen, rules, started_at).or_else(|e| match e {
+            // A stored game may legitimately start from any legal position.
+            SetupError::AlreadyOver => Game::new_unchecked(players, fen, rules, started_at),
+            other => Err(other),
+        })?;
+        for (index, stored) in moves.into_iter().enumerate() {
+            let bad = || RestoreError::BadMove {
+                ply: index as u32 + 1,
+                uci: stored.uci.to_owned(),
+            };
+            let uci = UciMove::from_ascii(stored.uci.as_bytes()).map_err(|_| bad())?;
+            let m = uci.to_move(&game.position).map_err(|_| bad())?;
+            game.push_move(m, stored.draw_offer, stored.at);
+        }
+        game.notes = notes;
+        game.pending_offer = pending_offer;
+        game.status = status;
+        Ok(game)
+    }
+
+    /// Appends an already legal move to the score and the position history.
+    fn push_move(&mut self, m: Move, offer_draw: bool, at: DateTime<Utc>) -> (SanPlus, UciMove) {
         let uci = m.to_uci(CastlingMode::Standard);
         let san = SanPlus::from_move_and_play_unchecked(&mut self.position, m);
         self.history.push(adjudicate::position_key(&self.position));
         self.moves.push(PlayedMove {
             m,
             san,
-            uci: uci.clone(),
-            at: now,
+            uci,
+            at,
             draw_offer: offer_draw,
         });
+        (san, uci)
+    }
+
+    /// Plays an already legal move and everything that follows from it.
+    pub(crate) fn play(&mut self, m: Move, offer_draw: bool, now: DateTime<Utc>) -> Vec<Event> {
+        let side = self.position.turn();
+        let (san, uci) = self.push_move(m, offer_draw, now);
 
         let mut events = Vec::with_capacity(3);
         if self.pending_offer == Some(!side) {
@@ -651,7 +730,12 @@ impl Game {
     }
 
     /// Ends the game; used by every path to a result.
-    pub(crate) fn finish(&mut self, result: GameResult, reason: Reason, at: DateTime<Utc>) -> Event {
+    pub(crate) fn finish(
+        &mut self,
+        result: GameResult,
+        reason: Reason,
+        at: DateTime<Utc>,
+    ) -> Event {
         self.pending_offer = None;
         self.status = Status::Over { result, reason, at };
         Event::GameOver { result, reason }
@@ -665,4 +749,194 @@ fn parse_start_fen(text: &str) -> Result<Chess, SetupError> {
     let fen: Fen = text.trim().parse().map_err(|_| SetupError::BadFen)?;
     fen.into_position(CastlingMode::Standard)
         .map_err(|_| SetupError::IllegalPosition)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn at(hour: u32) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 5, 1, hour, 0, 0).unwrap()
+    }
+
+    const PLAYERS: Players = Players {
+        white: PlayerId(1),
+        black: PlayerId(2),
+    };
+
+    #[test]
+    fn moves_are_counted_per_side_from_any_start() {
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1";
+        let mut game = Game::new(PLAYERS, Some(fen), DrawRules::default(), at(0)).expect("ok");
+        assert_eq!(game.moves_made_by(Color::Black), 0);
+        let m = game.position().legal_moves()[0];
+        game.play(m, false, at(1));
+        assert_eq!(game.moves_made_by(Color::Black), 1);
+        assert_eq!(game.moves_made_by(Color::White), 0);
+        // Black has moved, White not yet: an abort is still allowed.
+        let events = game.apply(&Actor::Player(PlayerId(1)), Act::Abort, at(2));
+        assert!(events.is_ok());
+    }
+
+    #[test]
+    fn setup_refusals() {
+        let cases = [
+            (Some("not a fen"), SetupError::BadFen),
+            (
+                Some("8/8/8/8/8/8/8/8 w - - 0 1"),
+                SetupError::IllegalPosition,
+            ),
+            (
+                Some("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"),
+                SetupError::AlreadyOver,
+            ),
+        ];
+        for (fen, expected) in cases {
+            let got = Game::new(PLAYERS, fen, DrawRules::default(), at(0)).err();
+            assert_eq!(got, Some(expected), "{fen:?}");
+        }
+        let same = Players {
+            white: PlayerId(3),
+            black: PlayerId(3),
+        };
+        let got = Game::new(same, None, DrawRules::default(), at(0)).err();
+        assert_eq!(got, Some(SetupError::SamePlayer));
+        let long = "8/".repeat(60);
+        let got = Game::new(PLAYERS, Some(&long), DrawRules::default(), at(0)).err();
+        assert_eq!(got, Some(SetupError::FenTooLong));
+    }
+
+    #[test]
+    fn restore_replays_moves_and_keeps_the_stored_state() {
+        let mut game = Game::new(PLAYERS, None, DrawRules::default(), at(0)).expect("ok");
+        for uci in ["e2e4", "e7e5", "g1f3"] {
+            let m = UciMove::from_ascii(uci.as_bytes())
+                .expect("uci")
+                .to_move(game.position())
+                .expect("legal");
+            game.play(m, uci == "g1f3", at(1));
+        }
+        let stored: Vec<(String, DateTime<Utc>, bool)> = game
+            .moves()
+            .iter()
+            .map(|m| (m.uci.to_string(), m.at, m.draw_offer))
+            .collect();
+        let restored = Game::restore(
+            PLAYERS,
+            None,
+            DrawRules::default(),
+            at(0),
+            stored.iter().map(|(uci, at, offer)| StoredMove {
+                uci,
+                at: *at,
+                draw_offer: *offer,
+            }),
+            game.notes().to_vec(),
+            game.pending_offer(),
+            game.status(),
+        )
+        .expect("restores");
+        assert_eq!(restored.position(), game.position());
+        assert_eq!(restored.pending_offer(), Some(Color::White));
+        assert_eq!(restored.moves(), game.moves());
+
+        let bad = [StoredMove {
+            uci: "e2e5",
+            at: at(1),
+            draw_offer: false,
+        }];
+        let err = Game::restore(
+            PLAYERS,
+            None,
+            DrawRules::default(),
+            at(0),
+            bad,
+            Vec::new(),
+            None,
+            Status::Ongoing,
+        )
+        .err();
+        assert!(matches!(err, Some(RestoreError::BadMove { ply: 1, .. })));
+    }
+
+    #[test]
+    fn only_moderators_adjudicate_and_only_the_clock_flags() {
+        let mut game = Game::new(PLAYERS, None, DrawRules::default(), at(0)).expect("ok");
+        let adjudicate = Act::Adjudicate {
+            result: GameResult::Draw,
+            note: "agreed by mail".into(),
+        };
+        let player = Actor::Player(PlayerId(1));
+        assert_eq!(
+            game.apply(&player, adjudicate.clone(), at(1)),
+            Err(GameError::NotAModerator)
+        );
+        let flag = Act::FlagFall { side: Color::White };
+        assert_eq!(
+            game.apply(&player, flag, at(1)),
+            Err(GameError::NotTheClock)
+        );
+        let long_note = Act::Adjudicate {
+            result: GameResult::Draw,
+            note: "x".repeat(MAX_ADJUDICATION_NOTE + 1),
+        };
+        let moderator = Actor::Moderator(PlayerId(9));
+        assert!(matches!(
+            game.apply(&moderator, long_note, at(1)),
+            Err(GameError::NoteTooLong { .. })
+        ));
+        let events = game.apply(&moderator, adjudicate, at(2)).expect("ok");
+        assert_eq!(
+            events,
+            vec![Event::GameOver {
+                result: GameResult::Draw,
+                reason: Reason::Adjudication
+            }]
+        );
+        assert_eq!(game.notes().len(), 1);
+        // Nobody can act on a finished game.
+        assert_eq!(
+            game.apply(&player, Act::Resign, at(3)),
+            Err(GameError::GameOver)
+        );
+        let stranger = Actor::Player(PlayerId(7));
+        assert_eq!(
+            game.apply(&stranger, Act::Resign, at(3)),
+            Err(GameError::NotAPlayer)
+        );
+    }
+
+    #[test]
+    fn draw_rules_of_the_server_apply() {
+        let forbidden = DrawRules {
+            agreement_allowed: false,
+            min_moves_each: 1,
+        };
+        let mut game = Game::new(PLAYERS, None, forbidden, at(0)).expect("ok");
+        let white = Actor::Player(PlayerId(1));
+        assert_eq!(
+            game.apply(&white, Act::OfferDraw, at(1)),
+            Err(GameError::AgreementForbidden)
+        );
+        let late = DrawRules {
+            agreement_allowed: true,
+            min_moves_each: 30,
+        };
+        let mut game = Game::new(PLAYERS, None, late, at(0)).expect("ok");
+        for uci in ["e2e4", "e7e5"] {
+            let m = UciMove::from_ascii(uci.as_bytes())
+                .expect("uci")
+                .to_move(game.position())
+                .expect("legal");
+            game.play(m, false, at(1));
+        }
+        game.apply(&white, Act::OfferDraw, at(2))
+            .expect("offer stands");
+        let black = Actor::Player(PlayerId(2));
+        assert_eq!(
+            game.apply(&black, Act::AcceptDraw, at(3)),
+            Err(GameError::AgreementTooEarly { min_moves_each: 30 })
+        );
+    }
 }
