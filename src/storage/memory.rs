@@ -1,0 +1,393 @@
+//! An in-memory [`Store`] for fast tests: the same semantics as SQLite,
+//! plain collections behind one lock, no SQL.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use shakmaty::Color;
+
+use super::{
+    ChallengeRow, ChallengeStatus, ChannelRow, Commit, Committed, GameRecord, GameState,
+    GameSummary, Platform, PlayerRow, Result, ServerDefaults, ServerRow, StandingRow, StorageError,
+    Store,
+};
+use crate::core::event::GameResult;
+use crate::core::game::{DrawRules, PlayerId};
+use crate::storage::Notify;
+
+#[derive(Default)]
+struct State {
+    servers: Vec<ServerRow>,
+    channels: Vec<ChannelRow>,
+    players: Vec<PlayerRow>,
+    challenges: Vec<ChallengeRow>,
+    games: Vec<(GameRecord, Color)>,
+    answers: HashMap<String, String>,
+}
+
+/// Everything in memory; dropped with the store.
+#[derive(Default)]
+pub struct MemoryStore {
+    state: Mutex<State>,
+}
+
+impl MemoryStore {
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+
+    fn lock(&self) -> Result<MutexGuard<'_, State>> {
+        self.state
+            .lock()
+            .map_err(|_| StorageError::Backend("memory store lock poisoned".to_owned()))
+    }
+}
+
+impl State {
+    fn player(&self, id: PlayerId) -> Option<&PlayerRow> {
+        self.players.iter().find(|p| p.id == id)
+    }
+
+    fn name(&self, id: PlayerId) -> String {
+        self.player(id)
+            .map(|p| p.display_name.clone())
+            .unwrap_or_default()
+    }
+
+    fn summary(&self, record: &GameRecord, turn: Color) -> GameSummary {
+        GameSummary {
+            id: record.id,
+            channel_id: record.channel_id,
+            white: record.white,
+            black: record.black,
+            white_name: self.name(record.white),
+            black_name: self.name(record.black),
+            turn,
+            plies: record.moves.len() as u32,
+            state: record.state,
+        }
+    }
+
+    /// Checks every precondition of `commit` without changing anything.
+    fn check(&self, commit: &Commit) -> Result<()> {
+        if let Some(key) = &commit.act_key
+            && self.answers.contains_key(key)
+        {
+            return Err(StorageError::DuplicateAct(key.clone()));
+        }
+        if let Some(closing) = &commit.closing_challenge {
+            let open = self
+                .challenges
+                .iter()
+                .any(|c| c.id == closing.id && c.status == ChallengeStatus::Open);
+            if !open {
+                return Err(StorageError::Conflict);
+            }
+        }
+        if let Some(update) = &commit.game_update {
+            let current = self.games.iter().find(|(g, _)| g.id == update.id);
+            match current {
+                Some((game, _)) if game.version == update.expected_version => {}
+                Some(_) => return Err(StorageError::Conflict),
+                None => return Err(StorageError::NotFound("game")),
+            }
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, commit: Commit, now: DateTime<Utc>) -> Committed {
+        let mut committed = Committed::default();
+        if let Some(new) = commit.new_challenge {
+            let id = self.challenges.len() as i64 + 1;
+            self.challenges.push(ChallengeRow {
+                id,
+                server_id: new.server_id,
+                channel_id: new.channel_id,
+                challenger: new.challenger,
+                challenged: new.challenged,
+                color: new.color,
+                time_control: new.time_control,
+                rated: new.rated,
+                start_fen: new.start_fen,
+                status: ChallengeStatus::Open,
+                created_at: now,
+                expires_at: new.expires_at,
+            });
+            committed.challenge_id = Some(id);
+        }
+        if let Some(closing) = commit.closing_challenge
+            && let Some(c) = self.challenges.iter_mut().find(|c| c.id == closing.id)
+        {
+            c.status = closing.to;
+        }
+        if let Some(new) = commit.new_game {
+            let id = self.games.len() as i64 + 1;
+            let record = GameRecord {
+                id,
+                server_id: new.server_id,
+                channel_id: new.channel_id,
+                white: new.white,
+                black: new.black,
+                start_fen: new.start_fen,
+                time_control: new.time_control,
+                rated: new.rated,
+                draw_rules: new.draw_rules,
+                created_at: now,
+                state: GameState::Ongoing,
+                pending_offer: None,
+                version: 0,
+                moves: Vec::new(),
+                notes: Vec::new(),
+            };
+            self.games.push((record, new.turn));
+            committed.game_id = Some(id);
+        }
+        if let Some(update) = commit.game_update
+            && let Some((game, turn)) = self.games.iter_mut().find(|(g, _)| g.id == update.id)
+        {
+            game.moves.extend(update.new_moves);
+            game.notes.extend(update.new_notes);
+            game.state = update.state;
+            game.pending_offer = update.pending_offer;
+            game.version += 1;
+            *turn = update.turn;
+        }
+        if let Some((id, language)) = commit.player_language
+            && let Some(player) = self.players.iter_mut().find(|p| p.id == id)
+        {
+            player.language = language;
+        }
+        committed
+    }
+}
+
+impl Store for MemoryStore {
+    async fn ensure_server(
+        &self,
+        platform: Platform,
+        platform_id: &str,
+        defaults: &ServerDefaults,
+        _now: DateTime<Utc>,
+    ) -> Result<ServerRow> {
+        let mut state = self.lock()?;
+        let existing = state
+            .servers
+            .iter()
+            .find(|s| s.platform == platform && s.platform_id == platform_id);
+        if let Some(server) = existing {
+            return Ok(server.clone());
+        }
+        let server = ServerRow {
+            id: state.servers.len() as i64 + 1,
+            platform,
+            platform_id: platform_id.to_owned(),
+            language: defaults.language,
+            time_control: defaults.time_control.clone(),
+            draw_rules: DrawRules::default(),
+            moderator_role: None,
+        };
+        state.servers.push(server.clone());
+        Ok(server)
+    }
+
+    async fn ensure_channel(&self, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
+        let mut state = self.lock()?;
+        let existing = state
+            .channels
+            .iter()
+            .find(|c| c.server_id == server_id && c.platform_id == platform_id);
+        if let Some(channel) = existing {
+            return Ok(channel.clone());
+        }
+        let channel = ChannelRow {
+            id: state.channels.len() as i64 + 1,
+            server_id,
+            platform_id: platform_id.to_owned(),
+        };
+        state.channels.push(channel.clone());
+        Ok(channel)
+    }
+
+    async fn ensure_player(
+        &self,
+        platform: Platform,
+        platform_id: &str,
+        display_name: &str,
+        _now: DateTime<Utc>,
+    ) -> Result<PlayerRow> {
+        let mut state = self.lock()?;
+        let existing = state
+            .players
+            .iter_mut()
+            .find(|p| p.platform == platform && p.platform_id == platform_id);
+        if let Some(player) = existing {
+            if player.display_name != display_name {
+                player.display_name = display_name.to_owned();
+            }
+            return Ok(player.clone());
+        }
+        let player = PlayerRow {
+            id: PlayerId(state.players.len() as i64 + 1),
+            platform,
+            platform_id: platform_id.to_owned(),
+            display_name: display_name.to_owned(),
+            language: None,
+            notify: Notify::Channel,
+        };
+        state.players.push(player.clone());
+        Ok(player)
+    }
+
+    async fn find_player(
+        &self,
+        platform: Platform,
+        platform_id: &str,
+    ) -> Result<Option<PlayerRow>> {
+        let state = self.lock()?;
+        Ok(state
+            .players
+            .iter()
+            .find(|p| p.platform == platform && p.platform_id == platform_id)
+            .cloned())
+    }
+
+    async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>> {
+        Ok(self.lock()?.player(id).cloned())
+    }
+
+    async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
+        Ok(self.lock()?.answers.get(act_key).cloned())
+    }
+
+    async fn game(&self, id: i64) -> Result<Option<GameRecord>> {
+        let state = self.lock()?;
+        Ok(state
+            .games
+            .iter()
+            .find(|(g, _)| g.id == id)
+            .map(|(g, _)| g.clone()))
+    }
+
+    async fn games_in_channel(
+        &self,
+        channel_id: i64,
+        player: PlayerId,
+        ongoing_only: bool,
+    ) -> Result<Vec<GameSummary>> {
+        let state = self.lock()?;
+        Ok(state
+            .games
+            .iter()
+            .rev()
+            .filter(|(g, _)| g.channel_id == channel_id && (g.white == player || g.black == player))
+            .filter(|(g, _)| !ongoing_only || g.state == GameState::Ongoing)
+            .map(|(g, turn)| state.summary(g, *turn))
+            .collect())
+    }
+
+    async fn ongoing_games_on_server(
+        &self,
+        server_id: i64,
+        player: PlayerId,
+    ) -> Result<Vec<GameSummary>> {
+        let state = self.lock()?;
+        Ok(state
+            .games
+            .iter()
+            .rev()
+            .filter(|(g, _)| g.server_id == server_id && (g.white == player || g.black == player))
+            .filter(|(g, _)| g.state == GameState::Ongoing)
+            .map(|(g, turn)| state.summary(g, *turn))
+            .collect())
+    }
+
+    async fn open_challenges(
+        &self,
+        channel_id: i64,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<ChallengeRow>> {
+        let state = self.lock()?;
+        Ok(state
+            .challenges
+            .iter()
+            .filter(|c| c.channel_id == channel_id && c.status == ChallengeStatus::Open)
+            .filter(|c| c.expires_at > now)
+            .cloned()
+            .collect())
+    }
+
+    async fn commit<R, F>(
+        &self,
+        commit: Commit,
+        now: DateTime<Utc>,
+        answer: F,
+    ) -> Result<(Committed, R)>
+    where
+        R: Serialize + Send + 'static,
+        F: FnOnce(&Committed) -> R + Send + 'static,
+    {
+        let mut state = self.lock()?;
+        state.check(&commit)?;
+        let key = commit.act_key.clone();
+        let committed = state.apply(commit, now);
+        let value = answer(&committed);
+        if let Some(key) = key {
+            let json = serde_json::to_string(&value)
+                .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?;
+            state.answers.insert(key, json);
+        }
+        Ok((committed, value))
+    }
+
+    async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
+        let state = self.lock()?;
+        let mut table: HashMap<PlayerId, StandingRow> = HashMap::new();
+        for (game, _) in state.games.iter().filter(|(g, _)| g.server_id == server_id) {
+            let GameState::Over { result, .. } = game.state else {
+                continue;
+            };
+            if result == GameResult::NoResult {
+                continue;
+            }
+            for (side, player) in [(Color::White, game.white), (Color::Black, game.black)] {
+                let row = table.entry(player).or_insert_with(|| StandingRow {
+                    player,
+                    name: state.name(player),
+                    played: 0,
+                    won: 0,
+                    drawn: 0,
+                    lost: 0,
+                    half_points: 0,
+                });
+                let half = result.half_points_for(side).unwrap_or(0);
+                row.played += 1;
+                row.half_points += half;
+                match half {
+                    2 => row.won += 1,
+                    1 => row.drawn += 1,
+                    _ => row.lost += 1,
+                }
+            }
+        }
+        let mut rows: Vec<StandingRow> = table.into_values().collect();
+        rows.sort_by(|a, b| {
+            b.half_points
+                .cmp(&a.half_points)
+                .then(b.won.cmp(&a.won))
+                .then(a.name.cmp(&b.name))
+        });
+        Ok(rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MemoryStore;
+
+    #[tokio::test]
+    async fn passes_the_shared_store_suite() {
+        super::super::suite::run_all(MemoryStore::new).await;
+    }
+}

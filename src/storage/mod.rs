@@ -1,0 +1,455 @@
+//! Persistence: the [`Store`] trait and its implementations.
+//!
+//! Every write an act makes goes through one call, [`Store::commit`], which
+//! the implementation performs as one transaction: it checks the act's
+//! idempotency key, applies the [`Commit`] (refusing with
+//! [`StorageError::Conflict`] when a game or challenge changed since it was
+//! read), stores the act's answer and commits. Reads happen before, outside
+//! the transaction; optimistic versions make that safe with several
+//! processes, and keep the trait implementable on an async driver.
+//!
+//! The trait's methods return `Send` futures so the service can run on a
+//! multi-threaded runtime. The SQLite store does its blocking work on
+//! tokio's blocking pool; the in-memory store answers at once.
+
+pub mod memory;
+pub mod sqlite;
+
+#[cfg(test)]
+pub mod suite;
+
+use std::future::Future;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+use crate::core::event::{GameResult, Reason};
+use crate::core::game::{DrawRules, Note, PlayerId};
+use crate::core::notation::Lang;
+
+pub type Result<T, E = StorageError> = std::result::Result<T, E>;
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// A game or challenge changed since it was read: reload and try again.
+    #[error("the data changed meanwhile")]
+    Conflict,
+    /// The act's idempotency key was committed by someone else meanwhile.
+    #[error("act {0} was already processed")]
+    DuplicateAct(String),
+    #[error("not found: {0}")]
+    NotFound(&'static str),
+    #[error("database: {0}")]
+    Backend(String),
+    #[error("migration {version}: {message}")]
+    Migration { version: usize, message: String },
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+/// Which chat a row belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Platform {
+    Console,
+    Discord,
+    Matrix,
+}
+
+impl Platform {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Platform::Console => "console",
+            Platform::Discord => "discord",
+            Platform::Matrix => "matrix",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Platform> {
+        match name {
+            "console" => Some(Platform::Console),
+            "discord" => Some(Platform::Discord),
+            "matrix" => Some(Platform::Matrix),
+            _ => None,
+        }
+    }
+}
+
+/// Defaults a server row gets when it is first seen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerDefaults {
+    pub language: Lang,
+    pub time_control: String,
+}
+
+/// A community: a Discord guild, a Matrix space or homeserver, a console "server".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerRow {
+    pub id: i64,
+    pub platform: Platform,
+    pub platform_id: String,
+    pub language: Lang,
+    pub time_control: String,
+    pub draw_rules: DrawRules,
+    pub moderator_role: Option<String>,
+}
+
+/// A place where games are played: a channel, thread or room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChannelRow {
+    pub id: i64,
+    pub server_id: i64,
+    pub platform_id: String,
+}
+
+/// How a player wants to hear that it is their move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Notify {
+    Channel,
+    Direct,
+    Off,
+}
+
+impl Notify {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Notify::Channel => "channel",
+            Notify::Direct => "direct",
+            Notify::Off => "off",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Notify> {
+        match name {
+            "channel" => Some(Notify::Channel),
+            "direct" => Some(Notify::Direct),
+            "off" => Some(Notify::Off),
+            _ => None,
+        }
+    }
+}
+
+/// A person, per platform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRow {
+    pub id: PlayerId,
+    pub platform: Platform,
+    pub platform_id: String,
+    pub display_name: String,
+    /// The player's own language; `None` follows the server's.
+    pub language: Option<Lang>,
+    pub notify: Notify,
+}
+
+/// The colour a challenger asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+impl ColorChoice {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ColorChoice::White => "white",
+            ColorChoice::Black => "black",
+            ColorChoice::Random => "random",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ColorChoice> {
+        match name {
+            "white" => Some(ColorChoice::White),
+            "black" => Some(ColorChoice::Black),
+            "random" => Some(ColorChoice::Random),
+            _ => None,
+        }
+    }
+}
+
+/// Where a challenge stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChallengeStatus {
+    Open,
+    Accepted,
+    Declined,
+    Cancelled,
+    Expired,
+}
+
+impl ChallengeStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChallengeStatus::Open => "open",
+            ChallengeStatus::Accepted => "accepted",
+            ChallengeStatus::Declined => "declined",
+            ChallengeStatus::Cancelled => "cancelled",
+            ChallengeStatus::Expired => "expired",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ChallengeStatus> {
+        [
+            ChallengeStatus::Open,
+            ChallengeStatus::Accepted,
+            ChallengeStatus::Declined,
+            ChallengeStatus::Cancelled,
+            ChallengeStatus::Expired,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == name)
+    }
+}
+
+/// A proposed game, open to anyone in the channel or to one player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeRow {
+    pub id: i64,
+    pub server_id: i64,
+    pub channel_id: i64,
+    pub challenger: PlayerId,
+    /// `None` for an open challenge.
+    pub challenged: Option<PlayerId>,
+    pub color: ColorChoice,
+    pub time_control: String,
+    pub rated: bool,
+    pub start_fen: Option<String>,
+    pub status: ChallengeStatus,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// A move as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    /// 1 for the game's first move.
+    pub ply: u32,
+    pub uci: String,
+    /// English SAN with suffix.
+    pub san: String,
+    pub played_at: DateTime<Utc>,
+    pub draw_offer: bool,
+}
+
+/// Whether a stored game goes on, and how it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameState {
+    Ongoing,
+    Over {
+        result: GameResult,
+        reason: Reason,
+        ended_at: DateTime<Utc>,
+    },
+}
+
+/// Everything stored about one game: enough to rebuild its [`Game`].
+///
+/// [`Game`]: crate::core::game::Game
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub id: i64,
+    pub server_id: i64,
+    pub channel_id: i64,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub start_fen: Option<String>,
+    pub time_control: String,
+    pub rated: bool,
+    pub draw_rules: DrawRules,
+    pub created_at: DateTime<Utc>,
+    pub state: GameState,
+    pub pending_offer: Option<Color>,
+    /// Bumped by every saved change; a save names the version it read.
+    pub version: i64,
+    pub moves: Vec<MoveRow>,
+    pub notes: Vec<Note>,
+}
+
+/// A line of a player's game list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    pub id: i64,
+    pub channel_id: i64,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub white_name: String,
+    pub black_name: String,
+    /// The side to move (meaningful while the game goes on).
+    pub turn: Color,
+    pub plies: u32,
+    pub state: GameState,
+}
+
+/// One line of a server's 1/½/0 table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandingRow {
+    pub player: PlayerId,
+    pub name: String,
+    pub played: u32,
+    pub won: u32,
+    pub drawn: u32,
+    pub lost: u32,
+    /// Points times two, so that ½ stays an integer.
+    pub half_points: u32,
+}
+
+/// A challenge to create.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewChallenge {
+    pub server_id: i64,
+    pub channel_id: i64,
+    pub challenger: PlayerId,
+    pub challenged: Option<PlayerId>,
+    pub color: ColorChoice,
+    pub time_control: String,
+    pub rated: bool,
+    pub start_fen: Option<String>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// A challenge leaving the open state; refused with `Conflict` unless it is still open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChallengeClosing {
+    pub id: i64,
+    pub to: ChallengeStatus,
+}
+
+/// A game to create (from an accepted challenge).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    pub server_id: i64,
+    pub channel_id: i64,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub start_fen: Option<String>,
+    pub time_control: String,
+    pub rated: bool,
+    pub draw_rules: DrawRules,
+    /// The side to move at the start.
+    pub turn: Color,
+    pub challenge_id: Option<i64>,
+}
+
+/// What an act changed in a game: rows to append and the new state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameUpdate {
+    pub id: i64,
+    /// The version the act read; the save is refused if it moved on.
+    pub expected_version: i64,
+    pub new_moves: Vec<MoveRow>,
+    pub new_notes: Vec<Note>,
+    pub state: GameState,
+    pub pending_offer: Option<Color>,
+    pub turn: Color,
+}
+
+/// Every write of one act, committed together or not at all.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Commit {
+    /// The act's idempotency key; `None` for acts that are safe to repeat.
+    pub act_key: Option<String>,
+    pub new_challenge: Option<NewChallenge>,
+    pub closing_challenge: Option<ChallengeClosing>,
+    pub new_game: Option<NewGame>,
+    pub game_update: Option<GameUpdate>,
+    pub player_language: Option<(PlayerId, Option<Lang>)>,
+}
+
+/// Ids the commit assigned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Committed {
+    pub challenge_id: Option<i64>,
+    pub game_id: Option<i64>,
+}
+
+/// The storage a service runs on.
+///
+/// Reads may be served from a snapshot older than the next commit; commits
+/// check versions, so a stale read ends in [`StorageError::Conflict`], never
+/// in a lost or doubled move.
+pub trait Store: Send + Sync + 'static {
+    /// The server row for a platform's community, created with `defaults` when new.
+    fn ensure_server(
+        &self,
+        platform: Platform,
+        platform_id: &str,
+        defaults: &ServerDefaults,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<ServerRow>> + Send;
+
+    /// The channel row, created when new.
+    fn ensure_channel(
+        &self,
+        server_id: i64,
+        platform_id: &str,
+    ) -> impl Future<Output = Result<ChannelRow>> + Send;
+
+    /// The player row, created when new; the display name is kept current.
+    fn ensure_player(
+        &self,
+        platform: Platform,
+        platform_id: &str,
+        display_name: &str,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<PlayerRow>> + Send;
+
+    fn find_player(
+        &self,
+        platform: Platform,
+        platform_id: &str,
+    ) -> impl Future<Output = Result<Option<PlayerRow>>> + Send;
+
+    fn player(&self, id: PlayerId) -> impl Future<Output = Result<Option<PlayerRow>>> + Send;
+
+    /// The stored answer of an act already processed.
+    fn answer_of(&self, act_key: &str) -> impl Future<Output = Result<Option<String>>> + Send;
+
+    fn game(&self, id: i64) -> impl Future<Output = Result<Option<GameRecord>>> + Send;
+
+    /// `player`'s games in `channel_id` (the ongoing ones only, if asked), newest first.
+    fn games_in_channel(
+        &self,
+        channel_id: i64,
+        player: PlayerId,
+        ongoing_only: bool,
+    ) -> impl Future<Output = Result<Vec<GameSummary>>> + Send;
+
+    /// `player`'s ongoing games on a server, newest first.
+    fn ongoing_games_on_server(
+        &self,
+        server_id: i64,
+        player: PlayerId,
+    ) -> impl Future<Output = Result<Vec<GameSummary>>> + Send;
+
+    /// Open challenges in a channel that have not expired at `now`, oldest first.
+    fn open_challenges(
+        &self,
+        channel_id: i64,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Vec<ChallengeRow>>> + Send;
+
+    /// Applies `commit` in one transaction and stores the act's answer,
+    /// which `answer` builds once the new ids are known.
+    ///
+    /// Fails with `DuplicateAct` when the key was committed meanwhile and with
+    /// `Conflict` when a game or challenge changed since it was read; in both
+    /// cases nothing was written.
+    fn commit<R, F>(
+        &self,
+        commit: Commit,
+        now: DateTime<Utc>,
+        answer: F,
+    ) -> impl Future<Output = Result<(Committed, R)>> + Send
+    where
+        R: Serialize + Send + 'static,
+        F: FnOnce(&Committed) -> R + Send + 'static;
+
+    /// The server's 1/½/0 table over finished, scored games, best first.
+    fn standings(&self, server_id: i64) -> impl Future<Output = Result<Vec<StandingRow>>> + Send;
+}

@@ -1,0 +1,912 @@
+//! The SQLite store: all of pawnpost's SQL lives in this file.
+//!
+//! One file in WAL mode with durable commits (`synchronous = FULL`),
+//! foreign keys on and a busy timeout. Migrations are the numbered files in
+//! `migrations/`, compiled in, applied in order in one transaction each,
+//! with the schema version kept in `PRAGMA user_version`. Every call runs its
+//! blocking SQLite work on tokio's blocking pool, so the runtime never waits
+//! on the disk.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehavior, params};
+use serde::Serialize;
+use shakmaty::Color;
+
+use super::{
+    ChallengeRow, ChallengeStatus, ChannelRow, ColorChoice, Commit, Committed, GameRecord,
+    GameState, GameSummary, GameUpdate, MoveRow, NewChallenge, NewGame, Notify, Platform,
+    PlayerRow, Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store,
+};
+use crate::core::event::{GameResult, Reason, color_str, parse_color};
+use crate::core::game::{DrawRules, Note, PlayerId};
+use crate::core::notation::Lang;
+
+/// The migrations, in order: version N is `MIGRATIONS[N - 1]`.
+pub const MIGRATIONS: &[(&str, &str)] =
+    &[("0001_init", include_str!("../../migrations/0001_init.sql"))];
+
+/// A SQLite database file.
+#[derive(Clone)]
+pub struct SqliteStore {
+    conn: Arc<Mutex<Connection>>,
+}
+
+impl From<rusqlite::Error> for StorageError {
+    fn from(error: rusqlite::Error) -> StorageError {
+        StorageError::Backend(error.to_string())
+    }
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the file and brings its schema up to date.
+    pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore> {
+        let mut conn = Connection::open(path)?;
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = FULL;
+             PRAGMA foreign_keys = ON;",
+        )?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        migrate(&mut conn)?;
+        Ok(SqliteStore {
+            conn: Arc::new(Mutex::new(conn)),
+        })
+    }
+
+    /// The schema version recorded in the file.
+    pub fn schema_version(&self) -> Result<usize> {
+        let conn = self.lock()?;
+        schema_version(&conn)
+    }
+
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, Connection>> {
+        self.conn
+            .lock()
+            .map_err(|_| StorageError::Backend("connection lock poisoned".to_owned()))
+    }
+
+    /// Runs `work` on the connection on the blocking pool.
+    async fn with<T, F>(&self, work: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
+    {
+        let conn = Arc::clone(&self.conn);
+        tokio::task::spawn_blocking(move || {
+            let mut conn = conn
+                .lock()
+                .map_err(|_| StorageError::Backend("connection lock poisoned".to_owned()))?;
+            work(&mut conn)
+        })
+        .await
+        .map_err(|e| StorageError::Backend(format!("blocking task: {e}")))?
+    }
+}
+
+fn schema_version(conn: &Connection) -> Result<usize> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    Ok(version as usize)
+}
+
+/// Applies every migration the file does not have yet, one transaction each.
+fn migrate(conn: &mut Connection) -> Result<()> {
+    let current = schema_version(conn)?;
+    if current > MIGRATIONS.len() {
+        return Err(StorageError::Migration {
+            version: current,
+            message: format!(
+                "the database is newer than this binary (knows {})",
+                MIGRATIONS.len()
+            ),
+        });
+    }
+    for (index, (name, sql)) in MIGRATIONS.iter().enumerate().skip(current) {
+        let version = index + 1;
+        let failed = |e: rusqlite::Error| StorageError::Migration {
+            version,
+            message: format!("{name}: {e}"),
+        };
+        let tx = conn.transaction().map_err(failed)?;
+        tx.execute_batch(sql).map_err(failed)?;
+        tx.pragma_update(None, "user_version", version as i64)
+            .map_err(failed)?;
+        tx.commit().map_err(failed)?;
+    }
+    Ok(())
+}
+
+fn to_text(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+fn from_text(text: &str) -> Result<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| StorageError::Corrupt(format!("instant {text:?}: {e}")))
+}
+
+fn corrupt(what: &str, value: &str) -> StorageError {
+    StorageError::Corrupt(format!("{what} {value:?}"))
+}
+
+fn lang(text: &str) -> Result<Lang> {
+    Lang::from_locale(text).ok_or_else(|| corrupt("language", text))
+}
+
+fn color(text: &str) -> Result<Color> {
+    parse_color(text).ok_or_else(|| corrupt("colour", text))
+}
+
+fn platform(text: &str) -> Result<Platform> {
+    Platform::from_name(text).ok_or_else(|| corrupt("platform", text))
+}
+
+const SERVER_COLUMNS: &str = "id, platform, platform_id, language, time_control, \
+     draw_agreement_allowed, draw_min_moves, moderator_role";
+
+/// A server row as SQLite returns it, before its text columns are checked.
+type ServerTuple = (
+    i64,
+    String,
+    String,
+    String,
+    String,
+    bool,
+    u32,
+    Option<String>,
+);
+
+fn server_row(row: &Row<'_>) -> rusqlite::Result<ServerTuple> {
+    Ok((
+        row.get(0)?,
+        row.get(1)?,
+        row.get(2)?,
+        row.get(3)?,
+        row.get(4)?,
+        row.get(5)?,
+        row.get(6)?,
+        row.get(7)?,
+    ))
+}
+
+fn to_server(t: ServerTuple) -> Result<ServerRow> {
+    Ok(ServerRow {
+        id: t.0,
+        platform: platform(&t.1)?,
+        platform_id: t.2,
+        language: lang(&t.3)?,
+        time_control: t.4,
+        draw_rules: DrawRules {
+            agreement_allowed: t.5,
+            min_moves_each: t.6,
+        },
+        moderator_role: t.7,
+    })
+}
+
+const PLAYER_COLUMNS: &str = "id, platform, platform_id, display_name, language, notify";
+
+type PlayerTuple = (i64, String, String, String, Option<String>, String);
+
+fn player_row(row: &Row<'_>) -> rusqlite::Result<PlayerTuple> {
+    Ok((
+        row.get(0)?,
+        row.get(1)?,
+        row.get(2)?,
+        row.get(3)?,
+        row.get(4)?,
+        row.get(5)?,
+    ))
+}
+
+fn to_player(t: PlayerTuple) -> Result<PlayerRow> {
+    Ok(PlayerRow {
+        id: PlayerId(t.0),
+        platform: platform(&t.1)?,
+        platform_id: t.2,
+        display_name: t.3,
+        language: t.4.as_deref().map(lang).transpose()?,
+        notify: Notify::from_name(&t.5).ok_or_else(|| corrupt("notify", &t.5))?,
+    })
+}
+
+fn find_player(
+    conn: &Connection,
+    platform: Platform,
+    platform_id: &str,
+) -> Result<Option<PlayerRow>> {
+    let sql =
+        format!("SELECT {PLAYER_COLUMNS} FROM players WHERE platform = ?1 AND platform_id = ?2");
+    let found = conn
+        .prepare_cached(&sql)?
+        .query_row(params![platform.as_str(), platform_id], player_row)
+        .optional()?;
+    found.map(to_player).transpose()
+}
+
+fn player_by_id(conn: &Connection, id: PlayerId) -> Result<Option<PlayerRow>> {
+    let sql = format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?1");
+    let found = conn
+        .prepare_cached(&sql)?
+        .query_row(params![id.0], player_row)
+        .optional()?;
+    found.map(to_player).transpose()
+}
+
+fn game_state(
+    status: &str,
+    result: Option<String>,
+    reason: Option<String>,
+    ended: Option<String>,
+) -> Result<GameState> {
+    match status {
+        "ongoing" => Ok(GameState::Ongoing),
+        "over" => {
+            let result = result.unwrap_or_default();
+            let reason = reason.unwrap_or_default();
+            Ok(GameState::Over {
+                result: GameResult::from_pgn(&result).ok_or_else(|| corrupt("result", &result))?,
+                reason: Reason::from_name(&reason).ok_or_else(|| corrupt("reason", &reason))?,
+                ended_at: from_text(&ended.unwrap_or_default())?,
+            })
+        }
+        other => Err(corrupt("game status", other)),
+    }
+}
+
+fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
+    let head = conn
+        .prepare_cached(
+            "SELECT server_id, channel_id, white_id, black_id, start_fen, time_control, rated,
+                    draw_agreement_allowed, draw_min_moves, status, result, reason, pending_offer,
+                    version, created_at, ended_at
+             FROM games WHERE id = ?1",
+        )?
+        .query_row(params![id], |r| {
+            Ok((
+                (
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
+                ),
+                (
+                    r.get::<_, Option<String>>(4)?,
+                    r.get::<_, String>(5)?,
+                    r.get::<_, bool>(6)?,
+                ),
+                (r.get::<_, bool>(7)?, r.get::<_, u32>(8)?),
+                (
+                    r.get::<_, String>(9)?,
+                    r.get::<_, Option<String>>(10)?,
+                    r.get::<_, Option<String>>(11)?,
+                    r.get::<_, Option<String>>(12)?,
+                ),
+                (
+                    r.get::<_, i64>(13)?,
+                    r.get::<_, String>(14)?,
+                    r.get::<_, Option<String>>(15)?,
+                ),
+            ))
+        })
+        .optional()?;
+    let Some((ids, setup, rules, status, meta)) = head else {
+        return Ok(None);
+    };
+    let moves = conn
+        .prepare_cached(
+            "SELECT ply, uci, san, played_at, draw_offer FROM moves WHERE game_id = ?1 ORDER BY ply",
+        )?
+        .query_map(params![id], |r| {
+            Ok((
+                r.get::<_, u32>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, bool>(4)?,
+            ))
+        })?
+        .map(|row| {
+            let (ply, uci, san, played_at, draw_offer) = row?;
+            Ok(MoveRow {
+                ply,
+                uci,
+                san,
+                played_at: from_text(&played_at)?,
+                draw_offer,
+            })
+        })
+        .collect::<Result<Vec<MoveRow>>>()?;
+    let notes = conn
+        .prepare_cached("SELECT note FROM game_notes WHERE game_id = ?1 ORDER BY seq")?
+        .query_map(params![id], |r| r.get::<_, String>(0))?
+        .map(|json| {
+            let json = json?;
+            serde_json::from_str::<Note>(&json).map_err(|e| corrupt(&format!("note ({e})"), &json))
+        })
+        .collect::<Result<Vec<Note>>>()?;
+    Ok(Some(GameRecord {
+        id,
+        server_id: ids.0,
+        channel_id: ids.1,
+        white: PlayerId(ids.2),
+        black: PlayerId(ids.3),
+        start_fen: setup.0,
+        time_control: setup.1,
+        rated: setup.2,
+        draw_rules: DrawRules {
+            agreement_allowed: rules.0,
+            min_moves_each: rules.1,
+        },
+        created_at: from_text(&meta.1)?,
+        state: game_state(&status.0, status.1, status.2, meta.2)?,
+        pending_offer: status.3.as_deref().map(color).transpose()?,
+        version: meta.0,
+        moves,
+        notes,
+    }))
+}
+
+/// Game lists: `filter` is the WHERE clause over `g`, with parameters ?1 and ?2.
+fn summaries(conn: &Connection, filter: &str, a: i64, b: i64) -> Result<Vec<GameSummary>> {
+    let sql = format!(
+        "SELECT g.id, g.channel_id, g.white_id, g.black_id, w.display_name, b.display_name,
+                g.turn, g.plies, g.status, g.result, g.reason, g.ended_at
+         FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
+         WHERE {filter} ORDER BY g.id DESC"
+    );
+    conn.prepare_cached(&sql)?
+        .query_map(params![a, b], |r| {
+            Ok((
+                (
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
+                ),
+                (
+                    r.get::<_, String>(4)?,
+                    r.get::<_, String>(5)?,
+                    r.get::<_, String>(6)?,
+                    r.get::<_, u32>(7)?,
+                ),
+                (
+                    r.get::<_, String>(8)?,
+                    r.get::<_, Option<String>>(9)?,
+                    r.get::<_, Option<String>>(10)?,
+                    r.get::<_, Option<String>>(11)?,
+                ),
+            ))
+        })?
+        .map(|row| {
+            let (ids, names, status) = row?;
+            Ok(GameSummary {
+                id: ids.0,
+                channel_id: ids.1,
+                white: PlayerId(ids.2),
+                black: PlayerId(ids.3),
+                white_name: names.0,
+                black_name: names.1,
+                turn: color(&names.2)?,
+                plies: names.3,
+                state: game_state(&status.0, status.1, status.2, status.3)?,
+            })
+        })
+        .collect()
+}
+
+fn insert_challenge(tx: &Transaction<'_>, new: &NewChallenge, now: DateTime<Utc>) -> Result<i64> {
+    tx.prepare_cached(
+        "INSERT INTO challenges (server_id, channel_id, challenger_id, challenged_id, color,
+                                 time_control, rated, start_fen, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        new.server_id,
+        new.channel_id,
+        new.challenger.0,
+        new.challenged.map(|p| p.0),
+        new.color.as_str(),
+        new.time_control,
+        new.rated,
+        new.start_fen,
+        to_text(now),
+        to_text(new.expires_at),
+    ])?;
+    Ok(tx.last_insert_rowid())
+}
+
+fn insert_game(tx: &Transaction<'_>, new: &NewGame, now: DateTime<Utc>) -> Result<i64> {
+    tx.prepare_cached(
+        "INSERT INTO games (server_id, channel_id, white_id, black_id, start_fen, time_control,
+                            rated, draw_agreement_allowed, draw_min_moves, turn, challenge_id,
+                            created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    )?
+    .execute(params![
+        new.server_id,
+        new.channel_id,
+        new.white.0,
+        new.black.0,
+        new.start_fen,
+        new.time_control,
+        new.rated,
+        new.draw_rules.agreement_allowed,
+        new.draw_rules.min_moves_each,
+        color_str(new.turn),
+        new.challenge_id,
+        to_text(now),
+    ])?;
+    let id = tx.last_insert_rowid();
+    if let Some(challenge) = new.challenge_id {
+        tx.prepare_cached("UPDATE challenges SET game_id = ?1 WHERE id = ?2")?
+            .execute(params![id, challenge])?;
+    }
+    Ok(id)
+}
+
+fn update_game(tx: &Transaction<'_>, update: &GameUpdate) -> Result<()> {
+    let (status, result, reason, ended) = match update.state {
+        GameState::Ongoing => ("ongoing", None, None, None),
+        GameState::Over {
+            result,
+            reason,
+            ended_at,
+        } => (
+            "over",
+            Some(result.as_pgn()),
+            Some(reason.as_str()),
+            Some(to_text(ended_at)),
+        ),
+    };
+    let changed = tx
+        .prepare_cached(
+            "UPDATE games SET status = ?1, result = ?2, reason = ?3, ended_at = ?4,
+                    pending_offer = ?5, turn = ?6, plies = plies + ?7, version = version + 1
+             WHERE id = ?8 AND version = ?9",
+        )?
+        .execute(params![
+            status,
+            result,
+            reason,
+            ended,
+            update.pending_offer.map(color_str),
+            color_str(update.turn),
+            update.new_moves.len() as i64,
+            update.id,
+            update.expected_version,
+        ])?;
+    if changed == 0 {
+        return Err(StorageError::Conflict);
+    }
+    let mut insert_move = tx.prepare_cached(
+        "INSERT INTO moves (game_id, ply, uci, san, played_at, draw_offer)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for m in &update.new_moves {
+        insert_move.execute(params![
+            update.id,
+            m.ply,
+            m.uci,
+            m.san,
+            to_text(m.played_at),
+            m.draw_offer
+        ])?;
+    }
+    if !update.new_notes.is_empty() {
+        let first: i64 = tx
+            .prepare_cached("SELECT count(*) FROM game_notes WHERE game_id = ?1")?
+            .query_row(params![update.id], |r| r.get(0))?;
+        let mut insert_note =
+            tx.prepare_cached("INSERT INTO game_notes (game_id, seq, note) VALUES (?1, ?2, ?3)")?;
+        for (offset, note) in update.new_notes.iter().enumerate() {
+            let json = serde_json::to_string(note)
+                .map_err(|e| StorageError::Backend(format!("note to JSON: {e}")))?;
+            insert_note.execute(params![update.id, first + offset as i64, json])?;
+        }
+    }
+    Ok(())
+}
+
+/// Every write of one act, in one transaction; see [`Store::commit`].
+fn commit_in<R, F>(
+    conn: &mut Connection,
+    commit: Commit,
+    now: DateTime<Utc>,
+    answer: F,
+) -> Result<(Committed, R)>
+where
+    R: Serialize,
+    F: FnOnce(&Committed) -> R,
+{
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    if let Some(key) = &commit.act_key {
+        let seen = tx
+            .prepare_cached("SELECT 1 FROM processed_acts WHERE act_key = ?1")?
+            .exists(params![key])?;
+        if seen {
+            return Err(StorageError::DuplicateAct(key.clone()));
+        }
+    }
+    let mut committed = Committed::default();
+    if let Some(new) = &commit.new_challenge {
+        committed.challenge_id = Some(insert_challenge(&tx, new, now)?);
+    }
+    if let Some(closing) = &commit.closing_challenge {
+        let changed = tx
+            .prepare_cached("UPDATE challenges SET status = ?1 WHERE id = ?2 AND status = 'open'")?
+            .execute(params![closing.to.as_str(), closing.id])?;
+        if changed == 0 {
+            return Err(StorageError::Conflict);
+        }
+    }
+    if let Some(new) = &commit.new_game {
+        committed.game_id = Some(insert_game(&tx, new, now)?);
+    }
+    if let Some(update) = &commit.game_update {
+        update_game(&tx, update)?;
+    }
+    if let Some((player, language)) = commit.player_language {
+        tx.prepare_cached("UPDATE players SET language = ?1 WHERE id = ?2")?
+            .execute(params![language.map(Lang::as_str), player.0])?;
+    }
+    let value = answer(&committed);
+    if let Some(key) = &commit.act_key {
+        let json = serde_json::to_string(&value)
+            .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?;
+        tx.prepare_cached(
+            "INSERT INTO processed_acts (act_key, processed_at, answer) VALUES (?1, ?2, ?3)",
+        )?
+        .execute(params![key, to_text(now), json])?;
+    }
+    tx.commit()?;
+    Ok((committed, value))
+}
+
+fn challenge_row(r: &Row<'_>) -> rusqlite::Result<ChallengeTuple> {
+    Ok((
+        (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+        (r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?),
+        (r.get(9)?, r.get(10)?, r.get(11)?),
+    ))
+}
+
+type ChallengeTuple = (
+    (i64, i64, i64, i64, Option<i64>),
+    (String, String, bool, Option<String>),
+    (String, String, String),
+);
+
+fn to_challenge(t: ChallengeTuple) -> Result<ChallengeRow> {
+    let (ids, terms, meta) = t;
+    Ok(ChallengeRow {
+        id: ids.0,
+        server_id: ids.1,
+        channel_id: ids.2,
+        challenger: PlayerId(ids.3),
+        challenged: ids.4.map(PlayerId),
+        color: ColorChoice::from_name(&terms.0).ok_or_else(|| corrupt("colour", &terms.0))?,
+        time_control: terms.1,
+        rated: terms.2,
+        start_fen: terms.3,
+        status: ChallengeStatus::from_name(&meta.0).ok_or_else(|| corrupt("status", &meta.0))?,
+        created_at: from_text(&meta.1)?,
+        expires_at: from_text(&meta.2)?,
+    })
+}
+
+impl Store for SqliteStore {
+    async fn ensure_server(
+        &self,
+        platform: Platform,
+        platform_id: &str,
+        defaults: &ServerDefaults,
+        now: DateTime<Utc>,
+    ) -> Result<ServerRow> {
+        let platform_id = platform_id.to_owned();
+        let defaults = defaults.clone();
+        self.with(move |conn| {
+            let select = format!(
+                "SELECT {SERVER_COLUMNS} FROM servers WHERE platform = ?1 AND platform_id = ?2"
+            );
+            let find = |conn: &Connection| -> Result<Option<ServerRow>> {
+                conn.prepare_cached(&select)?
+                    .query_row(params![platform.as_str(), platform_id], server_row)
+                    .optional()?
+                    .map(to_server)
+                    .transpose()
+            };
+            // Read first: the common case writes nothing and takes no write lock.
+            if let Some(server) = find(conn)? {
+                return Ok(server);
+            }
+            conn.prepare_cached(
+                "INSERT INTO servers (platform, platform_id, language, time_control, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
+            )?
+            .execute(params![
+                platform.as_str(),
+                platform_id,
+                defaults.language.as_str(),
+                defaults.time_control,
+                to_text(now)
+            ])?;
+            find(conn)?.ok_or(StorageError::NotFound("server"))
+        })
+        .await
+    }
+
+    async fn ensure_channel(&self, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
+        let platform_id = platform_id.to_owned();
+        self.with(move |conn| {
+            let find = |conn: &Connection| -> Result<Option<i64>> {
+                Ok(conn
+                    .prepare_cached(
+                        "SELECT id FROM channels WHERE server_id = ?1 AND platform_id = ?2",
+                    )?
+                    .query_row(params![server_id, platform_id], |r| r.get(0))
+                    .optional()?)
+            };
+            let id = match find(conn)? {
+                Some(id) => id,
+                None => {
+                    conn.prepare_cached(
+                        "INSERT INTO channels (server_id, platform_id) VALUES (?1, ?2)
+                         ON CONFLICT DO NOTHING",
+                    )?
+                    .execute(params![server_id, platform_id])?;
+                    find(conn)?.ok_or(StorageError::NotFound("channel"))?
+                }
+            };
+            Ok(ChannelRow {
+                id,
+                server_id,
+                platform_id,
+            })
+        })
+        .await
+    }
+
+    async fn ensure_player(
+        &self,
+        platform: Platform,
+        platform_id: &str,
+        display_name: &str,
+        now: DateTime<Utc>,
+    ) -> Result<PlayerRow> {
+        let (platform_id, display_name) = (platform_id.to_owned(), display_name.to_owned());
+        self.with(move |conn| {
+            if let Some(mut player) = find_player(conn, platform, &platform_id)? {
+                if player.display_name != display_name {
+                    conn.prepare_cached("UPDATE players SET display_name = ?1 WHERE id = ?2")?
+                        .execute(params![display_name, player.id.0])?;
+                    player.display_name = display_name;
+                }
+                return Ok(player);
+            }
+            conn.prepare_cached(
+                "INSERT INTO players (platform, platform_id, display_name, created_at)
+                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+            )?
+            .execute(params![
+                platform.as_str(),
+                platform_id,
+                display_name,
+                to_text(now)
+            ])?;
+            find_player(conn, platform, &platform_id)?.ok_or(StorageError::NotFound("player"))
+        })
+        .await
+    }
+
+    async fn find_player(
+        &self,
+        platform: Platform,
+        platform_id: &str,
+    ) -> Result<Option<PlayerRow>> {
+        let platform_id = platform_id.to_owned();
+        self.with(move |conn| find_player(conn, platform, &platform_id))
+            .await
+    }
+
+    async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>> {
+        self.with(move |conn| player_by_id(conn, id)).await
+    }
+
+    async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
+        let key = act_key.to_owned();
+        self.with(move |conn| {
+            Ok(conn
+                .prepare_cached("SELECT answer FROM processed_acts WHERE act_key = ?1")?
+                .query_row(params![key], |r| r.get(0))
+                .optional()?)
+        })
+        .await
+    }
+
+    async fn game(&self, id: i64) -> Result<Option<GameRecord>> {
+        self.with(move |conn| load_game(conn, id)).await
+    }
+
+    async fn games_in_channel(
+        &self,
+        channel_id: i64,
+        player: PlayerId,
+        ongoing_only: bool,
+    ) -> Result<Vec<GameSummary>> {
+        self.with(move |conn| {
+            let filter = if ongoing_only {
+                "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'"
+            } else {
+                "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2)"
+            };
+            summaries(conn, filter, channel_id, player.0)
+        })
+        .await
+    }
+
+    async fn ongoing_games_on_server(
+        &self,
+        server_id: i64,
+        player: PlayerId,
+    ) -> Result<Vec<GameSummary>> {
+        self.with(move |conn| {
+            let filter =
+                "g.server_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'";
+            summaries(conn, filter, server_id, player.0)
+        })
+        .await
+    }
+
+    async fn open_challenges(
+        &self,
+        channel_id: i64,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<ChallengeRow>> {
+        self.with(move |conn| {
+            conn.prepare_cached(
+                "SELECT id, server_id, channel_id, challenger_id, challenged_id, color,
+                        time_control, rated, start_fen, status, created_at, expires_at
+                 FROM challenges
+                 WHERE channel_id = ?1 AND status = 'open' AND expires_at > ?2
+                 ORDER BY id",
+            )?
+            .query_map(params![channel_id, to_text(now)], challenge_row)?
+            .map(|row| to_challenge(row?))
+            .collect()
+        })
+        .await
+    }
+
+    async fn commit<R, F>(
+        &self,
+        commit: Commit,
+        now: DateTime<Utc>,
+        answer: F,
+    ) -> Result<(Committed, R)>
+    where
+        R: Serialize + Send + 'static,
+        F: FnOnce(&Committed) -> R + Send + 'static,
+    {
+        self.with(move |conn| commit_in(conn, commit, now, answer))
+            .await
+    }
+
+    async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
+        self.with(move |conn| {
+            conn.prepare_cached(
+                "WITH sides AS (
+                     SELECT white_id AS player,
+                            CASE result WHEN '1-0' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END AS half
+                     FROM games
+                     WHERE server_id = ?1 AND status = 'over' AND result IN ('1-0', '0-1', '1/2-1/2')
+                     UNION ALL
+                     SELECT black_id,
+                            CASE result WHEN '0-1' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END
+                     FROM games
+                     WHERE server_id = ?1 AND status = 'over' AND result IN ('1-0', '0-1', '1/2-1/2')
+                 )
+                 SELECT s.player, p.display_name, count(*),
+                        sum(s.half = 2), sum(s.half = 1), sum(s.half = 0), sum(s.half)
+                 FROM sides s JOIN players p ON p.id = s.player
+                 GROUP BY s.player
+                 ORDER BY sum(s.half) DESC, sum(s.half = 2) DESC, p.display_name ASC",
+            )?
+            .query_map(params![server_id], |r| {
+                Ok(StandingRow {
+                    player: PlayerId(r.get(0)?),
+                    name: r.get(1)?,
+                    played: r.get(2)?,
+                    won: r.get(3)?,
+                    drawn: r.get(4)?,
+                    lost: r.get(5)?,
+                    half_points: r.get(6)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(StorageError::from)
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn passes_the_shared_store_suite() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let counter = std::sync::atomic::AtomicUsize::new(0);
+        super::super::suite::run_all(|| {
+            let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            SqliteStore::open(dir.path().join(format!("suite-{n}.db"))).expect("open")
+        })
+        .await;
+    }
+
+    #[test]
+    fn a_fresh_file_gets_every_migration_once() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("fresh.db");
+        let store = SqliteStore::open(&path).expect("open");
+        assert_eq!(store.schema_version().expect("version"), MIGRATIONS.len());
+        drop(store);
+        // Reopening applies nothing twice (a second CREATE TABLE would fail).
+        let store = SqliteStore::open(&path).expect("reopen");
+        assert_eq!(store.schema_version().expect("version"), MIGRATIONS.len());
+        let conn = store.lock().expect("lock");
+        let tables: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+            .expect("tables");
+        for table in [
+            "challenges",
+            "channels",
+            "game_notes",
+            "games",
+            "moves",
+            "players",
+            "processed_acts",
+            "servers",
+        ] {
+            assert!(tables.iter().any(|t| t == table), "missing table {table}");
+        }
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .expect("mode");
+        assert_eq!(mode, "wal");
+    }
+
+    #[test]
+    fn a_newer_database_is_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("future.db");
+        let conn = Connection::open(&path).expect("open");
+        conn.pragma_update(None, "user_version", 99).expect("set");
+        drop(conn);
+        assert!(matches!(
+            SqliteStore::open(&path),
+            Err(StorageError::Migration { version: 99, .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn data_survives_reopening() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("keep.db");
+        let now = Utc::now();
+        let store = SqliteStore::open(&path).expect("open");
+        let player = store
+            .ensure_player(Platform::Console, "alice", "Alice", now)
+            .await
+            .expect("player");
+        drop(store);
+        let store = SqliteStore::open(&path).expect("reopen");
+        let again = store.player(player.id).await.expect("read");
+        assert_eq!(again, Some(player));
+    }
+}
