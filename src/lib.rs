@@ -3,12 +3,23 @@
 //! # Layout
 //!
 //! - [`core`]: the pure rules core. Move input and output in several notations
-//!   and languages, the game state machine, results and their precedence,
-//!   the "can this side still mate?" seam and PGN. No I/O, no clock reads:
-//!   time is always a parameter.
-//!
-//! Later parts (storage, the service that joins store and core, the
-//! scheduler, the renderer and the chat adapters) build on [`core`] and never
-//! re-implement a rule.
+//!   and languages, commands, the game state machine, results and their
+//!   precedence, the "can this side still mate?" seam and PGN. No I/O, no
+//!   clock reads: time is always a parameter.
+//! - [`storage`]: the [`storage::Store`] trait, with SQLite (all the SQL
+//!   lives there) and in-memory implementations that pass one shared suite.
+//! - [`service`]: the one place that joins store, core and messages: an act
+//!   in, replies out, one transaction per act.
+//! - [`i18n`]: every message a user reads, in English and French.
+//! - [`render`]: pictures of games (a text diagram for now); pure CPU.
+//! - [`adapters`]: the console (and, later, Discord and Matrix); they only
+//!   translate between a platform and the service.
+//! - [`config`]: defaults, file, environment; secrets never logged.
 
+pub mod adapters;
+pub mod config;
 pub mod core;
+pub mod i18n;
+pub mod render;
+pub mod service;
+pub mod storage;

@@ -123,7 +123,9 @@ fn check_result_against_shakmaty(game: &Game, reference: &Chess) -> Result<(), T
         }
         Outcome::Known(KnownOutcome::Draw) => {
             let Status::Over { result, reason, .. } = status else {
-                return Err(TestCaseError::fail("shakmaty sees a draw, the game goes on"));
+                return Err(TestCaseError::fail(
+                    "shakmaty sees a draw, the game goes on",
+                ));
             };
             prop_assert_eq!(result, GameResult::Draw);
             // A claim or repetition may have come first; otherwise it is shakmaty's reason.

@@ -19,7 +19,10 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/rules_cases.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/rules_cases.txt"
+    );
     let text = std::fs::read_to_string(path).expect("fixture file");
     text.lines()
         .enumerate()
@@ -140,7 +143,9 @@ fn run(case: &Case) -> Vec<String> {
             now += Duration::hours(7);
             let before = format!("{:?}", game.moves().len());
             let status_before = game.status();
-            last = game.apply(&actor, act, now).map_err(|e| e.kind().to_owned());
+            last = game
+                .apply(&actor, act, now)
+                .map_err(|e| e.kind().to_owned());
             let is_final = index + 1 == segments.len() && n + 1 == count;
             if let Err(kind) = &last {
                 // A refusal changes nothing.

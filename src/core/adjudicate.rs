@@ -92,18 +92,28 @@ mod tests {
 
     fn position(fen: &str) -> Chess {
         let fen: Fen = fen.parse().expect("valid FEN");
-        fen.into_position(CastlingMode::Standard).expect("legal position")
+        fen.into_position(CastlingMode::Standard)
+            .expect("legal position")
     }
 
     #[test]
     fn precedence_of_automatic_ends() {
         // (FEN, expected end)
         let cases = [
-            ("k7/7R/1K6/8/8/8/8/8 b - - 150 150", Some(Reason::SeventyFiveMoves)),
-            ("R1k5/8/2K5/8/8/8/8/8 b - - 149 150", Some(Reason::Checkmate)),
+            (
+                "k7/7R/1K6/8/8/8/8/8 b - - 150 150",
+                Some(Reason::SeventyFiveMoves),
+            ),
+            (
+                "R1k5/8/2K5/8/8/8/8/8 b - - 149 150",
+                Some(Reason::Checkmate),
+            ),
             ("k7/8/1Q6/8/8/8/8/7K b - - 0 1", Some(Reason::Stalemate)),
             ("8/8/4k3/8/8/3K4/8/8 b - - 0 1", Some(Reason::DeadPosition)),
-            ("8/8/4k3/8/8/3K4/R7/8 b - - 150 150", Some(Reason::SeventyFiveMoves)),
+            (
+                "8/8/4k3/8/8/3K4/R7/8 b - - 150 150",
+                Some(Reason::SeventyFiveMoves),
+            ),
             ("8/8/4k3/8/8/3K4/R7/8 b - - 149 150", None),
         ];
         for (fen, expected) in cases {
@@ -133,7 +143,11 @@ mod tests {
         assert_eq!(upheld_claim(&pos, &[key], None), Some(ClaimKind::Fifty));
         assert_eq!(upheld_claim(&pos, &[key], Some(ClaimKind::Threefold)), None);
         assert_eq!(
-            upheld_claim(&pos, &[key, Zobrist128(7), key, key], Some(ClaimKind::Threefold)),
+            upheld_claim(
+                &pos,
+                &[key, Zobrist128(7), key, key],
+                Some(ClaimKind::Threefold)
+            ),
             Some(ClaimKind::Threefold)
         );
         let early = position("8/8/4k3/8/8/3K4/8/R7 b - - 99 120");

@@ -280,7 +280,10 @@ mod tests {
         assert_eq!(GameResult::Draw.half_points_for(Black), Some(1));
         assert_eq!(GameResult::NoResult.half_points_for(White), None);
         for text in ["1-0", "0-1", "1/2-1/2", "*"] {
-            assert_eq!(GameResult::from_pgn(text).map(GameResult::as_pgn), Some(text));
+            assert_eq!(
+                GameResult::from_pgn(text).map(GameResult::as_pgn),
+                Some(text)
+            );
         }
     }
 }

@@ -6,6 +6,8 @@
 //! normalises what people type around it and applies FIDE's Laws on top.
 
 pub mod adjudicate;
+pub mod clock;
+pub mod command;
 pub mod event;
 pub mod game;
 pub mod notation;

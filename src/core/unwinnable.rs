@@ -30,7 +30,8 @@ mod tests {
 
     fn position(fen: &str) -> Chess {
         let fen: Fen = fen.parse().expect("valid FEN");
-        fen.into_position(CastlingMode::Standard).expect("legal position")
+        fen.into_position(CastlingMode::Standard)
+            .expect("legal position")
     }
 
     #[test]

@@ -1,0 +1,297 @@
+//! The console: play from a terminal or a script, for people and for tests.
+//!
+//! Each input line is `<user>: /<command> [args]` (`alice: /move e4`).
+//! Lines starting with `:` steer the console itself:
+//!
+//! - `:server NAME`, `:channel NAME`: where the next acts happen;
+//! - `:lang USER fr`: the locale USER's client sends from now on;
+//! - `:advance 3d`, `:advance 5h`, `:advance 30m`: move the simulated clock;
+//! - `:now 2026-01-01T12:00:00Z`: set the simulated clock.
+//!
+//! `#` starts a comment. Replies are printed as text, or with `--json` as one
+//! object per line: `{"server", "channel", "to", "ephemeral", "text", "events", "board"}`.
+//! Scripted acts carry an idempotency key made of the script's name, the
+//! line number and the line's text, so running a script again after a crash
+//! repeats nothing that was already done.
+
+use std::io::{BufRead, Write};
+
+use chrono::{DateTime, Duration, Utc};
+use serde::Serialize;
+
+use crate::render::text::diagram;
+use crate::service::{Act, GameEvent, Input, Reply, Service, User};
+use crate::storage::{Platform, Store};
+
+/// The longest input line read; longer lines are refused whole.
+pub const MAX_LINE_BYTES: usize = 1024;
+
+/// How the console runs.
+#[derive(Clone, Debug, Default)]
+pub struct ConsoleOptions {
+    /// Print JSON lines instead of text.
+    pub json: bool,
+    /// Start with a simulated clock at this instant.
+    pub now: Option<DateTime<Utc>>,
+    /// A name for the input when it is a script: turns on idempotency keys.
+    pub script_name: Option<String>,
+}
+
+/// Why the console stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ConsoleError {
+    #[error("i/o: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Where acts happen and what time it is.
+struct Session {
+    server: String,
+    channel: String,
+    locales: Vec<(String, String)>,
+    simulated_now: Option<DateTime<Utc>>,
+}
+
+impl Session {
+    fn now(&self) -> DateTime<Utc> {
+        self.simulated_now.unwrap_or_else(Utc::now)
+    }
+
+    fn locale_of(&self, user: &str) -> Option<String> {
+        self.locales
+            .iter()
+            .find(|(name, _)| name == user)
+            .map(|(_, locale)| locale.clone())
+    }
+}
+
+/// One reply as the console's JSON lines show it.
+#[derive(Serialize)]
+struct JsonReply<'a> {
+    server: &'a str,
+    channel: &'a str,
+    to: Option<&'a str>,
+    ephemeral: bool,
+    text: &'a str,
+    events: &'a [GameEvent],
+    board: Option<&'a crate::service::BoardView>,
+}
+
+/// Reads acts from `input` until it ends, printing every answer to `output`.
+pub async fn run<S: Store>(
+    service: &Service<S>,
+    input: impl BufRead,
+    mut output: impl Write,
+    options: &ConsoleOptions,
+) -> Result<(), ConsoleError> {
+    let mut session = Session {
+        server: "console".to_owned(),
+        channel: "main".to_owned(),
+        locales: Vec::new(),
+        simulated_now: options.now,
+    };
+    for (index, line) in input.lines().enumerate() {
+        let line = line?;
+        let line_no = index + 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let complain = |output: &mut dyn Write, message: &str| {
+            print_console_error(output, line_no, message, options.json)
+        };
+        if line.len() > MAX_LINE_BYTES {
+            complain(
+                &mut output,
+                &format!("longer than {MAX_LINE_BYTES} bytes, ignored"),
+            )?;
+            continue;
+        }
+        if let Some(steer) = trimmed.strip_prefix(':') {
+            if let Err(message) = steer_session(&mut session, steer) {
+                complain(&mut output, &message)?;
+            }
+            continue;
+        }
+        let Some((user, command)) = trimmed.split_once(':') else {
+            complain(&mut output, "expected `<user>: /<command>`")?;
+            continue;
+        };
+        let user = user.trim();
+        if user.is_empty() || user.len() > 64 || user.contains(char::is_whitespace) {
+            complain(&mut output, "a user name is one word")?;
+            continue;
+        }
+        let act = Act {
+            platform: Platform::Console,
+            server: session.server.clone(),
+            channel: session.channel.clone(),
+            user: User {
+                id: user.to_owned(),
+                name: user.to_owned(),
+                locale: session.locale_of(user),
+            },
+            key: options
+                .script_name
+                .as_ref()
+                .map(|name| format!("console:{name}:{line_no}:{:016x}", fnv1a(trimmed))),
+            input: Input::Text(command.trim().to_owned()),
+        };
+        let replies = service.handle(act, session.now()).await;
+        for reply in &replies {
+            print_reply(&mut output, &session, reply, options.json)?;
+        }
+        // A printed answer is an acknowledged act: make sure it is out.
+        output.flush()?;
+    }
+    Ok(())
+}
+
+/// A problem with a console line itself (not an act), as text or JSON.
+fn print_console_error(
+    output: &mut dyn Write,
+    line_no: usize,
+    message: &str,
+    json: bool,
+) -> std::io::Result<()> {
+    if json {
+        let value = serde_json::json!({ "console_error": message, "line": line_no });
+        writeln!(output, "{value}")
+    } else {
+        writeln!(output, "line {line_no}: {message}")
+    }
+}
+
+fn print_reply(
+    output: &mut impl Write,
+    session: &Session,
+    reply: &Reply,
+    json: bool,
+) -> std::io::Result<()> {
+    if json {
+        let line = JsonReply {
+            server: &session.server,
+            channel: &reply.channel,
+            to: reply.to.as_deref(),
+            ephemeral: reply.ephemeral,
+            text: &reply.text,
+            events: &reply.events,
+            board: reply.board.as_ref(),
+        };
+        let text = serde_json::to_string(&line).map_err(std::io::Error::other)?;
+        return writeln!(output, "{text}");
+    }
+    let audience = match (&reply.to, reply.ephemeral) {
+        (Some(to), true) => format!("[#{} → {to} only]", reply.channel),
+        (Some(to), false) => format!("[#{}] @{to}", reply.channel),
+        (None, _) => format!("[#{}]", reply.channel),
+    };
+    writeln!(output, "{audience} {}", reply.text)?;
+    // Moves and game starts get a diagram; answers that are pictures already do not.
+    let picture = reply.board.as_ref().and_then(board_diagram);
+    if let Some(picture) = picture.filter(|_| !reply.text.contains('\n')) {
+        writeln!(output, "{picture}")?;
+    }
+    Ok(())
+}
+
+/// A text diagram of a board view, for human output.
+fn board_diagram(board: &crate::service::BoardView) -> Option<String> {
+    use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
+    let fen: Fen = board.fen.parse().ok()?;
+    let pos: Chess = fen.into_position(CastlingMode::Standard).ok()?;
+    let orientation = if board.orientation == "black" {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Some(diagram(&pos, orientation))
+}
+
+/// Carries out a `:` line.
+fn steer_session(session: &mut Session, line: &str) -> Result<(), String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["server", name] => session.server = (*name).to_owned(),
+        ["channel", name] => session.channel = (*name).to_owned(),
+        ["lang", user, locale] => {
+            session.locales.retain(|(name, _)| name != user);
+            session
+                .locales
+                .push(((*user).to_owned(), (*locale).to_owned()));
+        }
+        ["advance", amount] => {
+            let step = parse_duration(amount).ok_or("expected :advance <N>d|h|m|s")?;
+            session.simulated_now = Some(session.now() + step);
+        }
+        ["now", instant] => {
+            let at = DateTime::parse_from_rfc3339(instant)
+                .map_err(|_| "expected :now <RFC 3339 instant>")?;
+            session.simulated_now = Some(at.with_timezone(&Utc));
+        }
+        _ => return Err(format!("unknown console line :{line}")),
+    }
+    Ok(())
+}
+
+/// `3d`, `5h`, `30m`, `10s`.
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let (number, unit) = text.split_at(text.len().checked_sub(1)?);
+    let n: i64 = number.parse().ok().filter(|n| (0..=100_000).contains(n))?;
+    match unit {
+        "d" => Some(Duration::days(n)),
+        "h" => Some(Duration::hours(n)),
+        "m" => Some(Duration::minutes(n)),
+        "s" => Some(Duration::seconds(n)),
+        _ => None,
+    }
+}
+
+/// A stable hash of a line for its idempotency key (FNV-1a: tiny and stable
+/// across Rust versions, unlike `DefaultHasher`).
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse() {
+        let cases = [
+            ("3d", Some(Duration::days(3))),
+            ("5h", Some(Duration::hours(5))),
+            ("30m", Some(Duration::minutes(30))),
+            ("10s", Some(Duration::seconds(10))),
+            ("d", None),
+            ("", None),
+            ("3w", None),
+            ("-3d", None),
+            ("99999999999d", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse_duration(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn console_lines_steer_the_session() {
+        let mut session = Session {
+            server: "console".into(),
+            channel: "main".into(),
+            locales: Vec::new(),
+            simulated_now: None,
+        };
+        steer_session(&mut session, "channel tournament").expect("ok");
+        steer_session(&mut session, "lang bob fr").expect("ok");
+        steer_session(&mut session, "now 2026-01-01T00:00:00Z").expect("ok");
+        steer_session(&mut session, "advance 2d").expect("ok");
+        assert_eq!(session.channel, "tournament");
+        assert_eq!(session.locale_of("bob").as_deref(), Some("fr"));
+        assert_eq!(session.now().to_rfc3339(), "2026-01-03T00:00:00+00:00");
+        assert!(steer_session(&mut session, "fly away").is_err());
+    }
+}

@@ -1,0 +1,4 @@
+//! Chat adapters: they translate between a platform and the service, and
+//! do nothing else (no SQL, no chess rules).
+
+pub mod console;

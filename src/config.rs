@@ -1,0 +1,198 @@
+//! Configuration: defaults, then a TOML file, then `PAWNPOST_*` variables.
+//!
+//! Secrets (bot tokens) come only from the file or the environment and are
+//! wrapped in [`Secret`], whose `Debug` never shows them, so they cannot
+//! end up in logs by accident.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::core::notation::Lang;
+
+/// The file read when `--config` is not given, if it exists.
+pub const DEFAULT_CONFIG_FILE: &str = "pawnpost.toml";
+
+/// A value that must never be printed.
+#[derive(Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Secret {
+        Secret(value.into())
+    }
+
+    /// The secret itself, for the one place that needs it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub database: DatabaseConfig,
+    pub defaults: DefaultsConfig,
+    pub discord: DiscordConfig,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseConfig {
+    /// The SQLite file.
+    pub path: PathBuf,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DefaultsConfig {
+    /// Language of servers that have not chosen one: `en` or `fr`.
+    pub language: Lang,
+    /// Time control of challenges that do not name one.
+    pub time_control: String,
+    /// Days an unanswered challenge stays open.
+    pub challenge_expiry_days: u32,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiscordConfig {
+    /// The bot token; prefer the `DISCORD_TOKEN` variable.
+    pub token: Option<Secret>,
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> DatabaseConfig {
+        DatabaseConfig {
+            path: PathBuf::from("pawnpost.db"),
+        }
+    }
+}
+
+impl Default for DefaultsConfig {
+    fn default() -> DefaultsConfig {
+        DefaultsConfig {
+            language: Lang::En,
+            time_control: "3d".to_owned(),
+            challenge_expiry_days: 7,
+        }
+    }
+}
+
+/// Why the configuration could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {source}")]
+    Parse {
+        path: PathBuf,
+        source: Box<toml::de::Error>,
+    },
+    #[error("environment variable {name}: {message}")]
+    Env { name: String, message: String },
+}
+
+impl Config {
+    /// Loads `path` (or `pawnpost.toml` if present), then applies the environment.
+    pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
+        let file = match path {
+            Some(path) => Some(path.to_path_buf()),
+            None => Some(PathBuf::from(DEFAULT_CONFIG_FILE)).filter(|p| p.exists()),
+        };
+        let mut config = match file {
+            None => Config::default(),
+            Some(path) => Config::from_file(&path)?,
+        };
+        config.apply_env(|name| std::env::var(name).ok())?;
+        Ok(config)
+    }
+
+    pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        toml::from_str(&text).map_err(|source| ConfigError::Parse {
+            path: path.to_path_buf(),
+            source: Box::new(source),
+        })
+    }
+
+    /// Applies `PAWNPOST_*` overrides (and `DISCORD_TOKEN`) read through `var`.
+    pub fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> Result<(), ConfigError> {
+        if let Some(path) = var("PAWNPOST_DATABASE_PATH") {
+            self.database.path = PathBuf::from(path);
+        }
+        if let Some(tag) = var("PAWNPOST_DEFAULTS_LANGUAGE") {
+            self.defaults.language = Lang::from_locale(&tag).ok_or_else(|| ConfigError::Env {
+                name: "PAWNPOST_DEFAULTS_LANGUAGE".to_owned(),
+                message: format!("unknown language {tag:?}"),
+            })?;
+        }
+        if let Some(control) = var("PAWNPOST_DEFAULTS_TIME_CONTROL") {
+            self.defaults.time_control = control;
+        }
+        if let Some(days) = var("PAWNPOST_DEFAULTS_CHALLENGE_EXPIRY_DAYS") {
+            self.defaults.challenge_expiry_days = days.parse().map_err(|_| ConfigError::Env {
+                name: "PAWNPOST_DEFAULTS_CHALLENGE_EXPIRY_DAYS".to_owned(),
+                message: format!("not a number of days: {days:?}"),
+            })?;
+        }
+        if let Some(token) = var("PAWNPOST_DISCORD_TOKEN").or_else(|| var("DISCORD_TOKEN")) {
+            self.discord.token = Some(Secret::new(token));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn the_example_file_parses_and_matches_the_defaults() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config.example.toml");
+        let config = Config::from_file(&path).expect("example parses");
+        assert_eq!(config, Config::default());
+    }
+
+    #[test]
+    fn environment_overrides_the_file() {
+        let env: HashMap<&str, &str> = [
+            ("PAWNPOST_DATABASE_PATH", "/tmp/x.db"),
+            ("PAWNPOST_DEFAULTS_LANGUAGE", "fr"),
+            ("DISCORD_TOKEN", "abc.def"),
+        ]
+        .into();
+        let mut config = Config::default();
+        config
+            .apply_env(|name| env.get(name).map(|v| v.to_string()))
+            .expect("valid");
+        assert_eq!(config.database.path, PathBuf::from("/tmp/x.db"));
+        assert_eq!(config.defaults.language, Lang::Fr);
+        let token = config.discord.token.expect("token");
+        assert_eq!(token.expose(), "abc.def");
+        // The token never shows in debug output.
+        assert!(!format!("{token:?}").contains("abc"));
+    }
+
+    #[test]
+    fn bad_environment_values_are_refused() {
+        let mut config = Config::default();
+        let result = config
+            .apply_env(|name| (name == "PAWNPOST_DEFAULTS_LANGUAGE").then(|| "klingon".to_owned()));
+        assert!(result.is_err());
+    }
+}

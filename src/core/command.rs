@@ -1,0 +1,577 @@
+//! Text to [`Command`]: the platform-neutral command language.
+//!
+//! The console and Matrix read commands from text (`/move e4 offer_draw`,
+//! `!chess challenge @bob color:white`); Discord builds a [`Command`] from
+//! slash-command options directly. Parse errors ([`CommandError`]) are kept
+//! apart from rule errors: a command that parses may still be refused by the
+//! game.
+//!
+//! Grammar: a command name, then words. `key:value` words are options,
+//! `@name` words name a user, `"..."` groups words (for a FEN), and other
+//! words are positional arguments.
+
+use super::event::ClaimKind;
+use super::notation::{Lang, MAX_MOVE_INPUT};
+
+/// The longest command line accepted.
+pub const MAX_COMMAND_BYTES: usize = 512;
+/// The longest user reference accepted (`@name`, a Discord or Matrix id).
+pub const MAX_USER_REF: usize = 100;
+
+/// The colour a challenger asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorWish {
+    White,
+    Black,
+    Random,
+}
+
+/// What to do with a draw offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+/// A user named in a command, as the platform identifies them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserRef(String);
+
+impl UserRef {
+    pub fn new(text: &str) -> Result<UserRef, CommandError> {
+        let id = text.trim().trim_start_matches('@');
+        if id.is_empty() {
+            return Err(CommandError::MissingArgument("user"));
+        }
+        if id.len() > MAX_USER_REF {
+            return Err(CommandError::TooLong);
+        }
+        Ok(UserRef(id.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// One command, before any rule is checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Challenge {
+        opponent: Option<UserRef>,
+        color: ColorWish,
+        rated: bool,
+        fen: Option<String>,
+        time_control: Option<String>,
+    },
+    Accept {
+        challenge: Option<i64>,
+    },
+    Decline {
+        challenge: Option<i64>,
+    },
+    Cancel {
+        challenge: Option<i64>,
+    },
+    Move {
+        text: String,
+        offer_draw: bool,
+        game: Option<i64>,
+    },
+    Draw {
+        action: DrawAction,
+        game: Option<i64>,
+    },
+    Claim {
+        kind: Option<ClaimKind>,
+        with_move: Option<String>,
+        game: Option<i64>,
+    },
+    Resign {
+        game: Option<i64>,
+    },
+    Abort {
+        game: Option<i64>,
+    },
+    Board {
+        game: Option<i64>,
+    },
+    Moves {
+        game: Option<i64>,
+    },
+    Pgn {
+        game: Option<i64>,
+    },
+    Games,
+    Standings,
+    /// `None` returns the player to the server's language.
+    SetLanguage(Option<Lang>),
+    Help,
+}
+
+/// Why a text is not a command. Each has a `kind()` name for i18n.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    #[error("the command is too long")]
+    TooLong,
+    #[error("empty command")]
+    Empty,
+    #[error("unknown command {0}")]
+    Unknown(String),
+    #[error("missing {0}")]
+    MissingArgument(&'static str),
+    #[error("bad value {value:?} for {option}")]
+    BadValue { option: &'static str, value: String },
+    #[error("unexpected {0:?}")]
+    Unexpected(String),
+    #[error("unclosed quote")]
+    UnclosedQuote,
+}
+
+impl CommandError {
+    /// A stable snake_case name: the i18n message key.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CommandError::TooLong => "too_long",
+            CommandError::Empty => "empty",
+            CommandError::Unknown(_) => "unknown_command",
+            CommandError::MissingArgument(_) => "missing_argument",
+            CommandError::BadValue { .. } => "bad_value",
+            CommandError::Unexpected(_) => "unexpected_argument",
+            CommandError::UnclosedQuote => "unclosed_quote",
+        }
+    }
+}
+
+/// Words of a command line, sorted into positional words and options.
+#[derive(Debug, Default)]
+struct Words {
+    positional: Vec<String>,
+    options: Vec<(String, String)>,
+}
+
+impl Words {
+    /// Removes and returns the option `key`, if given.
+    fn take(&mut self, key: &str) -> Option<String> {
+        let index = self.options.iter().position(|(k, _)| k == key)?;
+        Some(self.options.remove(index).1)
+    }
+
+    /// Removes a positional flag word (such as `offer_draw`), or reads it as an option.
+    fn take_flag(&mut self, name: &'static str) -> Result<bool, CommandError> {
+        if let Some(index) = self.positional.iter().position(|w| w == name) {
+            self.positional.remove(index);
+            return Ok(true);
+        }
+        match self.take(name) {
+            None => Ok(false),
+            Some(value) => parse_bool(name, &value),
+        }
+    }
+
+    fn take_game(&mut self) -> Result<Option<i64>, CommandError> {
+        self.take("game").map(|v| parse_id("game", &v)).transpose()
+    }
+
+    /// Fails on anything left over, so typos are not silently ignored.
+    fn finish(self) -> Result<(), CommandError> {
+        if let Some(word) = self.positional.into_iter().next() {
+            return Err(CommandError::Unexpected(word));
+        }
+        if let Some((key, value)) = self.options.into_iter().next() {
+            return Err(CommandError::Unexpected(format!("{key}:{value}")));
+        }
+        Ok(())
+    }
+}
+
+/// Parses one command line, with or without a leading `/`.
+pub fn parse(line: &str) -> Result<Command, CommandError> {
+    if line.len() > MAX_COMMAND_BYTES {
+        return Err(CommandError::TooLong);
+    }
+    let tokens = tokenize(line)?;
+    let (name, rest) = tokens.split_first().ok_or(CommandError::Empty)?;
+    let name = name.trim_start_matches('/').to_ascii_lowercase();
+    let mut words = sort_words(rest);
+    let command = match name.as_str() {
+        "challenge" => parse_challenge(&mut words)?,
+        "accept" => Command::Accept {
+            challenge: take_challenge_id(&mut words)?,
+        },
+        "decline" => Command::Decline {
+            challenge: take_challenge_id(&mut words)?,
+        },
+        "cancel" => Command::Cancel {
+            challenge: take_challenge_id(&mut words)?,
+        },
+        "move" | "m" => parse_move(&mut words)?,
+        "draw" => parse_draw(&mut words)?,
+        "claim" => parse_claim(&mut words)?,
+        "resign" => Command::Resign {
+            game: words.take_game()?,
+        },
+        "abort" => Command::Abort {
+            game: words.take_game()?,
+        },
+        "board" => Command::Board {
+            game: take_game_anywhere(&mut words)?,
+        },
+        "moves" => Command::Moves {
+            game: take_game_anywhere(&mut words)?,
+        },
+        "pgn" => Command::Pgn {
+            game: take_game_anywhere(&mut words)?,
+        },
+        "games" => Command::Games,
+        "standings" => Command::Standings,
+        "settings" => parse_settings(&mut words)?,
+        "help" => Command::Help,
+        other => return Err(CommandError::Unknown(bounded(other))),
+    };
+    words.finish()?;
+    Ok(command)
+}
+
+/// Splits on whitespace, keeping `"quoted words"` (also after `key:`) together.
+fn tokenize(line: &str) -> Result<Vec<String>, CommandError> {
+    let mut tokens = Vec::new();
+    let mut current = String::new();
+    let mut quoted = false;
+    let mut started = false;
+    for ch in line.chars() {
+        match ch {
+            '"' => {
+                quoted = !quoted;
+                started = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if started {
+                    tokens.push(std::mem::take(&mut current));
+                    started = false;
+                }
+            }
+            c => {
+                current.push(c);
+                started = true;
+            }
+        }
+    }
+    if quoted {
+        return Err(CommandError::UnclosedQuote);
+    }
+    if started {
+        tokens.push(current);
+    }
+    Ok(tokens)
+}
+
+fn sort_words(tokens: &[String]) -> Words {
+    let mut words = Words::default();
+    for token in tokens {
+        match token.split_once(':') {
+            // `e.p.`-style move text never has a colon; option keys are plain words.
+            Some((key, value)) if is_option_key(key) => words
+                .options
+                .push((key.to_ascii_lowercase(), value.to_owned())),
+            _ => words.positional.push(token.clone()),
+        }
+    }
+    words
+}
+
+fn is_option_key(key: &str) -> bool {
+    !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_')
+}
+
+fn parse_challenge(words: &mut Words) -> Result<Command, CommandError> {
+    let opponent = match words.take("user").or_else(|| take_mention(words)) {
+        Some(text) => Some(UserRef::new(&text)?),
+        None => None,
+    };
+    let color = match words.take("color").or_else(|| words.take("colour")) {
+        None => ColorWish::Random,
+        Some(value) => match value.to_ascii_lowercase().as_str() {
+            "white" | "w" | "blancs" | "blanc" => ColorWish::White,
+            "black" | "b" | "noirs" | "noir" => ColorWish::Black,
+            "random" | "any" => ColorWish::Random,
+            _ => return Err(bad("color", &value)),
+        },
+    };
+    let rated = match words.take("rated") {
+        None => true,
+        Some(value) => parse_bool("rated", &value)?,
+    };
+    let fen = words.take("fen").map(|f| f.trim().to_owned());
+    let time_control = words.take("time");
+    Ok(Command::Challenge {
+        opponent,
+        color,
+        rated,
+        fen,
+        time_control,
+    })
+}
+
+/// The first `@name` positional word, removed.
+fn take_mention(words: &mut Words) -> Option<String> {
+    let index = words.positional.iter().position(|w| w.starts_with('@'))?;
+    Some(words.positional.remove(index))
+}
+
+fn take_challenge_id(words: &mut Words) -> Result<Option<i64>, CommandError> {
+    if let Some(value) = words.take("challenge") {
+        return parse_id("challenge", &value).map(Some);
+    }
+    match words.positional.first() {
+        Some(word) if word.bytes().all(|b| b.is_ascii_digit() || b == b'#') => {
+            let word = words.positional.remove(0);
+            parse_id("challenge", &word).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// `board 12` and `board game:12` both name game 12.
+fn take_game_anywhere(words: &mut Words) -> Result<Option<i64>, CommandError> {
+    if let Some(id) = words.take_game()? {
+        return Ok(Some(id));
+    }
+    match words.positional.first() {
+        Some(_) => {
+            let word = words.positional.remove(0);
+            parse_id("game", &word).map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
+fn parse_move(words: &mut Words) -> Result<Command, CommandError> {
+    let offer_draw = words.take_flag("offer_draw")? | words.take_flag("offer")?;
+    let game = words.take_game()?;
+    let text = match words.take("move") {
+        Some(text) => text,
+        // The rest is the move, which may hold a space (`exd6 e.p.`).
+        None => std::mem::take(&mut words.positional).join(" "),
+    };
+    if text.is_empty() {
+        return Err(CommandError::MissingArgument("move"));
+    }
+    if text.len() > MAX_MOVE_INPUT {
+        return Err(CommandError::TooLong);
+    }
+    Ok(Command::Move {
+        text,
+        offer_draw,
+        game,
+    })
+}
+
+fn parse_draw(words: &mut Words) -> Result<Command, CommandError> {
+    let game = words.take_game()?;
+    let action = match words.take("action") {
+        Some(action) => action,
+        None if words.positional.is_empty() => "offer".to_owned(),
+        None => words.positional.remove(0),
+    };
+    let action = match action.to_ascii_lowercase().as_str() {
+        "offer" => DrawAction::Offer,
+        "accept" | "yes" => DrawAction::Accept,
+        "decline" | "no" => DrawAction::Decline,
+        _ => return Err(bad("action", &action)),
+    };
+    Ok(Command::Draw { action, game })
+}
+
+fn parse_claim(words: &mut Words) -> Result<Command, CommandError> {
+    let game = words.take_game()?;
+    let kind_word = words.take("kind").or_else(|| {
+        let first = words.positional.first()?;
+        claim_kind(first).map(|_| words.positional.remove(0))
+    });
+    let kind = match kind_word {
+        None => None,
+        Some(word) => Some(claim_kind(&word).ok_or_else(|| bad("kind", &word))?),
+    };
+    let with_move = match words.take("move") {
+        Some(text) => Some(text),
+        None if words.positional.is_empty() => None,
+        None => Some(std::mem::take(&mut words.positional).join(" ")),
+    };
+    if with_move.as_ref().is_some_and(|m| m.len() > MAX_MOVE_INPUT) {
+        return Err(CommandError::TooLong);
+    }
+    Ok(Command::Claim {
+        kind,
+        with_move,
+        game,
+    })
+}
+
+fn claim_kind(word: &str) -> Option<ClaimKind> {
+    match word.to_ascii_lowercase().as_str() {
+        "threefold" | "repetition" | "3" => Some(ClaimKind::Threefold),
+        "fifty" | "50" => Some(ClaimKind::Fifty),
+        _ => None,
+    }
+}
+
+fn parse_settings(words: &mut Words) -> Result<Command, CommandError> {
+    let value = match words.take("language") {
+        Some(value) => value,
+        None => match words.positional.as_slice() {
+            [key, _] if key.eq_ignore_ascii_case("language") => {
+                let value = words.positional.remove(1);
+                words.positional.clear();
+                value
+            }
+            _ => return Err(CommandError::MissingArgument("language")),
+        },
+    };
+    match value.to_ascii_lowercase().as_str() {
+        "default" | "server" | "auto" => Ok(Command::SetLanguage(None)),
+        other => match Lang::from_locale(other) {
+            Some(Lang::De) | None => Err(bad("language", &value)),
+            Some(lang) => Ok(Command::SetLanguage(Some(lang))),
+        },
+    }
+}
+
+fn parse_bool(option: &'static str, value: &str) -> Result<bool, CommandError> {
+    match value.to_ascii_lowercase().as_str() {
+        "yes" | "true" | "1" | "on" | "oui" => Ok(true),
+        "no" | "false" | "0" | "off" | "non" => Ok(false),
+        _ => Err(bad(option, value)),
+    }
+}
+
+fn parse_id(option: &'static str, value: &str) -> Result<i64, CommandError> {
+    value
+        .trim_start_matches('#')
+        .parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| bad(option, value))
+}
+
+fn bad(option: &'static str, value: &str) -> CommandError {
+    CommandError::BadValue {
+        option,
+        value: bounded(value),
+    }
+}
+
+/// Keeps echoed user text short in error messages.
+fn bounded(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse() {
+        let cases: Vec<(&str, Command)> = vec![
+            (
+                "/challenge @bob color:white",
+                Command::Challenge {
+                    opponent: Some(UserRef("bob".into())),
+                    color: ColorWish::White,
+                    rated: true,
+                    fen: None,
+                    time_control: None,
+                },
+            ),
+            (
+                "challenge rated:no fen:\"8/8/4k3/8/8/3K4/3Q4/8 w - - 0 1\"",
+                Command::Challenge {
+                    opponent: None,
+                    color: ColorWish::Random,
+                    rated: false,
+                    fen: Some("8/8/4k3/8/8/3K4/3Q4/8 w - - 0 1".into()),
+                    time_control: None,
+                },
+            ),
+            ("/accept", Command::Accept { challenge: None }),
+            ("/accept 3", Command::Accept { challenge: Some(3) }),
+            (
+                "/move e4 offer_draw",
+                Command::Move {
+                    text: "e4".into(),
+                    offer_draw: true,
+                    game: None,
+                },
+            ),
+            (
+                "/move exd6 e.p. game:7",
+                Command::Move {
+                    text: "exd6 e.p.".into(),
+                    offer_draw: false,
+                    game: Some(7),
+                },
+            ),
+            (
+                "/draw accept",
+                Command::Draw {
+                    action: DrawAction::Accept,
+                    game: None,
+                },
+            ),
+            (
+                "/claim threefold Ng8",
+                Command::Claim {
+                    kind: Some(ClaimKind::Threefold),
+                    with_move: Some("Ng8".into()),
+                    game: None,
+                },
+            ),
+            (
+                "/claim",
+                Command::Claim {
+                    kind: None,
+                    with_move: None,
+                    game: None,
+                },
+            ),
+            ("/board 12", Command::Board { game: Some(12) }),
+            (
+                "/settings language fr",
+                Command::SetLanguage(Some(Lang::Fr)),
+            ),
+            (
+                "/settings language:en",
+                Command::SetLanguage(Some(Lang::En)),
+            ),
+            ("/resign game:#4", Command::Resign { game: Some(4) }),
+            ("/games", Command::Games),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(parse(line), Ok(expected), "{line}");
+        }
+    }
+
+    #[test]
+    fn bad_commands_are_refused() {
+        let long = format!("/move {}", "a".repeat(600));
+        let cases: Vec<(&str, &str)> = vec![
+            ("", "empty"),
+            ("/fly", "unknown_command"),
+            ("/move", "missing_argument"),
+            ("/move Nf3 game:x", "bad_value"),
+            ("/move Nf3 game:-1", "bad_value"),
+            ("/draw maybe", "bad_value"),
+            ("/challenge color:green", "bad_value"),
+            ("/resign now", "unexpected_argument"),
+            ("/challenge fen:\"8/8", "unclosed_quote"),
+            ("/move aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "too_long"),
+            (&long, "too_long"),
+            ("/settings language klingon", "bad_value"),
+        ];
+        for (line, kind) in cases {
+            let got = parse(line).map_err(|e| e.kind());
+            assert_eq!(got, Err(kind), "{line}");
+        }
+    }
+}

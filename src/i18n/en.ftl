@@ -1,0 +1,109 @@
+# pawnpost's messages in English. Keys are shared with fr.ftl; a test checks both files have the same keys.
+
+## Results
+result-checkmate = { $winner } wins by checkmate.
+result-stalemate = Draw by stalemate.
+result-dead_position = Draw: neither side can checkmate any more (dead position).
+result-fivefold = Draw by fivefold repetition.
+result-seventy_five_moves = Draw by the 75-move rule.
+result-threefold = Draw by threefold repetition, on { $player }'s claim.
+result-fifty_moves = Draw by the fifty-move rule, on { $player }'s claim.
+result-agreement = Draw by agreement.
+result-resignation-win = { $loser } resigns; { $winner } wins.
+result-resignation-draw = { $loser } resigns, but { $winner } could not checkmate: draw.
+result-timeout-win = { $loser } ran out of time; { $winner } wins.
+result-timeout-draw = { $loser } ran out of time, but { $winner } could not checkmate: draw.
+result-abort = Game aborted: no result.
+result-adjudication = Adjudicated by a moderator: { $result }.
+game-over = Game #{ $game } is over: { $result }
+
+## Play
+move-played = { $player } played { $san } in game #{ $game }.
+your-move = { $player }, your move.
+draw-offered = { $player } offers a draw. { $opponent }: /draw accept or /draw decline.
+draw-declined = { $player } declines the draw.
+draw-offer-lapsed = The draw offer lapsed with the move.
+claim-refused = { $player }'s draw claim is not correct; play goes on and it stands as a draw offer.
+
+## Challenges
+challenge-open = { $player } offers a game (#{ $challenge }) to anyone here: /accept { $challenge }.
+challenge-direct = { $player } challenges { $opponent } (#{ $challenge }): /accept or /decline.
+game-started = Game #{ $game } begins: { $white } (White) against { $black } (Black). { $turn }, your move.
+challenge-declined = { $player } declines challenge #{ $challenge }.
+challenge-cancelled = Challenge #{ $challenge } is cancelled.
+no-challenge = There is no open challenge for you here.
+challenge-own = You cannot accept your own challenge.
+challenge-not-for-you = Challenge #{ $challenge } is for someone else.
+challenge-self = You cannot challenge yourself.
+setup-bad_fen = That is not a FEN.
+setup-fen_too_long = That FEN is too long.
+setup-illegal_position = That FEN is not a legal chess position.
+setup-already_over = That position is already checkmate or stalemate.
+
+## Finding the game
+no-game = You have no game running here.
+game-not-found = There is no game #{ $game } on this server.
+which-game = You have several games here; add game:<id> to your command:
+which-game-line = #{ $game } against { $opponent }
+game-line = #{ $game } { $white } – { $black }: { $state }
+game-line-to-move = { $player } to move
+games-none = You have no games running on this server.
+games-header = Your games:
+
+## Information
+board = Game #{ $game }: { $white } – { $black }, { $turn } to move.
+moves-none = No moves yet.
+standings-header = Standings (win 1, draw ½, loss 0):
+standings-line = { $rank }. { $player }: { $points } pts ({ $played } played: +{ $won } ={ $drawn } -{ $lost })
+standings-none = No finished games yet.
+language-set = Language set to English.
+language-reset = Language set back to the server's.
+help =
+    Commands:
+    /challenge [@player] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
+    /move <move> [offer_draw] [game:<id>] · /draw offer|accept|decline · /claim [threefold|fifty] [<move>]
+    /resign · /abort · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
+
+## Refusals from the rules
+refused-not_a_player = You are not playing in this game.
+refused-not_a_moderator = Only a moderator can do that.
+refused-not_the_clock = Only the clock can do that.
+refused-game_over = This game is already over.
+refused-not_your_turn = It is not your turn.
+refused-no_draw_offer = There is no draw offer to answer.
+refused-already_offered = You have already offered a draw.
+refused-agreement_forbidden = Draws by agreement are not allowed on this server.
+refused-agreement_too_early = A draw can be agreed only after each side has made { $moves ->
+    [one] a move
+   *[other] { $moves } moves
+}.
+refused-too_late_to_abort = Too late to abort: both sides have moved. You can resign or offer a draw.
+refused-adjudication_needs_result = An adjudication needs a result: 1-0, 0-1 or 1/2-1/2.
+refused-note_too_long = That note is too long.
+
+## Refusals of a move
+move-too_long = That move is too long to be a move.
+move-syntax = “{ $input }” is not a move. Try Nf3, e4, O-O or g1f3.
+move-ambiguous = “{ $input }” could mean several moves: { $candidates }. Write the one you mean.
+move-illegal-no_such_piece = “{ $input }”: you have no such piece.
+move-illegal-cannot_reach = “{ $input }”: no piece of yours can move there.
+move-illegal-path_blocked = “{ $input }”: the way is blocked.
+move-illegal-king_in_check = “{ $input }”: that would leave your king in check.
+move-illegal-castling_rights_lost = “{ $input }”: you can no longer castle on that side.
+move-illegal-castling_not_now = “{ $input }”: you cannot castle now (check, an attacked square or a piece in the way).
+move-illegal-own_piece_on_target = “{ $input }”: one of your own pieces is on that square.
+move-illegal-bad_promotion = “{ $input }”: a pawn reaching the last rank must promote (e8=Q), and only then.
+move-hints = Legal moves of that piece: { $moves }.
+
+## Refusals of a command
+command-too_long = That command is too long.
+command-empty = Type a command, for example /help.
+command-unknown_command = Unknown command. Type /help for the list.
+command-missing_argument = Something is missing: { $what }.
+command-bad_value = “{ $value }” is not a valid { $what }.
+command-unexpected_argument = I did not understand “{ $value }”.
+command-unclosed_quote = A quote is not closed.
+
+## Trouble on our side
+internal-error = Something went wrong on my side and nothing was changed. Please try again.

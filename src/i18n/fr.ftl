@@ -1,0 +1,109 @@
+# Les messages de pawnpost en français. Mêmes clés que en.ftl (un test le vérifie).
+
+## Résultats
+result-checkmate = { $winner } gagne par échec et mat.
+result-stalemate = Nulle par pat.
+result-dead_position = Nulle : plus aucun camp ne peut mater (position morte).
+result-fivefold = Nulle par quintuple répétition.
+result-seventy_five_moves = Nulle par la règle des 75 coups.
+result-threefold = Nulle par triple répétition, sur réclamation de { $player }.
+result-fifty_moves = Nulle par la règle des cinquante coups, sur réclamation de { $player }.
+result-agreement = Nulle par accord mutuel.
+result-resignation-win = { $loser } abandonne ; { $winner } gagne.
+result-resignation-draw = { $loser } abandonne, mais { $winner } ne pouvait plus mater : nulle.
+result-timeout-win = { $loser } a dépassé son temps ; { $winner } gagne.
+result-timeout-draw = { $loser } a dépassé son temps, mais { $winner } ne pouvait plus mater : nulle.
+result-abort = Partie annulée : aucun résultat.
+result-adjudication = Arbitrée par un modérateur : { $result }.
+game-over = La partie n° { $game } est terminée : { $result }
+
+## Jeu
+move-played = { $player } a joué { $san } dans la partie n° { $game }.
+your-move = { $player }, à vous de jouer.
+draw-offered = { $player } propose la nulle. { $opponent } : /draw accept ou /draw decline.
+draw-declined = { $player } refuse la nulle.
+draw-offer-lapsed = La proposition de nulle est caduque : un coup a été joué.
+claim-refused = La réclamation de nulle de { $player } n’est pas fondée ; la partie continue et elle vaut proposition de nulle.
+
+## Défis
+challenge-open = { $player } propose une partie (n° { $challenge }) à qui veut ici : /accept { $challenge }.
+challenge-direct = { $player } défie { $opponent } (n° { $challenge }) : /accept ou /decline.
+game-started = La partie n° { $game } commence : { $white } (Blancs) contre { $black } (Noirs). { $turn }, à vous de jouer.
+challenge-declined = { $player } refuse le défi n° { $challenge }.
+challenge-cancelled = Le défi n° { $challenge } est annulé.
+no-challenge = Aucun défi ouvert pour vous ici.
+challenge-own = Vous ne pouvez pas accepter votre propre défi.
+challenge-not-for-you = Le défi n° { $challenge } est destiné à quelqu’un d’autre.
+challenge-self = Vous ne pouvez pas vous défier vous-même.
+setup-bad_fen = Ce n’est pas une FEN.
+setup-fen_too_long = Cette FEN est trop longue.
+setup-illegal_position = Cette FEN n’est pas une position d’échecs légale.
+setup-already_over = Cette position est déjà mat ou pat.
+
+## Trouver la partie
+no-game = Vous n’avez aucune partie en cours ici.
+game-not-found = Il n’y a pas de partie n° { $game } sur ce serveur.
+which-game = Vous avez plusieurs parties ici ; ajoutez game:<n°> à votre commande :
+which-game-line = n° { $game } contre { $opponent }
+game-line = n° { $game } { $white } – { $black } : { $state }
+game-line-to-move = { $player } au trait
+games-none = Vous n’avez aucune partie en cours sur ce serveur.
+games-header = Vos parties :
+
+## Informations
+board = Partie n° { $game } : { $white } – { $black }, { $turn } au trait.
+moves-none = Aucun coup pour l’instant.
+standings-header = Classement (gain 1, nulle ½, perte 0) :
+standings-line = { $rank }. { $player } : { $points } pts ({ $played } parties : +{ $won } ={ $drawn } -{ $lost })
+standings-none = Aucune partie terminée pour l’instant.
+language-set = Langue : français.
+language-reset = Langue : celle du serveur.
+help =
+    Commandes :
+    /challenge [@joueur] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
+    /move <coup> [offer_draw] [game:<n°>] · /draw offer|accept|decline · /claim [threefold|fifty] [<coup>]
+    /resign · /abort · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
+
+## Refus des règles
+refused-not_a_player = Vous ne jouez pas dans cette partie.
+refused-not_a_moderator = Seul un modérateur peut faire cela.
+refused-not_the_clock = Seule la pendule peut faire cela.
+refused-game_over = Cette partie est déjà terminée.
+refused-not_your_turn = Ce n’est pas votre tour.
+refused-no_draw_offer = Il n’y a pas de proposition de nulle à laquelle répondre.
+refused-already_offered = Vous avez déjà proposé la nulle.
+refused-agreement_forbidden = Les nulles par accord ne sont pas permises sur ce serveur.
+refused-agreement_too_early = Une nulle ne peut être convenue qu’après { $moves ->
+    [one] un coup
+   *[other] { $moves } coups
+} de chaque camp.
+refused-too_late_to_abort = Trop tard pour annuler : les deux camps ont joué. Vous pouvez abandonner ou proposer la nulle.
+refused-adjudication_needs_result = Un arbitrage demande un résultat : 1-0, 0-1 ou 1/2-1/2.
+refused-note_too_long = Cette note est trop longue.
+
+## Refus d’un coup
+move-too_long = C’est trop long pour être un coup.
+move-syntax = « { $input } » n’est pas un coup. Essayez Cf3, e4, O-O ou g1f3.
+move-ambiguous = « { $input } » peut désigner plusieurs coups : { $candidates }. Écrivez celui que vous voulez.
+move-illegal-no_such_piece = « { $input } » : vous n’avez pas cette pièce.
+move-illegal-cannot_reach = « { $input } » : aucune de vos pièces ne peut aller là.
+move-illegal-path_blocked = « { $input } » : le chemin est barré.
+move-illegal-king_in_check = « { $input } » : votre roi serait en échec.
+move-illegal-castling_rights_lost = « { $input } » : vous ne pouvez plus roquer de ce côté.
+move-illegal-castling_not_now = « { $input } » : vous ne pouvez pas roquer maintenant (échec, case attaquée ou pièce sur le chemin).
+move-illegal-own_piece_on_target = « { $input } » : une de vos pièces occupe déjà cette case.
+move-illegal-bad_promotion = « { $input } » : un pion qui atteint la dernière rangée doit être promu (e8=D), et seulement alors.
+move-hints = Coups légaux de cette pièce : { $moves }.
+
+## Refus d’une commande
+command-too_long = Cette commande est trop longue.
+command-empty = Tapez une commande, par exemple /help.
+command-unknown_command = Commande inconnue. Tapez /help pour la liste.
+command-missing_argument = Il manque quelque chose : { $what }.
+command-bad_value = « { $value } » n’est pas valable pour { $what }.
+command-unexpected_argument = Je n’ai pas compris « { $value } ».
+command-unclosed_quote = Un guillemet n’est pas fermé.
+
+## Incident de notre côté
+internal-error = Un incident s’est produit de mon côté et rien n’a été modifié. Merci de réessayer.

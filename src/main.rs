@@ -1,0 +1,165 @@
+//! The `pawnpost` binary: parse the command line, load the configuration,
+//! open the store and run what was asked.
+
+use std::io::{BufReader, IsTerminal};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Duration, Utc};
+use clap::{Parser, Subcommand};
+use pawnpost::adapters::console::{self, ConsoleOptions};
+use pawnpost::config::Config;
+use pawnpost::service::{Service, ServiceConfig};
+use pawnpost::storage::sqlite::SqliteStore;
+
+/// A correspondence chess bot for Discord, Matrix and the console.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    /// The configuration file (default: pawnpost.toml if it exists).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the bot on the configured chat platforms.
+    Serve,
+    /// Play from the terminal or a script.
+    Console(ConsoleArgs),
+    /// Create or upgrade the database, then exit.
+    Migrate {
+        /// The SQLite file (default: from the configuration).
+        #[arg(long)]
+        db: Option<PathBuf>,
+    },
+    /// Print a game as PGN.
+    Pgn {
+        game: i64,
+        /// The SQLite file (default: from the configuration).
+        #[arg(long)]
+        db: Option<PathBuf>,
+    },
+}
+
+#[derive(clap::Args, Default)]
+struct ConsoleArgs {
+    /// The SQLite file (default: from the configuration).
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// Read acts from this file instead of the terminal.
+    #[arg(long)]
+    script: Option<PathBuf>,
+    /// Print one JSON object per reply.
+    #[arg(long)]
+    json: bool,
+    /// Simulate the clock, starting at this RFC 3339 instant.
+    #[arg(long)]
+    now: Option<String>,
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let config = Config::load(cli.config.as_deref())?;
+    let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
+    runtime.block_on(run(cli.command, config))
+}
+
+async fn run(command: Option<Command>, config: Config) -> Result<()> {
+    match command {
+        Some(Command::Serve) => serve(&config).await,
+        Some(Command::Console(args)) => run_console(&config, args).await,
+        Some(Command::Migrate { db }) => {
+            let path = db.unwrap_or_else(|| config.database.path.clone());
+            let store =
+                SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
+            println!(
+                "{}: schema version {}",
+                path.display(),
+                store.schema_version()?
+            );
+            Ok(())
+        }
+        Some(Command::Pgn { game, db }) => {
+            let service = open_service(&config, db.as_ref())?;
+            match service.export_pgn(game).await? {
+                Some(pgn) => {
+                    print!("{pgn}");
+                    Ok(())
+                }
+                None => bail!("no game {game}"),
+            }
+        }
+        None if config.discord.token.is_some() => serve(&config).await,
+        None => {
+            eprintln!(
+                "No Discord token configured: playing in the console on {}.\n\
+                 Type `alice: /challenge @bob`, then `bob: /accept`, `alice: /move e4` ... \
+                 (`alice: /help` lists the commands; Ctrl-D quits).\n\
+                 To run the bot, set DISCORD_TOKEN (see README.md).",
+                config.database.path.display()
+            );
+            run_console(&config, ConsoleArgs::default()).await
+        }
+    }
+}
+
+async fn serve(config: &Config) -> Result<()> {
+    if config.discord.token.is_none() {
+        bail!("no chat platform is configured: set DISCORD_TOKEN (see README.md)");
+    }
+    bail!("the Discord adapter is not part of this build yet; use `pawnpost console`")
+}
+
+async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
+    let service = open_service(config, args.db.as_ref())?;
+    let now = args
+        .now
+        .as_deref()
+        .map(DateTime::parse_from_rfc3339)
+        .transpose()
+        .context("--now expects an RFC 3339 instant such as 2026-01-01T12:00:00Z")?
+        .map(|t| t.with_timezone(&Utc));
+    let mut options = ConsoleOptions {
+        json: args.json,
+        now,
+        script_name: None,
+    };
+    let stdout = std::io::stdout();
+    match &args.script {
+        Some(path) => {
+            let file =
+                std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+            options.script_name = Some(path.display().to_string());
+            console::run(&service, BufReader::new(file), stdout.lock(), &options).await?;
+        }
+        None => {
+            let stdin = std::io::stdin();
+            if !stdin.is_terminal() {
+                // Piped input is a script too, but without a stable name: no keys.
+                tracing::debug!("reading acts from a pipe");
+            }
+            console::run(&service, stdin.lock(), stdout.lock(), &options).await?;
+        }
+    }
+    Ok(())
+}
+
+fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteStore>> {
+    let path = db.cloned().unwrap_or_else(|| config.database.path.clone());
+    let store = SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
+    let service_config = ServiceConfig {
+        default_language: config.defaults.language,
+        default_time_control: config.defaults.time_control.clone(),
+        challenge_expiry: Duration::days(i64::from(config.defaults.challenge_expiry_days)),
+    };
+    Ok(Service::new(store, service_config))
+}

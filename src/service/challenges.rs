@@ -1,0 +1,351 @@
+//! Challenges: proposing a game, accepting, declining, cancelling.
+
+use chrono::{DateTime, Utc};
+use shakmaty::Color;
+
+use super::texts::Names;
+use super::{Attempt, Context, Failure, Reply, Service};
+use crate::core::clock::TimeControl;
+use crate::core::command::{ColorWish, Command};
+use crate::core::game::{Game, Players, SetupError};
+use crate::i18n::Arg;
+use crate::storage::{
+    ChallengeClosing, ChallengeRow, ChallengeStatus, ColorChoice, Commit, Committed, NewChallenge,
+    NewGame, StorageError, Store,
+};
+
+impl<S: Store> Service<S> {
+    pub(super) async fn challenge(
+        &self,
+        ctx: &Context,
+        command: &Command,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        let Command::Challenge {
+            opponent,
+            color,
+            rated,
+            fen,
+            time_control,
+        } = command
+        else {
+            return Ok(Vec::new());
+        };
+        let challenged = match opponent {
+            None => None,
+            Some(user) => {
+                let row = self
+                    .store
+                    .ensure_player(ctx.platform, user.as_str(), user.as_str(), now)
+                    .await?;
+                if row.id == ctx.player.id {
+                    return Ok(vec![
+                        self.private(ctx, self.text(ctx, "challenge-self", &[])),
+                    ]);
+                }
+                Some(row)
+            }
+        };
+        if let Some(error) = fen.as_deref().and_then(|fen| check_start(fen, now).err()) {
+            return Ok(vec![self.setup_refusal(ctx, &error)]);
+        }
+        let time_control = match time_control.as_deref().map(str::parse::<TimeControl>) {
+            Some(Ok(control)) => control.to_string(),
+            Some(Err(_)) => {
+                let text = time_control.as_deref().unwrap_or_default();
+                let args = [("what", Arg::from("time")), ("value", Arg::from(text))];
+                return Ok(vec![
+                    self.private(ctx, self.text(ctx, "command-bad_value", &args)),
+                ]);
+            }
+            None => ctx.server.time_control.clone(),
+        };
+        let new = NewChallenge {
+            server_id: ctx.server.id,
+            channel_id: ctx.channel.id,
+            challenger: ctx.player.id,
+            challenged: challenged.as_ref().map(|row| row.id),
+            color: match color {
+                ColorWish::White => ColorChoice::White,
+                ColorWish::Black => ColorChoice::Black,
+                ColorWish::Random => ColorChoice::Random,
+            },
+            time_control,
+            rated: *rated,
+            start_fen: fen.clone(),
+            expires_at: now + self.config.challenge_expiry,
+        };
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            new_challenge: Some(new),
+            ..Commit::default()
+        };
+        let i18n = self.i18n.clone();
+        let (lang, channel) = (ctx.lang, ctx.channel_platform_id.clone());
+        let challenger = ctx.player.display_name.clone();
+        let (_, replies) = self
+            .store
+            .commit(commit, now, move |committed: &Committed| {
+                let id = Arg::from(committed.challenge_id.unwrap_or_default());
+                let player = Arg::from(challenger.as_str());
+                let (text, to) = match &challenged {
+                    Some(row) => (
+                        i18n.text(
+                            lang,
+                            "challenge-direct",
+                            &[
+                                ("player", player),
+                                ("opponent", Arg::from(row.display_name.as_str())),
+                                ("challenge", id),
+                            ],
+                        ),
+                        Some(row.platform_id.clone()),
+                    ),
+                    None => (
+                        i18n.text(
+                            lang,
+                            "challenge-open",
+                            &[("player", player), ("challenge", id)],
+                        ),
+                        None,
+                    ),
+                };
+                vec![Reply {
+                    channel,
+                    to,
+                    ephemeral: false,
+                    text,
+                    events: Vec::new(),
+                    board: None,
+                }]
+            })
+            .await?;
+        Ok(replies)
+    }
+
+    pub(super) async fn accept(
+        &self,
+        ctx: &Context,
+        id: Option<i64>,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        let challenge = match self.find_challenge(ctx, id, now, Role::Accepting).await? {
+            Ok(challenge) => challenge,
+            Err(answer) => return Ok(answer),
+        };
+        let players = seat(&challenge, ctx.player.id, now);
+        let game = match Game::new(
+            players,
+            challenge.start_fen.as_deref(),
+            ctx.server.draw_rules,
+            now,
+        ) {
+            Ok(game) => game,
+            Err(error) => return Ok(vec![self.setup_refusal(ctx, &error)]),
+        };
+        let new_game = NewGame {
+            server_id: challenge.server_id,
+            channel_id: challenge.channel_id,
+            white: players.white,
+            black: players.black,
+            start_fen: game.start_fen().map(str::to_owned),
+            time_control: challenge.time_control.clone(),
+            rated: challenge.rated,
+            draw_rules: ctx.server.draw_rules,
+            turn: game.turn(),
+            challenge_id: Some(challenge.id),
+        };
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            closing_challenge: Some(ChallengeClosing {
+                id: challenge.id,
+                to: ChallengeStatus::Accepted,
+            }),
+            new_game: Some(new_game),
+            ..Commit::default()
+        };
+        let white = self.store.player(players.white).await?;
+        let black = self.store.player(players.black).await?;
+        let (Some(white), Some(black)) = (white, black) else {
+            return Err(StorageError::NotFound("player").into());
+        };
+        let names = Names::new(&white, &black);
+        let (i18n, lang) = (self.i18n.clone(), ctx.lang);
+        let channel = ctx.channel_platform_id.clone();
+        let turn = game.turn();
+        let (_, replies) = self
+            .store
+            .commit(commit, now, move |committed: &Committed| {
+                let game_id = committed.game_id.unwrap_or_default();
+                let text = i18n.text(
+                    lang,
+                    "game-started",
+                    &[
+                        ("game", Arg::from(game_id)),
+                        ("white", Arg::from(names.display(Color::White))),
+                        ("black", Arg::from(names.display(Color::Black))),
+                        ("turn", Arg::from(names.display(turn))),
+                    ],
+                );
+                let mut reply = Reply {
+                    channel,
+                    to: Some(names.platform_id(turn).to_owned()),
+                    ephemeral: false,
+                    text,
+                    events: Vec::new(),
+                    board: None,
+                };
+                reply.board = Some(super::games::board_view(&game, game_id, &names, turn));
+                vec![reply]
+            })
+            .await?;
+        Ok(replies)
+    }
+
+    pub(super) async fn decline(
+        &self,
+        ctx: &Context,
+        id: Option<i64>,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        self.close(ctx, id, now, Role::Declining).await
+    }
+
+    pub(super) async fn cancel(
+        &self,
+        ctx: &Context,
+        id: Option<i64>,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        self.close(ctx, id, now, Role::Cancelling).await
+    }
+
+    /// Declines or cancels a challenge.
+    async fn close(
+        &self,
+        ctx: &Context,
+        id: Option<i64>,
+        now: DateTime<Utc>,
+        role: Role,
+    ) -> Attempt {
+        let challenge = match self.find_challenge(ctx, id, now, role).await? {
+            Ok(challenge) => challenge,
+            Err(answer) => return Ok(answer),
+        };
+        let (status, message) = match role {
+            Role::Cancelling => (ChallengeStatus::Cancelled, "challenge-cancelled"),
+            _ => (ChallengeStatus::Declined, "challenge-declined"),
+        };
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            closing_challenge: Some(ChallengeClosing {
+                id: challenge.id,
+                to: status,
+            }),
+            ..Commit::default()
+        };
+        let args = [
+            ("player", Arg::from(ctx.player.display_name.as_str())),
+            ("challenge", Arg::from(challenge.id)),
+        ];
+        let reply = self.public(ctx, None, self.text(ctx, message, &args));
+        self.commit_replies(commit, now, vec![reply]).await
+    }
+
+    /// The open challenge an accept, decline or cancel is about.
+    async fn find_challenge(
+        &self,
+        ctx: &Context,
+        id: Option<i64>,
+        now: DateTime<Utc>,
+        role: Role,
+    ) -> Result<Result<ChallengeRow, Vec<Reply>>, Failure> {
+        let open = self.store.open_challenges(ctx.channel.id, now).await?;
+        let me = ctx.player.id;
+        let mine = |c: &&ChallengeRow| match role {
+            Role::Cancelling => c.challenger == me,
+            Role::Accepting => {
+                c.challenger != me && (c.challenged.is_none() || c.challenged == Some(me))
+            }
+            Role::Declining => c.challenged == Some(me),
+        };
+        let chosen = match id {
+            Some(id) => open.iter().find(|c| c.id == id),
+            // Challenges addressed to the player come before open ones.
+            None => open
+                .iter()
+                .filter(mine)
+                .min_by_key(|c| (c.challenged.is_none(), c.id)),
+        };
+        let refusal = |key: &str, args: &[(&str, Arg)]| {
+            Ok(Err(vec![self.private(ctx, self.text(ctx, key, args))]))
+        };
+        let Some(challenge) = chosen else {
+            return refusal("no-challenge", &[]);
+        };
+        let number = [("challenge", Arg::from(challenge.id))];
+        if role == Role::Accepting && challenge.challenger == me {
+            return refusal("challenge-own", &[]);
+        }
+        if !mine(&challenge) {
+            return refusal("challenge-not-for-you", &number);
+        }
+        Ok(Ok(challenge.clone()))
+    }
+
+    fn setup_refusal(&self, ctx: &Context, error: &SetupError) -> Reply {
+        let key = match error {
+            SetupError::FenTooLong => "setup-fen_too_long",
+            SetupError::BadFen => "setup-bad_fen",
+            SetupError::IllegalPosition => "setup-illegal_position",
+            SetupError::AlreadyOver => "setup-already_over",
+            SetupError::SamePlayer => "challenge-self",
+        };
+        self.private(ctx, self.text(ctx, key, &[]))
+    }
+}
+
+/// What the player is doing with a challenge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Accepting,
+    Declining,
+    Cancelling,
+}
+
+/// Checks a start FEN by setting up a game with it.
+fn check_start(fen: &str, now: DateTime<Utc>) -> Result<(), SetupError> {
+    use crate::core::game::{DrawRules, PlayerId};
+    let players = Players {
+        white: PlayerId(1),
+        black: PlayerId(2),
+    };
+    Game::new(players, Some(fen), DrawRules::default(), now).map(|_| ())
+}
+
+/// Who plays which colour once `acceptor` accepts.
+fn seat(
+    challenge: &ChallengeRow,
+    acceptor: crate::core::game::PlayerId,
+    now: DateTime<Utc>,
+) -> Players {
+    let challenger_white = match challenge.color {
+        ColorChoice::White => true,
+        ColorChoice::Black => false,
+        // Decided by the acceptance instant: fair enough and reproducible in tests.
+        ColorChoice::Random => {
+            (now.timestamp_subsec_millis() + challenge.id as u32).is_multiple_of(2)
+        }
+    };
+    if challenger_white {
+        Players {
+            white: challenge.challenger,
+            black: acceptor,
+        }
+    } else {
+        Players {
+            white: acceptor,
+            black: challenge.challenger,
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! Acts on a running game: move, draw, claim, resign, abort.
+
+use chrono::{DateTime, Utc};
+use shakmaty::{Color, EnPassantMode, fen::Fen};
+
+use super::texts::{self, Names};
+use super::{Attempt, BoardView, Context, Failure, GameEvent, Reply, Service};
+use crate::core::command::{Command, DrawAction};
+use crate::core::game::{Act as GameAct, Actor, Game, MoveInput, Players, Status, StoredMove};
+use crate::core::notation::Reader;
+use crate::i18n::Arg;
+use crate::storage::{
+    Commit, GameRecord, GameState, GameSummary, GameUpdate, MoveRow, StorageError, Store,
+};
+
+/// The game an act is about, or the answer when it cannot be told.
+pub(super) enum Pick {
+    Game(Box<GameRecord>),
+    Answer(Vec<Reply>),
+}
+
+impl<S: Store> Service<S> {
+    pub(super) async fn game_act(
+        &self,
+        ctx: &Context,
+        command: &Command,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        let Some((game_id, act)) = self.to_game_act(ctx, command) else {
+            return Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]);
+        };
+        let record = match self.pick_game(ctx, game_id, true).await? {
+            Pick::Game(record) => record,
+            Pick::Answer(replies) => return Ok(replies),
+        };
+        let mut game = restore(&record)?;
+        let (moves_before, notes_before) = (game.moves().len(), game.notes().len());
+        let actor_side = game.players().side_of(ctx.player.id);
+        let events = match game.apply(&Actor::Player(ctx.player.id), act, now) {
+            Ok(events) => events,
+            Err(error) => {
+                let input = move_text(command).unwrap_or_default();
+                let text =
+                    texts::game_refusal(&self.i18n, ctx.lang, &error, game.position(), input);
+                return Ok(vec![self.private(ctx, text)]);
+            }
+        };
+
+        let names = self.names(&record).await?;
+        let update = GameUpdate {
+            id: record.id,
+            expected_version: record.version,
+            new_moves: to_rows(&game, moves_before),
+            new_notes: game.notes()[notes_before..].to_vec(),
+            state: to_state(game.status()),
+            pending_offer: game.pending_offer(),
+            turn: game.turn(),
+        };
+        let reply = self.game_reply(ctx, &game, record.id, &names, &events, actor_side);
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            game_update: Some(update),
+            ..Commit::default()
+        };
+        self.commit_replies(commit, now, vec![reply]).await
+    }
+
+    /// The core act a command asks for, with the game it names; `None` for
+    /// commands that are not acts on a game.
+    fn to_game_act(&self, ctx: &Context, command: &Command) -> Option<(Option<i64>, GameAct)> {
+        let reader = Reader::speaking(ctx.lang);
+        Some(match command {
+            Command::Move {
+                text,
+                offer_draw,
+                game,
+            } => (
+                *game,
+                GameAct::Move {
+                    input: MoveInput::new(text.clone(), reader),
+                    offer_draw: *offer_draw,
+                },
+            ),
+            Command::Draw { action, game } => (
+                *game,
+                match action {
+                    DrawAction::Offer => GameAct::OfferDraw,
+                    DrawAction::Accept => GameAct::AcceptDraw,
+                    DrawAction::Decline => GameAct::DeclineDraw,
+                },
+            ),
+            Command::Claim {
+                kind,
+                with_move,
+                game,
+            } => (
+                *game,
+                GameAct::Claim {
+                    kind: *kind,
+                    with_move: with_move
+                        .as_ref()
+                        .map(|text| MoveInput::new(text.clone(), reader.clone())),
+                },
+            ),
+            Command::Abort { game } => (*game, GameAct::Abort),
+            Command::Resign { game } => (*game, GameAct::Resign),
+            _ => return None,
+        })
+    }
+
+    /// The game a command means: the one named, or the caller's only game
+    /// in this channel; with several, the answer asks which.
+    pub(super) async fn pick_game(
+        &self,
+        ctx: &Context,
+        game_id: Option<i64>,
+        ongoing_only: bool,
+    ) -> Result<Pick, Failure> {
+        if let Some(id) = game_id {
+            return match self.store.game(id).await? {
+                Some(record) if record.server_id == ctx.server.id => {
+                    Ok(Pick::Game(Box::new(record)))
+                }
+                _ => {
+                    let text = self.text(ctx, "game-not-found", &[("game", Arg::from(id))]);
+                    Ok(Pick::Answer(vec![self.private(ctx, text)]))
+                }
+            };
+        }
+        let mut games = self
+            .store
+            .games_in_channel(ctx.channel.id, ctx.player.id, true)
+            .await?;
+        if games.is_empty() && !ongoing_only {
+            // Looking at a board or a score also works for the last finished game.
+            games = self
+                .store
+                .games_in_channel(ctx.channel.id, ctx.player.id, false)
+                .await?;
+            games.truncate(1);
+        }
+        match games.as_slice() {
+            [] => Ok(Pick::Answer(vec![
+                self.private(ctx, self.text(ctx, "no-game", &[])),
+            ])),
+            [only] => {
+                let record = self
+                    .store
+                    .game(only.id)
+                    .await?
+                    .ok_or(StorageError::NotFound("game"))?;
+                Ok(Pick::Game(Box::new(record)))
+            }
+            several => Ok(Pick::Answer(vec![self.which_game(ctx, several)])),
+        }
+    }
+
+    fn which_game(&self, ctx: &Context, games: &[GameSummary]) -> Reply {
+        let mut lines = vec![self.text(ctx, "which-game", &[])];
+        for game in games {
+            let opponent = if game.white == ctx.player.id {
+                &game.black_name
+            } else {
+                &game.white_name
+            };
+            lines.push(self.text(
+                ctx,
+                "which-game-line",
+                &[
+                    ("game", Arg::from(game.id)),
+                    ("opponent", Arg::from(opponent.as_str())),
+                ],
+            ));
+        }
+        self.private(ctx, lines.join("\n"))
+    }
+
+    /// Both players' names and platform ids.
+    pub(super) async fn names(&self, record: &GameRecord) -> Result<Names, Failure> {
+        let white = self.store.player(record.white).await?;
+        let black = self.store.player(record.black).await?;
+        let (Some(white), Some(black)) = (white, black) else {
+            return Err(StorageError::NotFound("player").into());
+        };
+        Ok(Names::new(&white, &black))
+    }
+
+    /// The channel message after an accepted act on a game.
+    fn game_reply(
+        &self,
+        ctx: &Context,
+        game: &Game,
+        game_id: i64,
+        names: &Names,
+        events: &[crate::core::event::Event],
+        actor_side: Option<Color>,
+    ) -> Reply {
+        let lines = texts::describe_events(
+            &self.i18n,
+            ctx.lang,
+            game_id,
+            names,
+            events,
+            actor_side,
+            game.turn(),
+        );
+        let to = if game.is_over() {
+            None
+        } else {
+            Some(names.platform_id(game.turn()).to_owned())
+        };
+        let mut reply = self.public(ctx, to, lines.join("\n"));
+        reply.events = events
+            .iter()
+            .map(|event| GameEvent {
+                game: game_id,
+                event: event.clone(),
+            })
+            .collect();
+        // The actor sees the board from their side (9.1: they just acted).
+        reply.board = Some(board_view(
+            game,
+            game_id,
+            names,
+            actor_side.unwrap_or(Color::White),
+        ));
+        reply
+    }
+}
+
+/// The move text a command carries, if any.
+fn move_text(command: &Command) -> Option<&str> {
+    match command {
+        Command::Move { text, .. } => Some(text),
+        Command::Claim { with_move, .. } => with_move.as_deref(),
+        _ => None,
+    }
+}
+
+/// Rebuilds the core's game from its stored record.
+pub(super) fn restore(record: &GameRecord) -> Result<Game, Failure> {
+    let players = Players {
+        white: record.white,
+        black: record.black,
+    };
+    let status = match record.state {
+        GameState::Ongoing => Status::Ongoing,
+        GameState::Over {
+            result,
+            reason,
+            ended_at,
+        } => Status::Over {
+            result,
+            reason,
+            at: ended_at,
+        },
+    };
+    let moves = record.moves.iter().map(|row| StoredMove {
+        uci: &row.uci,
+        at: row.played_at,
+        draw_offer: row.draw_offer,
+    });
+    Game::restore(
+        players,
+        record.start_fen.as_deref(),
+        record.draw_rules,
+        record.created_at,
+        moves,
+        record.notes.clone(),
+        record.pending_offer,
+        status,
+    )
+    .map_err(|e| StorageError::Corrupt(format!("game {}: {e}", record.id)).into())
+}
+
+fn to_rows(game: &Game, from: usize) -> Vec<MoveRow> {
+    game.moves()[from..]
+        .iter()
+        .enumerate()
+        .map(|(offset, played)| MoveRow {
+            ply: (from + offset + 1) as u32,
+            uci: played.uci.to_string(),
+            san: played.san.to_string(),
+            played_at: played.at,
+            draw_offer: played.draw_offer,
+        })
+        .collect()
+}
+
+pub(super) fn to_state(status: Status) -> GameState {
+    match status {
+        Status::Ongoing => GameState::Ongoing,
+        Status::Over { result, reason, at } => GameState::Over {
+            result,
+            reason,
+            ended_at: at,
+        },
+    }
+}
+
+pub(super) fn board_view(game: &Game, id: i64, names: &Names, orientation: Color) -> BoardView {
+    BoardView {
+        game: id,
+        fen: Fen::from_position(game.position(), EnPassantMode::Legal).to_string(),
+        last_move: game.moves().last().map(|m| m.uci.to_string()),
+        orientation: crate::core::event::color_str(orientation).to_owned(),
+        white: names.display(Color::White).to_owned(),
+        black: names.display(Color::Black).to_owned(),
+    }
+}

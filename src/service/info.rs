@@ -1,0 +1,188 @@
+//! Answers that change nothing: board, score, PGN, game lists, standings.
+
+use shakmaty::{Color, Position};
+
+use super::games::{Pick, board_view, restore};
+use super::{Attempt, Context, Failure, Service};
+use crate::core::notation::{self, Style};
+use crate::core::pgn::{self, PgnTags};
+use crate::i18n::Arg;
+use crate::render::text::diagram;
+use crate::storage::{GameState, StorageError, Store};
+
+impl<S: Store> Service<S> {
+    /// A stored game as PGN, for `pawnpost pgn <id>`; `None` if there is no such game.
+    pub async fn export_pgn(&self, game_id: i64) -> Result<Option<String>, StorageError> {
+        let Some(record) = self.store.game(game_id).await? else {
+            return Ok(None);
+        };
+        let server = record.server_id;
+        let game = restore(&record).map_err(|Failure::Storage(e)| e)?;
+        let names = self.names(&record).await.map_err(|Failure::Storage(e)| e)?;
+        let tags = PgnTags {
+            event: format!("pawnpost game {}", record.id),
+            site: format!("pawnpost server {server}"),
+            white: names.display(Color::White).to_owned(),
+            black: names.display(Color::Black).to_owned(),
+            round: None,
+            time_control: Some(record.time_control.clone()),
+        };
+        Ok(Some(pgn::export(&game, &tags)))
+    }
+
+    pub(super) async fn board(&self, ctx: &Context, id: Option<i64>) -> Attempt {
+        let record = match self.pick_game(ctx, id, false).await? {
+            Pick::Game(record) => record,
+            Pick::Answer(replies) => return Ok(replies),
+        };
+        let game = restore(&record)?;
+        let names = self.names(&record).await?;
+        let viewer = game
+            .players()
+            .side_of(ctx.player.id)
+            .unwrap_or(Color::White);
+        let header = self.text(
+            ctx,
+            "board",
+            &[
+                ("game", Arg::from(record.id)),
+                ("white", Arg::from(names.display(Color::White))),
+                ("black", Arg::from(names.display(Color::Black))),
+                ("turn", Arg::from(names.display(game.turn()))),
+            ],
+        );
+        let text = format!("{header}\n{}", diagram(game.position(), viewer));
+        let mut reply = self.private(ctx, text);
+        reply.board = Some(board_view(&game, record.id, &names, viewer));
+        Ok(vec![reply])
+    }
+
+    pub(super) async fn moves(&self, ctx: &Context, id: Option<i64>) -> Attempt {
+        let record = match self.pick_game(ctx, id, false).await? {
+            Pick::Game(record) => record,
+            Pick::Answer(replies) => return Ok(replies),
+        };
+        let game = restore(&record)?;
+        if game.moves().is_empty() {
+            return Ok(vec![self.private(ctx, self.text(ctx, "moves-none", &[]))]);
+        }
+        let style = Style::for_lang(ctx.lang);
+        let start = game.start_position();
+        let mut number = start.fullmoves().get();
+        let mut side = start.turn();
+        let mut words = Vec::with_capacity(game.moves().len() * 2);
+        if side == Color::Black {
+            words.push(format!("{number}..."));
+        }
+        for played in game.moves() {
+            if side == Color::White {
+                words.push(format!("{number}."));
+            }
+            words.push(notation::restyle_san(&played.san.to_string(), style));
+            if side == Color::Black {
+                number += 1;
+            }
+            side = !side;
+        }
+        Ok(vec![self.private(ctx, words.join(" "))])
+    }
+
+    pub(super) async fn pgn(&self, ctx: &Context, id: Option<i64>) -> Attempt {
+        let record = match self.pick_game(ctx, id, false).await? {
+            Pick::Game(record) => record,
+            Pick::Answer(replies) => return Ok(replies),
+        };
+        let game = restore(&record)?;
+        let names = self.names(&record).await?;
+        let tags = PgnTags {
+            event: format!("pawnpost game {}", record.id),
+            site: format!("{} {}", ctx.platform.as_str(), ctx.server.platform_id),
+            white: names.display(Color::White).to_owned(),
+            black: names.display(Color::Black).to_owned(),
+            round: None,
+            time_control: Some(record.time_control.clone()),
+        };
+        Ok(vec![self.private(ctx, pgn::export(&game, &tags))])
+    }
+
+    pub(super) async fn games(&self, ctx: &Context) -> Attempt {
+        let games = self
+            .store
+            .ongoing_games_on_server(ctx.server.id, ctx.player.id)
+            .await?;
+        if games.is_empty() {
+            return Ok(vec![self.private(ctx, self.text(ctx, "games-none", &[]))]);
+        }
+        let mut lines = vec![self.text(ctx, "games-header", &[])];
+        for game in &games {
+            let to_move = match game.turn {
+                Color::White => &game.white_name,
+                Color::Black => &game.black_name,
+            };
+            let state = match game.state {
+                GameState::Ongoing => self.text(
+                    ctx,
+                    "game-line-to-move",
+                    &[("player", Arg::from(to_move.as_str()))],
+                ),
+                GameState::Over { result, .. } => result.as_pgn().to_owned(),
+            };
+            lines.push(self.text(
+                ctx,
+                "game-line",
+                &[
+                    ("game", Arg::from(game.id)),
+                    ("white", Arg::from(game.white_name.as_str())),
+                    ("black", Arg::from(game.black_name.as_str())),
+                    ("state", Arg::from(state)),
+                ],
+            ));
+        }
+        Ok(vec![self.private(ctx, lines.join("\n"))])
+    }
+
+    pub(super) async fn standings(&self, ctx: &Context) -> Attempt {
+        let rows = self.store.standings(ctx.server.id).await?;
+        if rows.is_empty() {
+            let reply = self.public(ctx, None, self.text(ctx, "standings-none", &[]));
+            return Ok(vec![reply]);
+        }
+        let mut lines = vec![self.text(ctx, "standings-header", &[])];
+        for (rank, row) in rows.iter().enumerate() {
+            lines.push(self.text(
+                ctx,
+                "standings-line",
+                &[
+                    ("rank", Arg::from(rank as i64 + 1)),
+                    ("player", Arg::from(row.name.as_str())),
+                    ("points", Arg::from(points(row.half_points))),
+                    ("played", Arg::from(row.played)),
+                    ("won", Arg::from(row.won)),
+                    ("drawn", Arg::from(row.drawn)),
+                    ("lost", Arg::from(row.lost)),
+                ],
+            ));
+        }
+        Ok(vec![self.public(ctx, None, lines.join("\n"))])
+    }
+}
+
+/// Half points written as points: 5 → "2½".
+fn points(half_points: u32) -> String {
+    match (half_points / 2, half_points % 2) {
+        (0, 1) => "½".to_owned(),
+        (whole, 1) => format!("{whole}½"),
+        (whole, _) => whole.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn points_are_written_with_halves() {
+        let cases = [(0, "0"), (1, "½"), (2, "1"), (5, "2½"), (8, "4")];
+        for (half, text) in cases {
+            assert_eq!(super::points(half), text);
+        }
+    }
+}

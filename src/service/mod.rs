@@ -1,0 +1,329 @@
+//! The service: the one place that joins the store, the rules core and the
+//! message catalogues.
+//!
+//! Every adapter turns what a user did into an [`Act`] and calls
+//! [`Service::handle`]; it gets back [`Reply`]s to show. For each act the
+//! service reads what it needs, lets the core decide, and commits every
+//! change in one store transaction before it answers. An act's idempotency
+//! key makes a replay change nothing and return the first answer.
+
+mod challenges;
+mod games;
+mod info;
+mod texts;
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::core::command::{self, Command};
+use crate::core::event::Event;
+use crate::core::notation::Lang;
+use crate::i18n::{self, Arg, I18n};
+use crate::storage::{
+    ChannelRow, Commit, Committed, Platform, PlayerRow, ServerDefaults, ServerRow, StorageError,
+    Store,
+};
+
+/// How many times an act is retried when the data changed under it.
+const MAX_ATTEMPTS: usize = 8;
+
+/// Settings the service needs from the configuration.
+#[derive(Clone, Debug)]
+pub struct ServiceConfig {
+    pub default_language: Lang,
+    pub default_time_control: String,
+    /// How long a challenge stays open.
+    pub challenge_expiry: Duration,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> ServiceConfig {
+        ServiceConfig {
+            default_language: Lang::En,
+            default_time_control: "3d".to_owned(),
+            challenge_expiry: Duration::days(7),
+        }
+    }
+}
+
+/// The user behind an act, as their platform knows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct User {
+    pub id: String,
+    pub name: String,
+    /// The chat client's locale (`fr`, `en-US`), if it sends one.
+    pub locale: Option<String>,
+}
+
+/// What the user asked for: text to parse, or a command an adapter built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    Text(String),
+    Command(Command),
+}
+
+/// One thing a user did, from any platform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Act {
+    pub platform: Platform,
+    /// The community's platform id (guild, space, console server name).
+    pub server: String,
+    /// The channel's platform id.
+    pub channel: String,
+    pub user: User,
+    /// The interaction or event id; `None` when the act cannot be replayed.
+    pub key: Option<String>,
+    pub input: Input,
+}
+
+/// A game event with the game it happened in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameEvent {
+    pub game: i64,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// A position to show, for adapters that draw boards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardView {
+    pub game: i64,
+    pub fen: String,
+    /// The last move in UCI, for highlighting.
+    pub last_move: Option<String>,
+    /// `white` or `black`: the side whose view to draw.
+    pub orientation: String,
+    pub white: String,
+    pub black: String,
+}
+
+/// Something to show a user or a channel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reply {
+    /// The channel's platform id.
+    pub channel: String,
+    /// The user addressed (mentioned, or the only reader when `ephemeral`).
+    pub to: Option<String>,
+    /// Only `to` should see it (refusals and errors).
+    pub ephemeral: bool,
+    pub text: String,
+    pub events: Vec<GameEvent>,
+    pub board: Option<BoardView>,
+}
+
+/// What the service knows about the act's surroundings.
+#[derive(Clone, Debug)]
+struct Context {
+    act_key: Option<String>,
+    platform: Platform,
+    server: ServerRow,
+    channel: ChannelRow,
+    channel_platform_id: String,
+    player: PlayerRow,
+    lang: Lang,
+}
+
+/// Why an attempt stopped short of an answer.
+#[derive(Debug)]
+enum Failure {
+    Storage(StorageError),
+}
+
+impl From<StorageError> for Failure {
+    fn from(error: StorageError) -> Failure {
+        Failure::Storage(error)
+    }
+}
+
+type Attempt = Result<Vec<Reply>, Failure>;
+
+/// The bot's behaviour, independent of any chat platform.
+pub struct Service<S> {
+    store: S,
+    config: ServiceConfig,
+    i18n: Arc<I18n>,
+}
+
+impl<S: Store> Service<S> {
+    pub fn new(store: S, config: ServiceConfig) -> Service<S> {
+        Service {
+            store,
+            config,
+            i18n: Arc::new(I18n::new()),
+        }
+    }
+
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    pub fn i18n(&self) -> &I18n {
+        &self.i18n
+    }
+
+    /// Carries out one act at `now` and answers it.
+    pub async fn handle(&self, act: Act, now: DateTime<Utc>) -> Vec<Reply> {
+        match self.try_handle(&act, now).await {
+            Ok(replies) => replies,
+            Err(Failure::Storage(error)) => {
+                tracing::error!(%error, platform = act.platform.as_str(), "act failed");
+                let text = self
+                    .i18n
+                    .text(self.config.default_language, "internal-error", &[]);
+                vec![Reply {
+                    channel: act.channel.clone(),
+                    to: Some(act.user.id.clone()),
+                    ephemeral: true,
+                    text,
+                    events: Vec::new(),
+                    board: None,
+                }]
+            }
+        }
+    }
+
+    async fn try_handle(&self, act: &Act, now: DateTime<Utc>) -> Attempt {
+        if let Some(answer) = self.stored_answer(act.key.as_deref()).await? {
+            return Ok(answer);
+        }
+        let ctx = self.context(act, now).await?;
+        let command = match &act.input {
+            Input::Command(command) => command.clone(),
+            Input::Text(text) => match command::parse(text) {
+                Ok(command) => command,
+                Err(error) => return Ok(vec![texts::command_refusal(&self.i18n, &ctx, &error)]),
+            },
+        };
+        for _ in 0..MAX_ATTEMPTS {
+            match self.attempt(&ctx, &command, now).await {
+                Err(Failure::Storage(StorageError::Conflict)) => continue,
+                Err(Failure::Storage(StorageError::DuplicateAct(_))) => {
+                    // Another delivery of the same act won the race: give its answer.
+                    if let Some(answer) = self.stored_answer(ctx.act_key.as_deref()).await? {
+                        return Ok(answer);
+                    }
+                    return Err(StorageError::Conflict.into());
+                }
+                other => return other,
+            }
+        }
+        Err(StorageError::Conflict.into())
+    }
+
+    async fn attempt(&self, ctx: &Context, command: &Command, now: DateTime<Utc>) -> Attempt {
+        match command {
+            Command::Challenge { .. } => self.challenge(ctx, command, now).await,
+            Command::Accept { challenge } => self.accept(ctx, *challenge, now).await,
+            Command::Decline { challenge } => self.decline(ctx, *challenge, now).await,
+            Command::Cancel { challenge } => self.cancel(ctx, *challenge, now).await,
+            Command::Move { .. }
+            | Command::Draw { .. }
+            | Command::Claim { .. }
+            | Command::Resign { .. }
+            | Command::Abort { .. } => self.game_act(ctx, command, now).await,
+            Command::Board { game } => self.board(ctx, *game).await,
+            Command::Moves { game } => self.moves(ctx, *game).await,
+            Command::Pgn { game } => self.pgn(ctx, *game).await,
+            Command::Games => self.games(ctx).await,
+            Command::Standings => self.standings(ctx).await,
+            Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
+            Command::Help => Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]),
+        }
+    }
+
+    async fn stored_answer(&self, key: Option<&str>) -> Result<Option<Vec<Reply>>, Failure> {
+        let Some(key) = key else { return Ok(None) };
+        match self.store.answer_of(key).await? {
+            None => Ok(None),
+            Some(json) => serde_json::from_str(&json)
+                .map(Some)
+                .map_err(|e| StorageError::Corrupt(format!("stored answer of {key}: {e}")).into()),
+        }
+    }
+
+    async fn context(&self, act: &Act, now: DateTime<Utc>) -> Result<Context, Failure> {
+        let defaults = ServerDefaults {
+            language: self.config.default_language,
+            time_control: self.config.default_time_control.clone(),
+        };
+        let server = self
+            .store
+            .ensure_server(act.platform, &act.server, &defaults, now)
+            .await?;
+        let channel = self.store.ensure_channel(server.id, &act.channel).await?;
+        let player = self
+            .store
+            .ensure_player(act.platform, &act.user.id, &act.user.name, now)
+            .await?;
+        let lang = i18n::negotiate(player.language, act.user.locale.as_deref(), server.language);
+        Ok(Context {
+            act_key: act.key.clone(),
+            platform: act.platform,
+            server,
+            channel,
+            channel_platform_id: act.channel.clone(),
+            player,
+            lang,
+        })
+    }
+
+    async fn set_language(&self, ctx: &Context, lang: Option<Lang>, now: DateTime<Utc>) -> Attempt {
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            player_language: Some((ctx.player.id, lang)),
+            ..Commit::default()
+        };
+        let shown = lang.unwrap_or(ctx.server.language);
+        let id = if lang.is_some() {
+            "language-set"
+        } else {
+            "language-reset"
+        };
+        let reply = self.private(ctx, self.i18n.text(shown, id, &[]));
+        self.commit_replies(commit, now, vec![reply]).await
+    }
+
+    /// Commits and answers with replies known before the commit.
+    async fn commit_replies(
+        &self,
+        commit: Commit,
+        now: DateTime<Utc>,
+        replies: Vec<Reply>,
+    ) -> Attempt {
+        let (_, replies) = self
+            .store
+            .commit(commit, now, move |_: &Committed| replies)
+            .await?;
+        Ok(replies)
+    }
+
+    fn text(&self, ctx: &Context, id: &str, args: &[(&str, Arg)]) -> String {
+        self.i18n.text(ctx.lang, id, args)
+    }
+
+    /// An answer only the acting user sees.
+    fn private(&self, ctx: &Context, text: String) -> Reply {
+        Reply {
+            channel: ctx.channel_platform_id.clone(),
+            to: Some(ctx.player.platform_id.clone()),
+            ephemeral: true,
+            text,
+            events: Vec::new(),
+            board: None,
+        }
+    }
+
+    /// A message to the channel, mentioning `to`.
+    fn public(&self, ctx: &Context, to: Option<String>, text: String) -> Reply {
+        Reply {
+            channel: ctx.channel_platform_id.clone(),
+            to,
+            ephemeral: false,
+            text,
+            events: Vec::new(),
+            board: None,
+        }
+    }
+}

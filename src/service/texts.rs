@@ -1,0 +1,250 @@
+//! Neutral events and refusals turned into sentences for a reader.
+
+use shakmaty::{Chess, Color};
+
+use super::{Context, Reply};
+use crate::core::command::CommandError;
+use crate::core::event::{Event, GameResult, Reason};
+use crate::core::game::GameError;
+use crate::core::notation::{self, IllegalReason, Lang, MAX_MOVE_INPUT, MoveInputError, Style};
+use crate::i18n::{Arg, I18n};
+use crate::storage::PlayerRow;
+
+/// Both players of a game, for messages.
+#[derive(Clone, Debug)]
+pub(super) struct Names {
+    white: (String, String),
+    black: (String, String),
+}
+
+impl Names {
+    pub(super) fn new(white: &PlayerRow, black: &PlayerRow) -> Names {
+        Names {
+            white: (white.display_name.clone(), white.platform_id.clone()),
+            black: (black.display_name.clone(), black.platform_id.clone()),
+        }
+    }
+
+    pub(super) fn display(&self, side: Color) -> &str {
+        match side {
+            Color::White => &self.white.0,
+            Color::Black => &self.black.0,
+        }
+    }
+
+    pub(super) fn platform_id(&self, side: Color) -> &str {
+        match side {
+            Color::White => &self.white.1,
+            Color::Black => &self.black.1,
+        }
+    }
+}
+
+/// One line per event, in order, then whose move it is.
+pub(super) fn describe_events(
+    i18n: &I18n,
+    lang: Lang,
+    game: i64,
+    names: &Names,
+    events: &[Event],
+    actor: Option<Color>,
+    turn: Color,
+) -> Vec<String> {
+    let style = Style::for_lang(lang);
+    let name = |side: Color| Arg::from(names.display(side));
+    let mut lines = Vec::new();
+    let mut over = false;
+    for event in events {
+        let line = match event {
+            Event::MovePlayed { san, by, .. } => i18n.text(
+                lang,
+                "move-played",
+                &[
+                    ("player", name(*by)),
+                    ("san", Arg::from(notation::restyle_san(san, style))),
+                    ("game", Arg::from(game)),
+                ],
+            ),
+            Event::DrawOffered { by } => i18n.text(
+                lang,
+                "draw-offered",
+                &[("player", name(*by)), ("opponent", name(!*by))],
+            ),
+            Event::DrawDeclined { by } => {
+                i18n.text(lang, "draw-declined", &[("player", name(*by))])
+            }
+            Event::DrawOfferLapsed { .. } => i18n.text(lang, "draw-offer-lapsed", &[]),
+            Event::ClaimRefused { by, .. } => {
+                i18n.text(lang, "claim-refused", &[("player", name(*by))])
+            }
+            Event::GameOver { result, reason } => {
+                over = true;
+                let sentence = result_sentence(i18n, lang, names, *result, *reason, actor, turn);
+                i18n.text(
+                    lang,
+                    "game-over",
+                    &[("game", Arg::from(game)), ("result", Arg::from(sentence))],
+                )
+            }
+        };
+        lines.push(line);
+    }
+    if !over {
+        lines.push(i18n.text(lang, "your-move", &[("player", name(turn))]));
+    }
+    lines
+}
+
+/// The sentence that says how a game ended.
+///
+/// `actor` is the side that acted (the resigner, the claimant); `turn` the
+/// side to move when it ended (the side whose flag fell).
+pub(super) fn result_sentence(
+    i18n: &I18n,
+    lang: Lang,
+    names: &Names,
+    result: GameResult,
+    reason: Reason,
+    actor: Option<Color>,
+    turn: Color,
+) -> String {
+    let name = |side: Color| Arg::from(names.display(side));
+    let loser = |default: Color| result.winner().map(|w| !w).unwrap_or(default);
+    match reason {
+        Reason::Checkmate => {
+            let winner = result.winner().unwrap_or(!turn);
+            i18n.text(lang, "result-checkmate", &[("winner", name(winner))])
+        }
+        Reason::Resignation | Reason::Timeout => {
+            let fallen = match reason {
+                Reason::Resignation => actor.unwrap_or(turn),
+                _ => turn,
+            };
+            let loser = loser(fallen);
+            let suffix = if result == GameResult::Draw {
+                "draw"
+            } else {
+                "win"
+            };
+            let id = format!("result-{}-{suffix}", reason.as_str());
+            i18n.text(
+                lang,
+                &id,
+                &[("loser", name(loser)), ("winner", name(!loser))],
+            )
+        }
+        Reason::Threefold | Reason::FiftyMoves => {
+            let claimant = actor.unwrap_or(turn);
+            let id = format!("result-{}", reason.as_str());
+            i18n.text(lang, &id, &[("player", name(claimant))])
+        }
+        Reason::Adjudication => i18n.text(
+            lang,
+            "result-adjudication",
+            &[("result", Arg::from(result.as_pgn()))],
+        ),
+        other => i18n.text(lang, &format!("result-{}", other.as_str()), &[]),
+    }
+}
+
+/// Why the rules refused an act, for the actor. `input` is the move text
+/// the act carried, if any; `pos` the unchanged position.
+pub(super) fn game_refusal(
+    i18n: &I18n,
+    lang: Lang,
+    error: &GameError,
+    pos: &Chess,
+    input: &str,
+) -> String {
+    match error {
+        GameError::Move(error) => move_refusal(i18n, lang, error, pos, input),
+        GameError::AgreementTooEarly { min_moves_each } => i18n.text(
+            lang,
+            "refused-agreement_too_early",
+            &[("moves", Arg::from(*min_moves_each))],
+        ),
+        other => i18n.text(lang, &format!("refused-{}", other.kind()), &[]),
+    }
+}
+
+fn move_refusal(
+    i18n: &I18n,
+    lang: Lang,
+    error: &MoveInputError,
+    pos: &Chess,
+    input: &str,
+) -> String {
+    let style = Style::for_lang(lang);
+    let input = Arg::from(input.chars().take(MAX_MOVE_INPUT).collect::<String>());
+    match error {
+        MoveInputError::TooLong { .. } => i18n.text(lang, "move-too_long", &[]),
+        MoveInputError::Syntax => i18n.text(lang, "move-syntax", &[("input", input)]),
+        MoveInputError::Ambiguous { candidates } => {
+            let written: Vec<String> = candidates
+                .iter()
+                .map(|m| notation::write_long(pos, *m, style))
+                .collect();
+            i18n.text(
+                lang,
+                "move-ambiguous",
+                &[
+                    ("input", input),
+                    ("candidates", Arg::from(written.join(", "))),
+                ],
+            )
+        }
+        MoveInputError::Illegal { reason, hints } => {
+            let id = format!("move-illegal-{}", illegal_reason_name(*reason));
+            let mut text = i18n.text(lang, &id, &[("input", input)]);
+            if !hints.is_empty() {
+                let written: Vec<String> = hints
+                    .iter()
+                    .take(12)
+                    .map(|m| notation::write_san(pos, *m, style))
+                    .collect();
+                text.push(' ');
+                text.push_str(&i18n.text(
+                    lang,
+                    "move-hints",
+                    &[("moves", Arg::from(written.join(", ")))],
+                ));
+            }
+            text
+        }
+    }
+}
+
+fn illegal_reason_name(reason: IllegalReason) -> &'static str {
+    match reason {
+        IllegalReason::NoSuchPiece => "no_such_piece",
+        IllegalReason::CannotReach => "cannot_reach",
+        IllegalReason::PathBlocked => "path_blocked",
+        IllegalReason::KingInCheck => "king_in_check",
+        IllegalReason::CastlingRightsLost => "castling_rights_lost",
+        IllegalReason::CastlingNotNow => "castling_not_now",
+        IllegalReason::OwnPieceOnTarget => "own_piece_on_target",
+        IllegalReason::BadPromotion => "bad_promotion",
+    }
+}
+
+/// Why a command line was not understood, for the actor.
+pub(super) fn command_refusal(i18n: &I18n, ctx: &Context, error: &CommandError) -> Reply {
+    let args: Vec<(&str, Arg)> = match error {
+        CommandError::MissingArgument(what) => vec![("what", Arg::from(*what))],
+        CommandError::BadValue { option, value } => vec![
+            ("what", Arg::from(*option)),
+            ("value", Arg::from(value.as_str())),
+        ],
+        CommandError::Unexpected(value) => vec![("value", Arg::from(value.as_str()))],
+        _ => Vec::new(),
+    };
+    let text = i18n.text(ctx.lang, &format!("command-{}", error.kind()), &args);
+    Reply {
+        channel: ctx.channel_platform_id.clone(),
+        to: Some(ctx.player.platform_id.clone()),
+        ephemeral: true,
+        text,
+        events: Vec::new(),
+        board: None,
+    }
+}

@@ -1,0 +1,220 @@
+//! End-to-end games through the real `pawnpost` binary, on a real SQLite
+//! file, with `console --script --json`.
+
+mod common;
+
+use common::{Console, events_of, game_over, replies_to};
+
+#[test]
+fn a_full_game_from_challenge_to_checkmate() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move e4
+         bob: /move e5
+         alice: /move Qh5
+         bob: /move Nc6
+         alice: /move Bc4
+         bob: /move Nf6
+         alice: /move Qxf7#",
+    );
+    let started = &out[1];
+    assert!(started["text"].as_str().unwrap().contains("Game #1 begins"));
+    assert_eq!(started["to"], "alice");
+    assert_eq!(game_over(&out), Some(("1-0".into(), "checkmate".into())));
+    let plies: Vec<i64> = events_of(&out, "move_played")
+        .iter()
+        .map(|e| e["ply"].as_i64().unwrap())
+        .collect();
+    assert_eq!(plies, (1..=7).collect::<Vec<_>>());
+    let last = events_of(&out, "move_played").pop().unwrap();
+    assert_eq!(last["san"], "Qxf7#");
+    assert_eq!(last["uci"], "h5f7");
+    assert_eq!(last["game"], 1);
+}
+
+#[test]
+fn a_draw_offered_with_a_move_and_accepted() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move e4
+         bob: /move e5
+         alice: /move Nf3 offer_draw
+         bob: /draw accept",
+    );
+    let offers = events_of(&out, "draw_offered");
+    assert_eq!(offers.len(), 1);
+    assert_eq!(offers[0]["by"], "white");
+    assert_eq!(
+        game_over(&out),
+        Some(("1/2-1/2".into(), "agreement".into()))
+    );
+}
+
+#[test]
+fn a_refused_claim_plays_its_move() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move Nf3
+         bob: /move Nf6
+         alice: /move Ng1
+         bob: /claim threefold Ng8
+         alice: /move Nf3",
+    );
+    assert_eq!(events_of(&out, "claim_refused").len(), 1);
+    let moves = events_of(&out, "move_played");
+    assert_eq!(moves[3]["san"], "Ng8");
+    assert_eq!(moves[4]["san"], "Nf3");
+    assert_eq!(game_over(&out), None);
+}
+
+#[test]
+fn a_resignation() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:black
+         bob: /accept
+         bob: /move d4
+         alice: /move d5
+         bob: /resign",
+    );
+    assert_eq!(game_over(&out), Some(("0-1".into(), "resignation".into())));
+}
+
+#[test]
+fn an_abort_before_the_first_moves() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move e4
+         bob: /abort",
+    );
+    assert_eq!(game_over(&out), Some(("*".into(), "abort".into())));
+    // An aborted game is not scored.
+    let table = console.run("alice: /standings");
+    assert!(
+        table[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("No finished games")
+    );
+}
+
+#[test]
+fn two_games_in_one_channel_ask_which() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /challenge @carol color:white
+         carol: /accept
+         alice: /move e4
+         alice: /move e4 game:2
+         alice: /move d4 game:1",
+    );
+    let which = &out[4];
+    assert_eq!(which["ephemeral"], true);
+    let text = which["text"].as_str().unwrap();
+    assert!(text.contains("several games"), "{text}");
+    assert!(
+        text.contains("#1 against bob") && text.contains("#2 against carol"),
+        "{text}"
+    );
+    assert!(events_of(std::slice::from_ref(which), "move_played").is_empty());
+    // With a game id, both games proceed.
+    assert_eq!(out[5]["events"][0]["game"], 2);
+    assert_eq!(out[6]["ephemeral"], false, "{}", out[6]);
+    assert_eq!(out[6]["events"][0]["game"], 1);
+}
+
+#[test]
+fn a_french_player_moves_in_french_and_reads_french() {
+    let console = Console::new();
+    let out = console.run(
+        ":lang alice fr
+         alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move Cf3
+         bob: /move Nf6
+         alice: /move Dd1",
+    );
+    let started = out[1]["text"].as_str().unwrap();
+    assert!(
+        started.contains("Game #1 begins"),
+        "bob reads English: {started}"
+    );
+    let played = &out[2];
+    assert_eq!(played["events"][0]["uci"], "g1f3");
+    let text = played["text"].as_str().unwrap();
+    assert!(text.contains("alice a joué Cf3"), "{text}");
+    assert!(text.contains("à vous de jouer"), "{text}");
+    // The queen already stands on d1: the refusal is in French too.
+    let refused = out.last().unwrap();
+    assert_eq!(refused["ephemeral"], true);
+    assert!(refused["text"].as_str().unwrap().contains("«"), "{refused}");
+}
+
+#[test]
+fn standings_after_three_games() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move f3
+         bob: /move e5
+         alice: /move g4
+         bob: /move Qh4#
+         carol: /challenge @alice color:white
+         alice: /accept
+         carol: /move e4
+         alice: /move e5
+         carol: /resign
+         bob: /challenge @carol color:white
+         carol: /accept
+         bob: /move e4
+         carol: /move e5
+         bob: /draw offer
+         carol: /draw accept
+         carol: /standings",
+    );
+    let table = out.last().unwrap()["text"].as_str().unwrap().to_owned();
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 4, "{table}");
+    assert_eq!(lines[1], "1. bob: 1½ pts (2 played: +1 =1 -0)");
+    assert_eq!(lines[2], "2. alice: 1 pts (2 played: +1 =0 -1)");
+    assert_eq!(lines[3], "3. carol: ½ pts (2 played: +0 =1 -1)");
+}
+
+#[test]
+fn replies_address_the_player_to_move() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move e4",
+    );
+    assert_eq!(replies_to(&out, "bob").len(), 2);
+    let board = &out[2]["board"];
+    assert_eq!(board["last_move"], "e2e4");
+    assert_eq!(board["orientation"], "white");
+}
+
+#[test]
+fn pgn_subcommand_prints_the_game() {
+    let console = Console::new();
+    console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move e4
+         bob: /move e5",
+    );
+    let pgn = console.pgn(1);
+    assert!(pgn.contains("[White \"alice\"]"), "{pgn}");
+    assert!(pgn.contains("1. e4 e5"), "{pgn}");
+}

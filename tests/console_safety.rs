@@ -1,0 +1,195 @@
+//! Bad input changes nothing; a killed process loses and repeats nothing.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+
+use common::{Console, events_of, parse_lines};
+use rusqlite::Connection;
+use shakmaty::{CastlingMode, Chess, Position};
+
+/// Every row of every table, as text, for before/after comparisons.
+fn dump(db: &std::path::Path) -> Vec<String> {
+    let conn = Connection::open(db).expect("open db");
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .expect("tables");
+    let mut rows = Vec::new();
+    for table in tables {
+        let mut statement = conn
+            .prepare(&format!("SELECT * FROM {table}"))
+            .expect("select");
+        let columns = statement.column_count();
+        let mut query = statement.query([]).expect("query");
+        while let Some(row) = query.next().expect("row") {
+            let values: Vec<String> = (0..columns)
+                .map(|i| format!("{:?}", row.get_ref(i).expect("value")))
+                .collect();
+            rows.push(format!("{table}: {}", values.join(", ")));
+        }
+    }
+    rows.sort();
+    rows
+}
+
+#[test]
+fn bad_input_is_refused_and_changes_nothing() {
+    let console = Console::new();
+    console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move e4 offer_draw
+         carol: /help",
+    );
+    let before = dump(&console.db());
+    let long_move = "N".repeat(40);
+    let long_line = format!("alice: /challenge fen:\"{}\"", "8/".repeat(300));
+    let out = console.run(&format!(
+        "alice: /fly
+         alice: /move
+         alice: /claim fifty game:abc
+         alice: /move {long_move}
+         {long_line}
+         carol: /move e5
+         carol: /resign
+         carol: /draw accept
+         carol: /move e5 game:1
+         bob: /move Ke2e4
+         bob: /move e9
+         alice: /move d4
+         bob: /accept
+         alice: /challenge @alice
+         alice: /challenge fen:\"not a fen\"
+         alice: /board 999
+         no colon here
+         :teleport"
+    ));
+    let refusals: Vec<_> = out.iter().filter(|r| r["ephemeral"] == true).collect();
+    assert_eq!(refusals.len(), 16, "{out:#?}");
+    for reply in &refusals {
+        assert!(reply["events"].as_array().unwrap().is_empty());
+        assert!(!reply["text"].as_str().unwrap().is_empty());
+    }
+    let texts: Vec<&str> = refusals
+        .iter()
+        .map(|r| r["text"].as_str().unwrap())
+        .collect();
+    for (index, expected) in [
+        (0, "Unknown command"),
+        (1, "missing"),
+        (5, "no game"),
+        (6, "no game"),
+        (7, "no game"),
+        (8, "not playing in this game"),
+        (11, "not your turn"),
+    ] {
+        assert!(
+            texts[index]
+                .to_lowercase()
+                .contains(&expected.to_lowercase()),
+            "refusal {index}: {:?} should mention {expected:?}",
+            texts[index]
+        );
+    }
+    assert_eq!(
+        dump(&console.db()),
+        before,
+        "a refusal changed the database"
+    );
+}
+
+/// A long random game that does not end, as UCI moves.
+fn long_game(plies: usize) -> Vec<String> {
+    let mut pos = Chess::default();
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut moves = Vec::new();
+    while moves.len() < plies {
+        let legal = pos.legal_moves();
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let start = seed as usize % legal.len();
+        // Take the first move from a random start that keeps the game going.
+        let next = (0..legal.len())
+            .map(|i| legal[(start + i) % legal.len()])
+            .find(|m| {
+                let mut after = pos.clone();
+                after.play_unchecked(*m);
+                !after.is_game_over() && after.halfmoves() < 90
+            });
+        let Some(m) = next else { break };
+        moves.push(m.to_uci(CastlingMode::Standard).to_string());
+        pos.play_unchecked(m);
+    }
+    moves
+}
+
+#[test]
+fn a_killed_process_loses_and_repeats_no_acknowledged_move() {
+    let console = Console::new();
+    let moves = long_game(160);
+    assert!(moves.len() >= 120);
+    let mut script = String::from("alice: /challenge @bob color:white\nbob: /accept\n");
+    for (ply, uci) in moves.iter().enumerate() {
+        let player = if ply % 2 == 0 { "alice" } else { "bob" };
+        script.push_str(&format!("{player}: /move {uci}\n"));
+    }
+    let path = console.script(&script);
+
+    // First run: read acknowledged moves, then SIGKILL mid-way.
+    let mut child = console
+        .command()
+        .args(["console", "--json", "--now", common::START, "--script"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut acknowledged = Vec::new();
+    for line in BufReader::new(stdout).lines().take(40) {
+        let line = line.expect("line");
+        acknowledged.extend(parse_lines(line.as_bytes()));
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    let first: Vec<String> = events_of(&acknowledged, "move_played")
+        .iter()
+        .map(|e| e["uci"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(!first.is_empty());
+    assert_eq!(
+        first[..],
+        moves[..first.len()],
+        "acknowledged moves in order"
+    );
+    let conn = Connection::open(console.db()).expect("db");
+    let stored_after_kill: usize = conn
+        .query_row("SELECT count(*) FROM moves", [], |r| r.get::<_, i64>(0))
+        .expect("count") as usize;
+    assert!(
+        stored_after_kill >= first.len(),
+        "an acknowledged move was lost"
+    );
+    assert!(
+        stored_after_kill < moves.len(),
+        "the kill came after the end: test nothing"
+    );
+    drop(conn);
+
+    // Second run of the same script: done acts answer as before, the rest are played.
+    let output = console.run_file(&path);
+    assert!(output.status.success());
+    let conn = Connection::open(console.db()).expect("db");
+    let stored: Vec<String> = conn
+        .prepare("SELECT uci FROM moves WHERE game_id = 1 ORDER BY ply")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .expect("moves");
+    assert_eq!(stored, moves, "every move stored exactly once, in order");
+    let games: i64 = conn
+        .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(games, 1, "the challenge was not accepted twice");
+}
