@@ -1,94 +1,143 @@
-//! PGN: export a game, and import a game's main line to continue it here.
+//! PGN: a game's record out ([`export`]), and a game back in ([`import`]).
 //!
-//! Export writes the Seven Tag Roster, then `UTCDate`, `UTCTime`,
-//! `TimeControl`, `Termination` and, for games from a position, `SetUp` and
-//! `FEN`. Draw offers are marked `{ (=) }` after their move, claims and
-//! adjudications become comments, and the way the game ended is the final
-//! comment. PGN is a file format, so its comments are English whatever the
-//! reader's language. Import reads those comments back, so export → import
-//! gives the same positions and result.
+//! PGN is a file format with English in it (tag names, `1-0`, comments), so
+//! this is the one place in `core/` that writes English: the comments here
+//! are part of the format, not messages to a user.
+//!
+//! An exported game says how it ended in a final comment (`{ Black resigns. }`)
+//! and in the `Termination` tag; [`import`] reads both back, so our own files
+//! round-trip with their reason. Text from elsewhere imports with the best
+//! reason its tags allow. Imported text is untrusted: it is bounded by
+//! [`MAX_PGN_BYTES`] before parsing, and no input makes this module panic.
+//!
+//! ```
+//! use chrono::{TimeZone, Utc};
+//! use pawnpost::core::game::{PlayerId, Players};
+//! use pawnpost::core::pgn;
+//!
+//! let players = Players { white: PlayerId(1), black: PlayerId(2) };
+//! let now = Utc.with_ymd_and_hms(2024, 3, 5, 12, 0, 0).unwrap();
+//! let text = "1. f3 e5 2. g4 Qh4# 0-1";
+//! let (game, _tags) = pgn::import(text, players, now).expect("a legal game");
+//! assert_eq!(game.moves().len(), 4);
+//! assert!(pgn::export(&game, &pgn::PgnTags::default()).contains("Black wins by checkmate"));
+//! ```
 
-use std::fmt::Write as _;
 use std::ops::ControlFlow;
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
-use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
-use shakmaty::{Color, Position};
+use pgn_reader::{Outcome, RawComment, RawTag, SanPlus, Visitor};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, KnownOutcome, Position};
 
-use super::event::{GameResult, Reason};
-use super::game::{DrawRules, Game, NoteKind, Players, SetupError, Status};
+use super::event::{ClaimKind, GameResult, Reason};
+use super::game::{DrawRules, Game, Note, NoteKind, Players, SetupError, Status};
 
-/// The largest PGN text accepted for import.
+/// The longest PGN text [`import`] reads; longer text is refused unread.
 pub const MAX_PGN_BYTES: usize = 1 << 20;
-/// Tag values are cut to this many characters.
-const MAX_TAG_CHARS: usize = 200;
-/// Lines of movetext are wrapped at this width.
+/// The longest tag value written or read, in characters.
+pub const MAX_TAG_VALUE: usize = 200;
+/// Movetext lines are wrapped to this width (PGN's export format says 80).
 const LINE_WIDTH: usize = 80;
-/// The comment that marks a draw offer.
-const OFFER: &str = "(=)";
+/// How a draw offer is recorded in the score (9.1.2.4).
+const DRAW_OFFER_SIGN: &str = "(=)";
 
-/// Tags that do not come from the game itself.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The tags of a game that the game itself does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnTags {
     pub event: String,
     pub site: String,
+    /// White's display name.
     pub white: String,
+    /// Black's display name.
     pub black: String,
+    /// `None` is written as `-` (not part of a series).
     pub round: Option<String>,
-    /// The game's time control, as pawnpost writes it (`3d`, `10/50d`).
+    /// The time control in PGN `TimeControl` form or our compact text;
+    /// `None` is written as `-`.
     pub time_control: Option<String>,
 }
 
-/// Why a PGN could not be imported.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PgnError {
-    #[error("the PGN is larger than {MAX_PGN_BYTES} bytes")]
-    TooLong,
-    #[error("no game found")]
-    NoGame,
-    #[error("start position: {0}")]
-    Setup(#[from] SetupError),
-    #[error("move {ply} ({san}) is not legal")]
-    IllegalMove { ply: u32, san: String },
-    #[error("the game ended at move {ply}, but more moves follow")]
-    MovesAfterEnd { ply: u32 },
-    #[error("the result tag says {tag}, but the moves end in {moves}")]
-    ResultMismatch { tag: String, moves: String },
-}
-
-impl PgnError {
-    /// A stable snake_case name for messages and tests.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            PgnError::TooLong => "too_long",
-            PgnError::NoGame => "no_game",
-            PgnError::Setup(_) => "setup",
-            PgnError::IllegalMove { .. } => "illegal_move",
-            PgnError::MovesAfterEnd { .. } => "moves_after_end",
-            PgnError::ResultMismatch { .. } => "result_mismatch",
+impl Default for PgnTags {
+    /// PGN's "unknown" (`?`) everywhere.
+    fn default() -> PgnTags {
+        PgnTags {
+            event: "?".to_owned(),
+            site: "?".to_owned(),
+            white: "?".to_owned(),
+            black: "?".to_owned(),
+            round: None,
+            time_control: None,
         }
     }
 }
 
-/// Writes `game` as PGN.
+/// Why a PGN text could not be imported.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PgnError {
+    #[error("the PGN is longer than {MAX_PGN_BYTES} bytes")]
+    TooLong,
+    #[error("the PGN cannot be read: {0}")]
+    Syntax(String),
+    #[error("the text holds no game")]
+    NoGame,
+    #[error("only standard chess can be imported, not {0}")]
+    UnsupportedVariant(String),
+    #[error("the FEN cannot be used: {0}")]
+    BadFen(SetupError),
+    #[error("{0}")]
+    Setup(SetupError),
+    #[error("move {ply} ({san}) is not legal")]
+    IllegalMove { ply: u32, san: String },
+    #[error("move {ply} comes after the end of the game")]
+    MovesAfterEnd { ply: u32 },
+    #[error("the result {} does not follow from the moves", .claimed.as_pgn())]
+    ResultMismatch { claimed: GameResult },
+    #[error("the Result tag says {} but the movetext ends with {}", .tag.as_pgn(), .token.as_pgn())]
+    ResultConflict { tag: GameResult, token: GameResult },
+}
+
+impl PgnError {
+    /// A stable snake_case name for the error, like [`GameError::kind`].
+    ///
+    /// [`GameError::kind`]: super::game::GameError::kind
+    pub fn kind(&self) -> &'static str {
+        match self {
+            PgnError::TooLong => "too_long",
+            PgnError::Syntax(_) => "syntax",
+            PgnError::NoGame => "no_game",
+            PgnError::UnsupportedVariant(_) => "unsupported_variant",
+            PgnError::BadFen(_) => "bad_fen",
+            PgnError::Setup(_) => "setup",
+            PgnError::IllegalMove { .. } => "illegal_move",
+            PgnError::MovesAfterEnd { .. } => "moves_after_end",
+            PgnError::ResultMismatch { .. } => "result_mismatch",
+            PgnError::ResultConflict { .. } => "result_conflict",
+        }
+    }
+}
+
+/// The game as PGN: tags, then the wrapped movetext with notes as comments.
 pub fn export(game: &Game, tags: &PgnTags) -> String {
     let (result, reason) = match game.status() {
         Status::Ongoing => (GameResult::NoResult, None),
         Status::Over { result, reason, .. } => (result, Some(reason)),
     };
     let started = game.started_at();
-    let mut out = String::with_capacity(512 + game.moves().len() * 8);
+    let date = started.format("%Y.%m.%d").to_string();
+
+    let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
-        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(value)));
     };
-    tag("Event", or_unknown(&tags.event));
-    tag("Site", or_unknown(&tags.site));
-    tag("Date", &started.format("%Y.%m.%d").to_string());
+    tag("Event", &tags.event);
+    tag("Site", &tags.site);
+    tag("Date", &date);
     tag("Round", tags.round.as_deref().unwrap_or("-"));
-    tag("White", or_unknown(&tags.white));
-    tag("Black", or_unknown(&tags.black));
+    tag("White", &tags.white);
+    tag("Black", &tags.black);
     tag("Result", result.as_pgn());
-    tag("UTCDate", &started.format("%Y.%m.%d").to_string());
+    tag("UTCDate", &date);
     tag("UTCTime", &started.format("%H:%M:%S").to_string());
     tag("TimeControl", tags.time_control.as_deref().unwrap_or("-"));
     tag("Termination", termination(reason));
@@ -97,44 +146,12 @@ pub fn export(game: &Game, tags: &PgnTags) -> String {
         tag("FEN", fen);
     }
     out.push('\n');
-
-    let mut words = movetext_words(game);
-    if let Some(reason) = reason {
-        words.push(comment(&final_comment(result, reason)));
-    }
-    words.push(result.as_pgn().to_owned());
-    out.push_str(&wrap(&words));
-    out.push_str("\n\n");
+    out.push_str(&movetext(game, result, reason));
+    out.push('\n');
     out
 }
 
-fn or_unknown(value: &str) -> &str {
-    if value.is_empty() { "?" } else { value }
-}
-
-/// Tag values: bounded, one line, with `\` and `"` escaped.
-fn escape(value: &str) -> String {
-    value
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_TAG_CHARS)
-        .flat_map(|c| match c {
-            '\\' | '"' => vec!['\\', c],
-            c => vec![c],
-        })
-        .collect()
-}
-
-/// A PGN comment; `}` would end it early, so it is replaced.
-fn comment(text: &str) -> String {
-    let safe: String = text
-        .chars()
-        .map(|c| if c == '}' { ')' } else { c })
-        .filter(|c| !c.is_control())
-        .collect();
-    format!("{{ {safe} }}")
-}
-
+/// PGN's `Termination` value for a game that ended for `reason`.
 fn termination(reason: Option<Reason>) -> &'static str {
     match reason {
         None => "unterminated",
@@ -145,228 +162,200 @@ fn termination(reason: Option<Reason>) -> &'static str {
     }
 }
 
-/// Move numbers, moves and the comments placed after them.
-fn movetext_words(game: &Game) -> Vec<String> {
-    let start = game.start_position();
-    let mut number = start.fullmoves().get();
-    let mut side = start.turn();
-    let mut words = Vec::with_capacity(game.moves().len() * 2);
-    let notes_after = |ply: usize| {
-        game.notes()
-            .iter()
-            .filter(move |note| note.ply as usize == ply)
-            .filter_map(|note| note_comment(&note.kind, note.by))
-    };
-    words.extend(notes_after(0).map(|text| comment(&text)));
-    let mut need_number = true;
-    for (index, played) in game.moves().iter().enumerate() {
-        if side == Color::White {
-            words.push(format!("{number}."));
-        } else if need_number {
-            words.push(format!("{number}..."));
+fn movetext(game: &Game, result: GameResult, reason: Option<Reason>) -> String {
+    let mut text = Wrapped::default();
+    let mut pos = game.start_position().clone();
+    let mut number = u64::from(pos.fullmoves().get());
+    // Black's move takes a `12...` number at the start and after a comment.
+    let mut renumber = true;
+    let notes_at = |ply: usize| game.notes().iter().filter(move |n| n.ply as usize == ply);
+
+    for note in notes_at(0) {
+        text.comment(&note_comment(note, &pos));
+    }
+    for (i, played) in game.moves().iter().enumerate() {
+        let mover = pos.turn();
+        match mover {
+            Color::White => text.word(&format!("{number}.")),
+            Color::Black if renumber => text.word(&format!("{number}...")),
+            Color::Black => {}
         }
-        words.push(played.san.to_string());
-        let mut commented = false;
+        text.word(&played.san.to_string());
+        renumber = false;
         if played.draw_offer {
-            words.push(comment(OFFER));
-            commented = true;
+            text.comment(DRAW_OFFER_SIGN);
+            renumber = true;
         }
-        for text in notes_after(index + 1) {
-            // An offer made alone right after this move reads the same as one made with it.
-            if text == OFFER && played.draw_offer {
-                continue;
-            }
-            words.push(comment(&text));
-            commented = true;
-        }
-        if side == Color::Black {
+        // The stored move is legal here: the game played it from this position.
+        pos.play_unchecked(played.m);
+        if mover == Color::Black {
             number += 1;
         }
-        side = !side;
-        // After a comment, Black's move needs its number again (`5... Nf6`).
-        need_number = commented;
-    }
-    words
-}
-
-fn side_name(side: Option<Color>) -> &'static str {
-    match side {
-        Some(Color::White) => "White",
-        Some(Color::Black) => "Black",
-        None => "A moderator",
-    }
-}
-
-fn note_comment(kind: &NoteKind, by: Option<Color>) -> Option<String> {
-    let who = side_name(by);
-    let claim = |kind: Option<super::event::ClaimKind>, with_move: &Option<String>| {
-        let what = match kind {
-            Some(kind) => format!("a draw by {}", claim_words(kind.reason())),
-            None => "a draw".to_owned(),
-        };
-        match with_move {
-            Some(m) => format!("{who} claims {what} with {m}"),
-            None => format!("{who} claims {what}"),
+        for note in notes_at(i + 1) {
+            text.comment(&note_comment(note, &pos));
+            renumber = true;
         }
-    };
-    Some(match kind {
-        NoteKind::DrawOffered => OFFER.to_owned(),
-        NoteKind::DrawDeclined => format!("{who} declines the draw offer."),
+    }
+    // Notes are never placed past the last move; keep any that are anyway.
+    let len = game.moves().len();
+    for note in game.notes().iter().filter(|n| n.ply as usize > len) {
+        text.comment(&note_comment(note, &pos));
+    }
+    if let Some(reason) = reason {
+        text.comment(&end_comment(result, reason));
+    }
+    text.word(result.as_pgn());
+    text.out
+}
+
+/// A note as a comment; `pos` is the position the note was made in.
+fn note_comment(note: &Note, pos: &Chess) -> String {
+    let side = note.by.map(side_name);
+    match &note.kind {
+        // The sign alone stands for an offer the last mover made after their
+        // move; it reads back as an offer made with it, which has the same
+        // effect (it stands until the opponent moves). An offer by the side
+        // to move is spelt out so it is not pinned on the opponent's move.
+        NoteKind::DrawOffered if note.by.is_none_or(|by| by != pos.turn()) => {
+            DRAW_OFFER_SIGN.to_owned()
+        }
+        NoteKind::DrawOffered => format!("{} offers a draw.", side.unwrap_or("A player")),
+        NoteKind::DrawDeclined => {
+            format!("{} declines the draw offer.", side.unwrap_or("A player"))
+        }
         NoteKind::ClaimRefused { kind, with_move } => {
-            format!(
-                "{}: refused, and it stands as a draw offer.",
-                claim(*kind, with_move)
-            )
+            claim_comment(side, *kind, with_move.as_deref(), pos, "refused")
         }
         NoteKind::ClaimUpheld { kind, with_move } => {
-            format!("{}: correct.", claim(Some(*kind), with_move))
+            claim_comment(side, Some(*kind), with_move.as_deref(), pos, "upheld")
         }
-        NoteKind::Adjudicated { note } => format!("Adjudicated by a moderator: {note}"),
-    })
-}
-
-fn claim_words(reason: Reason) -> &'static str {
-    match reason {
-        Reason::Threefold => "threefold repetition",
-        _ => "the fifty-move rule",
+        NoteKind::Adjudicated { note } if note.trim().is_empty() => "Adjudicated.".to_owned(),
+        NoteKind::Adjudicated { note } => format!("Adjudicated: {note}"),
     }
 }
 
-/// The final comment: how the game ended. [`reason_from_comment`] reads it back.
-fn final_comment(result: GameResult, reason: Reason) -> String {
-    let winner = result.winner();
-    let loser = winner.map(|w| !w);
-    match (reason, winner) {
-        (Reason::Checkmate, _) => format!("{} wins by checkmate.", side_name(winner)),
-        (Reason::Resignation, Some(_)) => format!("{} resigns.", side_name(loser)),
-        (Reason::Resignation, None) => {
-            "Resignation against a side that cannot checkmate: draw.".to_owned()
+fn claim_comment(
+    side: Option<&str>,
+    kind: Option<ClaimKind>,
+    with_move: Option<&str>,
+    pos: &Chess,
+    verdict: &str,
+) -> String {
+    let mut text = format!("{} claims a draw", side.unwrap_or("A player"));
+    match kind {
+        Some(ClaimKind::Threefold) => text.push_str(" by threefold repetition"),
+        Some(ClaimKind::Fifty) => text.push_str(" by the fifty-move rule"),
+        None => {}
+    }
+    if let Some(uci) = with_move {
+        // Notes keep the written move in UCI; the score reads better in SAN.
+        let san = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(pos).ok())
+            .map(|m| SanPlus::from_move(pos.clone(), m).to_string());
+        text.push_str(" with ");
+        text.push_str(san.as_deref().unwrap_or(uci));
+    }
+    text.push_str(": ");
+    text.push_str(verdict);
+    text
+}
+
+/// The comment that closes the movetext of a finished game. [`import`] maps
+/// it back to `reason` by comparing against every reason's comment.
+fn end_comment(result: GameResult, reason: Reason) -> String {
+    let winner = result.winner().map(side_name);
+    let loser = result.winner().map(|w| side_name(!w));
+    let draw = result == GameResult::Draw;
+    match (reason, winner, loser) {
+        (Reason::Checkmate, Some(w), _) => format!("{w} wins by checkmate."),
+        (Reason::Stalemate, ..) if draw => "Draw by stalemate.".to_owned(),
+        (Reason::DeadPosition, ..) if draw => "Draw by dead position.".to_owned(),
+        (Reason::Fivefold, ..) if draw => "Draw by fivefold repetition.".to_owned(),
+        (Reason::SeventyFiveMoves, ..) if draw => "Draw by the 75-move rule.".to_owned(),
+        (Reason::Threefold, ..) if draw => "Draw by threefold repetition.".to_owned(),
+        (Reason::FiftyMoves, ..) if draw => "Draw by the fifty-move rule.".to_owned(),
+        (Reason::Agreement, ..) if draw => "Draw by agreement.".to_owned(),
+        (Reason::Resignation, _, Some(l)) => format!("{l} resigns."),
+        (Reason::Resignation, ..) if draw => {
+            "Draw: a player resigned, but the opponent cannot checkmate.".to_owned()
         }
-        (Reason::Timeout, Some(_)) => format!("{} wins on time.", side_name(winner)),
-        (Reason::Timeout, None) => {
-            "Time forfeit against a side that cannot checkmate: draw.".to_owned()
+        (Reason::Timeout, Some(w), _) => format!("{w} wins on time."),
+        (Reason::Timeout, ..) if draw => {
+            "Draw: a flag fell, but the opponent cannot checkmate.".to_owned()
         }
-        (Reason::Stalemate, _) => "Draw by stalemate.".to_owned(),
-        (Reason::DeadPosition, _) => "Draw: dead position.".to_owned(),
-        (Reason::Fivefold, _) => "Draw by fivefold repetition.".to_owned(),
-        (Reason::SeventyFiveMoves, _) => "Draw by the 75-move rule.".to_owned(),
-        (Reason::Threefold, _) => "Draw by threefold repetition.".to_owned(),
-        (Reason::FiftyMoves, _) => "Draw by the fifty-move rule.".to_owned(),
-        (Reason::Agreement, _) => "Draw by agreement.".to_owned(),
-        (Reason::Abort, _) => "Game aborted.".to_owned(),
-        (Reason::Adjudication, _) => format!("Adjudicated: {}.", result.as_pgn()),
+        (Reason::Abort, ..) if result == GameResult::NoResult => "Game aborted.".to_owned(),
+        (Reason::Adjudication, Some(w), _) => format!("{w} wins by adjudication."),
+        (Reason::Adjudication, ..) if draw => "Draw by adjudication.".to_owned(),
+        // Pairs the game never produces; still one distinct text per pair.
+        _ => format!("Result {}: {}.", result.as_pgn(), reason.as_str()),
     }
 }
 
-/// The reason behind one of our own final comments.
-fn reason_from_comment(text: &str, result: GameResult) -> Option<Reason> {
-    Reason::ALL
-        .into_iter()
-        .find(|reason| final_comment(result, *reason) == text)
+fn side_name(side: Color) -> &'static str {
+    side.fold_wb("White", "Black")
 }
 
-fn wrap(words: &[String]) -> String {
+/// Movetext words, wrapped at [`LINE_WIDTH`].
+#[derive(Default)]
+struct Wrapped {
+    out: String,
+    line: usize,
+}
+
+impl Wrapped {
+    fn word(&mut self, word: &str) {
+        let width = word.chars().count();
+        if self.line > 0 {
+            if self.line + 1 + width > LINE_WIDTH {
+                self.out.push('\n');
+                self.line = 0;
+            } else {
+                self.out.push(' ');
+                self.line += 1;
+            }
+        }
+        self.out.push_str(word);
+        self.line += width;
+    }
+
+    /// `{ text }`; a `}` would end the comment early, so it becomes `)`.
+    fn comment(&mut self, text: &str) {
+        self.word("{");
+        for word in text.split_whitespace() {
+            self.word(&word.replace('}', ")"));
+        }
+        self.word("}");
+    }
+}
+
+/// A tag value bounded, on one line, with `\` and `"` escaped.
+fn escape_tag(value: &str) -> String {
     let mut out = String::new();
-    let mut line_len = 0;
-    for word in words {
-        if line_len > 0 && line_len + 1 + word.len() > LINE_WIDTH {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
+    for c in bound_tag(value).chars() {
+        if matches!(c, '\\' | '"') {
+            out.push('\\');
         }
-        out.push_str(word);
-        line_len += word.len();
+        out.push(c);
     }
     out
 }
 
-/// What the reader collected from the first game.
-#[derive(Default)]
-struct Collected {
-    tags: Vec<(String, String)>,
-    /// Main-line moves, each with whether a `(=)` comment followed it.
-    moves: Vec<(SanPlus, bool)>,
-    /// The last comment seen after the last move (our final comment).
-    last_comment: Option<String>,
-    outcome: Option<Outcome>,
+/// At most [`MAX_TAG_VALUE`] characters, control characters as spaces.
+fn bound_tag(value: &str) -> String {
+    let bounded: String = value
+        .chars()
+        .take(MAX_TAG_VALUE)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    bounded.trim().to_owned()
 }
 
-impl Collected {
-    fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-struct Collector;
-
-impl Visitor for Collector {
-    type Tags = Collected;
-    type Movetext = Collected;
-    type Output = Collected;
-
-    fn begin_tags(&mut self) -> ControlFlow<Collected, Collected> {
-        ControlFlow::Continue(Collected::default())
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Collected,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Collected> {
-        let name = String::from_utf8_lossy(name).into_owned();
-        let value: String = value
-            .decode_utf8_lossy()
-            .chars()
-            .take(MAX_TAG_CHARS)
-            .collect();
-        tags.tags.push((name, value));
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Collected) -> ControlFlow<Collected, Collected> {
-        ControlFlow::Continue(tags)
-    }
-
-    fn san(&mut self, movetext: &mut Collected, san_plus: SanPlus) -> ControlFlow<Collected> {
-        movetext.moves.push((san_plus, false));
-        movetext.last_comment = None;
-        ControlFlow::Continue(())
-    }
-
-    fn comment(
-        &mut self,
-        movetext: &mut Collected,
-        comment: RawComment<'_>,
-    ) -> ControlFlow<Collected> {
-        let text = String::from_utf8_lossy(comment.as_bytes())
-            .trim()
-            .to_owned();
-        if text == OFFER
-            && let Some(last) = movetext.moves.last_mut()
-        {
-            last.1 = true;
-        }
-        movetext.last_comment = Some(text);
-        ControlFlow::Continue(())
-    }
-
-    fn outcome(&mut self, movetext: &mut Collected, outcome: Outcome) -> ControlFlow<Collected> {
-        movetext.outcome = Some(outcome);
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, movetext: Collected) -> Collected {
-        movetext
-    }
-}
-
-/// Reads the first game's main line of `text` into a [`Game`] for `players`.
+/// Reads the first game of `text` into a new game between `players`.
+///
+/// Moves are timed at the game's `UTCDate`/`UTCTime` when given, else at
+/// `now`. Variations are skipped; only the main line is played.
 pub fn import(
     text: &str,
     players: Players,
@@ -375,314 +364,573 @@ pub fn import(
     if text.len() > MAX_PGN_BYTES {
         return Err(PgnError::TooLong);
     }
-    let mut reader = Reader::new(text.as_bytes());
-    let collected = reader
-        .read_game(&mut Collector)
-        .ok()
-        .flatten()
+    let mut reader = pgn_reader::Reader::build(text.as_bytes())
+        .set_supported_tag_line_length(1024)
+        .set_supported_comment_length(1024)
+        .finish();
+    let parsed = reader
+        .read_game(&mut FirstGame)
+        .map_err(|e| PgnError::Syntax(e.to_string()))?
         .ok_or(PgnError::NoGame)?;
-    if collected.moves.is_empty() && collected.tags.is_empty() {
+    if parsed.tags.is_empty() && parsed.items.is_empty() && parsed.outcome.is_none() {
         return Err(PgnError::NoGame);
     }
-    let started = started_at(&collected).unwrap_or(now);
-    let fen = match collected.tag("SetUp") {
-        Some("1") | None => collected.tag("FEN"),
-        Some(_) => None,
-    };
-    let mut game = Game::new(players, fen, DrawRules::default(), started)?;
-    for (index, (san_plus, offer)) in collected.moves.iter().enumerate() {
-        let ply = index as u32 + 1;
-        if game.is_over() {
-            return Err(PgnError::MovesAfterEnd { ply: ply - 1 });
+
+    if let Some(variant) = parsed.tag("Variant") {
+        let name = variant.trim().to_ascii_lowercase();
+        if !matches!(name.as_str(), "" | "standard" | "chess" | "from position") {
+            return Err(PgnError::UnsupportedVariant(bound_tag(variant)));
         }
-        let m = san_plus
+    }
+    let at = parsed.started_at().unwrap_or(now);
+    let fen = parsed
+        .tag("FEN")
+        .filter(|_| parsed.tag("SetUp") != Some("0"));
+    let mut game = Game::new(players, fen, DrawRules::default(), at).map_err(|e| match e {
+        SetupError::SamePlayer => PgnError::Setup(e),
+        _ => PgnError::BadFen(e),
+    })?;
+
+    let mut last_move = None;
+    for (i, item) in parsed.items.iter().enumerate() {
+        let Item::San(san) = item else { continue };
+        let ply = game.moves().len() as u32 + 1;
+        if game.is_over() {
+            return Err(PgnError::MovesAfterEnd { ply });
+        }
+        let m = san
             .san
             .to_move(game.position())
             .map_err(|_| PgnError::IllegalMove {
                 ply,
-                san: san_plus.to_string(),
+                san: san.to_string(),
             })?;
-        game.play(m, *offer, started);
+        let offer = parsed.items[i + 1..]
+            .iter()
+            .take_while(|item| !matches!(item, Item::San(_)))
+            .any(|item| matches!(item, Item::Comment(c) if c == DRAW_OFFER_SIGN));
+        game.play(m, offer, at);
+        last_move = Some(i);
     }
-    finish_as_recorded(&mut game, &collected, started)?;
-    let tags = PgnTags {
-        event: collected.tag("Event").unwrap_or_default().to_owned(),
-        site: collected.tag("Site").unwrap_or_default().to_owned(),
-        white: collected.tag("White").unwrap_or_default().to_owned(),
-        black: collected.tag("Black").unwrap_or_default().to_owned(),
-        round: collected
-            .tag("Round")
-            .filter(|r| *r != "-")
-            .map(str::to_owned),
-        time_control: collected
-            .tag("TimeControl")
-            .filter(|t| *t != "-")
-            .map(str::to_owned),
-    };
-    Ok((game, tags))
+
+    let trailing: Vec<&str> = parsed.items[last_move.map_or(0, |i| i + 1)..]
+        .iter()
+        .filter_map(|item| match item {
+            Item::Comment(c) => Some(c.as_str()),
+            Item::San(_) => None,
+        })
+        .collect();
+    restore_result(&mut game, &parsed, &trailing, at)?;
+    Ok((game, parsed.to_tags()))
 }
 
-fn started_at(collected: &Collected) -> Option<DateTime<Utc>> {
-    let date = NaiveDate::parse_from_str(collected.tag("UTCDate")?, "%Y.%m.%d").ok()?;
-    let time = collected
-        .tag("UTCTime")
-        .and_then(|t| NaiveTime::parse_from_str(t, "%H:%M:%S").ok())
-        .unwrap_or_default();
-    Some(date.and_time(time).and_utc())
-}
-
-/// Gives the game the result the PGN records, when the moves alone did not end it.
-fn finish_as_recorded(
+/// Ends an imported game the way its record says, unless the moves did.
+fn restore_result(
     game: &mut Game,
-    collected: &Collected,
+    parsed: &Parsed,
+    trailing: &[&str],
     at: DateTime<Utc>,
 ) -> Result<(), PgnError> {
-    let recorded = collected
-        .tag("Result")
-        .and_then(GameResult::from_pgn)
-        .or_else(|| {
-            collected
-                .outcome
-                .map(|o| GameResult::from_pgn(&o.to_string()).unwrap_or(GameResult::NoResult))
-        })
-        .unwrap_or(GameResult::NoResult);
+    let claimed = parsed.claimed_result()?;
     if let Status::Over { result, .. } = game.status() {
-        if recorded != GameResult::NoResult && recorded != result {
-            return Err(PgnError::ResultMismatch {
-                tag: recorded.as_pgn().to_owned(),
-                moves: result.as_pgn().to_owned(),
-            });
-        }
-        return Ok(());
+        // The moves decide (mate, stalemate, ...); `*` only means "not recorded".
+        return match claimed {
+            Some(claimed) if claimed != GameResult::NoResult && claimed != result => {
+                Err(PgnError::ResultMismatch { claimed })
+            }
+            _ => Ok(()),
+        };
     }
-    let from_comment = collected
-        .last_comment
-        .as_deref()
-        .and_then(|text| reason_from_comment(text, recorded));
-    let reason = match (from_comment, collected.tag("Termination"), recorded) {
-        (Some(reason), _, _) => reason,
-        (None, _, GameResult::NoResult) => return Ok(()),
-        (None, Some("time forfeit"), _) => Reason::Timeout,
-        (None, Some("abandoned"), _) => Reason::Abort,
-        (None, Some("adjudication"), _) => Reason::Adjudication,
-        (None, _, GameResult::Draw) => Reason::Agreement,
-        (None, _, _) => Reason::Resignation,
+    let Some(claimed) = claimed else {
+        return Ok(());
     };
-    // An aborted game is over without a result; anything else unfinished stays open.
-    if recorded == GameResult::NoResult && reason != Reason::Abort {
-        return Ok(());
+    let from_comment = trailing.iter().rev().find_map(|comment| {
+        Reason::ALL
+            .into_iter()
+            .find(|&reason| end_comment(claimed, reason) == *comment)
+    });
+    let reason =
+        from_comment.or_else(|| reason_from_termination(claimed, parsed.tag("Termination")));
+    match reason {
+        None => Ok(()),
+        // These end a game by themselves: if the moves did not, the record is wrong.
+        Some(
+            Reason::Checkmate
+            | Reason::Stalemate
+            | Reason::DeadPosition
+            | Reason::Fivefold
+            | Reason::SeventyFiveMoves,
+        ) => Err(PgnError::ResultMismatch { claimed }),
+        Some(reason) => {
+            game.finish(claimed, reason, at);
+            Ok(())
+        }
     }
-    game.finish(recorded, reason, at);
-    Ok(())
+}
+
+/// The reason PGN's `Termination` tag gives, with sensible defaults.
+fn reason_from_termination(claimed: GameResult, termination: Option<&str>) -> Option<Reason> {
+    let termination = termination.map(|t| t.trim().to_ascii_lowercase());
+    match (claimed, termination.as_deref()) {
+        (GameResult::NoResult, Some("abandoned")) => Some(Reason::Abort),
+        (GameResult::NoResult, _) => None,
+        (_, Some("time forfeit")) => Some(Reason::Timeout),
+        (_, Some("adjudication")) => Some(Reason::Adjudication),
+        (GameResult::Draw, _) => Some(Reason::Agreement),
+        _ => Some(Reason::Resignation),
+    }
+}
+
+/// What the reader found in the first game.
+#[derive(Default)]
+struct Parsed {
+    tags: Vec<(String, String)>,
+    items: Vec<Item>,
+    outcome: Option<Outcome>,
+    /// A comment longer than the reader's buffer, until its `}` arrives.
+    partial: String,
+}
+
+enum Item {
+    San(SanPlus),
+    /// Whitespace collapsed, so wrapped comments compare equal.
+    Comment(String),
+}
+
+impl Parsed {
+    /// The first value of tag `name`.
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn to_tags(&self) -> PgnTags {
+        let known = |name| {
+            self.tag(name)
+                .map(bound_tag)
+                .unwrap_or_else(|| "?".to_owned())
+        };
+        let optional = |name| self.tag(name).map(bound_tag).filter(|v| v != "-");
+        PgnTags {
+            event: known("Event"),
+            site: known("Site"),
+            white: known("White"),
+            black: known("Black"),
+            round: optional("Round"),
+            time_control: optional("TimeControl"),
+        }
+    }
+
+    fn started_at(&self) -> Option<DateTime<Utc>> {
+        let date = NaiveDate::parse_from_str(self.tag("UTCDate")?.trim(), "%Y.%m.%d").ok()?;
+        let time = self
+            .tag("UTCTime")
+            .and_then(|t| NaiveTime::parse_from_str(t.trim(), "%H:%M:%S").ok())
+            .unwrap_or(NaiveTime::MIN);
+        Some(date.and_time(time).and_utc())
+    }
+
+    /// The result the record states, from the tag or the movetext's token.
+    fn claimed_result(&self) -> Result<Option<GameResult>, PgnError> {
+        let tag = self
+            .tag("Result")
+            .and_then(|r| GameResult::from_pgn(r.trim()));
+        let token = self.outcome.map(|outcome| match outcome {
+            Outcome::Known(KnownOutcome::Decisive { winner }) => GameResult::win_for(winner),
+            Outcome::Known(KnownOutcome::Draw) => GameResult::Draw,
+            Outcome::Unknown => GameResult::NoResult,
+        });
+        match (tag, token) {
+            (Some(tag), Some(token)) if tag != token => {
+                Err(PgnError::ResultConflict { tag, token })
+            }
+            _ => Ok(tag.or(token)),
+        }
+    }
+}
+
+/// Collects the first game's tags and main line; variations are skipped.
+struct FirstGame;
+
+impl Visitor for FirstGame {
+    type Tags = Parsed;
+    type Movetext = Parsed;
+    type Output = Parsed;
+
+    fn begin_tags(&mut self) -> ControlFlow<Parsed, Parsed> {
+        ControlFlow::Continue(Parsed::default())
+    }
+
+    fn tag(&mut self, tags: &mut Parsed, name: &[u8], value: RawTag<'_>) -> ControlFlow<Parsed> {
+        let name = String::from_utf8_lossy(name).into_owned();
+        tags.tags.push((name, unescape_tag(value.as_bytes())));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Parsed) -> ControlFlow<Parsed, Parsed> {
+        ControlFlow::Continue(tags)
+    }
+
+    fn san(&mut self, movetext: &mut Parsed, san: SanPlus) -> ControlFlow<Parsed> {
+        movetext.items.push(Item::San(san));
+        ControlFlow::Continue(())
+    }
+
+    fn partial_comment(
+        &mut self,
+        movetext: &mut Parsed,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Parsed> {
+        movetext
+            .partial
+            .push_str(&String::from_utf8_lossy(comment.as_bytes()));
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, movetext: &mut Parsed, comment: RawComment<'_>) -> ControlFlow<Parsed> {
+        let mut text = std::mem::take(&mut movetext.partial);
+        text.push_str(&String::from_utf8_lossy(comment.as_bytes()));
+        let words: Vec<&str> = text.split_whitespace().collect();
+        movetext.items.push(Item::Comment(words.join(" ")));
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, movetext: &mut Parsed, outcome: Outcome) -> ControlFlow<Parsed> {
+        movetext.outcome.get_or_insert(outcome);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, movetext: Parsed) -> Parsed {
+        movetext
+    }
+}
+
+/// Undoes PGN's tag escapes (`\\` and `\"`); other backslashes stay.
+fn unescape_tag(raw: &[u8]) -> String {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut bytes = raw.iter().copied().peekable();
+    while let Some(byte) = bytes.next() {
+        if byte == b'\\'
+            && let Some(escaped) = bytes.next_if(|b| matches!(b, b'\\' | b'"'))
+        {
+            out.push(escaped);
+        } else {
+            out.push(byte);
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::core::event::ClaimKind;
-    use crate::core::game::{Act, Actor, MoveInput, PlayerId};
-    use crate::core::notation::Reader;
     use chrono::TimeZone;
     use shakmaty::EnPassantMode;
     use shakmaty::fen::Fen;
+    use shakmaty::san::San;
 
-    const PLAYERS: Players = Players {
-        white: PlayerId(1),
-        black: PlayerId(2),
-    };
+    use super::*;
+    use crate::core::game::{Act, Actor, PlayerId};
 
-    fn at() -> DateTime<Utc> {
-        Utc.with_ymd_and_hms(2026, 3, 14, 9, 26, 53).unwrap()
-    }
+    const ALICE: PlayerId = PlayerId(1);
+    const BOB: PlayerId = PlayerId(2);
 
-    fn actor(side: Color) -> Actor {
-        Actor::Player(PLAYERS.get(side))
-    }
-
-    /// Plays a script of SAN moves and acts (`offer`, `claim`, `resign`, `flag`).
-    fn play(fen: Option<&str>, script: &str) -> Game {
-        let mut game = Game::new(PLAYERS, fen, DrawRules::default(), at()).expect("start");
-        for word in script.split_whitespace() {
-            let side = game.turn();
-            let (who, act) = match word {
-                "offer" => (actor(side), Act::OfferDraw),
-                "accept" => (actor(side), Act::AcceptDraw),
-                "resign" => (actor(side), Act::Resign),
-                "flag" => (Actor::Clock, Act::FlagFall { side }),
-                "claim" => (
-                    actor(side),
-                    Act::Claim {
-                        kind: Some(ClaimKind::Threefold),
-                        with_move: None,
-                    },
-                ),
-                san if san.ends_with('=') => (
-                    actor(side),
-                    Act::Move {
-                        input: MoveInput::new(san.trim_end_matches('='), Reader::default()),
-                        offer_draw: true,
-                    },
-                ),
-                san => (
-                    actor(side),
-                    Act::Move {
-                        input: MoveInput::new(san, Reader::default()),
-                        offer_draw: false,
-                    },
-                ),
-            };
-            game.apply(&who, act, at()).expect(word);
+    fn players() -> Players {
+        Players {
+            white: ALICE,
+            black: BOB,
         }
-        game
+    }
+
+    fn t0() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2024, 3, 5, 14, 7, 9)
+            .single()
+            .expect("a valid instant")
     }
 
     fn tags() -> PgnTags {
         PgnTags {
-            event: "Club \"Open\"".into(),
-            site: "console".into(),
-            white: "alice".into(),
-            black: "bob".into(),
+            event: "Casual correspondence game".to_owned(),
+            site: "pawnpost".to_owned(),
+            white: "Alice".to_owned(),
+            black: "Bob".to_owned(),
             round: None,
-            time_control: Some("3d".into()),
+            time_control: Some("1/259200".to_owned()),
+        }
+    }
+
+    fn play(game: &mut Game, san: &str, offer: bool) {
+        assert!(!game.is_over(), "{san} after the end");
+        let m = san
+            .parse::<San>()
+            .expect("SAN")
+            .to_move(game.position())
+            .expect("legal");
+        game.play(m, offer, t0());
+    }
+
+    fn game(fen: Option<&str>, sans: &str) -> Game {
+        let mut game = Game::new(players(), fen, DrawRules::default(), t0()).expect("setup");
+        for san in sans.split_whitespace() {
+            play(&mut game, san, false);
+        }
+        game
+    }
+
+    fn act(game: &mut Game, actor: Actor, act: Act) {
+        game.apply(&actor, act, t0()).expect("accepted");
+    }
+
+    fn fen(game: &Game) -> String {
+        Fen::from_position(game.position(), EnPassantMode::Legal).to_string()
+    }
+
+    fn result_and_reason(game: &Game) -> Option<(GameResult, Reason)> {
+        match game.status() {
+            Status::Ongoing => None,
+            Status::Over { result, reason, .. } => Some((result, reason)),
+        }
+    }
+
+    /// Export, import, and check that nothing the game knows was lost.
+    fn assert_round_trip(original: &Game) {
+        let text = export(original, &tags());
+        let (back, back_tags) = import(&text, players(), t0() + chrono::Duration::days(30))
+            .unwrap_or_else(|e| panic!("{e}:\n{text}"));
+        let ucis = |g: &Game| {
+            g.moves()
+                .iter()
+                .map(|m| m.uci.to_string())
+                .collect::<Vec<_>>()
+        };
+        let offers = |g: &Game| g.moves().iter().map(|m| m.draw_offer).collect::<Vec<_>>();
+        assert_eq!(ucis(&back), ucis(original), "{text}");
+        assert_eq!(offers(&back), offers(original), "{text}");
+        assert_eq!(fen(&back), fen(original), "{text}");
+        assert_eq!(back.start_fen(), original.start_fen());
+        assert_eq!(
+            result_and_reason(&back),
+            result_and_reason(original),
+            "{text}"
+        );
+        assert_eq!(back.started_at(), original.started_at());
+        assert_eq!(back_tags, tags());
+        for line in text.lines() {
+            assert!(line.chars().count() <= LINE_WIDTH, "long line: {line}");
         }
     }
 
     #[test]
     fn exports_a_short_game_exactly() {
-        let game = play(None, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#");
-        let pgn = export(&game, &tags());
-        let expected = "[Event \"Club \\\"Open\\\"\"]
-[Site \"console\"]
-[Date \"2026.03.14\"]
+        let game = game(None, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#");
+        let expected = "\
+[Event \"Casual correspondence game\"]
+[Site \"pawnpost\"]
+[Date \"2024.03.05\"]
 [Round \"-\"]
-[White \"alice\"]
-[Black \"bob\"]
+[White \"Alice\"]
+[Black \"Bob\"]
 [Result \"1-0\"]
-[UTCDate \"2026.03.14\"]
-[UTCTime \"09:26:53\"]
-[TimeControl \"3d\"]
+[UTCDate \"2024.03.05\"]
+[UTCTime \"14:07:09\"]
+[TimeControl \"1/259200\"]
 [Termination \"normal\"]
 
 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# { White wins by checkmate. } 1-0
-
 ";
-        assert_eq!(pgn, expected);
+        assert_eq!(export(&game, &tags()), expected);
     }
 
     #[test]
-    fn games_round_trip() {
-        let cases: [(Option<&str>, &str); 8] = [
-            (None, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#"),
-            (None, "d4 d5 c4 resign"),
-            (None, "e4 e5 Nf3= accept"),
-            (None, "e4 e5= Nf3 Nf6 Ng1 claim Ng8 Nf3 flag"),
-            (
-                Some("4k3/8/8/8/8/8/4P3/4K3 b - - 0 37"),
-                "Kd7 e4 Kc6 e5 resign",
+    fn numbers_moves_from_a_fen_with_black_to_move() {
+        let start = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 12";
+        let game = game(Some(start), "Nf6 Nc3 Bb4");
+        let text = export(&game, &PgnTags::default());
+        assert!(text.contains("[SetUp \"1\"]\n[FEN \"r1bqkbnr/"), "{text}");
+        assert!(text.contains("[Termination \"unterminated\"]"), "{text}");
+        assert!(text.ends_with("\n\n12... Nf6 13. Nc3 Bb4 *\n"), "{text}");
+        assert_round_trip(&game);
+    }
+
+    #[test]
+    fn ongoing_games_and_offers_are_marked() {
+        let mut g = game(None, "e4 e5");
+        play(&mut g, "Nf3", true);
+        play(&mut g, "Nc6", false);
+        let text = export(&g, &PgnTags::default());
+        assert!(
+            text.ends_with("1. e4 e5 2. Nf3 { (=) } 2... Nc6 *\n"),
+            "{text}"
+        );
+        assert_round_trip(&g);
+    }
+
+    #[test]
+    fn round_trips_checkmate() {
+        assert_round_trip(&game(None, "f3 e5 g4 Qh4#"));
+    }
+
+    #[test]
+    fn round_trips_resignation() {
+        let mut g = game(None, "d4 d5 c4 e6 Nc3 Nf6");
+        act(&mut g, Actor::Player(BOB), Act::Resign);
+        assert!(export(&g, &tags()).contains("{ Black resigns. } 1-0"));
+        assert_round_trip(&g);
+    }
+
+    #[test]
+    fn round_trips_draw_agreement() {
+        let mut g = game(None, "e4 c5 Nf3");
+        act(&mut g, Actor::Player(BOB), Act::OfferDraw);
+        act(&mut g, Actor::Player(ALICE), Act::AcceptDraw);
+        let text = export(&g, &tags());
+        assert!(text.contains("{ Draw by agreement. } 1/2-1/2"), "{text}");
+        assert_round_trip(&g);
+    }
+
+    #[test]
+    fn round_trips_a_refused_claim_and_a_declined_offer() {
+        let mut g = game(None, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6");
+        act(
+            &mut g,
+            Actor::Player(ALICE),
+            Act::Claim {
+                kind: Some(ClaimKind::Threefold),
+                with_move: None,
+            },
+        );
+        act(&mut g, Actor::Player(BOB), Act::DeclineDraw);
+        play(&mut g, "Ng1", false);
+        let text = export(&g, &tags());
+        let words: Vec<&str> = text.split_whitespace().collect();
+        assert!(
+            words.join(" ").ends_with(
+                "3. Nf3 Nf6 { White claims a draw by threefold repetition: refused } \
+                 { Black declines the draw offer. } 4. Ng1 *"
             ),
-            (Some("8/8/4k3/8/8/3K4/3Q4/8 w - - 0 1"), "resign"),
-            (None, "f3 e5 g4 Qh4#"),
-            (None, "Nf3 Nf6"),
-        ];
-        for (fen, script) in cases {
-            let game = play(fen, script);
-            let pgn = export(&game, &tags());
-            let (back, read_tags) =
-                import(&pgn, PLAYERS, at()).unwrap_or_else(|e| panic!("{e}: {pgn}"));
-            assert_eq!(read_tags, tags(), "{script}");
-            let ucis = |g: &Game| {
-                g.moves()
-                    .iter()
-                    .map(|m| m.uci.to_string())
-                    .collect::<Vec<_>>()
-            };
-            assert_eq!(ucis(&back), ucis(&game), "{script}");
-            let fen_of =
-                |g: &Game| Fen::from_position(g.position(), EnPassantMode::Legal).to_string();
-            assert_eq!(fen_of(&back), fen_of(&game), "{script}");
-            let outcome = |g: &Game| match g.status() {
-                Status::Ongoing => None,
-                Status::Over { result, reason, .. } => Some((result, reason)),
-            };
-            assert_eq!(outcome(&back), outcome(&game), "{script}\n{pgn}");
-            let offers = |g: &Game| g.moves().iter().map(|m| m.draw_offer).collect::<Vec<_>>();
-            assert_eq!(offers(&back), offers(&game), "{script}\n{pgn}");
-        }
+            "{text}"
+        );
+        assert_round_trip(&g);
     }
 
     #[test]
-    fn black_to_move_starts_with_an_ellipsis_and_comments_renumber() {
-        let game = play(Some("4k3/8/8/8/8/8/4P3/4K3 b - - 0 37"), "Kd7 e4= Kc6");
-        let pgn = export(&game, &tags());
-        assert!(pgn.contains("[SetUp \"1\"]"), "{pgn}");
-        assert!(
-            pgn.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 37\"]"),
-            "{pgn}"
-        );
-        assert!(
-            pgn.contains("37... Kd7 38. e4 { (=) } 38... Kc6 *"),
-            "{pgn}"
-        );
-        assert!(pgn.contains("[Termination \"unterminated\"]"), "{pgn}");
+    fn round_trips_a_timeout() {
+        let mut g = game(None, "e4 e5 Nf3");
+        act(&mut g, Actor::Clock, Act::FlagFall { side: Color::Black });
+        let text = export(&g, &tags());
+        assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
+        assert!(text.contains("{ White wins on time. } 1-0"), "{text}");
+        assert_round_trip(&g);
     }
 
     #[test]
-    fn claims_and_adjudications_are_comments() {
-        let mut game = play(None, "Nf3 Nf6 Ng1 claim");
-        let pgn = export(&game, &tags());
-        assert!(
-            pgn.contains("{ Black claims a draw by threefold repetition: refused, and it stands as a draw offer. }"),
-            "{pgn}"
+    fn round_trips_an_abort_and_an_adjudication() {
+        let mut aborted = game(None, "e4");
+        act(&mut aborted, Actor::Player(BOB), Act::Abort);
+        assert!(export(&aborted, &tags()).contains("{ Game aborted. } *"));
+        assert_round_trip(&aborted);
+
+        let mut adjudicated = game(None, "e4 e5");
+        let note = "Black stopped replying {after} a dispute".to_owned();
+        act(
+            &mut adjudicated,
+            Actor::Moderator(PlayerId(9)),
+            Act::Adjudicate {
+                result: GameResult::WhiteWins,
+                note,
+            },
         );
-        let adjudicate = Act::Adjudicate {
-            result: GameResult::Draw,
-            note: "players agreed by mail }".into(),
-        };
-        game.apply(&Actor::Moderator(PlayerId(9)), adjudicate, at())
-            .expect("ok");
-        let pgn = export(&game, &tags());
-        assert!(
-            pgn.contains("{ Adjudicated by a moderator: players agreed by mail ) }"),
-            "{pgn}"
-        );
-        assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
+        let text = export(&adjudicated, &tags());
+        assert!(text.contains("{ Adjudicated: Black stopped replying {after) a dispute }"));
+        assert_round_trip(&adjudicated);
     }
 
     #[test]
-    fn bad_pgn_is_refused() {
-        let cases = [
-            ("", "no_game"),
-            ("1. e4 e5 2. Ke3 *", "illegal_move"),
-            (
-                "[Result \"0-1\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1",
-                "result_mismatch",
-            ),
-            ("[FEN \"8/8/8 w - - 0 1\"]\n\n*", "setup"),
-            ("1. f3 e5 2. g4 Qh4# 3. Kf2 *", "moves_after_end"),
-        ];
-        for (text, kind) in cases {
-            let got = import(text, PLAYERS, at())
+    fn long_games_wrap_at_eighty_columns() {
+        let g = game(
+            None,
+            "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 \
+             c4 c6 cxb5 axb5 Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe5 Nxe5 dxe5 Bxf6 Bxf6",
+        );
+        assert!(export(&g, &tags()).lines().count() > 14);
+        assert_round_trip(&g);
+    }
+
+    #[test]
+    fn tag_values_are_escaped_and_bounded() {
+        let mut names = tags();
+        names.white = "Al \"the\" \\Cat\\\nsecond line".to_owned();
+        names.black = "x".repeat(500);
+        let text = export(&game(None, "e4"), &names);
+        assert!(
+            text.contains("[White \"Al \\\"the\\\" \\\\Cat\\\\ second line\"]"),
+            "{text}"
+        );
+        let (_, back) = import(&text, players(), t0()).expect("imports");
+        assert_eq!(back.white, "Al \"the\" \\Cat\\ second line");
+        assert_eq!(back.black.len(), MAX_TAG_VALUE);
+    }
+
+    #[test]
+    fn imports_foreign_pgn_with_variations_and_termination() {
+        let text = "[Event \"Club\"]\n[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n\
+                    1. e4 (1. d4 d5) e5 {A comment} 2. Nf3 $1 Nc6 0-1\n\n[Event \"Second\"]\n\n1. d4 *";
+        let (g, tags) = import(text, players(), t0()).expect("imports");
+        assert_eq!(g.moves().len(), 4);
+        assert_eq!(
+            result_and_reason(&g),
+            Some((GameResult::BlackWins, Reason::Timeout))
+        );
+        assert_eq!(tags.event, "Club");
+        assert_eq!(tags.white, "?");
+        assert_eq!(g.started_at(), t0());
+
+        let (g, _) = import("1. e4 e5 1/2-1/2", players(), t0()).expect("imports");
+        assert_eq!(
+            result_and_reason(&g),
+            Some((GameResult::Draw, Reason::Agreement))
+        );
+        let (g, _) = import("1. e4 e5 1-0", players(), t0()).expect("imports");
+        assert_eq!(
+            result_and_reason(&g),
+            Some((GameResult::WhiteWins, Reason::Resignation))
+        );
+    }
+
+    #[test]
+    fn refuses_bad_records() {
+        let err = |text: &str| {
+            import(text, players(), t0())
                 .map(|_| ())
-                .map_err(|e| e.kind());
-            assert_eq!(got, Err(kind), "{text:?}");
-        }
-        let huge = "1".repeat(MAX_PGN_BYTES + 1);
-        assert_eq!(import(&huge, PLAYERS, at()).err(), Some(PgnError::TooLong));
-    }
-
-    #[test]
-    fn an_import_from_elsewhere_keeps_its_result() {
-        let text = "[Event \"Elsewhere\"]\n[White \"x\"]\n[Black \"y\"]\n[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. e4 e5 2. Nf3 0-1\n";
-        let (game, tags) = import(text, PLAYERS, at()).expect("imports");
-        assert_eq!(tags.event, "Elsewhere");
-        assert_eq!(game.moves().len(), 3);
-        assert!(matches!(
-            game.status(),
-            Status::Over {
-                result: GameResult::BlackWins,
-                reason: Reason::Timeout,
-                ..
-            }
-        ));
+                .unwrap_err()
+                .kind()
+        };
+        assert_eq!(err(""), "no_game");
+        assert_eq!(err("1. e4 e5 2. Ke3"), "illegal_move");
+        assert_eq!(
+            import("1. e4 e5 2. Ke3 *", players(), t0()).map(|_| ()),
+            Err(PgnError::IllegalMove {
+                ply: 3,
+                san: "Ke3".to_owned()
+            })
+        );
+        assert_eq!(err("1. f3 e5 2. g4 Qh4# 1-0"), "result_mismatch");
+        assert_eq!(err("1. f3 e5 2. g4 Qh4# 3. a3 0-1"), "moves_after_end");
+        assert_eq!(err("[Result \"1-0\"]\n\n1. e4 0-1"), "result_conflict");
+        assert_eq!(err("[FEN \"not a fen\"]\n\n1. e4 *"), "bad_fen");
+        assert_eq!(
+            err("[Variant \"Chess960\"]\n\n1. e4 *"),
+            "unsupported_variant"
+        );
+        assert_eq!(
+            err("1. e4 e5 { White wins by checkmate. } 1-0"),
+            "result_mismatch"
+        );
+        let huge = " ".repeat(MAX_PGN_BYTES + 1);
+        assert_eq!(
+            import(&huge, players(), t0()).map(|_| ()),
+            Err(PgnError::TooLong)
+        );
     }
 }
