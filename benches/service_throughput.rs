@@ -136,7 +136,8 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
                 let Some(uci) = script.get(ply) else { continue };
                 let player = if ply % 2 == 0 { "w" } else { "b" };
                 let text = format!("/move {uci}");
-                let key = format!("m{game}:{ply}");
+                // Interaction ids (Discord snowflakes, Matrix event order) grow with time.
+                let key = format!("act:{:012}", ply * scripts.len() + game);
                 let replies = service
                     .handle(act(format!("{player}{game}"), game, text, key), now)
                     .await;

@@ -204,6 +204,8 @@ pub enum SetupError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoredMove<'a> {
     pub uci: &'a str,
+    /// The SAN stored with it; rebuilt from the move when it does not parse.
+    pub san: &'a str,
     pub at: DateTime<Utc>,
     pub draw_offer: bool,
 }
@@ -480,7 +482,9 @@ impl Game {
             };
             let uci = UciMove::from_ascii(stored.uci.as_bytes()).map_err(|_| bad())?;
             let m = uci.to_move(&game.position).map_err(|_| bad())?;
-            game.push_move(m, stored.draw_offer, stored.at);
+            // Writing SAN needs move generation; the stored SAN saves that on every load.
+            let san = SanPlus::from_ascii(stored.san.as_bytes()).ok();
+            game.push_move(m, san, stored.draw_offer, stored.at);
         }
         game.notes = notes;
         game.pending_offer = pending_offer;
@@ -489,9 +493,21 @@ impl Game {
     }
 
     /// Appends an already legal move to the score and the position history.
-    fn push_move(&mut self, m: Move, offer_draw: bool, at: DateTime<Utc>) -> (SanPlus, UciMove) {
+    fn push_move(
+        &mut self,
+        m: Move,
+        known_san: Option<SanPlus>,
+        offer_draw: bool,
+        at: DateTime<Utc>,
+    ) -> (SanPlus, UciMove) {
         let uci = m.to_uci(CastlingMode::Standard);
-        let san = SanPlus::from_move_and_play_unchecked(&mut self.position, m);
+        let san = match known_san {
+            Some(san) => {
+                self.position.play_unchecked(m);
+                san
+            }
+            None => SanPlus::from_move_and_play_unchecked(&mut self.position, m),
+        };
         self.history.push(adjudicate::position_key(&self.position));
         self.moves.push(PlayedMove {
             m,
@@ -506,7 +522,7 @@ impl Game {
     /// Plays an already legal move and everything that follows from it.
     pub(crate) fn play(&mut self, m: Move, offer_draw: bool, now: DateTime<Utc>) -> Vec<Event> {
         let side = self.position.turn();
-        let (san, uci) = self.push_move(m, offer_draw, now);
+        let (san, uci) = self.push_move(m, None, offer_draw, now);
 
         let mut events = Vec::with_capacity(3);
         if self.pending_offer == Some(!side) {
@@ -817,18 +833,19 @@ mod tests {
                 .expect("legal");
             game.play(m, uci == "g1f3", at(1));
         }
-        let stored: Vec<(String, DateTime<Utc>, bool)> = game
+        let stored: Vec<(String, String, DateTime<Utc>, bool)> = game
             .moves()
             .iter()
-            .map(|m| (m.uci.to_string(), m.at, m.draw_offer))
+            .map(|m| (m.uci.to_string(), m.san.to_string(), m.at, m.draw_offer))
             .collect();
         let restored = Game::restore(
             PLAYERS,
             None,
             DrawRules::default(),
             at(0),
-            stored.iter().map(|(uci, at, offer)| StoredMove {
+            stored.iter().map(|(uci, san, at, offer)| StoredMove {
                 uci,
+                san,
                 at: *at,
                 draw_offer: *offer,
             }),
@@ -843,6 +860,7 @@ mod tests {
 
         let bad = [StoredMove {
             uci: "e2e5",
+            san: "e5",
             at: at(1),
             draw_offer: false,
         }];

@@ -1,8 +1,11 @@
 //! Acts on a running game: move, draw, claim, resign, abort.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use shakmaty::{Color, EnPassantMode, fen::Fen};
 
+use super::cache::LoadedGame;
 use super::texts::{self, Names};
 use super::{Attempt, BoardView, Context, Failure, GameEvent, Reply, Service};
 use crate::core::command::{Command, DrawAction};
@@ -10,12 +13,13 @@ use crate::core::game::{Act as GameAct, Actor, Game, MoveInput, Players, Status,
 use crate::core::notation::Reader;
 use crate::i18n::Arg;
 use crate::storage::{
-    Commit, GameRecord, GameState, GameSummary, GameUpdate, MoveRow, StorageError, Store,
+    ChannelGames, Commit, GameRecord, GameState, GameSummary, GameUpdate, MoveRow, StorageError,
+    Store,
 };
 
 /// The game an act is about, or the answer when it cannot be told.
 pub(super) enum Pick {
-    Game(Box<GameRecord>),
+    Game(Arc<LoadedGame>),
     Answer(Vec<Reply>),
 }
 
@@ -29,11 +33,12 @@ impl<S: Store> Service<S> {
         let Some((game_id, act)) = self.to_game_act(ctx, command) else {
             return Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]);
         };
-        let record = match self.pick_game(ctx, game_id, true).await? {
-            Pick::Game(record) => record,
+        let loaded = match self.pick_game(ctx, game_id, true).await? {
+            Pick::Game(loaded) => loaded,
             Pick::Answer(replies) => return Ok(replies),
         };
-        let mut game = restore(&record)?;
+        let record = &loaded.record;
+        let mut game = loaded.game.clone();
         let (moves_before, notes_before) = (game.moves().len(), game.notes().len());
         let actor_side = game.players().side_of(ctx.player.id);
         let events = match game.apply(&Actor::Player(ctx.player.id), act, now) {
@@ -46,7 +51,7 @@ impl<S: Store> Service<S> {
             }
         };
 
-        let names = self.names(&record).await?;
+        let names = Names::new(&record.white_player, &record.black_player);
         let update = GameUpdate {
             id: record.id,
             expected_version: record.version,
@@ -57,12 +62,19 @@ impl<S: Store> Service<S> {
             turn: game.turn(),
         };
         let reply = self.game_reply(ctx, &game, record.id, &names, &events, actor_side);
+        let mut next = record.clone();
+        next.version += 1;
+        next.state = update.state;
+        next.pending_offer = update.pending_offer;
         let commit = Commit {
             act_key: ctx.act_key.clone(),
             game_update: Some(update),
             ..Commit::default()
         };
-        self.commit_replies(commit, now, vec![reply]).await
+        let replies = self.commit_replies(commit, now, vec![reply]).await?;
+        // Committed: the next act on this game starts from here without a reload.
+        self.games.put(LoadedGame::new(next, game));
+        Ok(replies)
     }
 
     /// The core act a command asks for, with the game it names; `None` for
@@ -119,7 +131,7 @@ impl<S: Store> Service<S> {
         if let Some(id) = game_id {
             return match self.store.game(id).await? {
                 Some(record) if record.server_id == ctx.server.id => {
-                    Ok(Pick::Game(Box::new(record)))
+                    Ok(Pick::Game(self.loaded(record)?))
                 }
                 _ => {
                     let text = self.text(ctx, "game-not-found", &[("game", Arg::from(id))]);
@@ -127,32 +139,47 @@ impl<S: Store> Service<S> {
                 }
             };
         }
-        let mut games = self
+        match self
             .store
-            .games_in_channel(ctx.channel.id, ctx.player.id, true)
-            .await?;
-        if games.is_empty() && !ongoing_only {
-            // Looking at a board or a score also works for the last finished game.
-            games = self
-                .store
-                .games_in_channel(ctx.channel.id, ctx.player.id, false)
-                .await?;
-            games.truncate(1);
-        }
-        match games.as_slice() {
-            [] => Ok(Pick::Answer(vec![
-                self.private(ctx, self.text(ctx, "no-game", &[])),
-            ])),
-            [only] => {
-                let record = self
+            .ongoing_in_channel(ctx.channel.id, ctx.player.id)
+            .await?
+        {
+            ChannelGames::One { id, version } => match self.games.get(id, version) {
+                Some(loaded) => Ok(Pick::Game(loaded)),
+                None => {
+                    let record = self.store.game(id).await?;
+                    let record = record.ok_or(StorageError::NotFound("game"))?;
+                    Ok(Pick::Game(self.loaded(record)?))
+                }
+            },
+            ChannelGames::Several(games) => Ok(Pick::Answer(vec![self.which_game(ctx, &games)])),
+            ChannelGames::None if !ongoing_only => {
+                // Looking at a board or a score also works for the last finished game.
+                let games = self
                     .store
-                    .game(only.id)
-                    .await?
-                    .ok_or(StorageError::NotFound("game"))?;
-                Ok(Pick::Game(Box::new(record)))
+                    .games_in_channel(ctx.channel.id, ctx.player.id, false)
+                    .await?;
+                match games.first() {
+                    Some(last) => {
+                        let record = self.store.game(last.id).await?;
+                        let record = record.ok_or(StorageError::NotFound("game"))?;
+                        Ok(Pick::Game(self.loaded(record)?))
+                    }
+                    None => Ok(Pick::Answer(vec![self.no_game(ctx)])),
+                }
             }
-            several => Ok(Pick::Answer(vec![self.which_game(ctx, several)])),
+            ChannelGames::None => Ok(Pick::Answer(vec![self.no_game(ctx)])),
         }
+    }
+
+    /// Rebuilds a stored game and keeps it for the next act.
+    fn loaded(&self, record: GameRecord) -> Result<Arc<LoadedGame>, Failure> {
+        let game = restore(&record)?;
+        Ok(self.games.put(LoadedGame::new(record, game)))
+    }
+
+    fn no_game(&self, ctx: &Context) -> Reply {
+        self.private(ctx, self.text(ctx, "no-game", &[]))
     }
 
     fn which_game(&self, ctx: &Context, games: &[GameSummary]) -> Reply {
@@ -173,16 +200,6 @@ impl<S: Store> Service<S> {
             ));
         }
         self.private(ctx, lines.join("\n"))
-    }
-
-    /// Both players' names and platform ids.
-    pub(super) async fn names(&self, record: &GameRecord) -> Result<Names, Failure> {
-        let white = self.store.player(record.white).await?;
-        let black = self.store.player(record.black).await?;
-        let (Some(white), Some(black)) = (white, black) else {
-            return Err(StorageError::NotFound("player").into());
-        };
-        Ok(Names::new(&white, &black))
     }
 
     /// The channel message after an accepted act on a game.
@@ -257,6 +274,7 @@ pub(super) fn restore(record: &GameRecord) -> Result<Game, Failure> {
     };
     let moves = record.moves.iter().map(|row| StoredMove {
         uci: &row.uci,
+        san: &row.san,
         at: row.played_at,
         draw_offer: row.draw_offer,
     });

@@ -3,6 +3,7 @@
 use shakmaty::{Color, Position};
 
 use super::games::{Pick, board_view, restore};
+use super::texts::Names;
 use super::{Attempt, Context, Failure, Service};
 use crate::core::notation::{self, Style};
 use crate::core::pgn::{self, PgnTags};
@@ -18,7 +19,7 @@ impl<S: Store> Service<S> {
         };
         let server = record.server_id;
         let game = restore(&record).map_err(|Failure::Storage(e)| e)?;
-        let names = self.names(&record).await.map_err(|Failure::Storage(e)| e)?;
+        let names = Names::new(&record.white_player, &record.black_player);
         let tags = PgnTags {
             event: format!("pawnpost game {}", record.id),
             site: format!("pawnpost server {server}"),
@@ -31,12 +32,12 @@ impl<S: Store> Service<S> {
     }
 
     pub(super) async fn board(&self, ctx: &Context, id: Option<i64>) -> Attempt {
-        let record = match self.pick_game(ctx, id, false).await? {
-            Pick::Game(record) => record,
+        let loaded = match self.pick_game(ctx, id, false).await? {
+            Pick::Game(loaded) => loaded,
             Pick::Answer(replies) => return Ok(replies),
         };
-        let game = restore(&record)?;
-        let names = self.names(&record).await?;
+        let (record, game) = (&loaded.record, &loaded.game);
+        let names = Names::new(&record.white_player, &record.black_player);
         let viewer = game
             .players()
             .side_of(ctx.player.id)
@@ -53,16 +54,16 @@ impl<S: Store> Service<S> {
         );
         let text = format!("{header}\n{}", diagram(game.position(), viewer));
         let mut reply = self.private(ctx, text);
-        reply.board = Some(board_view(&game, record.id, &names, viewer));
+        reply.board = Some(board_view(game, record.id, &names, viewer));
         Ok(vec![reply])
     }
 
     pub(super) async fn moves(&self, ctx: &Context, id: Option<i64>) -> Attempt {
-        let record = match self.pick_game(ctx, id, false).await? {
-            Pick::Game(record) => record,
+        let loaded = match self.pick_game(ctx, id, false).await? {
+            Pick::Game(loaded) => loaded,
             Pick::Answer(replies) => return Ok(replies),
         };
-        let game = restore(&record)?;
+        let game = &loaded.game;
         if game.moves().is_empty() {
             return Ok(vec![self.private(ctx, self.text(ctx, "moves-none", &[]))]);
         }
@@ -88,12 +89,12 @@ impl<S: Store> Service<S> {
     }
 
     pub(super) async fn pgn(&self, ctx: &Context, id: Option<i64>) -> Attempt {
-        let record = match self.pick_game(ctx, id, false).await? {
-            Pick::Game(record) => record,
+        let loaded = match self.pick_game(ctx, id, false).await? {
+            Pick::Game(loaded) => loaded,
             Pick::Answer(replies) => return Ok(replies),
         };
-        let game = restore(&record)?;
-        let names = self.names(&record).await?;
+        let (record, game) = (&loaded.record, &loaded.game);
+        let names = Names::new(&record.white_player, &record.black_player);
         let tags = PgnTags {
             event: format!("pawnpost game {}", record.id),
             site: format!("{} {}", ctx.platform.as_str(), ctx.server.platform_id),
@@ -102,7 +103,7 @@ impl<S: Store> Service<S> {
             round: None,
             time_control: Some(record.time_control.clone()),
         };
-        Ok(vec![self.private(ctx, pgn::export(&game, &tags))])
+        Ok(vec![self.private(ctx, pgn::export(game, &tags))])
     }
 
     pub(super) async fn games(&self, ctx: &Context) -> Attempt {

@@ -7,6 +7,7 @@
 //! change in one store transaction before it answers. An act's idempotency
 //! key makes a replay change nothing and return the first answer.
 
+mod cache;
 mod challenges;
 mod games;
 mod info;
@@ -22,9 +23,12 @@ use crate::core::event::Event;
 use crate::core::notation::Lang;
 use crate::i18n::{self, Arg, I18n};
 use crate::storage::{
-    ChannelRow, Commit, Committed, Platform, PlayerRow, ServerDefaults, ServerRow, StorageError,
-    Store,
+    ActRequest, ChannelRow, Commit, Committed, OpenedAct, Platform, PlayerRow, ServerDefaults,
+    ServerRow, StorageError, Store,
 };
+
+/// Games kept rebuilt between acts (about 20 KB each for an 80-ply game).
+const CACHED_GAMES: usize = 2048;
 
 /// How many times an act is retried when the data changed under it.
 const MAX_ATTEMPTS: usize = 8;
@@ -125,6 +129,17 @@ struct Context {
     lang: Lang,
 }
 
+/// A replayed act's answer, or a new act's context.
+enum Opened {
+    Answered(Vec<Reply>),
+    New(Box<Context>),
+}
+
+fn parse_answer(json: &str) -> Result<Vec<Reply>, Failure> {
+    serde_json::from_str(json)
+        .map_err(|e| StorageError::Corrupt(format!("stored answer: {e}")).into())
+}
+
 /// Why an attempt stopped short of an answer.
 #[derive(Debug)]
 enum Failure {
@@ -142,6 +157,7 @@ type Attempt = Result<Vec<Reply>, Failure>;
 /// The bot's behaviour, independent of any chat platform.
 pub struct Service<S> {
     store: S,
+    games: cache::GameCache,
     config: ServiceConfig,
     i18n: Arc<I18n>,
 }
@@ -150,6 +166,7 @@ impl<S: Store> Service<S> {
     pub fn new(store: S, config: ServiceConfig) -> Service<S> {
         Service {
             store,
+            games: cache::GameCache::new(CACHED_GAMES),
             config,
             i18n: Arc::new(I18n::new()),
         }
@@ -185,10 +202,10 @@ impl<S: Store> Service<S> {
     }
 
     async fn try_handle(&self, act: &Act, now: DateTime<Utc>) -> Attempt {
-        if let Some(answer) = self.stored_answer(act.key.as_deref()).await? {
-            return Ok(answer);
-        }
-        let ctx = self.context(act, now).await?;
+        let ctx = match self.open(act, now).await? {
+            Opened::Answered(replies) => return Ok(replies),
+            Opened::New(ctx) => ctx,
+        };
         let command = match &act.input {
             Input::Command(command) => command.clone(),
             Input::Text(text) => match command::parse(text) {
@@ -237,28 +254,34 @@ impl<S: Store> Service<S> {
         let Some(key) = key else { return Ok(None) };
         match self.store.answer_of(key).await? {
             None => Ok(None),
-            Some(json) => serde_json::from_str(&json)
-                .map(Some)
-                .map_err(|e| StorageError::Corrupt(format!("stored answer of {key}: {e}")).into()),
+            Some(json) => parse_answer(&json).map(Some),
         }
     }
 
-    async fn context(&self, act: &Act, now: DateTime<Utc>) -> Result<Context, Failure> {
-        let defaults = ServerDefaults {
-            language: self.config.default_language,
-            time_control: self.config.default_time_control.clone(),
+    /// The stored answer of a replayed act, or the context of a new one.
+    async fn open(&self, act: &Act, now: DateTime<Utc>) -> Result<Opened, Failure> {
+        let request = ActRequest {
+            act_key: act.key.clone(),
+            platform: act.platform,
+            server: act.server.clone(),
+            channel: act.channel.clone(),
+            user_id: act.user.id.clone(),
+            user_name: act.user.name.clone(),
+            defaults: ServerDefaults {
+                language: self.config.default_language,
+                time_control: self.config.default_time_control.clone(),
+            },
         };
-        let server = self
-            .store
-            .ensure_server(act.platform, &act.server, &defaults, now)
-            .await?;
-        let channel = self.store.ensure_channel(server.id, &act.channel).await?;
-        let player = self
-            .store
-            .ensure_player(act.platform, &act.user.id, &act.user.name, now)
-            .await?;
+        let (server, channel, player) = match self.store.open_act(request, now).await? {
+            OpenedAct::Answered(json) => return Ok(Opened::Answered(parse_answer(&json)?)),
+            OpenedAct::New {
+                server,
+                channel,
+                player,
+            } => (server, channel, player),
+        };
         let lang = i18n::negotiate(player.language, act.user.locale.as_deref(), server.language);
-        Ok(Context {
+        Ok(Opened::New(Box::new(Context {
             act_key: act.key.clone(),
             platform: act.platform,
             server,
@@ -266,7 +289,7 @@ impl<S: Store> Service<S> {
             channel_platform_id: act.channel.clone(),
             player,
             lang,
-        })
+        })))
     }
 
     async fn set_language(&self, ctx: &Context, lang: Option<Lang>, now: DateTime<Utc>) -> Attempt {

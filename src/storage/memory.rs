@@ -9,9 +9,9 @@ use serde::Serialize;
 use shakmaty::Color;
 
 use super::{
-    ChallengeRow, ChallengeStatus, ChannelRow, Commit, Committed, GameRecord, GameState,
-    GameSummary, Platform, PlayerRow, Result, ServerDefaults, ServerRow, StandingRow, StorageError,
-    Store,
+    ActRequest, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow, Commit, Committed,
+    GameRecord, GameState, GameSummary, OpenedAct, Platform, PlayerRow, Result, ServerDefaults,
+    ServerRow, StandingRow, StorageError, Store,
 };
 use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, PlayerId};
@@ -54,6 +54,20 @@ impl State {
         self.player(id)
             .map(|p| p.display_name.clone())
             .unwrap_or_default()
+    }
+
+    /// A stored game with its players as they are now.
+    fn record(&self, record: &GameRecord) -> Result<GameRecord> {
+        let player = |id| {
+            self.player(id)
+                .cloned()
+                .ok_or(StorageError::NotFound("player"))
+        };
+        Ok(GameRecord {
+            white_player: player(record.white)?,
+            black_player: player(record.black)?,
+            ..record.clone()
+        })
     }
 
     fn summary(&self, record: &GameRecord, turn: Color) -> GameSummary {
@@ -124,12 +138,23 @@ impl State {
         }
         if let Some(new) = commit.new_game {
             let id = self.games.len() as i64 + 1;
+            let placeholder = |id: PlayerId| PlayerRow {
+                id,
+                platform: Platform::Console,
+                platform_id: String::new(),
+                display_name: String::new(),
+                language: None,
+                notify: Notify::Channel,
+            };
+            // Player rows are filled in fresh on every read (see `record`).
             let record = GameRecord {
                 id,
                 server_id: new.server_id,
                 channel_id: new.channel_id,
                 white: new.white,
                 black: new.black,
+                white_player: placeholder(new.white),
+                black_player: placeholder(new.black),
                 start_fen: new.start_fen,
                 time_control: new.time_control,
                 rated: new.rated,
@@ -164,6 +189,42 @@ impl State {
 }
 
 impl Store for MemoryStore {
+    async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
+        if let Some(key) = &request.act_key
+            && let Some(answer) = self.answer_of(key).await?
+        {
+            return Ok(OpenedAct::Answered(answer));
+        }
+        let server = self
+            .ensure_server(request.platform, &request.server, &request.defaults, now)
+            .await?;
+        let channel = self.ensure_channel(server.id, &request.channel).await?;
+        let player = self
+            .ensure_player(request.platform, &request.user_id, &request.user_name, now)
+            .await?;
+        Ok(OpenedAct::New {
+            server,
+            channel,
+            player,
+        })
+    }
+
+    async fn ongoing_in_channel(&self, channel_id: i64, player: PlayerId) -> Result<ChannelGames> {
+        let mut games = self.games_in_channel(channel_id, player, true).await?;
+        Ok(match games.len() {
+            0 => ChannelGames::None,
+            1 => {
+                let id = games.remove(0).id;
+                let record = self.game(id).await?.ok_or(StorageError::NotFound("game"))?;
+                ChannelGames::One {
+                    id,
+                    version: record.version,
+                }
+            }
+            _ => ChannelGames::Several(games),
+        })
+    }
+
     async fn ensure_server(
         &self,
         platform: Platform,
@@ -263,11 +324,8 @@ impl Store for MemoryStore {
 
     async fn game(&self, id: i64) -> Result<Option<GameRecord>> {
         let state = self.lock()?;
-        Ok(state
-            .games
-            .iter()
-            .find(|(g, _)| g.id == id)
-            .map(|(g, _)| g.clone()))
+        let found = state.games.iter().find(|(g, _)| g.id == id);
+        found.map(|(g, _)| state.record(g)).transpose()
     }
 
     async fn games_in_channel(

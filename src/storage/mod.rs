@@ -258,6 +258,9 @@ pub struct GameRecord {
     pub channel_id: i64,
     pub white: PlayerId,
     pub black: PlayerId,
+    /// Both players as they are now (names for messages, ids for mentions).
+    pub white_player: PlayerRow,
+    pub black_player: PlayerRow,
     pub start_fen: Option<String>,
     pub time_control: String,
     pub rated: bool,
@@ -361,6 +364,45 @@ pub struct Commit {
     pub player_language: Option<(PlayerId, Option<Lang>)>,
 }
 
+/// Everything an act needs to know before it is carried out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActRequest {
+    pub act_key: Option<String>,
+    pub platform: Platform,
+    /// The community's platform id.
+    pub server: String,
+    /// The channel's platform id.
+    pub channel: String,
+    pub user_id: String,
+    pub user_name: String,
+    pub defaults: ServerDefaults,
+}
+
+/// What [`Store::open_act`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpenedAct {
+    /// The act was carried out before; this is its stored answer.
+    Answered(String),
+    /// A new act, and where it happens (rows created when new).
+    New {
+        server: ServerRow,
+        channel: ChannelRow,
+        player: PlayerRow,
+    },
+}
+
+/// The games a player has running in a channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChannelGames {
+    None,
+    /// Exactly one: its id and current version (enough to use a cached copy).
+    One {
+        id: i64,
+        version: i64,
+    },
+    Several(Vec<GameSummary>),
+}
+
 /// Ids the commit assigned.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Committed {
@@ -406,6 +448,22 @@ pub trait Store: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Option<PlayerRow>>> + Send;
 
     fn player(&self, id: PlayerId) -> impl Future<Output = Result<Option<PlayerRow>>> + Send;
+
+    /// One round trip at the start of every act: the stored answer if the
+    /// act was already carried out, else its server, channel and player
+    /// (created when new, the display name kept current).
+    fn open_act(
+        &self,
+        request: ActRequest,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<OpenedAct>> + Send;
+
+    /// `player`'s ongoing games in a channel: cheap when there is just one.
+    fn ongoing_in_channel(
+        &self,
+        channel_id: i64,
+        player: PlayerId,
+    ) -> impl Future<Output = Result<ChannelGames>> + Send;
 
     /// The stored answer of an act already processed.
     fn answer_of(&self, act_key: &str) -> impl Future<Output = Result<Option<String>>> + Send;

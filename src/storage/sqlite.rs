@@ -16,9 +16,10 @@ use serde::Serialize;
 use shakmaty::Color;
 
 use super::{
-    ChallengeRow, ChallengeStatus, ChannelRow, ColorChoice, Commit, Committed, GameRecord,
-    GameState, GameSummary, GameUpdate, MoveRow, NewChallenge, NewGame, Notify, Platform,
-    PlayerRow, Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store,
+    ActRequest, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow, ColorChoice, Commit,
+    Committed, GameRecord, GameState, GameSummary, GameUpdate, MoveRow, NewChallenge, NewGame,
+    Notify, OpenedAct, Platform, PlayerRow, Result, ServerDefaults, ServerRow, StandingRow,
+    StorageError, Store,
 };
 use crate::core::event::{GameResult, Reason, color_str, parse_color};
 use crate::core::game::{DrawRules, Note, PlayerId};
@@ -47,9 +48,12 @@ impl SqliteStore {
         conn.execute_batch(
             "PRAGMA journal_mode = WAL;
              PRAGMA synchronous = FULL;
-             PRAGMA foreign_keys = ON;",
+             PRAGMA foreign_keys = ON;
+             PRAGMA cache_size = -16384;",
         )?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // Every statement of the store stays prepared (rusqlite keeps 16 by default).
+        conn.set_prepared_statement_cache_capacity(64);
         migrate(&mut conn)?;
         Ok(SqliteStore {
             conn: Arc::new(Mutex::new(conn)),
@@ -68,21 +72,48 @@ impl SqliteStore {
             .map_err(|_| StorageError::Backend("connection lock poisoned".to_owned()))
     }
 
-    /// Runs `work` on the connection on the blocking pool.
+    /// Runs blocking `work` on the connection without stalling the runtime.
+    ///
+    /// On a multi-threaded runtime the current worker hands its other tasks
+    /// over and runs the work itself (`block_in_place`), which saves two
+    /// thread switches per call; elsewhere the work goes to the blocking pool.
     async fn with<T, F>(&self, work: F) -> Result<T>
     where
         T: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
     {
         let conn = Arc::clone(&self.conn);
-        tokio::task::spawn_blocking(move || {
+        let run = move || {
             let mut conn = conn
                 .lock()
                 .map_err(|_| StorageError::Backend("connection lock poisoned".to_owned()))?;
             work(&mut conn)
+        };
+        let multi_thread = tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        if multi_thread {
+            tokio::task::block_in_place(run)
+        } else {
+            tokio::task::spawn_blocking(run)
+                .await
+                .map_err(|e| StorageError::Backend(format!("blocking task: {e}")))?
+        }
+    }
+
+    /// Runs reads in one read transaction: one lock for all of them, and
+    /// one consistent snapshot.
+    async fn read<T, F>(&self, work: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+    {
+        self.with(move |conn| {
+            let tx = conn.transaction()?;
+            let value = work(&tx)?;
+            tx.commit()?;
+            Ok(value)
         })
         .await
-        .map_err(|e| StorageError::Backend(format!("blocking task: {e}")))?
     }
 }
 
@@ -328,12 +359,17 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
             serde_json::from_str::<Note>(&json).map_err(|e| corrupt(&format!("note ({e})"), &json))
         })
         .collect::<Result<Vec<Note>>>()?;
+    let player = |id: i64| -> Result<PlayerRow> {
+        player_by_id(conn, PlayerId(id))?.ok_or(StorageError::NotFound("player"))
+    };
     Ok(Some(GameRecord {
         id,
         server_id: ids.0,
         channel_id: ids.1,
         white: PlayerId(ids.2),
         black: PlayerId(ids.3),
+        white_player: player(ids.2)?,
+        black_player: player(ids.3)?,
         start_fen: setup.0,
         time_control: setup.1,
         rated: setup.2,
@@ -598,7 +634,161 @@ fn to_challenge(t: ChallengeTuple) -> Result<ChallengeRow> {
     })
 }
 
+fn ensure_server(
+    conn: &Connection,
+    platform: Platform,
+    platform_id: &str,
+    defaults: &ServerDefaults,
+    now: DateTime<Utc>,
+) -> Result<ServerRow> {
+    let select =
+        format!("SELECT {SERVER_COLUMNS} FROM servers WHERE platform = ?1 AND platform_id = ?2");
+    let find = |conn: &Connection| -> Result<Option<ServerRow>> {
+        conn.prepare_cached(&select)?
+            .query_row(params![platform.as_str(), platform_id], server_row)
+            .optional()?
+            .map(to_server)
+            .transpose()
+    };
+    // Read first: the common case writes nothing and takes no write lock.
+    if let Some(server) = find(conn)? {
+        return Ok(server);
+    }
+    conn.prepare_cached(
+        "INSERT INTO servers (platform, platform_id, language, time_control, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
+    )?
+    .execute(params![
+        platform.as_str(),
+        platform_id,
+        defaults.language.as_str(),
+        defaults.time_control,
+        to_text(now)
+    ])?;
+    find(conn)?.ok_or(StorageError::NotFound("server"))
+}
+
+fn ensure_channel(conn: &Connection, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
+    let find = |conn: &Connection| -> Result<Option<i64>> {
+        Ok(conn
+            .prepare_cached("SELECT id FROM channels WHERE server_id = ?1 AND platform_id = ?2")?
+            .query_row(params![server_id, platform_id], |r| r.get(0))
+            .optional()?)
+    };
+    let id = match find(conn)? {
+        Some(id) => id,
+        None => {
+            conn.prepare_cached(
+                "INSERT INTO channels (server_id, platform_id) VALUES (?1, ?2)
+                 ON CONFLICT DO NOTHING",
+            )?
+            .execute(params![server_id, platform_id])?;
+            find(conn)?.ok_or(StorageError::NotFound("channel"))?
+        }
+    };
+    Ok(ChannelRow {
+        id,
+        server_id,
+        platform_id: platform_id.to_owned(),
+    })
+}
+
+fn ensure_player(
+    conn: &Connection,
+    platform: Platform,
+    platform_id: &str,
+    display_name: &str,
+    now: DateTime<Utc>,
+) -> Result<PlayerRow> {
+    if let Some(mut player) = find_player(conn, platform, platform_id)? {
+        if player.display_name != display_name {
+            conn.prepare_cached("UPDATE players SET display_name = ?1 WHERE id = ?2")?
+                .execute(params![display_name, player.id.0])?;
+            player.display_name = display_name.to_owned();
+        }
+        return Ok(player);
+    }
+    conn.prepare_cached(
+        "INSERT INTO players (platform, platform_id, display_name, created_at)
+         VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+    )?
+    .execute(params![
+        platform.as_str(),
+        platform_id,
+        display_name,
+        to_text(now)
+    ])?;
+    find_player(conn, platform, platform_id)?.ok_or(StorageError::NotFound("player"))
+}
+
+fn answer_of(conn: &Connection, key: &str) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT answer FROM processed_acts WHERE act_key = ?1")?
+        .query_row(params![key], |r| r.get(0))
+        .optional()?)
+}
+
 impl Store for SqliteStore {
+    async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
+        // Usually only reads; new servers, channels and players are written in the same
+        // transaction, so the common case takes one lock instead of four.
+        self.read(move |conn| {
+            if let Some(key) = &request.act_key
+                && let Some(answer) = answer_of(conn, key)?
+            {
+                return Ok(OpenedAct::Answered(answer));
+            }
+            let server = ensure_server(
+                conn,
+                request.platform,
+                &request.server,
+                &request.defaults,
+                now,
+            )?;
+            let channel = ensure_channel(conn, server.id, &request.channel)?;
+            let player = ensure_player(
+                conn,
+                request.platform,
+                &request.user_id,
+                &request.user_name,
+                now,
+            )?;
+            Ok(OpenedAct::New {
+                server,
+                channel,
+                player,
+            })
+        })
+        .await
+    }
+
+    async fn ongoing_in_channel(&self, channel_id: i64, player: PlayerId) -> Result<ChannelGames> {
+        self.read(move |conn| {
+            // Ids only first: the common case (one game) needs nothing more.
+            let found: Vec<(i64, i64)> = conn
+                .prepare_cached(
+                    "SELECT id, version FROM games
+                     WHERE channel_id = ?1 AND status = 'ongoing' AND (white_id = ?2 OR black_id = ?2)
+                     LIMIT 2",
+                )?
+                .query_map(params![channel_id, player.0], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()?;
+            Ok(match found.as_slice() {
+                [] => ChannelGames::None,
+                [(id, version)] => ChannelGames::One {
+                    id: *id,
+                    version: *version,
+                },
+                _ => {
+                    let filter = "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) \
+                                  AND g.status = 'ongoing'";
+                    ChannelGames::Several(summaries(conn, filter, channel_id, player.0)?)
+                }
+            })
+        })
+        .await
+    }
+
     async fn ensure_server(
         &self,
         platform: Platform,
@@ -608,66 +798,14 @@ impl Store for SqliteStore {
     ) -> Result<ServerRow> {
         let platform_id = platform_id.to_owned();
         let defaults = defaults.clone();
-        self.with(move |conn| {
-            let select = format!(
-                "SELECT {SERVER_COLUMNS} FROM servers WHERE platform = ?1 AND platform_id = ?2"
-            );
-            let find = |conn: &Connection| -> Result<Option<ServerRow>> {
-                conn.prepare_cached(&select)?
-                    .query_row(params![platform.as_str(), platform_id], server_row)
-                    .optional()?
-                    .map(to_server)
-                    .transpose()
-            };
-            // Read first: the common case writes nothing and takes no write lock.
-            if let Some(server) = find(conn)? {
-                return Ok(server);
-            }
-            conn.prepare_cached(
-                "INSERT INTO servers (platform, platform_id, language, time_control, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
-            )?
-            .execute(params![
-                platform.as_str(),
-                platform_id,
-                defaults.language.as_str(),
-                defaults.time_control,
-                to_text(now)
-            ])?;
-            find(conn)?.ok_or(StorageError::NotFound("server"))
-        })
-        .await
+        self.with(move |conn| ensure_server(conn, platform, &platform_id, &defaults, now))
+            .await
     }
 
     async fn ensure_channel(&self, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
         let platform_id = platform_id.to_owned();
-        self.with(move |conn| {
-            let find = |conn: &Connection| -> Result<Option<i64>> {
-                Ok(conn
-                    .prepare_cached(
-                        "SELECT id FROM channels WHERE server_id = ?1 AND platform_id = ?2",
-                    )?
-                    .query_row(params![server_id, platform_id], |r| r.get(0))
-                    .optional()?)
-            };
-            let id = match find(conn)? {
-                Some(id) => id,
-                None => {
-                    conn.prepare_cached(
-                        "INSERT INTO channels (server_id, platform_id) VALUES (?1, ?2)
-                         ON CONFLICT DO NOTHING",
-                    )?
-                    .execute(params![server_id, platform_id])?;
-                    find(conn)?.ok_or(StorageError::NotFound("channel"))?
-                }
-            };
-            Ok(ChannelRow {
-                id,
-                server_id,
-                platform_id,
-            })
-        })
-        .await
+        self.with(move |conn| ensure_channel(conn, server_id, &platform_id))
+            .await
     }
 
     async fn ensure_player(
@@ -678,28 +816,8 @@ impl Store for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<PlayerRow> {
         let (platform_id, display_name) = (platform_id.to_owned(), display_name.to_owned());
-        self.with(move |conn| {
-            if let Some(mut player) = find_player(conn, platform, &platform_id)? {
-                if player.display_name != display_name {
-                    conn.prepare_cached("UPDATE players SET display_name = ?1 WHERE id = ?2")?
-                        .execute(params![display_name, player.id.0])?;
-                    player.display_name = display_name;
-                }
-                return Ok(player);
-            }
-            conn.prepare_cached(
-                "INSERT INTO players (platform, platform_id, display_name, created_at)
-                 VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
-            )?
-            .execute(params![
-                platform.as_str(),
-                platform_id,
-                display_name,
-                to_text(now)
-            ])?;
-            find_player(conn, platform, &platform_id)?.ok_or(StorageError::NotFound("player"))
-        })
-        .await
+        self.with(move |conn| ensure_player(conn, platform, &platform_id, &display_name, now))
+            .await
     }
 
     async fn find_player(
@@ -708,27 +826,21 @@ impl Store for SqliteStore {
         platform_id: &str,
     ) -> Result<Option<PlayerRow>> {
         let platform_id = platform_id.to_owned();
-        self.with(move |conn| find_player(conn, platform, &platform_id))
+        self.read(move |conn| find_player(conn, platform, &platform_id))
             .await
     }
 
     async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>> {
-        self.with(move |conn| player_by_id(conn, id)).await
+        self.read(move |conn| player_by_id(conn, id)).await
     }
 
     async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
         let key = act_key.to_owned();
-        self.with(move |conn| {
-            Ok(conn
-                .prepare_cached("SELECT answer FROM processed_acts WHERE act_key = ?1")?
-                .query_row(params![key], |r| r.get(0))
-                .optional()?)
-        })
-        .await
+        self.read(move |conn| answer_of(conn, &key)).await
     }
 
     async fn game(&self, id: i64) -> Result<Option<GameRecord>> {
-        self.with(move |conn| load_game(conn, id)).await
+        self.read(move |conn| load_game(conn, id)).await
     }
 
     async fn games_in_channel(
@@ -737,7 +849,7 @@ impl Store for SqliteStore {
         player: PlayerId,
         ongoing_only: bool,
     ) -> Result<Vec<GameSummary>> {
-        self.with(move |conn| {
+        self.read(move |conn| {
             let filter = if ongoing_only {
                 "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'"
             } else {
@@ -753,7 +865,7 @@ impl Store for SqliteStore {
         server_id: i64,
         player: PlayerId,
     ) -> Result<Vec<GameSummary>> {
-        self.with(move |conn| {
+        self.read(move |conn| {
             let filter =
                 "g.server_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'";
             summaries(conn, filter, server_id, player.0)
@@ -766,7 +878,7 @@ impl Store for SqliteStore {
         channel_id: i64,
         now: DateTime<Utc>,
     ) -> Result<Vec<ChallengeRow>> {
-        self.with(move |conn| {
+        self.read(move |conn| {
             conn.prepare_cached(
                 "SELECT id, server_id, channel_id, challenger_id, challenged_id, color,
                         time_control, rated, start_fen, status, created_at, expires_at
@@ -796,7 +908,7 @@ impl Store for SqliteStore {
     }
 
     async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
-        self.with(move |conn| {
+        self.read(move |conn| {
             conn.prepare_cached(
                 "WITH sides AS (
                      SELECT white_id AS player,
