@@ -10,8 +10,9 @@ use shakmaty::Color;
 
 use super::{
     ActRequest, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow, Commit, Committed,
-    GameRecord, GameState, GameSummary, OpenedAct, Platform, PlayerRow, Result, ServerDefaults,
-    ServerRow, StandingRow, StorageError, Store,
+    GameRecord, GameState, GameSummary, GameUpdate, MoveRow, NewChallenge, NewGame, OpenedAct,
+    Platform, PlayerRow, Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store,
+    to_stored_precision,
 };
 use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, PlayerId};
@@ -43,6 +44,15 @@ impl MemoryStore {
             .lock()
             .map_err(|_| StorageError::Backend("memory store lock poisoned".to_owned()))
     }
+}
+
+fn answer_json<R: Serialize>(value: &R) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))
+}
+
+/// A row naming one that does not exist, refused as SQLite's foreign keys do.
+fn dangling(what: &str) -> StorageError {
+    StorageError::Backend(format!("FOREIGN KEY constraint failed: unknown {what}"))
 }
 
 impl State {
@@ -84,12 +94,16 @@ impl State {
         }
     }
 
-    /// Checks every precondition of `commit` without changing anything.
+    /// Checks every precondition of `commit` without changing anything,
+    /// in the order SQLite meets them, so both stores refuse alike.
     fn check(&self, commit: &Commit) -> Result<()> {
         if let Some(key) = &commit.act_key
             && self.answers.contains_key(key)
         {
             return Err(StorageError::DuplicateAct(key.clone()));
+        }
+        if let Some(new) = &commit.new_challenge {
+            self.check_challenge_refs(new)?;
         }
         if let Some(closing) = &commit.closing_challenge {
             let open = self
@@ -100,36 +114,75 @@ impl State {
                 return Err(StorageError::Conflict);
             }
         }
+        if let Some(new) = &commit.new_game {
+            self.check_game_refs(new)?;
+        }
         if let Some(update) = &commit.game_update {
+            // SQLite's `UPDATE ... WHERE id = ? AND version = ?` cannot tell a
+            // missing game from a moved-on one: both are a conflict.
             let current = self.games.iter().find(|(g, _)| g.id == update.id);
-            match current {
-                Some((game, _)) if game.version == update.expected_version => {}
-                Some(_) => return Err(StorageError::Conflict),
-                None => return Err(StorageError::NotFound("game")),
+            if current.is_none_or(|(g, _)| g.version != update.expected_version) {
+                return Err(StorageError::Conflict);
             }
         }
         Ok(())
     }
 
+    /// What SQLite's foreign keys refuse for a new challenge.
+    fn check_challenge_refs(&self, new: &NewChallenge) -> Result<()> {
+        self.check_place(new.server_id, new.channel_id)?;
+        self.check_player(new.challenger)?;
+        new.challenged.map_or(Ok(()), |p| self.check_player(p))
+    }
+
+    /// What SQLite's foreign keys refuse for a new game.
+    fn check_game_refs(&self, new: &NewGame) -> Result<()> {
+        self.check_place(new.server_id, new.channel_id)?;
+        self.check_player(new.white)?;
+        self.check_player(new.black)?;
+        match new.challenge_id {
+            Some(id) if !self.challenges.iter().any(|c| c.id == id) => Err(dangling("challenge")),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_place(&self, server_id: i64, channel_id: i64) -> Result<()> {
+        if !self.servers.iter().any(|s| s.id == server_id) {
+            return Err(dangling("server"));
+        }
+        if !self.channels.iter().any(|c| c.id == channel_id) {
+            return Err(dangling("channel"));
+        }
+        Ok(())
+    }
+
+    fn check_player(&self, id: PlayerId) -> Result<()> {
+        match self.player(id) {
+            Some(_) => Ok(()),
+            None => Err(dangling("player")),
+        }
+    }
+
+    /// The ids [`State::apply`] will give the commit's new rows.
+    fn next_ids(&self, commit: &Commit) -> Committed {
+        Committed {
+            challenge_id: commit
+                .new_challenge
+                .as_ref()
+                .map(|_| self.challenges.len() as i64 + 1),
+            game_id: commit
+                .new_game
+                .as_ref()
+                .map(|_| self.games.len() as i64 + 1),
+        }
+    }
+
+    /// Applies a commit that [`State::check`] accepted; it cannot fail.
     fn apply(&mut self, commit: Commit, now: DateTime<Utc>) -> Committed {
+        let now = to_stored_precision(now);
         let mut committed = Committed::default();
         if let Some(new) = commit.new_challenge {
-            let id = self.challenges.len() as i64 + 1;
-            self.challenges.push(ChallengeRow {
-                id,
-                server_id: new.server_id,
-                channel_id: new.channel_id,
-                challenger: new.challenger,
-                challenged: new.challenged,
-                color: new.color,
-                time_control: new.time_control,
-                rated: new.rated,
-                start_fen: new.start_fen,
-                status: ChallengeStatus::Open,
-                created_at: now,
-                expires_at: new.expires_at,
-            });
-            committed.challenge_id = Some(id);
+            committed.challenge_id = Some(self.insert_challenge(new, now));
         }
         if let Some(closing) = commit.closing_challenge
             && let Some(c) = self.challenges.iter_mut().find(|c| c.id == closing.id)
@@ -137,47 +190,10 @@ impl State {
             c.status = closing.to;
         }
         if let Some(new) = commit.new_game {
-            let id = self.games.len() as i64 + 1;
-            let placeholder = |id: PlayerId| PlayerRow {
-                id,
-                platform: Platform::Console,
-                platform_id: String::new(),
-                display_name: String::new(),
-                language: None,
-                notify: Notify::Channel,
-            };
-            // Player rows are filled in fresh on every read (see `record`).
-            let record = GameRecord {
-                id,
-                server_id: new.server_id,
-                channel_id: new.channel_id,
-                white: new.white,
-                black: new.black,
-                white_player: placeholder(new.white),
-                black_player: placeholder(new.black),
-                start_fen: new.start_fen,
-                time_control: new.time_control,
-                rated: new.rated,
-                draw_rules: new.draw_rules,
-                created_at: now,
-                state: GameState::Ongoing,
-                pending_offer: None,
-                version: 0,
-                moves: Vec::new(),
-                notes: Vec::new(),
-            };
-            self.games.push((record, new.turn));
-            committed.game_id = Some(id);
+            committed.game_id = Some(self.insert_game(new, now));
         }
-        if let Some(update) = commit.game_update
-            && let Some((game, turn)) = self.games.iter_mut().find(|(g, _)| g.id == update.id)
-        {
-            game.moves.extend(update.new_moves);
-            game.notes.extend(update.new_notes);
-            game.state = update.state;
-            game.pending_offer = update.pending_offer;
-            game.version += 1;
-            *turn = update.turn;
+        if let Some(update) = commit.game_update {
+            self.update_game(update);
         }
         if let Some((id, language)) = commit.player_language
             && let Some(player) = self.players.iter_mut().find(|p| p.id == id)
@@ -185,6 +201,87 @@ impl State {
             player.language = language;
         }
         committed
+    }
+
+    fn insert_challenge(&mut self, new: NewChallenge, now: DateTime<Utc>) -> i64 {
+        let id = self.challenges.len() as i64 + 1;
+        self.challenges.push(ChallengeRow {
+            id,
+            server_id: new.server_id,
+            channel_id: new.channel_id,
+            challenger: new.challenger,
+            challenged: new.challenged,
+            color: new.color,
+            time_control: new.time_control,
+            rated: new.rated,
+            start_fen: new.start_fen,
+            status: ChallengeStatus::Open,
+            created_at: now,
+            expires_at: to_stored_precision(new.expires_at),
+        });
+        id
+    }
+
+    fn insert_game(&mut self, new: NewGame, now: DateTime<Utc>) -> i64 {
+        let id = self.games.len() as i64 + 1;
+        let placeholder = |id: PlayerId| PlayerRow {
+            id,
+            platform: Platform::Console,
+            platform_id: String::new(),
+            display_name: String::new(),
+            language: None,
+            notify: Notify::Channel,
+        };
+        // Player rows are filled in fresh on every read (see `record`).
+        let record = GameRecord {
+            id,
+            server_id: new.server_id,
+            channel_id: new.channel_id,
+            white: new.white,
+            black: new.black,
+            white_player: placeholder(new.white),
+            black_player: placeholder(new.black),
+            start_fen: new.start_fen,
+            time_control: new.time_control,
+            rated: new.rated,
+            draw_rules: new.draw_rules,
+            created_at: now,
+            state: GameState::Ongoing,
+            pending_offer: None,
+            version: 0,
+            moves: Vec::new(),
+            notes: Vec::new(),
+        };
+        self.games.push((record, new.turn));
+        id
+    }
+
+    fn update_game(&mut self, update: GameUpdate) {
+        let Some((game, turn)) = self.games.iter_mut().find(|(g, _)| g.id == update.id) else {
+            return;
+        };
+        game.moves
+            .extend(update.new_moves.into_iter().map(|m| MoveRow {
+                played_at: to_stored_precision(m.played_at),
+                ..m
+            }));
+        // Notes are stored whole, as JSON, so their instants keep full precision.
+        game.notes.extend(update.new_notes);
+        game.state = match update.state {
+            GameState::Over {
+                result,
+                reason,
+                ended_at,
+            } => GameState::Over {
+                result,
+                reason,
+                ended_at: to_stored_precision(ended_at),
+            },
+            GameState::Ongoing => GameState::Ongoing,
+        };
+        game.pending_offer = update.pending_offer;
+        game.version += 1;
+        *turn = update.turn;
     }
 }
 
@@ -261,6 +358,9 @@ impl Store for MemoryStore {
             .find(|c| c.server_id == server_id && c.platform_id == platform_id);
         if let Some(channel) = existing {
             return Ok(channel.clone());
+        }
+        if !state.servers.iter().any(|s| s.id == server_id) {
+            return Err(dangling("server"));
         }
         let channel = ChannelRow {
             id: state.channels.len() as i64 + 1,
@@ -371,7 +471,7 @@ impl Store for MemoryStore {
             .challenges
             .iter()
             .filter(|c| c.channel_id == channel_id && c.status == ChallengeStatus::Open)
-            .filter(|c| c.expires_at > now)
+            .filter(|c| c.expires_at > to_stored_precision(now))
             .cloned()
             .collect())
     }
@@ -388,12 +488,17 @@ impl Store for MemoryStore {
     {
         let mut state = self.lock()?;
         state.check(&commit)?;
-        let key = commit.act_key.clone();
-        let committed = state.apply(commit, now);
+        // Everything that can still fail (the answer, its JSON) happens
+        // before the first change, so a failure leaves the state untouched.
+        let committed = state.next_ids(&commit);
         let value = answer(&committed);
-        if let Some(key) = key {
-            let json = serde_json::to_string(&value)
-                .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?;
+        let json = match &commit.act_key {
+            Some(key) => Some((key.clone(), answer_json(&value)?)),
+            None => None,
+        };
+        let applied = state.apply(commit, now);
+        debug_assert_eq!(applied, committed);
+        if let Some((key, json)) = json {
             state.answers.insert(key, json);
         }
         Ok((committed, value))
@@ -444,8 +549,9 @@ impl Store for MemoryStore {
 mod tests {
     use super::MemoryStore;
 
-    #[tokio::test]
-    async fn passes_the_shared_store_suite() {
-        super::super::suite::run_all(MemoryStore::new).await;
+    fn fresh() -> ((), MemoryStore) {
+        ((), MemoryStore::new())
     }
+
+    crate::storage::suite::store_suite!(fresh);
 }

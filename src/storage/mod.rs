@@ -20,7 +20,7 @@ pub mod suite;
 
 use std::future::Future;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
@@ -47,6 +47,13 @@ pub enum StorageError {
     Migration { version: usize, message: String },
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+}
+
+/// An instant as every store keeps it: to the millisecond, as the RFC 3339
+/// text SQLite stores has it. Instants read back from a store are the ones
+/// written, truncated so (except inside a [`Note`], which is kept whole).
+pub fn to_stored_precision(at: DateTime<Utc>) -> DateTime<Utc> {
+    at.trunc_subsecs(3)
 }
 
 /// Which chat a row belongs to.

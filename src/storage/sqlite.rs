@@ -16,10 +16,10 @@ use serde::Serialize;
 use shakmaty::Color;
 
 use super::{
-    ActRequest, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow, ColorChoice, Commit,
-    Committed, GameRecord, GameState, GameSummary, GameUpdate, MoveRow, NewChallenge, NewGame,
-    Notify, OpenedAct, Platform, PlayerRow, Result, ServerDefaults, ServerRow, StandingRow,
-    StorageError, Store,
+    ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
+    ColorChoice, Commit, Committed, GameRecord, GameState, GameSummary, GameUpdate, MoveRow,
+    NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow, Result, ServerDefaults,
+    ServerRow, StandingRow, StorageError, Store,
 };
 use crate::core::event::{GameResult, Reason, color_str, parse_color};
 use crate::core::game::{DrawRules, Note, PlayerId};
@@ -28,6 +28,12 @@ use crate::core::notation::Lang;
 /// The migrations, in order: version N is `MIGRATIONS[N - 1]`.
 pub const MIGRATIONS: &[(&str, &str)] =
     &[("0001_init", include_str!("../../migrations/0001_init.sql"))];
+
+/// How long a statement waits for another process's write lock.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Prepared statements kept per connection (rusqlite's default is 16).
+const STATEMENT_CACHE: usize = 64;
 
 /// A SQLite database file.
 #[derive(Clone)]
@@ -45,15 +51,20 @@ impl SqliteStore {
     /// Opens (or creates) the file and brings its schema up to date.
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore> {
         let mut conn = Connection::open(path)?;
+        // First, so that switching to WAL waits for another process's lock
+        // instead of failing at once.
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        // WAL lets readers go on while an act commits; FULL makes a commit
+        // durable (WAL's default, NORMAL, may lose the last commits on power
+        // loss, and a lost act would be replayed as new).
         conn.execute_batch(
             "PRAGMA journal_mode = WAL;
              PRAGMA synchronous = FULL;
              PRAGMA foreign_keys = ON;
              PRAGMA cache_size = -16384;",
         )?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        // Every statement of the store stays prepared (rusqlite keeps 16 by default).
-        conn.set_prepared_statement_cache_capacity(64);
+        // Room for every statement of this file, so the hot ones are never evicted.
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         migrate(&mut conn)?;
         Ok(SqliteStore {
             conn: Arc::new(Mutex::new(conn)),
@@ -119,34 +130,54 @@ impl SqliteStore {
 
 fn schema_version(conn: &Connection) -> Result<usize> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    Ok(version as usize)
+    usize::try_from(version).map_err(|_| corrupt("user_version", &version.to_string()))
 }
 
 /// Applies every migration the file does not have yet, one transaction each.
 fn migrate(conn: &mut Connection) -> Result<()> {
+    let current = check_not_newer(conn)?;
+    for (index, (name, sql)) in MIGRATIONS.iter().enumerate().skip(current) {
+        apply_migration(conn, index + 1, name, sql)?;
+    }
+    // A newer binary may have migrated the file while we waited for the lock.
+    check_not_newer(conn).map(|_| ())
+}
+
+/// The file's version, refused if this binary does not know it.
+fn check_not_newer(conn: &Connection) -> Result<usize> {
     let current = schema_version(conn)?;
     if current > MIGRATIONS.len() {
         return Err(StorageError::Migration {
             version: current,
             message: format!(
-                "the database is newer than this binary (knows {})",
+                "the database is newer than this binary (which knows {} migrations)",
                 MIGRATIONS.len()
             ),
         });
     }
-    for (index, (name, sql)) in MIGRATIONS.iter().enumerate().skip(current) {
-        let version = index + 1;
-        let failed = |e: rusqlite::Error| StorageError::Migration {
-            version,
-            message: format!("{name}: {e}"),
-        };
-        let tx = conn.transaction().map_err(failed)?;
-        tx.execute_batch(sql).map_err(failed)?;
-        tx.pragma_update(None, "user_version", version as i64)
-            .map_err(failed)?;
-        tx.commit().map_err(failed)?;
+    Ok(current)
+}
+
+/// Applies migration `version` unless the file already has it.
+///
+/// The version is read inside the write transaction, so two processes
+/// opening a new file at once cannot both apply the same step.
+fn apply_migration(conn: &mut Connection, version: usize, name: &str, sql: &str) -> Result<()> {
+    let failed = |e: rusqlite::Error| StorageError::Migration {
+        version,
+        message: format!("{name}: {e}"),
+    };
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(failed)?;
+    if schema_version(&tx)? >= version {
+        return Ok(());
     }
-    Ok(())
+    tx.execute_batch(sql).map_err(failed)?;
+    // Inside the transaction: the step and its number commit together.
+    tx.pragma_update(None, "user_version", version as i64)
+        .map_err(failed)?;
+    tx.commit().map_err(failed)
 }
 
 fn to_text(at: DateTime<Utc>) -> String {
@@ -476,12 +507,14 @@ fn insert_game(tx: &Transaction<'_>, new: &NewGame, now: DateTime<Utc>) -> Resul
         new.challenge_id,
         to_text(now),
     ])?;
-    let id = tx.last_insert_rowid();
-    if let Some(challenge) = new.challenge_id {
-        tx.prepare_cached("UPDATE challenges SET game_id = ?1 WHERE id = ?2")?
-            .execute(params![id, challenge])?;
-    }
-    Ok(id)
+    Ok(tx.last_insert_rowid())
+}
+
+/// Records which game a challenge became.
+fn link_challenge(tx: &Transaction<'_>, challenge_id: i64, game_id: i64) -> Result<()> {
+    tx.prepare_cached("UPDATE challenges SET game_id = ?1 WHERE id = ?2")?
+        .execute(params![game_id, challenge_id])?;
+    Ok(())
 }
 
 fn update_game(tx: &Transaction<'_>, update: &GameUpdate) -> Result<()> {
@@ -548,6 +581,8 @@ fn update_game(tx: &Transaction<'_>, update: &GameUpdate) -> Result<()> {
 }
 
 /// Every write of one act, in one transaction; see [`Store::commit`].
+///
+/// Any early return drops `tx`, which rolls everything back.
 fn commit_in<R, F>(
     conn: &mut Connection,
     commit: Commit,
@@ -558,48 +593,84 @@ where
     R: Serialize,
     F: FnOnce(&Committed) -> R,
 {
+    // IMMEDIATE takes the write lock now: the duplicate check below and the
+    // insert of the key at the end cannot interleave with another process.
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     if let Some(key) = &commit.act_key {
-        let seen = tx
-            .prepare_cached("SELECT 1 FROM processed_acts WHERE act_key = ?1")?
-            .exists(params![key])?;
-        if seen {
-            return Err(StorageError::DuplicateAct(key.clone()));
-        }
+        refuse_processed(&tx, key)?;
     }
+    let committed = write_commit(&tx, &commit, now)?;
+    let value = answer(&committed);
+    if let Some(key) = &commit.act_key {
+        record_answer(&tx, key, &value, now)?;
+    }
+    tx.commit()?;
+    Ok((committed, value))
+}
+
+fn refuse_processed(tx: &Transaction<'_>, key: &str) -> Result<()> {
+    let seen = tx
+        .prepare_cached("SELECT 1 FROM processed_acts WHERE act_key = ?1")?
+        .exists(params![key])?;
+    if seen {
+        return Err(StorageError::DuplicateAct(key.to_owned()));
+    }
+    Ok(())
+}
+
+/// The rows of a commit, in the order of [`Commit`]'s fields.
+fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Result<Committed> {
     let mut committed = Committed::default();
     if let Some(new) = &commit.new_challenge {
-        committed.challenge_id = Some(insert_challenge(&tx, new, now)?);
+        committed.challenge_id = Some(insert_challenge(tx, new, now)?);
     }
     if let Some(closing) = &commit.closing_challenge {
-        let changed = tx
-            .prepare_cached("UPDATE challenges SET status = ?1 WHERE id = ?2 AND status = 'open'")?
-            .execute(params![closing.to.as_str(), closing.id])?;
-        if changed == 0 {
-            return Err(StorageError::Conflict);
-        }
+        close_challenge(tx, closing)?;
     }
     if let Some(new) = &commit.new_game {
-        committed.game_id = Some(insert_game(&tx, new, now)?);
+        let game_id = insert_game(tx, new, now)?;
+        committed.game_id = Some(game_id);
+        // Only a challenge this act closes becomes the game: an open one
+        // keeps no game, whatever the caller names.
+        let closed = commit.closing_challenge.map(|c| c.id);
+        if let Some(challenge_id) = new.challenge_id.filter(|&id| closed == Some(id)) {
+            link_challenge(tx, challenge_id, game_id)?;
+        }
     }
     if let Some(update) = &commit.game_update {
-        update_game(&tx, update)?;
+        update_game(tx, update)?;
     }
     if let Some((player, language)) = commit.player_language {
         tx.prepare_cached("UPDATE players SET language = ?1 WHERE id = ?2")?
             .execute(params![language.map(Lang::as_str), player.0])?;
     }
-    let value = answer(&committed);
-    if let Some(key) = &commit.act_key {
-        let json = serde_json::to_string(&value)
-            .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?;
-        tx.prepare_cached(
-            "INSERT INTO processed_acts (act_key, processed_at, answer) VALUES (?1, ?2, ?3)",
-        )?
-        .execute(params![key, to_text(now), json])?;
+    Ok(committed)
+}
+
+/// Moves a challenge out of `open`; someone else closing it first is a conflict.
+fn close_challenge(tx: &Transaction<'_>, closing: &ChallengeClosing) -> Result<()> {
+    let changed = tx
+        .prepare_cached("UPDATE challenges SET status = ?1 WHERE id = ?2 AND status = 'open'")?
+        .execute(params![closing.to.as_str(), closing.id])?;
+    if changed == 0 {
+        return Err(StorageError::Conflict);
     }
-    tx.commit()?;
-    Ok((committed, value))
+    Ok(())
+}
+
+fn record_answer<R: Serialize>(
+    tx: &Transaction<'_>,
+    key: &str,
+    value: &R,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let json = serde_json::to_string(value)
+        .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?;
+    tx.prepare_cached(
+        "INSERT INTO processed_acts (act_key, processed_at, answer) VALUES (?1, ?2, ?3)",
+    )?
+    .execute(params![key, to_text(now), json])?;
+    Ok(())
 }
 
 fn challenge_row(r: &Row<'_>) -> rusqlite::Result<ChallengeTuple> {
@@ -708,9 +779,12 @@ fn ensure_player(
         }
         return Ok(player);
     }
+    // Someone may have added the player since the read: then the name we
+    // saw is the newer one.
     conn.prepare_cached(
         "INSERT INTO players (platform, platform_id, display_name, created_at)
-         VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+         VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (platform, platform_id) DO UPDATE SET display_name = excluded.display_name",
     )?
     .execute(params![
         platform.as_str(),
@@ -948,49 +1022,81 @@ impl Store for SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::game::NoteKind;
+    use crate::storage::suite::store_suite;
+    use tempfile::TempDir;
 
-    #[tokio::test]
-    async fn passes_the_shared_store_suite() {
+    fn fresh() -> (TempDir, SqliteStore) {
         let dir = tempfile::tempdir().expect("temp dir");
-        let counter = std::sync::atomic::AtomicUsize::new(0);
-        super::super::suite::run_all(|| {
-            let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            SqliteStore::open(dir.path().join(format!("suite-{n}.db"))).expect("open")
-        })
-        .await;
+        let store = SqliteStore::open(dir.path().join("suite.db")).expect("open");
+        (dir, store)
+    }
+
+    store_suite!(fresh);
+
+    const TABLES: [&str; 8] = [
+        "challenges",
+        "channels",
+        "game_notes",
+        "games",
+        "moves",
+        "players",
+        "processed_acts",
+        "servers",
+    ];
+
+    fn tables(conn: &Connection) -> Vec<String> {
+        conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+            .expect("tables")
+    }
+
+    fn int_pragma(conn: &Connection, name: &str) -> i64 {
+        conn.pragma_query_value(None, name, |r| r.get(0))
+            .expect(name)
+    }
+
+    fn at(seconds: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_800_000_000 + seconds, 0).expect("instant")
     }
 
     #[test]
-    fn a_fresh_file_gets_every_migration_once() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("fresh.db");
-        let store = SqliteStore::open(&path).expect("open");
-        assert_eq!(store.schema_version().expect("version"), MIGRATIONS.len());
-        drop(store);
-        // Reopening applies nothing twice (a second CREATE TABLE would fail).
-        let store = SqliteStore::open(&path).expect("reopen");
+    fn migrations_are_numbered_in_order() {
+        for (index, (name, sql)) in MIGRATIONS.iter().enumerate() {
+            assert!(
+                name.starts_with(&format!("{:04}_", index + 1)),
+                "{name} is not migration {}",
+                index + 1
+            );
+            assert!(!sql.trim().is_empty(), "{name} is empty");
+        }
+    }
+
+    #[test]
+    fn a_fresh_file_gets_every_migration_and_every_table() {
+        let (_dir, store) = fresh();
         assert_eq!(store.schema_version().expect("version"), MIGRATIONS.len());
         let conn = store.lock().expect("lock");
-        let tables: Vec<String> = conn
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-            .expect("tables");
-        for table in [
-            "challenges",
-            "channels",
-            "game_notes",
-            "games",
-            "moves",
-            "players",
-            "processed_acts",
-            "servers",
-        ] {
-            assert!(tables.iter().any(|t| t == table), "missing table {table}");
-        }
+        assert_eq!(int_pragma(&conn, "user_version"), MIGRATIONS.len() as i64);
+        assert_eq!(tables(&conn), TABLES);
         let mode: String = conn
-            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
-            .expect("mode");
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .expect("journal_mode");
         assert_eq!(mode, "wal");
+        assert_eq!(int_pragma(&conn, "synchronous"), 2, "FULL");
+        assert_eq!(int_pragma(&conn, "foreign_keys"), 1);
+        assert_eq!(int_pragma(&conn, "busy_timeout"), 5000);
+    }
+
+    #[test]
+    fn reopening_applies_no_migration_twice() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("twice.db");
+        drop(SqliteStore::open(&path).expect("open"));
+        // 0001 has plain CREATE TABLEs: running it again would fail.
+        let store = SqliteStore::open(&path).expect("reopen");
+        assert_eq!(store.schema_version().expect("version"), MIGRATIONS.len());
+        assert_eq!(tables(&store.lock().expect("lock")), TABLES);
     }
 
     #[test]
@@ -1000,25 +1106,237 @@ mod tests {
         let conn = Connection::open(&path).expect("open");
         conn.pragma_update(None, "user_version", 99).expect("set");
         drop(conn);
-        assert!(matches!(
-            SqliteStore::open(&path),
-            Err(StorageError::Migration { version: 99, .. })
-        ));
+        let opened = SqliteStore::open(&path);
+        assert!(
+            matches!(opened, Err(StorageError::Migration { version: 99, .. })),
+            "{:?}",
+            opened.err()
+        );
+    }
+
+    #[test]
+    fn a_failed_migration_leaves_the_file_as_it_was() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("clash.db");
+        let conn = Connection::open(&path).expect("open");
+        // A table in the way: 0001 fails after creating the ones before it.
+        conn.execute_batch("CREATE TABLE games (x)").expect("clash");
+        drop(conn);
+        let opened = SqliteStore::open(&path);
+        assert!(
+            matches!(opened, Err(StorageError::Migration { version: 1, .. })),
+            "{:?}",
+            opened.err()
+        );
+        let conn = Connection::open(&path).expect("open");
+        assert_eq!(int_pragma(&conn, "user_version"), 0);
+        assert_eq!(tables(&conn), ["games"]);
     }
 
     #[tokio::test]
-    async fn data_survives_reopening() {
+    async fn data_survives_closing_and_reopening() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("keep.db");
-        let now = Utc::now();
         let store = SqliteStore::open(&path).expect("open");
-        let player = store
-            .ensure_player(Platform::Console, "alice", "Alice", now)
+        let (game, player) = a_game_with_a_move(&store).await;
+        drop(store);
+
+        let store = SqliteStore::open(&path).expect("reopen");
+        assert_eq!(store.player(player.id).await.expect("read"), Some(player));
+        assert_eq!(store.game(game.id).await.expect("read"), Some(game));
+        let answer = store.answer_of("move-1").await.expect("read");
+        assert_eq!(answer.as_deref(), Some(r#""played""#));
+    }
+
+    /// A game with one move and one note, saved under act key `move-1`.
+    async fn a_game_with_a_move(store: &SqliteStore) -> (GameRecord, PlayerRow) {
+        let defaults = ServerDefaults {
+            language: Lang::En,
+            time_control: "3d".to_owned(),
+        };
+        let server = store
+            .ensure_server(Platform::Console, "club", &defaults, at(0))
+            .await
+            .expect("server");
+        let channel = store
+            .ensure_channel(server.id, "main")
+            .await
+            .expect("channel");
+        let alice = store
+            .ensure_player(Platform::Console, "alice", "Alice", at(0))
             .await
             .expect("player");
-        drop(store);
-        let store = SqliteStore::open(&path).expect("reopen");
-        let again = store.player(player.id).await.expect("read");
-        assert_eq!(again, Some(player));
+        let bob = store
+            .ensure_player(Platform::Console, "bob", "Bob", at(0))
+            .await
+            .expect("player");
+        let new_game = NewGame {
+            server_id: server.id,
+            channel_id: channel.id,
+            white: alice.id,
+            black: bob.id,
+            start_fen: None,
+            time_control: "3d".to_owned(),
+            rated: true,
+            draw_rules: DrawRules::default(),
+            turn: Color::White,
+            challenge_id: None,
+        };
+        let commit = Commit {
+            new_game: Some(new_game),
+            ..Commit::default()
+        };
+        let (committed, ()) = store.commit(commit, at(1), |_| ()).await.expect("game");
+        let id = committed.game_id.expect("id");
+        let update = GameUpdate {
+            id,
+            expected_version: 0,
+            new_moves: vec![MoveRow {
+                ply: 1,
+                uci: "e2e4".to_owned(),
+                san: "e4".to_owned(),
+                played_at: at(2),
+                draw_offer: true,
+            }],
+            new_notes: vec![Note {
+                ply: 1,
+                by: Some(Color::White),
+                at: at(2),
+                kind: NoteKind::DrawOffered,
+            }],
+            state: GameState::Ongoing,
+            pending_offer: Some(Color::White),
+            turn: Color::Black,
+        };
+        let commit = Commit {
+            act_key: Some("move-1".to_owned()),
+            game_update: Some(update),
+            ..Commit::default()
+        };
+        store
+            .commit(commit, at(2), |_| "played")
+            .await
+            .expect("move");
+        let game = store.game(id).await.expect("read").expect("game");
+        assert_eq!(game.moves.len(), 1);
+        (game, alice)
+    }
+
+    #[tokio::test]
+    async fn an_accepted_challenge_names_its_game() {
+        let (_dir, store) = fresh();
+        let (game, alice) = a_game_with_a_move(&store).await;
+        let challenge = NewChallenge {
+            server_id: game.server_id,
+            channel_id: game.channel_id,
+            challenger: alice.id,
+            challenged: None,
+            color: ColorChoice::Random,
+            time_control: "3d".to_owned(),
+            rated: true,
+            start_fen: None,
+            expires_at: at(1000),
+        };
+        let mut challenge_ids = Vec::new();
+        for _ in 0..2 {
+            let commit = Commit {
+                new_challenge: Some(challenge.clone()),
+                ..Commit::default()
+            };
+            let (committed, ()) = store
+                .commit(commit, at(3), |_| ())
+                .await
+                .expect("challenge");
+            challenge_ids.push(committed.challenge_id.expect("id"));
+        }
+        let game_from = |challenge_id| NewGame {
+            server_id: game.server_id,
+            channel_id: game.channel_id,
+            white: game.white,
+            black: game.black,
+            start_fen: None,
+            time_control: "3d".to_owned(),
+            rated: true,
+            draw_rules: DrawRules::default(),
+            turn: Color::White,
+            challenge_id: Some(challenge_id),
+        };
+        let accept = Commit {
+            closing_challenge: Some(ChallengeClosing {
+                id: challenge_ids[0],
+                to: ChallengeStatus::Accepted,
+            }),
+            new_game: Some(game_from(challenge_ids[0])),
+            ..Commit::default()
+        };
+        let (accepted, ()) = store.commit(accept, at(4), |_| ()).await.expect("accept");
+        // A game naming a challenge that stays open does not claim it.
+        let unclosed = Commit {
+            new_game: Some(game_from(challenge_ids[1])),
+            ..Commit::default()
+        };
+        store.commit(unclosed, at(5), |_| ()).await.expect("game");
+
+        let conn = store.lock().expect("lock");
+        let linked: Vec<Option<i64>> = conn
+            .prepare("SELECT game_id FROM challenges ORDER BY id")
+            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+            .expect("links");
+        assert_eq!(linked, vec![accepted.game_id, None]);
+    }
+
+    #[tokio::test]
+    async fn corrupt_rows_are_reported_as_corrupt() {
+        let (_dir, store) = fresh();
+        let (game, _) = a_game_with_a_move(&store).await;
+        for (column, value) in [
+            ("created_at", "yesterday"),
+            ("status", "paused"),
+            ("turn", "green"),
+        ] {
+            let sql = format!("UPDATE games SET {column} = ?1 WHERE id = ?2");
+            let original: String = {
+                let conn = store.lock().expect("lock");
+                let read = format!("SELECT {column} FROM games WHERE id = ?1");
+                let original = conn
+                    .query_row(&read, params![game.id], |r| r.get(0))
+                    .expect("read");
+                conn.execute(&sql, params![value, game.id]).expect("spoil");
+                original
+            };
+            let loaded = match column {
+                "turn" => store
+                    .games_in_channel(game.channel_id, game.white, false)
+                    .await
+                    .map(|_| ()),
+                _ => store.game(game.id).await.map(|_| ()),
+            };
+            assert!(
+                matches!(loaded, Err(StorageError::Corrupt(_))),
+                "{column}: {loaded:?}"
+            );
+            let conn = store.lock().expect("lock");
+            conn.execute(&sql, params![original, game.id])
+                .expect("mend");
+        }
+        assert_eq!(store.game(game.id).await.expect("read"), Some(game));
+    }
+
+    #[tokio::test]
+    async fn a_poisoned_lock_is_an_error_not_a_panic() {
+        let (_dir, store) = fresh();
+        let conn = Arc::clone(&store.conn);
+        let panicked = std::thread::spawn(move || {
+            let _guard = conn.lock();
+            panic!("poison the connection lock");
+        })
+        .join();
+        assert!(panicked.is_err());
+        let read = store.player(PlayerId(1)).await;
+        assert!(matches!(read, Err(StorageError::Backend(_))), "{read:?}");
+        assert!(matches!(
+            store.schema_version(),
+            Err(StorageError::Backend(_))
+        ));
     }
 }

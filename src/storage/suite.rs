@@ -1,14 +1,49 @@
 //! The test suite every [`Store`] implementation must pass.
 //!
-//! Each check gets a fresh, empty store from `make`.
+//! Each check is a `pub async fn` over any store; [`store_suite!`] turns
+//! every check into its own `#[tokio::test]` on a fresh, empty store, so a
+//! store module only says how to make one.
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use shakmaty::Color;
 
 use super::*;
-use crate::core::event::{GameResult, Reason};
+use crate::core::event::{ClaimKind, GameResult, Reason};
 use crate::core::game::{DrawRules, Note, NoteKind, PlayerId};
 use crate::core::notation::Lang;
+
+/// One `#[tokio::test]` per check of this suite. `$fresh()` returns
+/// `(guard, store)`: the guard (a temporary directory, say) lives as long
+/// as the test.
+macro_rules! store_suite {
+    ($fresh:path) => {
+        $crate::storage::suite::store_suite!(
+            @each $fresh;
+            identities_are_created_once,
+            challenges_become_games_atomically,
+            game_updates_append_and_check_versions,
+            finished_games_round_trip,
+            acts_are_committed_once,
+            a_failed_commit_writes_nothing,
+            instants_keep_milliseconds,
+            game_lists_filter_and_order,
+            standings_count_scored_games_only,
+            player_language_is_set_and_cleared,
+            acts_open_in_one_call,
+            the_only_game_in_a_channel_is_found_by_version,
+        );
+    };
+    (@each $fresh:path; $($check:ident),+ $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $check() {
+                let (_guard, store) = $fresh();
+                $crate::storage::suite::$check(&store).await;
+            }
+        )+
+    };
+}
+pub(crate) use store_suite;
 
 fn t(minutes: i64) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 2, 1, 8, 0, 0).unwrap() + Duration::minutes(minutes)
@@ -20,18 +55,6 @@ fn defaults() -> ServerDefaults {
         time_control: "3d".to_owned(),
     }
 }
-
-/// Runs every check, each on a new store.
-pub async fn run_all<S: Store>(make: impl Fn() -> S) {
-    identities_are_created_once(&make()).await;
-    challenges_become_games_atomically(&make()).await;
-    game_updates_append_and_check_versions(&make()).await;
-    acts_are_committed_once(&make()).await;
-    game_lists_filter_and_order(&make()).await;
-    standings_count_scored_games_only(&make()).await;
-    player_language_is_set_and_cleared(&make()).await;
-}
-
 struct World {
     server: ServerRow,
     channel: ChannelRow,
@@ -49,17 +72,11 @@ async fn world<S: Store>(store: &S) -> World {
         .ensure_channel(server.id, "main")
         .await
         .expect("channel");
-    let mut players = Vec::new();
-    for name in ["alice", "bob", "carol"] {
-        let row = store
-            .ensure_player(Platform::Console, name, name, t(0))
-            .await
-            .expect("player");
-        players.push(row);
-    }
-    let carol = players.pop().unwrap();
-    let bob = players.pop().unwrap();
-    let alice = players.pop().unwrap();
+    let [alice, bob, carol] = [
+        player(store, "alice").await,
+        player(store, "bob").await,
+        player(store, "carol").await,
+    ];
     World {
         server,
         channel,
@@ -67,6 +84,13 @@ async fn world<S: Store>(store: &S) -> World {
         bob,
         carol,
     }
+}
+
+async fn player<S: Store>(store: &S, name: &str) -> PlayerRow {
+    store
+        .ensure_player(Platform::Console, name, name, t(0))
+        .await
+        .expect("player")
 }
 
 fn new_game(w: &World, white: PlayerId, black: PlayerId) -> NewGame {
@@ -84,45 +108,86 @@ fn new_game(w: &World, white: PlayerId, black: PlayerId) -> NewGame {
     }
 }
 
-async fn create_game<S: Store>(store: &S, w: &World, white: PlayerId, black: PlayerId) -> i64 {
+fn new_challenge(w: &World, channel_id: i64, expires_at: DateTime<Utc>) -> NewChallenge {
+    NewChallenge {
+        server_id: w.server.id,
+        channel_id,
+        challenger: w.alice.id,
+        challenged: Some(w.bob.id),
+        color: ColorChoice::White,
+        time_control: "5d".to_owned(),
+        rated: false,
+        start_fen: Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_owned()),
+        expires_at,
+    }
+}
+
+async fn create_game<S: Store>(store: &S, game: NewGame) -> i64 {
     let commit = Commit {
-        new_game: Some(new_game(w, white, black)),
+        new_game: Some(game),
         ..Commit::default()
     };
     let (committed, ()) = store.commit(commit, t(1), |_| ()).await.expect("game");
     committed.game_id.expect("id")
 }
 
-async fn finish<S: Store>(store: &S, id: i64, result: GameResult, at: i64) {
+/// Saves `update` on top of the stored version of game `id`.
+async fn save<S: Store>(store: &S, id: i64, at: DateTime<Utc>, update: GameUpdate) {
     let record = store.game(id).await.expect("read").expect("game");
-    let update = GameUpdate {
+    let commit = Commit {
+        game_update: Some(GameUpdate {
+            expected_version: record.version,
+            ..update
+        }),
+        ..Commit::default()
+    };
+    store.commit(commit, at, |_| ()).await.expect("save");
+}
+
+fn ending(id: i64, result: GameResult, reason: Reason, ended_at: DateTime<Utc>) -> GameUpdate {
+    GameUpdate {
         id,
-        expected_version: record.version,
+        expected_version: 0,
         new_moves: Vec::new(),
         new_notes: Vec::new(),
         state: GameState::Over {
             result,
-            reason: if result == GameResult::NoResult {
-                Reason::Abort
-            } else {
-                Reason::Resignation
-            },
-            ended_at: t(at),
+            reason,
+            ended_at,
         },
         pending_offer: None,
         turn: Color::White,
-    };
-    let commit = Commit {
-        game_update: Some(update),
-        ..Commit::default()
-    };
-    store.commit(commit, t(at), |_| ()).await.expect("finish");
+    }
 }
 
-async fn identities_are_created_once<S: Store>(store: &S) {
+async fn finish<S: Store>(store: &S, id: i64, result: GameResult, at: i64) {
+    let reason = match result {
+        GameResult::NoResult => Reason::Abort,
+        _ => Reason::Resignation,
+    };
+    save(store, id, t(at), ending(id, result, reason, t(at))).await;
+}
+
+fn a_move(ply: u32, uci: &str, san: &str, played_at: DateTime<Utc>) -> MoveRow {
+    MoveRow {
+        ply,
+        uci: uci.to_owned(),
+        san: san.to_owned(),
+        played_at,
+        draw_offer: false,
+    }
+}
+
+fn ids(games: &[GameSummary]) -> Vec<i64> {
+    games.iter().map(|g| g.id).collect()
+}
+
+pub async fn identities_are_created_once<S: Store>(store: &S) {
     let w = world(store).await;
     assert_eq!(w.server.language, Lang::Fr);
     assert_eq!(w.server.time_control, "3d");
+    assert_eq!(w.server.draw_rules, DrawRules::default());
+    assert_eq!(w.server.moderator_role, None);
     let again = store
         .ensure_server(Platform::Console, "club", &defaults(), t(5))
         .await
@@ -141,6 +206,17 @@ async fn identities_are_created_once<S: Store>(store: &S) {
         .await
         .expect("channel");
     assert_eq!(channel, w.channel);
+    let elsewhere = store
+        .ensure_channel(other.id, "main")
+        .await
+        .expect("channel");
+    assert_ne!(elsewhere.id, w.channel.id);
+    let orphan = store.ensure_channel(other.id + 100, "main").await;
+    assert!(
+        matches!(orphan, Err(StorageError::Backend(_))),
+        "{orphan:?}"
+    );
+
     let renamed = store
         .ensure_player(Platform::Console, "alice", "Alice B.", t(5))
         .await
@@ -148,6 +224,7 @@ async fn identities_are_created_once<S: Store>(store: &S) {
     assert_eq!(renamed.id, w.alice.id);
     assert_eq!(renamed.display_name, "Alice B.");
     assert_eq!(renamed.notify, Notify::Channel);
+    assert_eq!(renamed.language, None);
     let found = store
         .find_player(Platform::Console, "alice")
         .await
@@ -161,11 +238,48 @@ async fn identities_are_created_once<S: Store>(store: &S) {
             .expect("find"),
         None
     );
+    assert_eq!(store.player(PlayerId(9999)).await.expect("read"), None);
 }
 
-async fn challenges_become_games_atomically<S: Store>(store: &S) {
+pub async fn challenges_become_games_atomically<S: Store>(store: &S) {
     let w = world(store).await;
-    let challenge = NewChallenge {
+    let side = store
+        .ensure_channel(w.server.id, "side")
+        .await
+        .expect("channel");
+    let mut ids_made = Vec::new();
+    for (key, channel, expires) in [
+        ("c-1", w.channel.id, 60),
+        ("c-2", side.id, 60),
+        ("c-3", w.channel.id, 30),
+    ] {
+        let commit = Commit {
+            act_key: Some(key.into()),
+            new_challenge: Some(new_challenge(&w, channel, t(expires))),
+            ..Commit::default()
+        };
+        let (committed, answered) = store
+            .commit(commit, t(2), |c| c.challenge_id)
+            .await
+            .expect("challenge");
+        assert_eq!(
+            committed.challenge_id, answered,
+            "the answer sees the new id"
+        );
+        ids_made.push(answered.expect("id"));
+    }
+    let (id, later) = (ids_made[0], ids_made[2]);
+    let open = store
+        .open_challenges(w.channel.id, t(3))
+        .await
+        .expect("open");
+    assert_eq!(
+        open.iter().map(|c| c.id).collect::<Vec<_>>(),
+        vec![id, later],
+        "this channel's only, oldest first"
+    );
+    let expected = ChallengeRow {
+        id,
         server_id: w.server.id,
         channel_id: w.channel.id,
         challenger: w.alice.id,
@@ -174,35 +288,19 @@ async fn challenges_become_games_atomically<S: Store>(store: &S) {
         time_control: "5d".to_owned(),
         rated: false,
         start_fen: Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_owned()),
+        status: ChallengeStatus::Open,
+        created_at: t(2),
         expires_at: t(60),
     };
-    let commit = Commit {
-        act_key: Some("challenge-1".into()),
-        new_challenge: Some(challenge),
-        ..Commit::default()
-    };
-    let (committed, id) = store
-        .commit(commit, t(2), |c| c.challenge_id)
-        .await
-        .expect("challenge");
-    assert_eq!(committed.challenge_id, id);
-    let id = id.expect("id");
-    let open = store
-        .open_challenges(w.channel.id, t(3))
+    assert_eq!(open[0], expected);
+    let at_expiry = store
+        .open_challenges(w.channel.id, t(30))
         .await
         .expect("open");
-    assert_eq!(open.len(), 1);
-    assert_eq!(open[0].id, id);
-    assert_eq!(open[0].challenged, Some(w.bob.id));
-    assert_eq!(open[0].color, ColorChoice::White);
-    assert!(!open[0].rated);
-    assert_eq!(open[0].created_at, t(2));
-    assert!(
-        store
-            .open_challenges(w.channel.id, t(60))
-            .await
-            .expect("open")
-            .is_empty()
+    assert_eq!(
+        at_expiry.iter().map(|c| c.id).collect::<Vec<_>>(),
+        vec![id],
+        "a challenge has lapsed at its expiry instant"
     );
 
     let accept = |key: &str| Commit {
@@ -222,40 +320,76 @@ async fn challenges_become_games_atomically<S: Store>(store: &S) {
         .await
         .expect("accept");
     let game_id = committed.game_id.expect("game");
-    assert!(
-        store
-            .open_challenges(w.channel.id, t(4))
-            .await
-            .expect("open")
-            .is_empty()
-    );
+    assert_eq!(committed.challenge_id, None);
+    let open = store
+        .open_challenges(w.channel.id, t(4))
+        .await
+        .expect("open");
+    assert_eq!(open.iter().map(|c| c.id).collect::<Vec<_>>(), vec![later]);
+    let game = store.game(game_id).await.expect("read").expect("game");
+    assert_eq!((game.white, game.black), (w.alice.id, w.bob.id));
+    assert_eq!(game.created_at, t(4));
+
     // Accepting again conflicts and creates no second game.
     let again = store.commit(accept("accept-2"), t(5), |_| ()).await;
     assert!(matches!(again, Err(StorageError::Conflict)), "{again:?}");
     assert!(store.game(game_id + 1).await.expect("read").is_none());
+    let games = store
+        .games_in_channel(w.channel.id, w.alice.id, false)
+        .await
+        .expect("list");
+    assert_eq!(ids(&games), vec![game_id]);
     assert!(store.answer_of("accept-2").await.expect("read").is_none());
+
+    // Declining the other one closes it without a game.
+    let decline = Commit {
+        closing_challenge: Some(ChallengeClosing {
+            id: later,
+            to: ChallengeStatus::Declined,
+        }),
+        ..Commit::default()
+    };
+    let (committed, ()) = store.commit(decline, t(6), |_| ()).await.expect("decline");
+    assert_eq!(committed, Committed::default());
+    assert!(
+        store
+            .open_challenges(w.channel.id, t(6))
+            .await
+            .expect("open")
+            .is_empty()
+    );
 }
 
-async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
+pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
     let w = world(store).await;
-    let id = create_game(store, &w, w.alice.id, w.bob.id).await;
+    let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
     let record = store.game(id).await.expect("read").expect("game");
-    assert_eq!(record.state, GameState::Ongoing);
-    assert!(record.moves.is_empty());
+    let expected = GameRecord {
+        id,
+        server_id: w.server.id,
+        channel_id: w.channel.id,
+        white: w.alice.id,
+        black: w.bob.id,
+        white_player: w.alice.clone(),
+        black_player: w.bob.clone(),
+        start_fen: None,
+        time_control: "3d".to_owned(),
+        rated: true,
+        draw_rules: DrawRules::default(),
+        created_at: t(1),
+        state: GameState::Ongoing,
+        pending_offer: None,
+        version: record.version,
+        moves: Vec::new(),
+        notes: Vec::new(),
+    };
+    assert_eq!(record, expected);
+
     let moves = vec![
+        a_move(1, "e2e4", "e4", t(10)),
         MoveRow {
-            ply: 1,
-            uci: "e2e4".into(),
-            san: "e4".into(),
-            played_at: t(10),
-            draw_offer: false,
-        },
-        MoveRow {
-            ply: 2,
-            uci: "e7e5".into(),
-            san: "e5".into(),
-            played_at: t(11),
             draw_offer: true,
+            ..a_move(2, "e7e5", "e5", t(11))
         },
     ];
     let note = Note {
@@ -287,64 +421,145 @@ async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
     // A second writer that read the old version is refused, and nothing is written.
     let stale = Commit {
         act_key: Some("stale".into()),
-        game_update: Some(update),
+        game_update: Some(GameUpdate {
+            new_moves: vec![a_move(3, "g1f3", "Nf3", t(13))],
+            ..update.clone()
+        }),
         ..Commit::default()
     };
     let result = store.commit(stale, t(13), |_| ()).await;
     assert!(matches!(result, Err(StorageError::Conflict)), "{result:?}");
-    let unchanged = store.game(id).await.expect("read").expect("game");
-    assert_eq!(unchanged, saved);
+    assert_eq!(store.game(id).await.expect("read"), Some(saved.clone()));
     assert!(store.answer_of("stale").await.expect("read").is_none());
 
-    // The game ends; result, reason and instant round-trip, notes continue in order.
-    let over = GameState::Over {
-        result: GameResult::BlackWins,
-        reason: Reason::Checkmate,
-        ended_at: t(20),
-    };
-    let last = Note {
-        ply: 2,
-        by: None,
-        at: t(20),
-        kind: NoteKind::Adjudicated {
-            note: "test".into(),
-        },
-    };
-    let commit = Commit {
+    // So is a save of a game that does not exist.
+    let missing = Commit {
         game_update: Some(GameUpdate {
-            id,
-            expected_version: saved.version,
-            new_moves: Vec::new(),
-            new_notes: vec![last.clone()],
-            state: over,
-            pending_offer: None,
-            turn: Color::White,
+            id: id + 100,
+            ..update
         }),
         ..Commit::default()
     };
-    store.commit(commit, t(20), |_| ()).await.expect("end");
-    let ended = store.game(id).await.expect("read").expect("game");
-    assert_eq!(ended.state, over);
-    assert_eq!(ended.notes, vec![note, last]);
-    assert_eq!(ended.pending_offer, None);
+    let result = store.commit(missing, t(13), |_| ()).await;
+    assert!(matches!(result, Err(StorageError::Conflict)), "{result:?}");
+
+    // Later moves and notes come after the earlier ones, in order.
+    let notes = [
+        Note {
+            ply: 3,
+            by: Some(Color::White),
+            at: t(14),
+            kind: NoteKind::ClaimRefused {
+                kind: Some(ClaimKind::Threefold),
+                with_move: Some("g1f3".into()),
+            },
+        },
+        Note {
+            ply: 3,
+            by: Some(Color::Black),
+            at: t(15),
+            kind: NoteKind::ClaimUpheld {
+                kind: ClaimKind::Fifty,
+                with_move: None,
+            },
+        },
+        Note {
+            ply: 3,
+            by: None,
+            at: t(16),
+            kind: NoteKind::DrawOffered,
+        },
+    ];
+    save(
+        store,
+        id,
+        t(16),
+        GameUpdate {
+            id,
+            expected_version: 0,
+            new_moves: vec![a_move(3, "g1f3", "Nf3", t(14))],
+            new_notes: notes.to_vec(),
+            state: GameState::Ongoing,
+            pending_offer: None,
+            turn: Color::Black,
+        },
+    )
+    .await;
+    let later = store.game(id).await.expect("read").expect("game");
+    assert_eq!(later.moves.len(), 3);
+    assert_eq!(later.moves[..2], moves[..]);
+    assert_eq!(later.moves[2].uci, "g1f3");
+    let mut all_notes = vec![note];
+    all_notes.extend(notes);
+    assert_eq!(later.notes, all_notes);
+    assert_eq!(later.pending_offer, None);
+    assert_eq!(later.version, saved.version + 1);
 }
 
-async fn acts_are_committed_once<S: Store>(store: &S) {
+/// Every result and reason survives the round trip, with the ending instant.
+pub async fn finished_games_round_trip<S: Store>(store: &S) {
     let w = world(store).await;
-    let commit = || Commit {
+    let results = [
+        GameResult::WhiteWins,
+        GameResult::BlackWins,
+        GameResult::Draw,
+        GameResult::NoResult,
+    ];
+    for (n, reason) in Reason::ALL.into_iter().enumerate() {
+        let result = results[n % results.len()];
+        let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+        let ended_at = t(100 + n as i64);
+        let last = Note {
+            ply: 0,
+            by: None,
+            at: ended_at,
+            kind: NoteKind::Adjudicated {
+                note: format!("reason {n}: « {} »", reason.as_str()),
+            },
+        };
+        let update = GameUpdate {
+            new_notes: vec![last.clone()],
+            ..ending(id, result, reason, ended_at)
+        };
+        save(store, id, ended_at, update).await;
+        let over = store.game(id).await.expect("read").expect("game");
+        let expected = GameState::Over {
+            result,
+            reason,
+            ended_at,
+        };
+        assert_eq!(over.state, expected, "{reason:?}");
+        assert_eq!(over.notes, vec![last]);
+        let listed = store
+            .games_in_channel(w.channel.id, w.alice.id, false)
+            .await
+            .expect("list");
+        assert_eq!(listed[0].id, id);
+        assert_eq!(listed[0].state, expected);
+    }
+}
+
+pub async fn acts_are_committed_once<S: Store>(store: &S) {
+    let w = world(store).await;
+    let commit = |language| Commit {
         act_key: Some("interaction-42".into()),
-        player_language: Some((w.alice.id, Some(Lang::En))),
+        player_language: Some((w.alice.id, Some(language))),
         ..Commit::default()
     };
     let (_, first) = store
-        .commit(commit(), t(1), |_| vec!["first answer".to_owned()])
+        .commit(commit(Lang::En), t(1), |_| vec!["first answer".to_owned()])
         .await
         .expect("first");
     assert_eq!(first, vec!["first answer".to_owned()]);
     let second = store
-        .commit(commit(), t(2), |_| vec!["second".to_owned()])
+        .commit(commit(Lang::De), t(2), |_| vec!["second".to_owned()])
         .await;
-    assert!(matches!(second, Err(StorageError::DuplicateAct(ref k)) if k == "interaction-42"));
+    assert!(
+        matches!(second, Err(StorageError::DuplicateAct(ref k)) if k == "interaction-42"),
+        "{second:?}"
+    );
+    let alice = store.player(w.alice.id).await.expect("read").expect("row");
+    assert_eq!(alice.language, Some(Lang::En), "the replay wrote nothing");
     let stored = store.answer_of("interaction-42").await.expect("read");
     assert_eq!(stored.as_deref(), Some(r#"["first answer"]"#));
     assert!(
@@ -354,83 +569,253 @@ async fn acts_are_committed_once<S: Store>(store: &S) {
             .expect("read")
             .is_none()
     );
+    // Acts without a key may repeat, and leave no answer behind.
+    for _ in 0..2 {
+        let keyless = Commit {
+            player_language: Some((w.bob.id, Some(Lang::Fr))),
+            ..Commit::default()
+        };
+        store
+            .commit(keyless, t(3), |_| "ok")
+            .await
+            .expect("keyless");
+    }
 }
 
-async fn game_lists_filter_and_order<S: Store>(store: &S) {
+/// An error half-way through a commit (a game naming nobody, an answer
+/// without JSON) leaves no trace of the parts before it.
+pub async fn a_failed_commit_writes_nothing<S: Store>(store: &S) {
     let w = world(store).await;
-    let first = create_game(store, &w, w.alice.id, w.bob.id).await;
-    let second = create_game(store, &w, w.carol.id, w.alice.id).await;
-    let third = create_game(store, &w, w.bob.id, w.carol.id).await;
+    let commit = Commit {
+        act_key: Some("broken".into()),
+        new_challenge: Some(new_challenge(&w, w.channel.id, t(60))),
+        new_game: Some(new_game(&w, w.alice.id, PlayerId(w.carol.id.0 + 100))),
+        ..Commit::default()
+    };
+    let result = store.commit(commit, t(2), |_| ()).await;
+    assert!(
+        matches!(result, Err(StorageError::Backend(_))),
+        "{result:?}"
+    );
+    assert!(
+        store
+            .open_challenges(w.channel.id, t(3))
+            .await
+            .expect("open")
+            .is_empty()
+    );
+    assert!(
+        store
+            .games_in_channel(w.channel.id, w.alice.id, false)
+            .await
+            .expect("list")
+            .is_empty()
+    );
+    assert!(store.answer_of("broken").await.expect("read").is_none());
+
+    // So does an answer that cannot be stored.
+    let commit = Commit {
+        act_key: Some("unanswerable".into()),
+        new_challenge: Some(new_challenge(&w, w.channel.id, t(60))),
+        ..Commit::default()
+    };
+    let result = store.commit(commit, t(2), |_| Unserializable).await;
+    assert!(
+        matches!(result, Err(StorageError::Backend(_))),
+        "{:?}",
+        result.err()
+    );
+    assert!(
+        store
+            .open_challenges(w.channel.id, t(3))
+            .await
+            .expect("open")
+            .is_empty()
+    );
+    assert!(
+        store
+            .answer_of("unanswerable")
+            .await
+            .expect("read")
+            .is_none()
+    );
+}
+
+/// An answer whose JSON fails.
+struct Unserializable;
+
+impl serde::Serialize for Unserializable {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        Err(serde::ser::Error::custom("no JSON for this"))
+    }
+}
+
+/// Both stores keep instants to the millisecond, truncated.
+pub async fn instants_keep_milliseconds<S: Store>(store: &S) {
+    let w = world(store).await;
+    let fine = t(0) + Duration::nanoseconds(1_234_567_891);
+    let coarse = t(0) + Duration::milliseconds(1_234);
+    assert_eq!(to_stored_precision(fine), coarse);
+    let commit = Commit {
+        new_challenge: Some(new_challenge(&w, w.channel.id, fine + Duration::hours(1))),
+        new_game: Some(new_game(&w, w.alice.id, w.bob.id)),
+        ..Commit::default()
+    };
+    let (committed, ()) = store.commit(commit, fine, |_| ()).await.expect("commit");
+    let open = store
+        .open_challenges(w.channel.id, fine)
+        .await
+        .expect("open");
+    assert_eq!(open[0].created_at, coarse);
+    assert_eq!(open[0].expires_at, coarse + Duration::hours(1));
+    let id = committed.game_id.expect("game");
+    let update = GameUpdate {
+        new_moves: vec![a_move(1, "e2e4", "e4", fine)],
+        ..ending(id, GameResult::Draw, Reason::Agreement, fine)
+    };
+    save(store, id, fine, update).await;
+    let game = store.game(id).await.expect("read").expect("game");
+    assert_eq!(game.created_at, coarse);
+    assert_eq!(game.moves[0].played_at, coarse);
+    assert!(matches!(game.state, GameState::Over { ended_at, .. } if ended_at == coarse));
+}
+
+pub async fn game_lists_filter_and_order<S: Store>(store: &S) {
+    let w = world(store).await;
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let second = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
+    let third = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await;
     finish(store, first, GameResult::Draw, 30).await;
+    let played = GameUpdate {
+        id: second,
+        expected_version: 0,
+        new_moves: vec![a_move(1, "d2d4", "d4", t(31))],
+        new_notes: Vec::new(),
+        state: GameState::Ongoing,
+        pending_offer: None,
+        turn: Color::Black,
+    };
+    save(store, second, t(31), played).await;
+    let side = store
+        .ensure_channel(w.server.id, "side")
+        .await
+        .expect("channel");
+    let elsewhere = create_game(
+        store,
+        NewGame {
+            channel_id: side.id,
+            ..new_game(&w, w.alice.id, w.carol.id)
+        },
+    )
+    .await;
 
     let all = store
         .games_in_channel(w.channel.id, w.alice.id, false)
         .await
         .expect("list");
-    assert_eq!(
-        all.iter().map(|g| g.id).collect::<Vec<_>>(),
-        vec![second, first]
-    );
-    assert_eq!(all[0].white_name, "carol");
-    assert_eq!(all[0].black_name, "alice");
-    assert_eq!(all[0].turn, Color::White);
+    assert_eq!(ids(&all), vec![second, first]);
+    let expected = GameSummary {
+        id: second,
+        channel_id: w.channel.id,
+        white: w.carol.id,
+        black: w.alice.id,
+        white_name: "carol".to_owned(),
+        black_name: "alice".to_owned(),
+        turn: Color::Black,
+        plies: 1,
+        state: GameState::Ongoing,
+    };
+    assert_eq!(all[0], expected);
+    assert_eq!((all[1].plies, all[1].turn), (0, Color::White));
     let ongoing = store
         .games_in_channel(w.channel.id, w.alice.id, true)
         .await
         .expect("list");
-    assert_eq!(
-        ongoing.iter().map(|g| g.id).collect::<Vec<_>>(),
-        vec![second]
-    );
+    assert_eq!(ids(&ongoing), vec![second]);
     let on_server = store
         .ongoing_games_on_server(w.server.id, w.carol.id)
         .await
         .expect("list");
-    assert_eq!(
-        on_server.iter().map(|g| g.id).collect::<Vec<_>>(),
-        vec![third, second]
-    );
+    assert_eq!(ids(&on_server), vec![elsewhere, third, second]);
+    let on_other_server = store
+        .ongoing_games_on_server(w.server.id + 100, w.carol.id)
+        .await
+        .expect("list");
+    assert!(on_other_server.is_empty());
+
+    // Names are read at list time: a rename shows at once.
+    store
+        .ensure_player(Platform::Console, "carol", "Carol C.", t(40))
+        .await
+        .expect("rename");
+    let renamed = store
+        .games_in_channel(w.channel.id, w.alice.id, true)
+        .await
+        .expect("list");
+    assert_eq!(renamed[0].white_name, "Carol C.");
 }
 
-async fn standings_count_scored_games_only<S: Store>(store: &S) {
+pub async fn standings_count_scored_games_only<S: Store>(store: &S) {
     let w = world(store).await;
-    let g1 = create_game(store, &w, w.alice.id, w.bob.id).await;
-    let g2 = create_game(store, &w, w.bob.id, w.carol.id).await;
-    let g3 = create_game(store, &w, w.carol.id, w.alice.id).await;
-    let g4 = create_game(store, &w, w.alice.id, w.carol.id).await;
-    let _running = create_game(store, &w, w.bob.id, w.alice.id).await;
+    let g1 = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let g2 = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await;
+    let g3 = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
+    let g4 = create_game(store, new_game(&w, w.alice.id, w.carol.id)).await;
+    let _running = create_game(store, new_game(&w, w.bob.id, w.alice.id)).await;
     finish(store, g1, GameResult::WhiteWins, 10).await; // alice beats bob
     finish(store, g2, GameResult::BlackWins, 11).await; // carol beats bob
     finish(store, g3, GameResult::Draw, 12).await; // carol draws alice
     finish(store, g4, GameResult::NoResult, 13).await; // aborted: not scored
+
+    // A game on another server counts there only.
+    let other = store
+        .ensure_server(Platform::Console, "other club", &defaults(), t(0))
+        .await
+        .expect("server");
+    let other_channel = store
+        .ensure_channel(other.id, "main")
+        .await
+        .expect("channel");
+    let away = NewGame {
+        server_id: other.id,
+        channel_id: other_channel.id,
+        ..new_game(&w, w.bob.id, w.alice.id)
+    };
+    let g5 = create_game(store, away).await;
+    finish(store, g5, GameResult::WhiteWins, 14).await;
+
     let table = store.standings(w.server.id).await.expect("standings");
-    let rows: Vec<(&str, u32, u32, u32, u32, u32)> = table
-        .iter()
-        .map(|r| {
-            (
-                r.name.as_str(),
-                r.played,
-                r.won,
-                r.drawn,
-                r.lost,
-                r.half_points,
-            )
-        })
-        .collect();
+    let row = |player: &PlayerRow, played, won, drawn, lost, half_points| StandingRow {
+        player: player.id,
+        name: player.display_name.clone(),
+        played,
+        won,
+        drawn,
+        lost,
+        half_points,
+    };
+    // alice and carol tie on points and wins: the name decides.
     assert_eq!(
-        rows,
+        table,
         vec![
-            ("alice", 2, 1, 1, 0, 3),
-            ("carol", 2, 1, 1, 0, 3),
-            ("bob", 2, 0, 0, 2, 0),
+            row(&w.alice, 2, 1, 1, 0, 3),
+            row(&w.carol, 2, 1, 1, 0, 3),
+            row(&w.bob, 2, 0, 0, 2, 0),
         ]
     );
+    let away_table = store.standings(other.id).await.expect("standings");
+    assert_eq!(
+        away_table,
+        vec![row(&w.bob, 1, 1, 0, 0, 2), row(&w.alice, 1, 0, 0, 1, 0)]
+    );
+    let empty = store.standings(other.id + 100).await.expect("standings");
+    assert!(empty.is_empty());
 }
 
-async fn player_language_is_set_and_cleared<S: Store>(store: &S) {
+pub async fn player_language_is_set_and_cleared<S: Store>(store: &S) {
     let w = world(store).await;
     assert_eq!(w.alice.language, None);
-    for (minute, language) in [(1, Some(Lang::Fr)), (2, None)] {
+    for (minute, language) in [(1, Some(Lang::Fr)), (2, Some(Lang::De)), (3, None)] {
         let commit = Commit {
             player_language: Some((w.alice.id, language)),
             ..Commit::default()
@@ -438,5 +823,65 @@ async fn player_language_is_set_and_cleared<S: Store>(store: &S) {
         store.commit(commit, t(minute), |_| ()).await.expect("set");
         let row = store.player(w.alice.id).await.expect("read").expect("row");
         assert_eq!(row.language, language);
+        let bob = store.player(w.bob.id).await.expect("read").expect("row");
+        assert_eq!(bob.language, None, "only the named player changes");
     }
+}
+
+/// `open_act` creates what is new, and answers a replay from the store.
+pub async fn acts_open_in_one_call<S: Store>(store: &S) {
+    let request = ActRequest {
+        act_key: Some("interaction-7".into()),
+        platform: Platform::Discord,
+        server: "guild".into(),
+        channel: "chan".into(),
+        user_id: "u1".into(),
+        user_name: "Ursula".into(),
+        defaults: defaults(),
+    };
+    let OpenedAct::New {
+        server,
+        channel,
+        player,
+    } = store.open_act(request.clone(), t(0)).await.expect("open")
+    else {
+        panic!("a new act");
+    };
+    assert_eq!(server.platform_id, "guild");
+    assert_eq!(channel.server_id, server.id);
+    assert_eq!(player.display_name, "Ursula");
+    let commit = Commit {
+        act_key: Some("interaction-7".into()),
+        ..Commit::default()
+    };
+    store
+        .commit(commit, t(1), |_| "done")
+        .await
+        .expect("commit");
+    let again = store.open_act(request, t(2)).await.expect("open");
+    assert_eq!(again, OpenedAct::Answered("\"done\"".to_owned()));
+}
+
+/// `ongoing_in_channel` names the one game with its version, or lists several.
+pub async fn the_only_game_in_a_channel_is_found_by_version<S: Store>(store: &S) {
+    let w = world(store).await;
+    let lookup = || store.ongoing_in_channel(w.channel.id, w.alice.id);
+    assert_eq!(lookup().await.expect("read"), ChannelGames::None);
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let record = store.game(first).await.expect("read").expect("game");
+    assert_eq!(
+        lookup().await.expect("read"),
+        ChannelGames::One {
+            id: first,
+            version: record.version
+        }
+    );
+    let second = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
+    let ChannelGames::Several(games) = lookup().await.expect("read") else {
+        panic!("two games");
+    };
+    assert_eq!(
+        games.iter().map(|g| g.id).collect::<Vec<_>>(),
+        vec![second, first]
+    );
 }
