@@ -21,5 +21,6 @@ pub mod config;
 pub mod core;
 pub mod i18n;
 pub mod render;
+pub mod scheduler;
 pub mod service;
 pub mod storage;

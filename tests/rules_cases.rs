@@ -120,6 +120,7 @@ fn event_kind(event: &Event) -> &'static str {
         Event::DrawDeclined { .. } => "draw_declined",
         Event::DrawOfferLapsed { .. } => "draw_offer_lapsed",
         Event::ClaimRefused { .. } => "claim_refused",
+        Event::MoreTimeGiven { .. } => "more_time_given",
         Event::GameOver { .. } => "game_over",
     }
 }

@@ -8,6 +8,9 @@
 //! - `:advance 3d`, `:advance 5h`, `:advance 30m`: move the simulated clock;
 //! - `:now 2026-01-01T12:00:00Z`: set the simulated clock.
 //!
+//! With a simulated clock, every `:` line also runs what the scheduler would
+//! at that instant (flags that fell), so a script can play a game to a flag.
+//!
 //! `#` starts a comment. Replies are printed as text, or with `--json` as one
 //! object per line: `{"server", "channel", "to", "ephemeral", "text", "events", "board"}`.
 //! Scripted acts carry an idempotency key made of the script's name, the
@@ -110,6 +113,14 @@ pub async fn run<S: Store>(
         if let Some(steer) = trimmed.strip_prefix(':') {
             if let Err(message) = steer_session(&mut session, steer) {
                 complain(&mut output, &message)?;
+                continue;
+            }
+            // Moving the simulated clock is what wakes the scheduler here.
+            if session.simulated_now.is_some() {
+                for reply in service.run_due(session.now()).await {
+                    print_reply(&mut output, &session, &reply, options.json)?;
+                }
+                output.flush()?;
             }
             continue;
         }

@@ -14,7 +14,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
 use shakmaty::Color;
+
+use super::event::{color_str, parse_color};
 
 /// The longest time control text accepted.
 pub const MAX_TIME_CONTROL: usize = 32;
@@ -147,7 +150,8 @@ impl fmt::Display for TimeControl {
 }
 
 /// Both sides' time in one game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "StoredClock", try_from = "StoredClock")]
 pub struct Clock {
     control: TimeControl,
     /// Main time left at the start of each side's current or next turn: [white, black].
@@ -280,6 +284,12 @@ impl Clock {
         if let Some(since) = self.paused_since.take() {
             self.turn_started += (now - since).max(Duration::zero());
         }
+    }
+
+    /// Gives the side to move back `span` of its current turn (time the bot
+    /// could not count, such as an outage).
+    pub fn credit_turn(&mut self, span: Duration) {
+        self.turn_started += span.max(Duration::zero());
     }
 
     /// Adds time to `side`'s bank ("more time", or credit for downtime).
@@ -423,6 +433,17 @@ mod tests {
     }
 
     #[test]
+    fn clocks_round_trip_through_json() {
+        let mut clock = Clock::start("30d+1d max 45d".parse().unwrap(), Color::White, day(0));
+        clock.on_move(day(2));
+        clock.pause(day(3));
+        let json = serde_json::to_string(&clock).expect("serializes");
+        let back: Clock = serde_json::from_str(&json).expect("reads back");
+        assert_eq!(back, clock);
+        assert!(serde_json::from_str::<Clock>(&json.replace("30d+1d", "fast")).is_err());
+    }
+
+    #[test]
     fn unlimited_has_no_deadline_and_more_time_adds_up() {
         let clock = Clock::start(TimeControl::Unlimited, Color::White, day(0));
         assert_eq!(clock.deadline(), None);
@@ -430,5 +451,49 @@ mod tests {
         let mut clock = Clock::start("3d".parse().unwrap(), Color::White, day(0));
         clock.add_time(Color::White, Duration::days(2));
         assert_eq!(clock.deadline(), Some(day(5)));
+    }
+}
+
+/// A clock as stored: the control as text, times in whole seconds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct StoredClock {
+    control: String,
+    bank_seconds: [i64; 2],
+    moves: [u32; 2],
+    to_move: String,
+    turn_started: DateTime<Utc>,
+    paused_since: Option<DateTime<Utc>>,
+}
+
+impl From<Clock> for StoredClock {
+    fn from(clock: Clock) -> StoredClock {
+        StoredClock {
+            control: clock.control.to_string(),
+            bank_seconds: clock.bank.map(|d| d.num_seconds()),
+            moves: clock.moves,
+            to_move: color_str(clock.to_move).to_owned(),
+            turn_started: clock.turn_started,
+            paused_since: clock.paused_since,
+        }
+    }
+}
+
+impl TryFrom<StoredClock> for Clock {
+    type Error = String;
+
+    fn try_from(stored: StoredClock) -> Result<Clock, String> {
+        let control = stored
+            .control
+            .parse()
+            .map_err(|_| format!("time control {:?}", stored.control))?;
+        let to_move = parse_color(&stored.to_move).ok_or("side to move")?;
+        Ok(Clock {
+            control,
+            bank: stored.bank_seconds.map(Duration::seconds),
+            moves: stored.moves,
+            to_move,
+            turn_started: stored.turn_started,
+            paused_since: stored.paused_since,
+        })
     }
 }

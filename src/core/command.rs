@@ -91,6 +91,11 @@ pub enum Command {
     Resign {
         game: Option<i64>,
     },
+    /// Give the opponent `days` more days.
+    MoreTime {
+        days: u32,
+        game: Option<i64>,
+    },
     Abort {
         game: Option<i64>,
     },
@@ -215,6 +220,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "abort" => Command::Abort {
             game: words.take_game()?,
         },
+        "moretime" => parse_more_time(&mut words)?,
         "board" => Command::Board {
             game: take_game_anywhere(&mut words)?,
         },
@@ -366,6 +372,22 @@ fn parse_move(words: &mut Words) -> Result<Command, CommandError> {
         offer_draw,
         game,
     })
+}
+
+fn parse_more_time(words: &mut Words) -> Result<Command, CommandError> {
+    let game = words.take_game()?;
+    let value = match words.take("days") {
+        Some(value) => value,
+        None if words.positional.is_empty() => return Err(CommandError::MissingArgument("days")),
+        None => words.positional.remove(0),
+    };
+    let days = value
+        .trim_end_matches('d')
+        .parse::<u32>()
+        .ok()
+        .filter(|d| *d > 0)
+        .ok_or_else(|| bad("days", &value))?;
+    Ok(Command::MoreTime { days, game })
 }
 
 fn parse_draw(words: &mut Words) -> Result<Command, CommandError> {
@@ -546,6 +568,20 @@ mod tests {
             ),
             ("/resign game:#4", Command::Resign { game: Some(4) }),
             ("/games", Command::Games),
+            (
+                "/moretime 2",
+                Command::MoreTime {
+                    days: 2,
+                    game: None,
+                },
+            ),
+            (
+                "/moretime days:3d game:5",
+                Command::MoreTime {
+                    days: 3,
+                    game: Some(5),
+                },
+            ),
         ];
         for (line, expected) in cases {
             assert_eq!(parse(line), Ok(expected), "{line}");

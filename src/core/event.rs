@@ -188,6 +188,12 @@ pub enum Event {
         by: Color,
         kind: Option<ClaimKind>,
     },
+    /// A player gave the opponent more time.
+    MoreTimeGiven {
+        #[serde(with = "color_name")]
+        by: Color,
+        days: u32,
+    },
     /// The game is over.
     GameOver { result: GameResult, reason: Reason },
 }

@@ -17,12 +17,15 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use super::adjudicate::{self, PositionKey};
+use super::clock::{Clock, TimeControl};
 use super::event::{ClaimKind, Event, GameResult, Reason};
 use super::notation::{self, MoveInputError, Reader};
 use super::unwinnable;
 
 /// The longest note a moderator may attach to an adjudication.
 pub const MAX_ADJUDICATION_NOTE: usize = 200;
+/// The most days of "more time" one act may give.
+pub const MAX_MORE_TIME_DAYS: u32 = 30;
 /// The longest FEN accepted for a start position.
 pub const MAX_FEN: usize = 100;
 
@@ -130,6 +133,13 @@ pub enum Act {
     FlagFall {
         side: Color,
     },
+    /// The clock found the side to move's deadline passed: the game is
+    /// aborted if that side never moved, else its flag falls.
+    ClockExpired,
+    /// Gives the opponent `days` more days (as lichess's "+" button).
+    MoreTime {
+        days: u32,
+    },
 }
 
 /// Why an act was refused. A refused act changes nothing.
@@ -161,6 +171,12 @@ pub enum GameError {
     AdjudicationNeedsResult,
     #[error("the note is longer than {max} characters")]
     NoteTooLong { max: usize },
+    #[error("no flag has fallen")]
+    NotFlagged,
+    #[error("more time is 1 to {max} days")]
+    MoreTimeOutOfRange { max: u32 },
+    #[error("this game has no clock")]
+    NoClock,
 }
 
 impl GameError {
@@ -181,6 +197,9 @@ impl GameError {
             GameError::TooLateToAbort => "too_late_to_abort",
             GameError::AdjudicationNeedsResult => "adjudication_needs_result",
             GameError::NoteTooLong { .. } => "note_too_long",
+            GameError::NotFlagged => "not_flagged",
+            GameError::MoreTimeOutOfRange { .. } => "more_time_out_of_range",
+            GameError::NoClock => "no_clock",
         }
     }
 }
@@ -252,6 +271,14 @@ pub enum NoteKind {
     Adjudicated {
         note: String,
     },
+    /// A player gave the opponent more time.
+    MoreTime {
+        days: u32,
+    },
+    /// The side to move was given back time the bot could not count.
+    ClockCredit {
+        seconds: i64,
+    },
 }
 
 /// A note, placed after `ply` moves of the score.
@@ -293,6 +320,7 @@ pub struct Game {
     notes: Vec<Note>,
     pending_offer: Option<Color>,
     status: Status,
+    clock: Clock,
 }
 
 impl Game {
@@ -331,6 +359,7 @@ impl Game {
                 (pos, (!is_standard).then_some(normalised))
             }
         };
+        let turn = start.turn();
         Ok(Game {
             players,
             rules,
@@ -343,6 +372,7 @@ impl Game {
             notes: Vec::new(),
             pending_offer: None,
             status: Status::Ongoing,
+            clock: Clock::start(TimeControl::Unlimited, turn, now),
         })
     }
 
@@ -387,6 +417,33 @@ impl Game {
 
     pub fn status(&self) -> Status {
         self.status
+    }
+
+    /// Both players' time.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// Puts the game under `control`, counting from its start. Meant for
+    /// new games; a stored game gets its stored clock with [`Game::set_clock`].
+    pub fn start_clock(&mut self, control: TimeControl) {
+        self.clock = Clock::start(control, self.start.turn(), self.started_at);
+    }
+
+    /// Restores a stored clock.
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
+    /// Gives the side to move back time the bot could not count (an outage),
+    /// and records it in the game.
+    pub fn credit_outage(&mut self, span: chrono::Duration, now: DateTime<Utc>) {
+        if self.is_over() || span <= chrono::Duration::zero() {
+            return;
+        }
+        self.clock.credit_turn(span);
+        let seconds = span.num_seconds();
+        self.note(None, now, NoteKind::ClockCredit { seconds });
     }
 
     pub fn is_over(&self) -> bool {
@@ -454,6 +511,8 @@ impl Game {
             Act::Abort => self.abort(actor, now),
             Act::Adjudicate { result, note } => self.adjudicate(actor, result, note, now),
             Act::FlagFall { side } => self.flag_fall(actor, side, now),
+            Act::ClockExpired => self.clock_expired(actor, now),
+            Act::MoreTime { days } => self.more_time(actor, days, now),
         }
     }
 
@@ -522,6 +581,7 @@ impl Game {
     /// Plays an already legal move and everything that follows from it.
     pub(crate) fn play(&mut self, m: Move, offer_draw: bool, now: DateTime<Utc>) -> Vec<Event> {
         let side = self.position.turn();
+        self.clock.on_move(now);
         let (san, uci) = self.push_move(m, None, offer_draw, now);
 
         let mut events = Vec::with_capacity(3);
@@ -688,6 +748,47 @@ impl Game {
         }
         self.note(None, now, NoteKind::Adjudicated { note });
         Ok(vec![self.finish(result, Reason::Adjudication, now)])
+    }
+
+    fn more_time(
+        &mut self,
+        actor: &Actor,
+        days: u32,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
+        let side = self.playing_side(actor)?;
+        if !(1..=MAX_MORE_TIME_DAYS).contains(&days) {
+            return Err(GameError::MoreTimeOutOfRange {
+                max: MAX_MORE_TIME_DAYS,
+            });
+        }
+        if self.clock.control() == TimeControl::Unlimited {
+            return Err(GameError::NoClock);
+        }
+        self.clock
+            .add_time(!side, chrono::Duration::days(i64::from(days)));
+        self.note(Some(side), now, NoteKind::MoreTime { days });
+        Ok(vec![Event::MoreTimeGiven { by: side, days }])
+    }
+
+    fn clock_expired(
+        &mut self,
+        actor: &Actor,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
+        if *actor != Actor::Clock {
+            return Err(GameError::NotTheClock);
+        }
+        self.ensure_ongoing()?;
+        if !self.clock.is_flagged(now) {
+            return Err(GameError::NotFlagged);
+        }
+        let side = self.turn();
+        if self.moves_made_by(side) == 0 {
+            // The first move never came: the game never really started.
+            return Ok(vec![self.finish(GameResult::NoResult, Reason::Abort, now)]);
+        }
+        self.flag_fall(actor, side, now)
     }
 
     fn flag_fall(

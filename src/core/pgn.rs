@@ -231,6 +231,18 @@ fn note_comment(note: &Note, pos: &Chess) -> String {
         }
         NoteKind::Adjudicated { note } if note.trim().is_empty() => "Adjudicated.".to_owned(),
         NoteKind::Adjudicated { note } => format!("Adjudicated: {note}"),
+        NoteKind::MoreTime { days } => {
+            format!(
+                "{} gives the opponent {days} more day(s).",
+                side.unwrap_or("A player")
+            )
+        }
+        NoteKind::ClockCredit { seconds } => {
+            format!(
+                "The clock is credited {} minute(s) for an outage.",
+                seconds / 60
+            )
+        }
     }
 }
 

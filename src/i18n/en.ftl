@@ -62,7 +62,8 @@ help =
     Commands:
     /challenge [@player] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
     /move <move> [offer_draw] [game:<id>] · /draw offer|accept|decline · /claim [threefold|fifty] [<move>]
-    /resign · /abort · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
 
 ## Refusals from the rules
@@ -107,3 +108,18 @@ command-unclosed_quote = A quote is not closed.
 
 ## Trouble on our side
 internal-error = Something went wrong on my side and nothing was changed. Please try again.
+
+## Clocks
+more-time-given = { $player } gives { $opponent } { $days ->
+    [one] one more day
+   *[other] { $days } more days
+}.
+clock-line = Clocks: { $white } { $white_left }, { $black } { $black_left }.
+clock-flag = { $player }'s flag falls at { $deadline } UTC.
+clock-none = No clock.
+duration-days = { $d }d { $h }h
+duration-hours = { $h }h { $m }m
+duration-minutes = { $m }m
+refused-not_flagged = No flag has fallen.
+refused-more_time_out_of_range = More time is 1 to 30 days.
+refused-no_clock = This game has no clock.

@@ -62,7 +62,8 @@ help =
     Commandes :
     /challenge [@joueur] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
     /move <coup> [offer_draw] [game:<n°>] · /draw offer|accept|decline · /claim [threefold|fifty] [<coup>]
-    /resign · /abort · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
 
 ## Refus des règles
@@ -107,3 +108,18 @@ command-unclosed_quote = Un guillemet n’est pas fermé.
 
 ## Incident de notre côté
 internal-error = Un incident s’est produit de mon côté et rien n’a été modifié. Merci de réessayer.
+
+## Pendules
+more-time-given = { $player } donne à { $opponent } { $days ->
+    [one] un jour de plus
+   *[other] { $days } jours de plus
+}.
+clock-line = Pendules : { $white } { $white_left }, { $black } { $black_left }.
+clock-flag = Le drapeau de { $player } tombe le { $deadline } UTC.
+clock-none = Pas de pendule.
+duration-days = { $d } j { $h } h
+duration-hours = { $h } h { $m } min
+duration-minutes = { $m } min
+refused-not_flagged = Aucun drapeau n’est tombé.
+refused-more_time_out_of_range = On peut donner de 1 à 30 jours.
+refused-no_clock = Cette partie n’a pas de pendule.

@@ -134,7 +134,7 @@ impl<S: Store> Service<S> {
             Err(answer) => return Ok(answer),
         };
         let players = seat(&challenge, ctx.player.id, now);
-        let game = match Game::new(
+        let mut game = match Game::new(
             players,
             challenge.start_fen.as_deref(),
             ctx.server.draw_rules,
@@ -143,6 +143,15 @@ impl<S: Store> Service<S> {
             Ok(game) => game,
             Err(error) => return Ok(vec![self.setup_refusal(ctx, &error)]),
         };
+        // Stored controls were checked when the challenge was made.
+        let control = challenge.time_control.parse().unwrap_or_else(|_| {
+            tracing::warn!(
+                challenge = challenge.id,
+                "unreadable time control; no clock"
+            );
+            TimeControl::Unlimited
+        });
+        game.start_clock(control);
         let new_game = NewGame {
             server_id: challenge.server_id,
             channel_id: challenge.channel_id,
@@ -154,6 +163,7 @@ impl<S: Store> Service<S> {
             draw_rules: ctx.server.draw_rules,
             turn: game.turn(),
             challenge_id: Some(challenge.id),
+            clock: Some(*game.clock()),
         };
         let commit = Commit {
             act_key: ctx.act_key.clone(),

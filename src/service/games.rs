@@ -60,12 +60,14 @@ impl<S: Store> Service<S> {
             state: to_state(game.status()),
             pending_offer: game.pending_offer(),
             turn: game.turn(),
+            clock: Some(*game.clock()),
         };
         let reply = self.game_reply(ctx, &game, record.id, &names, &events, actor_side);
         let mut next = record.clone();
         next.version += 1;
         next.state = update.state;
         next.pending_offer = update.pending_offer;
+        next.clock = update.clock;
         let commit = Commit {
             act_key: ctx.act_key.clone(),
             game_update: Some(update),
@@ -74,6 +76,7 @@ impl<S: Store> Service<S> {
         let replies = self.commit_replies(commit, now, vec![reply]).await?;
         // Committed: the next act on this game starts from here without a reload.
         self.games.put(LoadedGame::new(next, game));
+        self.deadline_changed.notify_one();
         Ok(replies)
     }
 
@@ -116,6 +119,7 @@ impl<S: Store> Service<S> {
             ),
             Command::Abort { game } => (*game, GameAct::Abort),
             Command::Resign { game } => (*game, GameAct::Resign),
+            Command::MoreTime { days, game } => (*game, GameAct::MoreTime { days: *days }),
             _ => return None,
         })
     }
@@ -212,7 +216,7 @@ impl<S: Store> Service<S> {
         events: &[crate::core::event::Event],
         actor_side: Option<Color>,
     ) -> Reply {
-        let lines = texts::describe_events(
+        let mut lines = texts::describe_events(
             &self.i18n,
             ctx.lang,
             game_id,
@@ -221,6 +225,11 @@ impl<S: Store> Service<S> {
             actor_side,
             game.turn(),
         );
+        if !game.is_over() && game.clock().deadline().is_some() {
+            lines.push(texts::clock_text(
+                &self.i18n, ctx.lang, names, game, ctx.now,
+            ));
+        }
         let to = if game.is_over() {
             None
         } else {
@@ -278,7 +287,7 @@ pub(super) fn restore(record: &GameRecord) -> Result<Game, Failure> {
         at: row.played_at,
         draw_offer: row.draw_offer,
     });
-    Game::restore(
+    let mut game = Game::restore(
         players,
         record.start_fen.as_deref(),
         record.draw_rules,
@@ -288,7 +297,11 @@ pub(super) fn restore(record: &GameRecord) -> Result<Game, Failure> {
         record.pending_offer,
         status,
     )
-    .map_err(|e| StorageError::Corrupt(format!("game {}: {e}", record.id)).into())
+    .map_err(|e| StorageError::Corrupt(format!("game {}: {e}", record.id)))?;
+    if let Some(clock) = record.clock {
+        game.set_clock(clock);
+    }
+    Ok(game)
 }
 
 fn to_rows(game: &Game, from: usize) -> Vec<MoveRow> {

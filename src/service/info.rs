@@ -3,7 +3,7 @@
 use shakmaty::{Color, Position};
 
 use super::games::{Pick, board_view, restore};
-use super::texts::Names;
+use super::texts::{self, Names};
 use super::{Attempt, Context, Failure, Service};
 use crate::core::notation::{self, Style};
 use crate::core::pgn::{self, PgnTags};
@@ -52,7 +52,8 @@ impl<S: Store> Service<S> {
                 ("turn", Arg::from(names.display(game.turn()))),
             ],
         );
-        let text = format!("{header}\n{}", diagram(game.position(), viewer));
+        let clocks = texts::clock_text(&self.i18n, ctx.lang, &names, game, ctx.now);
+        let text = format!("{header}\n{clocks}\n{}", diagram(game.position(), viewer));
         let mut reply = self.private(ctx, text);
         reply.board = Some(board_view(game, record.id, &names, viewer));
         Ok(vec![reply])

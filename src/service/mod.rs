@@ -9,6 +9,7 @@
 
 mod cache;
 mod challenges;
+mod deadlines;
 mod games;
 mod info;
 mod texts;
@@ -127,6 +128,8 @@ struct Context {
     channel_platform_id: String,
     player: PlayerRow,
     lang: Lang,
+    /// The instant the act happens.
+    now: DateTime<Utc>,
 }
 
 /// A replayed act's answer, or a new act's context.
@@ -158,6 +161,8 @@ type Attempt = Result<Vec<Reply>, Failure>;
 pub struct Service<S> {
     store: S,
     games: cache::GameCache,
+    /// Woken whenever a committed act may have moved a deadline.
+    deadline_changed: Arc<tokio::sync::Notify>,
     config: ServiceConfig,
     i18n: Arc<I18n>,
 }
@@ -167,6 +172,7 @@ impl<S: Store> Service<S> {
         Service {
             store,
             games: cache::GameCache::new(CACHED_GAMES),
+            deadline_changed: Arc::new(tokio::sync::Notify::new()),
             config,
             i18n: Arc::new(I18n::new()),
         }
@@ -178,6 +184,12 @@ impl<S: Store> Service<S> {
 
     pub fn i18n(&self) -> &I18n {
         &self.i18n
+    }
+
+    /// Notified whenever an act may have changed a deadline, so a sleeping
+    /// scheduler can look again.
+    pub fn deadline_signal(&self) -> Arc<tokio::sync::Notify> {
+        Arc::clone(&self.deadline_changed)
     }
 
     /// Carries out one act at `now` and answers it.
@@ -239,6 +251,7 @@ impl<S: Store> Service<S> {
             | Command::Draw { .. }
             | Command::Claim { .. }
             | Command::Resign { .. }
+            | Command::MoreTime { .. }
             | Command::Abort { .. } => self.game_act(ctx, command, now).await,
             Command::Board { game } => self.board(ctx, *game).await,
             Command::Moves { game } => self.moves(ctx, *game).await,
@@ -289,6 +302,7 @@ impl<S: Store> Service<S> {
             channel_platform_id: act.channel.clone(),
             player,
             lang,
+            now,
         })))
     }
 

@@ -74,6 +74,15 @@ pub(super) fn describe_events(
                 i18n.text(lang, "draw-declined", &[("player", name(*by))])
             }
             Event::DrawOfferLapsed { .. } => i18n.text(lang, "draw-offer-lapsed", &[]),
+            Event::MoreTimeGiven { by, days } => i18n.text(
+                lang,
+                "more-time-given",
+                &[
+                    ("player", name(*by)),
+                    ("opponent", name(!*by)),
+                    ("days", Arg::from(*days)),
+                ],
+            ),
             Event::ClaimRefused { by, .. } => {
                 i18n.text(lang, "claim-refused", &[("player", name(*by))])
             }
@@ -145,6 +154,73 @@ pub(super) fn result_sentence(
         ),
         other => i18n.text(lang, &format!("result-{}", other.as_str()), &[]),
     }
+}
+
+/// A span of time for a reader: days and hours, or hours and minutes.
+pub(super) fn duration_text(i18n: &I18n, lang: Lang, span: chrono::Duration) -> String {
+    let minutes = span.num_minutes().max(0);
+    let (d, h, m) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    if d > 0 {
+        i18n.text(
+            lang,
+            "duration-days",
+            &[("d", Arg::from(d)), ("h", Arg::from(h))],
+        )
+    } else if h > 0 {
+        i18n.text(
+            lang,
+            "duration-hours",
+            &[("h", Arg::from(h)), ("m", Arg::from(m))],
+        )
+    } else {
+        i18n.text(lang, "duration-minutes", &[("m", Arg::from(m))])
+    }
+}
+
+/// Both players' time left at `now`, and when the flag of the side to move falls.
+pub(super) fn clock_text(
+    i18n: &I18n,
+    lang: Lang,
+    names: &Names,
+    game: &crate::core::game::Game,
+    now: chrono::DateTime<chrono::Utc>,
+) -> String {
+    let clock = game.clock();
+    let left = |side: Color| clock.remaining(side, now);
+    let (Some(white_left), Some(black_left)) = (left(Color::White), left(Color::Black)) else {
+        return i18n.text(lang, "clock-none", &[]);
+    };
+    let mut text = i18n.text(
+        lang,
+        "clock-line",
+        &[
+            ("white", Arg::from(names.display(Color::White))),
+            (
+                "white_left",
+                Arg::from(duration_text(i18n, lang, white_left)),
+            ),
+            ("black", Arg::from(names.display(Color::Black))),
+            (
+                "black_left",
+                Arg::from(duration_text(i18n, lang, black_left)),
+            ),
+        ],
+    );
+    if let Some(deadline) = clock.deadline().filter(|_| !game.is_over()) {
+        text.push(' ');
+        text.push_str(&i18n.text(
+            lang,
+            "clock-flag",
+            &[
+                ("player", Arg::from(names.display(game.turn()))),
+                (
+                    "deadline",
+                    Arg::from(deadline.format("%Y-%m-%d %H:%M").to_string()),
+                ),
+            ],
+        ));
+    }
+    text
 }
 
 /// Why the rules refused an act, for the actor. `input` is the move text

@@ -10,9 +10,9 @@ use shakmaty::Color;
 
 use super::{
     ActRequest, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow, Commit, Committed,
-    GameRecord, GameState, GameSummary, GameUpdate, MoveRow, NewChallenge, NewGame, OpenedAct,
-    Platform, PlayerRow, Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store,
-    to_stored_precision,
+    DueGame, GameRecord, GameState, GameSummary, GameUpdate, MoveRow, NewChallenge, NewGame,
+    OpenedAct, Platform, PlayerRow, Result, ServerDefaults, ServerRow, StandingRow, StorageError,
+    Store, to_stored_precision,
 };
 use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, PlayerId};
@@ -241,6 +241,13 @@ impl State {
             black: new.black,
             white_player: placeholder(new.white),
             black_player: placeholder(new.black),
+            channel: self
+                .channels
+                .iter()
+                .find(|c| c.id == new.channel_id)
+                .map(|c| c.platform_id.clone())
+                .unwrap_or_default(),
+            clock: new.clock,
             start_fen: new.start_fen,
             time_control: new.time_control,
             rated: new.rated,
@@ -267,6 +274,7 @@ impl State {
             }));
         // Notes are stored whole, as JSON, so their instants keep full precision.
         game.notes.extend(update.new_notes);
+        game.clock = update.clock;
         game.state = match update.state {
             GameState::Over {
                 result,
@@ -285,7 +293,40 @@ impl State {
     }
 }
 
+/// When the scheduler must look at a stored game again, if ever.
+fn deadline(game: &GameRecord) -> Option<DateTime<Utc>> {
+    match game.state {
+        GameState::Ongoing => game.clock.and_then(|c| c.deadline()),
+        GameState::Over { .. } => None,
+    }
+}
+
 impl Store for MemoryStore {
+    async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>> {
+        let state = self.lock()?;
+        Ok(state.games.iter().filter_map(|(g, _)| deadline(g)).min())
+    }
+
+    async fn due_games(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
+        let state = self.lock()?;
+        let mut due: Vec<(DateTime<Utc>, DueGame)> = state
+            .games
+            .iter()
+            .filter_map(|(g, _)| {
+                let at = deadline(g).filter(|at| *at <= now)?;
+                Some((
+                    at,
+                    DueGame {
+                        id: g.id,
+                        version: g.version,
+                    },
+                ))
+            })
+            .collect();
+        due.sort_by_key(|(at, game)| (*at, game.id));
+        Ok(due.into_iter().take(limit).map(|(_, game)| game).collect())
+    }
+
     async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
         if let Some(key) = &request.act_key
             && let Some(answer) = self.answer_of(key).await?

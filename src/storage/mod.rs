@@ -24,6 +24,7 @@ use chrono::{DateTime, SubsecRound, Utc};
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
+use crate::core::clock::Clock;
 use crate::core::event::{GameResult, Reason};
 use crate::core::game::{DrawRules, Note, PlayerId};
 use crate::core::notation::Lang;
@@ -268,6 +269,10 @@ pub struct GameRecord {
     /// Both players as they are now (names for messages, ids for mentions).
     pub white_player: PlayerRow,
     pub black_player: PlayerRow,
+    /// The platform id of the channel the game lives in.
+    pub channel: String,
+    /// The game's clock; `None` for no clock.
+    pub clock: Option<Clock>,
     pub start_fen: Option<String>,
     pub time_control: String,
     pub rated: bool,
@@ -344,6 +349,8 @@ pub struct NewGame {
     /// The side to move at the start.
     pub turn: Color,
     pub challenge_id: Option<i64>,
+    /// The game's clock; `None` for no clock.
+    pub clock: Option<Clock>,
 }
 
 /// What an act changed in a game: rows to append and the new state.
@@ -357,6 +364,15 @@ pub struct GameUpdate {
     pub state: GameState,
     pub pending_offer: Option<Color>,
     pub turn: Color,
+    /// The clock after the act (its deadline is indexed for the scheduler).
+    pub clock: Option<Clock>,
+}
+
+/// A game whose flag has fallen, as the scheduler finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DueGame {
+    pub id: i64,
+    pub version: i64,
 }
 
 /// Every write of one act, committed together or not at all.
@@ -514,6 +530,16 @@ pub trait Store: Send + Sync + 'static {
     where
         R: Serialize + Send + 'static,
         F: FnOnce(&Committed) -> R + Send + 'static;
+
+    /// The earliest instant a flag falls in any running game.
+    fn next_deadline(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
+
+    /// Running games whose flag has fallen at `now`, earliest first, at most `limit`.
+    fn due_games(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
 
     /// The server's 1/½/0 table over finished, scored games, best first.
     fn standings(&self, server_id: i64) -> impl Future<Output = Result<Vec<StandingRow>>> + Send;

@@ -17,17 +17,23 @@ use shakmaty::Color;
 
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
-    ColorChoice, Commit, Committed, GameRecord, GameState, GameSummary, GameUpdate, MoveRow,
-    NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow, Result, ServerDefaults,
+    ColorChoice, Commit, Committed, DueGame, GameRecord, GameState, GameSummary, GameUpdate,
+    MoveRow, NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow, Result, ServerDefaults,
     ServerRow, StandingRow, StorageError, Store,
 };
+use crate::core::clock::Clock;
 use crate::core::event::{GameResult, Reason, color_str, parse_color};
 use crate::core::game::{DrawRules, Note, PlayerId};
 use crate::core::notation::Lang;
 
 /// The migrations, in order: version N is `MIGRATIONS[N - 1]`.
-pub const MIGRATIONS: &[(&str, &str)] =
-    &[("0001_init", include_str!("../../migrations/0001_init.sql"))];
+pub const MIGRATIONS: &[(&str, &str)] = &[
+    ("0001_init", include_str!("../../migrations/0001_init.sql")),
+    (
+        "0002_clocks",
+        include_str!("../../migrations/0002_clocks.sql"),
+    ),
+];
 
 /// How long a statement waits for another process's write lock.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -322,10 +328,11 @@ fn game_state(
 fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
     let head = conn
         .prepare_cached(
-            "SELECT server_id, channel_id, white_id, black_id, start_fen, time_control, rated,
-                    draw_agreement_allowed, draw_min_moves, status, result, reason, pending_offer,
-                    version, created_at, ended_at
-             FROM games WHERE id = ?1",
+            "SELECT g.server_id, g.channel_id, g.white_id, g.black_id, g.start_fen, g.time_control,
+                    g.rated, g.draw_agreement_allowed, g.draw_min_moves, g.status, g.result,
+                    g.reason, g.pending_offer, g.version, g.created_at, g.ended_at,
+                    c.platform_id, g.clock
+             FROM games g JOIN channels c ON c.id = g.channel_id WHERE g.id = ?1",
         )?
         .query_row(params![id], |r| {
             Ok((
@@ -352,11 +359,19 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
                     r.get::<_, String>(14)?,
                     r.get::<_, Option<String>>(15)?,
                 ),
+                (r.get::<_, String>(16)?, r.get::<_, Option<String>>(17)?),
             ))
         })
         .optional()?;
-    let Some((ids, setup, rules, status, meta)) = head else {
+    let Some((ids, setup, rules, status, meta, place)) = head else {
         return Ok(None);
+    };
+    let clock = match place.1 {
+        None => None,
+        Some(json) => Some(
+            serde_json::from_str::<Clock>(&json)
+                .map_err(|e| corrupt(&format!("clock ({e})"), &json))?,
+        ),
     };
     let moves = conn
         .prepare_cached(
@@ -401,6 +416,8 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
         black: PlayerId(ids.3),
         white_player: player(ids.2)?,
         black_player: player(ids.3)?,
+        channel: place.0,
+        clock,
         start_fen: setup.0,
         time_control: setup.1,
         rated: setup.2,
@@ -490,8 +507,8 @@ fn insert_game(tx: &Transaction<'_>, new: &NewGame, now: DateTime<Utc>) -> Resul
     tx.prepare_cached(
         "INSERT INTO games (server_id, channel_id, white_id, black_id, start_fen, time_control,
                             rated, draw_agreement_allowed, draw_min_moves, turn, challenge_id,
-                            created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                            created_at, clock, deadline)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )?
     .execute(params![
         new.server_id,
@@ -506,6 +523,8 @@ fn insert_game(tx: &Transaction<'_>, new: &NewGame, now: DateTime<Utc>) -> Resul
         color_str(new.turn),
         new.challenge_id,
         to_text(now),
+        clock_json(new.clock.as_ref())?,
+        new.clock.and_then(|c| c.deadline()).map(deadline_text),
     ])?;
     Ok(tx.last_insert_rowid())
 }
@@ -515,6 +534,32 @@ fn link_challenge(tx: &Transaction<'_>, challenge_id: i64, game_id: i64) -> Resu
     tx.prepare_cached("UPDATE challenges SET game_id = ?1 WHERE id = ?2")?
         .execute(params![game_id, challenge_id])?;
     Ok(())
+}
+
+fn clock_json(clock: Option<&Clock>) -> Result<Option<String>> {
+    clock
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|e| StorageError::Backend(format!("clock to JSON: {e}")))
+}
+
+/// The instant the scheduler must look at the game again, if any: rounded
+/// up to the stored millisecond, so a flag is never looked at early.
+fn deadline_of(update: &GameUpdate) -> Option<String> {
+    match update.state {
+        GameState::Ongoing => update.clock.and_then(|c| c.deadline()).map(deadline_text),
+        GameState::Over { .. } => None,
+    }
+}
+
+fn deadline_text(at: DateTime<Utc>) -> String {
+    let below_millis = at.timestamp_subsec_nanos() % 1_000_000;
+    if below_millis == 0 {
+        to_text(at)
+    } else {
+        let up = chrono::Duration::nanoseconds(i64::from(1_000_000 - below_millis));
+        to_text(at + up)
+    }
 }
 
 fn update_game(tx: &Transaction<'_>, update: &GameUpdate) -> Result<()> {
@@ -534,7 +579,8 @@ fn update_game(tx: &Transaction<'_>, update: &GameUpdate) -> Result<()> {
     let changed = tx
         .prepare_cached(
             "UPDATE games SET status = ?1, result = ?2, reason = ?3, ended_at = ?4,
-                    pending_offer = ?5, turn = ?6, plies = plies + ?7, version = version + 1
+                    pending_offer = ?5, turn = ?6, plies = plies + ?7, version = version + 1,
+                    clock = ?10, deadline = ?11
              WHERE id = ?8 AND version = ?9",
         )?
         .execute(params![
@@ -547,6 +593,8 @@ fn update_game(tx: &Transaction<'_>, update: &GameUpdate) -> Result<()> {
             update.new_moves.len() as i64,
             update.id,
             update.expected_version,
+            clock_json(update.clock.as_ref())?,
+            deadline_of(update),
         ])?;
     if changed == 0 {
         return Err(StorageError::Conflict);
@@ -981,6 +1029,35 @@ impl Store for SqliteStore {
             .await
     }
 
+    async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>> {
+        self.read(move |conn| {
+            let next: Option<String> = conn
+                .prepare_cached("SELECT min(deadline) FROM games WHERE deadline IS NOT NULL")?
+                .query_row([], |r| r.get(0))?;
+            next.as_deref().map(from_text).transpose()
+        })
+        .await
+    }
+
+    async fn due_games(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
+        self.read(move |conn| {
+            conn.prepare_cached(
+                "SELECT id, version FROM games
+                 WHERE deadline IS NOT NULL AND deadline <= ?1
+                 ORDER BY deadline LIMIT ?2",
+            )?
+            .query_map(params![to_text(now), limit as i64], |r| {
+                Ok(DueGame {
+                    id: r.get(0)?,
+                    version: r.get(1)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(StorageError::from)
+        })
+        .await
+    }
+
     async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
         self.read(move |conn| {
             conn.prepare_cached(
@@ -1181,6 +1258,7 @@ mod tests {
             draw_rules: DrawRules::default(),
             turn: Color::White,
             challenge_id: None,
+            clock: None,
         };
         let commit = Commit {
             new_game: Some(new_game),
@@ -1207,6 +1285,7 @@ mod tests {
             state: GameState::Ongoing,
             pending_offer: Some(Color::White),
             turn: Color::Black,
+            clock: None,
         };
         let commit = Commit {
             act_key: Some("move-1".to_owned()),
@@ -1260,6 +1339,7 @@ mod tests {
             draw_rules: DrawRules::default(),
             turn: Color::White,
             challenge_id: Some(challenge_id),
+            clock: None,
         };
         let accept = Commit {
             closing_challenge: Some(ChallengeClosing {

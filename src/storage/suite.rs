@@ -8,6 +8,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use shakmaty::Color;
 
 use super::*;
+use crate::core::clock::{Clock, TimeControl};
 use crate::core::event::{ClaimKind, GameResult, Reason};
 use crate::core::game::{DrawRules, Note, NoteKind, PlayerId};
 use crate::core::notation::Lang;
@@ -29,6 +30,7 @@ macro_rules! store_suite {
             game_lists_filter_and_order,
             standings_count_scored_games_only,
             player_language_is_set_and_cleared,
+            deadlines_come_from_running_clocks,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
         );
@@ -105,7 +107,19 @@ fn new_game(w: &World, white: PlayerId, black: PlayerId) -> NewGame {
         draw_rules: DrawRules::default(),
         turn: Color::White,
         challenge_id: None,
+        clock: Some(three_days()),
     }
+}
+
+/// A three-day-per-move clock started at `t(1)`.
+fn three_days() -> Clock {
+    Clock::start(
+        TimeControl::PerMove {
+            per_move: Duration::days(3),
+        },
+        Color::White,
+        t(1),
+    )
 }
 
 fn new_challenge(w: &World, channel_id: i64, expires_at: DateTime<Utc>) -> NewChallenge {
@@ -157,6 +171,7 @@ fn ending(id: i64, result: GameResult, reason: Reason, ended_at: DateTime<Utc>) 
         },
         pending_offer: None,
         turn: Color::White,
+        clock: None,
     }
 }
 
@@ -372,6 +387,8 @@ pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
         black: w.bob.id,
         white_player: w.alice.clone(),
         black_player: w.bob.clone(),
+        channel: w.channel.platform_id.clone(),
+        clock: Some(three_days()),
         start_fen: None,
         time_control: "3d".to_owned(),
         rated: true,
@@ -406,6 +423,7 @@ pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
         state: GameState::Ongoing,
         pending_offer: Some(Color::Black),
         turn: Color::White,
+        clock: None,
     };
     let commit = Commit {
         game_update: Some(update.clone()),
@@ -482,6 +500,7 @@ pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
             state: GameState::Ongoing,
             pending_offer: None,
             turn: Color::Black,
+            clock: None,
         },
     )
     .await;
@@ -694,6 +713,7 @@ pub async fn game_lists_filter_and_order<S: Store>(store: &S) {
         state: GameState::Ongoing,
         pending_offer: None,
         turn: Color::Black,
+        clock: None,
     };
     save(store, second, t(31), played).await;
     let side = store
@@ -883,5 +903,73 @@ pub async fn the_only_game_in_a_channel_is_found_by_version<S: Store>(store: &S)
     assert_eq!(
         games.iter().map(|g| g.id).collect::<Vec<_>>(),
         vec![second, first]
+    );
+}
+
+/// The scheduler's queries: the earliest deadline, and what is due, earliest first.
+pub async fn deadlines_come_from_running_clocks<S: Store>(store: &S) {
+    let w = world(store).await;
+    assert_eq!(store.next_deadline().await.expect("read"), None);
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let later = NewGame {
+        clock: Some(Clock::start(
+            TimeControl::PerMove {
+                per_move: Duration::days(5),
+            },
+            Color::White,
+            t(1),
+        )),
+        ..new_game(&w, w.carol.id, w.bob.id)
+    };
+    let second = create_game(store, later).await;
+    let untimed = NewGame {
+        clock: None,
+        ..new_game(&w, w.bob.id, w.carol.id)
+    };
+    create_game(store, untimed).await;
+    let three = t(1) + Duration::days(3);
+    assert_eq!(store.next_deadline().await.expect("read"), Some(three));
+    let due = |at| store.due_games(at, 10);
+    assert!(
+        due(three - Duration::seconds(1))
+            .await
+            .expect("read")
+            .is_empty()
+    );
+    let ids = |games: Vec<DueGame>| games.into_iter().map(|g| g.id).collect::<Vec<_>>();
+    assert_eq!(ids(due(three).await.expect("read")), vec![first]);
+    let both = due(t(1) + Duration::days(6)).await.expect("read");
+    assert_eq!(ids(both.clone()), vec![first, second]);
+    assert_eq!(
+        ids(store
+            .due_games(t(1) + Duration::days(6), 1)
+            .await
+            .expect("read")),
+        vec![first]
+    );
+    // A finished game has no deadline any more.
+    let record = store.game(first).await.expect("read").expect("game");
+    let update = GameUpdate {
+        id: first,
+        expected_version: record.version,
+        new_moves: Vec::new(),
+        new_notes: Vec::new(),
+        state: GameState::Over {
+            result: GameResult::BlackWins,
+            reason: Reason::Timeout,
+            ended_at: three,
+        },
+        pending_offer: None,
+        turn: Color::White,
+        clock: record.clock,
+    };
+    let commit = Commit {
+        game_update: Some(update),
+        ..Commit::default()
+    };
+    store.commit(commit, three, |_| ()).await.expect("end");
+    assert_eq!(
+        store.next_deadline().await.expect("read"),
+        Some(t(1) + Duration::days(5))
     );
 }

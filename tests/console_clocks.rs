@@ -1,0 +1,91 @@
+//! Correspondence clocks through the real binary: moving the simulated clock
+//! with `:advance` lets flags fall as the scheduler would.
+
+mod common;
+
+use common::{Console, events_of, game_over};
+
+#[test]
+fn a_player_who_never_answers_loses_on_time() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white time:3d
+         bob: /accept
+         alice: /move e4
+         :advance 1d
+         bob: /move e5
+         :advance 2d
+         alice: /move Nf3
+         :advance 2d
+         :advance 23h
+         :advance 59m
+         :advance 1m",
+    );
+    // Black's three days run from Nf3 (day 3); nothing falls a minute before.
+    assert_eq!(game_over(&out[..out.len() - 1]), None);
+    assert_eq!(game_over(&out), Some(("1-0".into(), "timeout".into())));
+    let notice = out.last().unwrap();
+    assert_eq!(notice["to"], "alice", "the waiting player is told");
+    assert_eq!(notice["channel"], "main");
+}
+
+#[test]
+fn the_side_with_the_queen_flagging_against_a_bare_king_draws() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white time:1d fen:\"8/8/4k3/8/8/3K4/3Q4/8 w - - 0 1\"
+         bob: /accept
+         alice: /move Qd1
+         bob: /move Ke5
+         :advance 2d",
+    );
+    assert_eq!(game_over(&out), Some(("1/2-1/2".into(), "timeout".into())));
+}
+
+#[test]
+fn a_game_whose_first_move_never_comes_is_aborted() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white time:2d
+         bob: /accept
+         :advance 2d",
+    );
+    assert_eq!(game_over(&out), Some(("*".into(), "abort".into())));
+    let table = console.run("alice: /standings");
+    assert!(
+        table[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("No finished games")
+    );
+}
+
+#[test]
+fn more_time_moves_the_flag() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white time:1d
+         bob: /accept
+         alice: /move e4
+         bob: /move e5
+         bob: /moretime 2
+         :advance 2d
+         alice: /board
+         :advance 1d",
+    );
+    assert_eq!(events_of(&out, "more_time_given").len(), 1);
+    let board = out[out.len() - 2]["text"].as_str().unwrap().to_owned();
+    assert!(
+        board.contains("Clocks: alice 1d 0h, bob 1d 0h"),
+        "alice had 1 + 2 days: {board}"
+    );
+    assert_eq!(game_over(&out), Some(("0-1".into(), "timeout".into())));
+}
+
+#[test]
+fn bad_time_controls_are_refused() {
+    let console = Console::new();
+    let out = console.run("alice: /challenge @bob time:fast");
+    assert_eq!(out[0]["ephemeral"], true);
+    assert!(out[0]["text"].as_str().unwrap().contains("fast"));
+}

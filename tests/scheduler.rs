@@ -1,0 +1,258 @@
+//! The deadline scheduler on tokio's paused clock: flags fall exactly at
+//! their deadline, moves in time keep them up, and a restart re-arms from
+//! the store.
+
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use pawnpost::core::event::{Event, GameResult, Reason};
+use pawnpost::scheduler::{self, Notifier, TimeSource, TokioTime};
+use pawnpost::service::{Act, Input, Reply, Service, ServiceConfig, User};
+use pawnpost::storage::memory::MemoryStore;
+use pawnpost::storage::sqlite::SqliteStore;
+use pawnpost::storage::{Platform, Store};
+use tokio::sync::oneshot;
+
+/// Keeps what the scheduler delivers.
+#[derive(Clone, Default)]
+struct Collected(Arc<Mutex<Vec<(DateTime<Utc>, Reply)>>>);
+
+struct Collector {
+    seen: Collected,
+    time: TokioTime,
+}
+
+impl Notifier for Collector {
+    async fn deliver(&self, replies: Vec<Reply>) {
+        let now = self.time.now();
+        let mut seen = self.seen.0.lock().unwrap();
+        seen.extend(replies.into_iter().map(|r| (now, r)));
+    }
+}
+
+impl Collected {
+    /// (instant, game, result, reason) of every game-over notice so far.
+    fn endings(&self) -> Vec<(DateTime<Utc>, i64, GameResult, Reason)> {
+        let seen = self.0.lock().unwrap();
+        seen.iter()
+            .flat_map(|(at, reply)| {
+                reply.events.iter().filter_map(move |e| match e.event {
+                    Event::GameOver { result, reason } => Some((*at, e.game, result, reason)),
+                    _ => None,
+                })
+            })
+            .collect()
+    }
+}
+
+fn start() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap()
+}
+
+async fn act<S: Store>(service: &Service<S>, now: DateTime<Utc>, user: &str, text: &str) {
+    let act = Act {
+        platform: Platform::Console,
+        server: "club".into(),
+        channel: format!("room-{user}"),
+        user: User {
+            id: user.into(),
+            name: user.into(),
+            locale: None,
+        },
+        key: None,
+        input: Input::Text(text.into()),
+    };
+    let replies = service.handle(act, now).await;
+    assert!(replies.iter().all(|r| !r.ephemeral), "{text}: {replies:?}");
+}
+
+/// A game between `white` and `black` in `white`'s room where both have moved once.
+async fn started_game<S: Store>(
+    service: &Service<S>,
+    now: DateTime<Utc>,
+    white: &str,
+    black: &str,
+    control: &str,
+) {
+    let room = |user: &str| format!("room-{user}");
+    let act_in = |user: &str, text: String| Act {
+        platform: Platform::Console,
+        server: "club".into(),
+        channel: room(white),
+        user: User {
+            id: user.into(),
+            name: user.into(),
+            locale: None,
+        },
+        key: None,
+        input: Input::Text(text),
+    };
+    for (user, text) in [
+        (
+            white,
+            format!("/challenge @{black} color:white time:{control}"),
+        ),
+        (black, "/accept".to_owned()),
+        (white, "/move e4".to_owned()),
+        (black, "/move e5".to_owned()),
+    ] {
+        let replies = service.handle(act_in(user, text.clone()), now).await;
+        assert!(replies.iter().all(|r| !r.ephemeral), "{text}: {replies:?}");
+    }
+}
+
+/// Lets the scheduler run until it sleeps again (in-memory store: no I/O).
+async fn settle() {
+    for _ in 0..20 {
+        tokio::task::yield_now().await;
+    }
+}
+
+/// The same with a SQLite store, whose work runs on real threads: give
+/// them real time, without letting tokio's paused clock move.
+async fn settle_io() {
+    for _ in 0..100 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        tokio::task::yield_now().await;
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_flag_falls_exactly_at_its_deadline() {
+    let time = TokioTime::starting_at(start());
+    let service = Arc::new(Service::new(MemoryStore::new(), ServiceConfig::default()));
+    started_game(&service, time.now(), "alice", "bob", "1d").await;
+    let deadline = time.now() + Duration::days(1);
+
+    let seen = Collected::default();
+    let notifier = Collector {
+        seen: seen.clone(),
+        time,
+    };
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(scheduler::run(
+        Arc::clone(&service),
+        notifier,
+        time,
+        async {
+            let _ = stopped.await;
+        },
+    ));
+    settle().await;
+    tokio::time::advance(std::time::Duration::from_secs(86_400 - 1)).await;
+    settle().await;
+    assert!(seen.endings().is_empty(), "not a second early");
+    tokio::time::advance(std::time::Duration::from_secs(1)).await;
+    settle().await;
+    let endings = seen.endings();
+    assert_eq!(endings.len(), 1, "{endings:?}");
+    let (at, _, result, reason) = endings[0];
+    assert_eq!((result, reason), (GameResult::BlackWins, Reason::Timeout));
+    assert!(
+        at >= deadline && at - deadline <= Duration::seconds(1),
+        "fell at {at}"
+    );
+    stop.send(()).unwrap();
+    task.await.unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_move_in_time_moves_the_deadline() {
+    let time = TokioTime::starting_at(start());
+    let service = Arc::new(Service::new(MemoryStore::new(), ServiceConfig::default()));
+    started_game(&service, time.now(), "alice", "bob", "1d").await;
+    let seen = Collected::default();
+    let notifier = Collector {
+        seen: seen.clone(),
+        time,
+    };
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(scheduler::run(
+        Arc::clone(&service),
+        notifier,
+        time,
+        async {
+            let _ = stopped.await;
+        },
+    ));
+    settle().await;
+    tokio::time::advance(std::time::Duration::from_secs(20 * 3600)).await;
+    settle().await;
+    // Alice moves with four hours left: the scheduler is told and re-arms.
+    act(&service, time.now(), "alice", "/move Nf3").await;
+    settle().await;
+    tokio::time::advance(std::time::Duration::from_secs(5 * 3600)).await;
+    settle().await;
+    assert!(seen.endings().is_empty(), "alice moved in time");
+    tokio::time::advance(std::time::Duration::from_secs(19 * 3600)).await;
+    settle().await;
+    let endings = seen.endings();
+    assert_eq!(endings.len(), 1);
+    assert_eq!(
+        (endings[0].2, endings[0].3),
+        (GameResult::WhiteWins, Reason::Timeout)
+    );
+    stop.send(()).unwrap();
+    task.await.unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_restart_between_two_deadlines_fires_both() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("restart.db");
+    let time = TokioTime::starting_at(start());
+    let seen = Collected::default();
+    {
+        let service = Arc::new(Service::new(
+            SqliteStore::open(&path).unwrap(),
+            ServiceConfig::default(),
+        ));
+        started_game(&service, time.now(), "alice", "bob", "1d").await;
+        started_game(&service, time.now(), "carol", "dave", "3d").await;
+        let notifier = Collector {
+            seen: seen.clone(),
+            time,
+        };
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(scheduler::run(
+            Arc::clone(&service),
+            notifier,
+            time,
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        settle_io().await;
+        tokio::time::advance(std::time::Duration::from_secs(2 * 86_400)).await;
+        settle_io().await;
+        assert_eq!(seen.endings().len(), 1, "the first deadline fell");
+        stop.send(()).unwrap();
+        task.await.unwrap();
+    }
+    // A new process on the same file: nothing in memory, deadlines from the store.
+    let service = Arc::new(Service::new(
+        SqliteStore::open(&path).unwrap(),
+        ServiceConfig::default(),
+    ));
+    let notifier = Collector {
+        seen: seen.clone(),
+        time,
+    };
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(scheduler::run(
+        Arc::clone(&service),
+        notifier,
+        time,
+        async {
+            let _ = stopped.await;
+        },
+    ));
+    settle_io().await;
+    tokio::time::advance(std::time::Duration::from_secs(2 * 86_400)).await;
+    settle_io().await;
+    let endings = seen.endings();
+    assert_eq!(endings.len(), 2, "{endings:?}");
+    assert_ne!(endings[0].1, endings[1].1, "two different games, each once");
+    stop.send(()).unwrap();
+    task.await.unwrap();
+}
