@@ -13,9 +13,12 @@ use pawnpost::storage::sqlite::SqliteStore;
 use pawnpost::storage::{Platform, Store};
 use tokio::sync::oneshot;
 
+/// A delivered reply and the instant it was delivered.
+type Delivery = (DateTime<Utc>, Reply);
+
 /// Keeps what the scheduler delivers.
 #[derive(Clone, Default)]
-struct Collected(Arc<Mutex<Vec<(DateTime<Utc>, Reply)>>>);
+struct Collected(Arc<Mutex<Vec<Delivery>>>);
 
 struct Collector {
     seen: Collected,
