@@ -66,11 +66,31 @@ impl TimeSource for TokioTime {
     }
 }
 
-/// Runs until `shutdown` completes.
+/// How the scheduler keeps time across restarts.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// A gap since the last heartbeat longer than this is an outage, and
+    /// running clocks get it back.
+    pub outage_threshold: chrono::Duration,
+    /// How often the heartbeat is written.
+    pub heartbeat_every: StdDuration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            outage_threshold: chrono::Duration::minutes(10),
+            heartbeat_every: StdDuration::from_secs(60),
+        }
+    }
+}
+
+/// Credits any outage, then runs until `shutdown` completes.
 pub async fn run<S, N, T>(
     service: Arc<Service<S>>,
     notifier: N,
     time: T,
+    settings: Settings,
     shutdown: impl Future<Output = ()>,
 ) where
     S: Store,
@@ -79,10 +99,27 @@ pub async fn run<S, N, T>(
 {
     let changed = service.deadline_signal();
     tokio::pin!(shutdown);
+    // Before any flag is looked at: time the bot could not count is given back.
+    match service
+        .recover_downtime(time.now(), settings.outage_threshold)
+        .await
+    {
+        Ok(replies) if !replies.is_empty() => notifier.deliver(replies).await,
+        Ok(_) => {}
+        Err(error) => tracing::error!(%error, "cannot check for an outage"),
+    }
+    let mut last_beat = time.now();
     loop {
         let replies = service.run_due(time.now()).await;
         if !replies.is_empty() {
             notifier.deliver(replies).await;
+        }
+        let now = time.now();
+        if (now - last_beat).to_std().unwrap_or_default() >= settings.heartbeat_every {
+            if let Err(error) = service.beat(now).await {
+                tracing::error!(%error, "cannot write the heartbeat");
+            }
+            last_beat = now;
         }
         let pause = match service.next_deadline().await {
             Ok(Some(deadline)) => (deadline - time.now()).to_std().unwrap_or(MIN_SLEEP),
@@ -92,8 +129,9 @@ pub async fn run<S, N, T>(
                 RETRY
             }
         };
+        let pause = pause.min(MAX_SLEEP).min(settings.heartbeat_every);
         tokio::select! {
-            _ = tokio::time::sleep(pause.min(MAX_SLEEP)) => {}
+            _ = tokio::time::sleep(pause) => {}
             _ = changed.notified() => {}
             _ = &mut shutdown => return,
         }

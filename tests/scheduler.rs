@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, GameResult, Reason};
-use pawnpost::scheduler::{self, Notifier, TimeSource, TokioTime};
+use pawnpost::scheduler::{self, Notifier, Settings, TimeSource, TokioTime};
 use pawnpost::service::{Act, Input, Reply, Service, ServiceConfig, User};
 use pawnpost::storage::memory::MemoryStore;
 use pawnpost::storage::sqlite::SqliteStore;
@@ -137,6 +137,7 @@ async fn a_flag_falls_exactly_at_its_deadline() {
         Arc::clone(&service),
         notifier,
         time,
+        Settings::default(),
         async {
             let _ = stopped.await;
         },
@@ -174,6 +175,7 @@ async fn a_move_in_time_moves_the_deadline() {
         Arc::clone(&service),
         notifier,
         time,
+        Settings::default(),
         async {
             let _ = stopped.await;
         },
@@ -221,6 +223,7 @@ async fn a_restart_between_two_deadlines_fires_both() {
             Arc::clone(&service),
             notifier,
             time,
+            Settings::default(),
             async {
                 let _ = stopped.await;
             },
@@ -246,6 +249,7 @@ async fn a_restart_between_two_deadlines_fires_both() {
         Arc::clone(&service),
         notifier,
         time,
+        Settings::default(),
         async {
             let _ = stopped.await;
         },
@@ -256,6 +260,88 @@ async fn a_restart_between_two_deadlines_fires_both() {
     let endings = seen.endings();
     assert_eq!(endings.len(), 2, "{endings:?}");
     assert_ne!(endings[0].1, endings[1].1, "two different games, each once");
+    stop.send(()).unwrap();
+    task.await.unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_outage_is_credited_and_announced_before_any_flag_falls() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("outage.db");
+    let time = TokioTime::starting_at(start());
+    let seen = Collected::default();
+    let deadline = start() + Duration::days(1);
+    {
+        let service = Arc::new(Service::new(
+            SqliteStore::open(&path).unwrap(),
+            ServiceConfig::default(),
+        ));
+        started_game(&service, time.now(), "alice", "bob", "1d").await;
+        let notifier = Collector {
+            seen: seen.clone(),
+            time,
+        };
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(scheduler::run(
+            Arc::clone(&service),
+            notifier,
+            time,
+            Settings::default(),
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        settle_io().await;
+        tokio::time::advance(std::time::Duration::from_secs(20 * 3600)).await;
+        settle_io().await;
+        stop.send(()).unwrap();
+        task.await.unwrap();
+    }
+    // Down for three hours, across alice's deadline.
+    tokio::time::advance(std::time::Duration::from_secs(3 * 3600)).await;
+    let service = Arc::new(Service::new(
+        SqliteStore::open(&path).unwrap(),
+        ServiceConfig::default(),
+    ));
+    let notifier = Collector {
+        seen: seen.clone(),
+        time,
+    };
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(scheduler::run(
+        Arc::clone(&service),
+        notifier,
+        time,
+        Settings::default(),
+        async {
+            let _ = stopped.await;
+        },
+    ));
+    settle_io().await;
+    {
+        let delivered = seen.0.lock().unwrap();
+        assert_eq!(delivered.len(), 1, "one notice: {delivered:?}");
+        assert!(
+            delivered[0].1.text.contains("was down for 3h"),
+            "{}",
+            delivered[0].1.text
+        );
+    }
+    assert!(
+        seen.endings().is_empty(),
+        "no flag fell for time the bot was down"
+    );
+    // The last heartbeat was at hour 20 and the bot came back at hour 23:
+    // alice's flag, due at hour 24, now falls at hour 27.
+    tokio::time::advance(std::time::Duration::from_secs(3 * 3600 + 59 * 60)).await;
+    settle_io().await;
+    assert!(seen.endings().is_empty(), "not before hour 27");
+    tokio::time::advance(std::time::Duration::from_secs(60)).await;
+    settle_io().await;
+    let endings = seen.endings();
+    assert_eq!(endings.len(), 1, "{endings:?}");
+    let credited = deadline + Duration::hours(3);
+    assert!(endings[0].0 >= credited && endings[0].0 - credited <= Duration::seconds(1));
     stop.send(()).unwrap();
     task.await.unwrap();
 }

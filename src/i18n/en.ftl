@@ -123,3 +123,4 @@ duration-minutes = { $m }m
 refused-not_flagged = No flag has fallen.
 refused-more_time_out_of_range = More time is 1 to 30 days.
 refused-no_clock = This game has no clock.
+outage-credited = The bot was down for { $duration }: in game #{ $game }, { $player }'s clock got that time back.

@@ -123,3 +123,4 @@ duration-minutes = { $m } min
 refused-not_flagged = Aucun drapeau n’est tombé.
 refused-more_time_out_of_range = On peut donner de 1 à 30 jours.
 refused-no_clock = Cette partie n’a pas de pendule.
+outage-credited = Le bot a été indisponible pendant { $duration } : dans la partie n° { $game }, la pendule de { $player } a été créditée de ce temps.

@@ -55,6 +55,110 @@ impl<S: Store> Service<S> {
         }
     }
 
+    /// Records that the bot is alive at `now`.
+    pub async fn beat(&self, now: DateTime<Utc>) -> Result<(), StorageError> {
+        self.store.beat(now).await
+    }
+
+    /// At start-up: if the last heartbeat is older than `threshold`, the bot
+    /// was down; every running clock gets the outage back (recorded in each
+    /// game) and both players are told. Then the heartbeat is renewed.
+    pub async fn recover_downtime(
+        &self,
+        now: DateTime<Utc>,
+        threshold: chrono::Duration,
+    ) -> Result<Vec<Reply>, StorageError> {
+        let mut replies = Vec::new();
+        if let Some(last) = self.store.last_heartbeat().await? {
+            let outage = now - last;
+            if outage > threshold {
+                tracing::warn!(
+                    minutes = outage.num_minutes(),
+                    "crediting clocks for an outage"
+                );
+                let mut after = 0;
+                loop {
+                    let page = self.store.clocked_games(after, BATCH).await?;
+                    let Some(last_game) = page.last() else { break };
+                    after = last_game.id;
+                    for game in page {
+                        match self.credit(game, outage, last, now).await {
+                            Ok(notice) => replies.extend(notice),
+                            Err(Failure::Storage(error)) => {
+                                tracing::error!(%error, game = game.id, "cannot credit a clock");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.store.beat(now).await?;
+        Ok(replies)
+    }
+
+    /// Gives one game's running clock the outage back.
+    async fn credit(
+        &self,
+        target: DueGame,
+        outage: chrono::Duration,
+        down_since: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Reply>, Failure> {
+        let Some(record) = self.store.game(target.id).await? else {
+            return Ok(Vec::new());
+        };
+        let mut game = super::games::restore(&record)?;
+        let notes_before = game.notes().len();
+        game.credit_outage(outage, now);
+        let names = Names::new(&record.white_player, &record.black_player);
+        let lang = self.config.default_language;
+        let text = self.i18n.text(
+            lang,
+            "outage-credited",
+            &[
+                ("game", crate::i18n::Arg::from(record.id)),
+                (
+                    "duration",
+                    crate::i18n::Arg::from(texts::duration_text(&self.i18n, lang, outage)),
+                ),
+                ("player", crate::i18n::Arg::from(names.display(game.turn()))),
+            ],
+        );
+        let reply = Reply {
+            channel: record.channel.clone(),
+            to: Some(names.platform_id(game.turn()).to_owned()),
+            ephemeral: false,
+            text,
+            events: Vec::new(),
+            board: None,
+        };
+        let update = GameUpdate {
+            id: record.id,
+            expected_version: record.version,
+            new_moves: Vec::new(),
+            new_notes: game.notes()[notes_before..].to_vec(),
+            state: super::games::to_state(game.status()),
+            pending_offer: game.pending_offer(),
+            turn: game.turn(),
+            clock: Some(*game.clock()),
+        };
+        let commit = Commit {
+            // Once per game per outage, even if start-up is interrupted and run again.
+            act_key: Some(format!(
+                "outage:{}:{}",
+                record.id,
+                down_since.timestamp_millis()
+            )),
+            game_update: Some(update),
+            ..Commit::default()
+        };
+        match self.store.commit(commit, now, move |_| vec![reply]).await {
+            Ok((_, replies)) => Ok(replies),
+            Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
+            Err(error) => Err(error.into()),
+        }
+    }
+
     /// Lets the clock end one game, if its flag has really fallen.
     async fn expire(&self, due: DueGame, now: DateTime<Utc>) -> Result<Vec<Reply>, Failure> {
         let loaded = match self.games.get(due.id, due.version) {

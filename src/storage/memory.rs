@@ -26,6 +26,7 @@ struct State {
     challenges: Vec<ChallengeRow>,
     games: Vec<(GameRecord, Color)>,
     answers: HashMap<String, String>,
+    heartbeat: Option<DateTime<Utc>>,
 }
 
 /// Everything in memory; dropped with the store.
@@ -302,6 +303,29 @@ fn deadline(game: &GameRecord) -> Option<DateTime<Utc>> {
 }
 
 impl Store for MemoryStore {
+    async fn clocked_games(&self, after_id: i64, limit: usize) -> Result<Vec<DueGame>> {
+        let state = self.lock()?;
+        Ok(state
+            .games
+            .iter()
+            .filter(|(g, _)| g.id > after_id && deadline(g).is_some())
+            .take(limit)
+            .map(|(g, _)| DueGame {
+                id: g.id,
+                version: g.version,
+            })
+            .collect())
+    }
+
+    async fn last_heartbeat(&self) -> Result<Option<DateTime<Utc>>> {
+        Ok(self.lock()?.heartbeat)
+    }
+
+    async fn beat(&self, now: DateTime<Utc>) -> Result<()> {
+        self.lock()?.heartbeat = Some(to_stored_precision(now));
+        Ok(())
+    }
+
     async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>> {
         let state = self.lock()?;
         Ok(state.games.iter().filter_map(|(g, _)| deadline(g)).min())

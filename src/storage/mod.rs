@@ -541,6 +541,20 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
 
+    /// Running games with a clock, by id after `after_id`, at most `limit`
+    /// (for crediting every clock after an outage, a page at a time).
+    fn clocked_games(
+        &self,
+        after_id: i64,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
+
+    /// The last instant the bot was known to be running.
+    fn last_heartbeat(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
+
+    /// Records that the bot is running at `now`.
+    fn beat(&self, now: DateTime<Utc>) -> impl Future<Output = Result<()>> + Send;
+
     /// The server's 1/½/0 table over finished, scored games, best first.
     fn standings(&self, server_id: i64) -> impl Future<Output = Result<Vec<StandingRow>>> + Send;
 }

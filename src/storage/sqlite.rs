@@ -33,6 +33,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0002_clocks",
         include_str!("../../migrations/0002_clocks.sql"),
     ),
+    (
+        "0003_heartbeat",
+        include_str!("../../migrations/0003_heartbeat.sql"),
+    ),
 ];
 
 /// How long a statement waits for another process's write lock.
@@ -1054,6 +1058,48 @@ impl Store for SqliteStore {
             })?
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(StorageError::from)
+        })
+        .await
+    }
+
+    async fn clocked_games(&self, after_id: i64, limit: usize) -> Result<Vec<DueGame>> {
+        self.read(move |conn| {
+            conn.prepare_cached(
+                "SELECT id, version FROM games
+                 WHERE id > ?1 AND status = 'ongoing' AND deadline IS NOT NULL
+                 ORDER BY id LIMIT ?2",
+            )?
+            .query_map(params![after_id, limit as i64], |r| {
+                Ok(DueGame {
+                    id: r.get(0)?,
+                    version: r.get(1)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(StorageError::from)
+        })
+        .await
+    }
+
+    async fn last_heartbeat(&self) -> Result<Option<DateTime<Utc>>> {
+        self.read(move |conn| {
+            let at: Option<String> = conn
+                .prepare_cached("SELECT at FROM heartbeat WHERE id = 1")?
+                .query_row([], |r| r.get(0))
+                .optional()?;
+            at.as_deref().map(from_text).transpose()
+        })
+        .await
+    }
+
+    async fn beat(&self, now: DateTime<Utc>) -> Result<()> {
+        self.with(move |conn| {
+            conn.prepare_cached(
+                "INSERT INTO heartbeat (id, at) VALUES (1, ?1)
+                 ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+            )?
+            .execute(params![to_text(now)])?;
+            Ok(())
         })
         .await
     }
