@@ -1157,11 +1157,12 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 8] = [
+    const TABLES: [&str; 9] = [
         "challenges",
         "channels",
         "game_notes",
         "games",
+        "heartbeat",
         "moves",
         "players",
         "processed_acts",
