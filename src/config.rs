@@ -40,7 +40,31 @@ impl std::fmt::Debug for Secret {
 pub struct Config {
     pub database: DatabaseConfig,
     pub defaults: DefaultsConfig,
+    pub clocks: ClocksConfig,
     pub discord: DiscordConfig,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClocksConfig {
+    /// Remind the player to move when this share of the time for the move is
+    /// used (0.8 = 80%); 0 turns this reminder off.
+    pub remind_when_used: f64,
+    /// Remind the player to move this many hours before the flag; 0 turns it off.
+    pub remind_hours_before_flag: u32,
+    /// A gap longer than this many minutes since the bot last ran is an
+    /// outage: running clocks get the time back.
+    pub outage_threshold_minutes: u32,
+}
+
+impl Default for ClocksConfig {
+    fn default() -> ClocksConfig {
+        ClocksConfig {
+            remind_when_used: 0.8,
+            remind_hours_before_flag: 24,
+            outage_threshold_minutes: 10,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]

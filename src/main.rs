@@ -160,6 +160,10 @@ fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteS
         default_language: config.defaults.language,
         default_time_control: config.defaults.time_control.clone(),
         challenge_expiry: Duration::days(i64::from(config.defaults.challenge_expiry_days)),
+        remind_when_used: Some(config.clocks.remind_when_used).filter(|f| *f > 0.0),
+        remind_before_flag: Some(config.clocks.remind_hours_before_flag)
+            .filter(|h| *h > 0)
+            .map(|h| Duration::hours(i64::from(h))),
     };
     Ok(Service::new(store, service_config))
 }

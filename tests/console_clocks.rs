@@ -89,3 +89,65 @@ fn bad_time_controls_are_refused() {
     assert_eq!(out[0]["ephemeral"], true);
     assert!(out[0]["text"].as_str().unwrap().contains("fast"));
 }
+
+#[test]
+fn reminders_come_once_each_and_can_be_turned_off() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white time:10d
+         bob: /accept
+         alice: /move e4
+         bob: /move e5
+         :advance 7d
+         :advance 23h
+         :advance 1h
+         :advance 1d
+         :advance 1h
+         alice: /move Nf3
+         bob: /settings notify off
+         :advance 9d
+         :advance 23h",
+    );
+    let reminders: Vec<&serde_json::Value> = out
+        .iter()
+        .filter(|r| {
+            r["text"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("it is your move")
+        })
+        .collect();
+    // 80% of ten days is day 8, and day 9 is 24 hours before the flag: two, once each.
+    assert_eq!(reminders.len(), 2, "{reminders:#?}");
+    assert!(reminders.iter().all(|r| r["to"] == "alice"));
+    assert!(
+        reminders[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("2d 0h left")
+    );
+    assert!(
+        reminders[1]["text"]
+            .as_str()
+            .unwrap()
+            .contains("1d 0h left")
+    );
+    // bob turned reminders off: his day-8 and day-9 points pass in silence.
+    assert_eq!(game_over(&out), None);
+}
+
+#[test]
+fn reminders_can_come_as_direct_messages() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /settings notify dm
+         alice: /challenge @bob color:white time:1d
+         bob: /accept
+         alice: /move e4
+         bob: /move e5
+         :advance 20h",
+    );
+    let reminder = out.last().unwrap();
+    assert_eq!(reminder["direct"], true, "{reminder}");
+    assert_eq!(reminder["to"], "alice");
+}

@@ -320,11 +320,16 @@ async fn an_outage_is_credited_and_announced_before_any_flag_falls() {
     settle_io().await;
     {
         let delivered = seen.0.lock().unwrap();
-        assert_eq!(delivered.len(), 1, "one notice: {delivered:?}");
+        let outages: Vec<&Reply> = delivered
+            .iter()
+            .map(|(_, r)| r)
+            .filter(|r| r.text.contains("was down for"))
+            .collect();
+        assert_eq!(outages.len(), 1, "one notice: {delivered:?}");
         assert!(
-            delivered[0].1.text.contains("was down for 3h"),
+            outages[0].text.contains("was down for 3h 0m"),
             "{}",
-            delivered[0].1.text
+            outages[0].text
         );
     }
     assert!(
@@ -344,4 +349,43 @@ async fn an_outage_is_credited_and_announced_before_any_flag_falls() {
     assert!(endings[0].0 >= credited && endings[0].0 - credited <= Duration::seconds(1));
     stop.send(()).unwrap();
     task.await.unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_reminder_is_sent_once_even_when_the_scheduler_restarts() {
+    let time = TokioTime::starting_at(start());
+    let service = Arc::new(Service::new(MemoryStore::new(), ServiceConfig::default()));
+    started_game(&service, time.now(), "alice", "bob", "10d").await;
+    let seen = Collected::default();
+    let reminders = |seen: &Collected| {
+        let delivered = seen.0.lock().unwrap();
+        delivered
+            .iter()
+            .filter(|(_, r)| r.text.contains("it is your move"))
+            .count()
+    };
+    for round in 0..2 {
+        let notifier = Collector {
+            seen: seen.clone(),
+            time,
+        };
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(scheduler::run(
+            Arc::clone(&service),
+            notifier,
+            time,
+            Settings::default(),
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        settle().await;
+        if round == 0 {
+            tokio::time::advance(std::time::Duration::from_secs(8 * 86_400)).await;
+            settle().await;
+        }
+        assert_eq!(reminders(&seen), 1, "round {round}");
+        stop.send(()).unwrap();
+        task.await.unwrap();
+    }
 }

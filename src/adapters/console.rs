@@ -75,6 +75,7 @@ struct JsonReply<'a> {
     channel: &'a str,
     to: Option<&'a str>,
     ephemeral: bool,
+    direct: bool,
     text: &'a str,
     events: &'a [GameEvent],
     board: Option<&'a crate::service::BoardView>,
@@ -185,6 +186,7 @@ fn print_reply(
             channel: &reply.channel,
             to: reply.to.as_deref(),
             ephemeral: reply.ephemeral,
+            direct: reply.direct,
             text: &reply.text,
             events: &reply.events,
             board: reply.board.as_ref(),
@@ -193,6 +195,7 @@ fn print_reply(
         return writeln!(output, "{text}");
     }
     let audience = match (&reply.to, reply.ephemeral) {
+        (Some(to), _) if reply.direct => format!("[direct message → {to}]"),
         (Some(to), true) => format!("[#{} → {to} only]", reply.channel),
         (Some(to), false) => format!("[#{}] @{to}", reply.channel),
         (None, _) => format!("[#{}]", reply.channel),

@@ -237,6 +237,29 @@ impl Clock {
         Some(self.turn_started + grace + self.bank[index(self.to_move)])
     }
 
+    /// The first reminder instant after `after` in the current turn: when
+    /// `used` (a fraction, 0.8 for 80%) of the time this turn had is gone, and
+    /// `before` the flag. `None` when no reminder is left (or no clock).
+    pub fn next_reminder(
+        &self,
+        after: DateTime<Utc>,
+        used: Option<f64>,
+        before: Option<Duration>,
+    ) -> Option<DateTime<Utc>> {
+        let deadline = self.deadline()?;
+        let span = deadline - self.turn_started;
+        let by_fraction = used.filter(|f| (0.0..1.0).contains(f)).map(|fraction| {
+            let millis = (span.num_milliseconds() as f64 * fraction) as i64;
+            self.turn_started + Duration::milliseconds(millis)
+        });
+        let by_margin = before.map(|margin| deadline - margin);
+        [by_fraction, by_margin]
+            .into_iter()
+            .flatten()
+            .filter(|at| *at > after && *at > self.turn_started && *at < deadline)
+            .min()
+    }
+
     /// Whether the side to move's time is out at `now`.
     pub fn is_flagged(&self, now: DateTime<Utc>) -> bool {
         self.deadline().is_some_and(|deadline| now >= deadline)
@@ -430,6 +453,23 @@ mod tests {
             clock.remaining(Color::Black, day(21)),
             Some(Duration::days(44))
         );
+    }
+
+    #[test]
+    fn reminders_come_at_eighty_percent_and_a_day_before_the_flag() {
+        let clock = Clock::start("5d".parse().unwrap(), Color::White, day(0));
+        let next = |after| clock.next_reminder(after, Some(0.8), Some(Duration::days(1)));
+        assert_eq!(next(day(0)), Some(day(4)), "both points are day 4");
+        let clock = Clock::start("10d".parse().unwrap(), Color::White, day(0));
+        let next = |after| clock.next_reminder(after, Some(0.8), Some(Duration::days(1)));
+        assert_eq!(next(day(0)), Some(day(8)));
+        assert_eq!(next(day(8)), Some(day(9)));
+        assert_eq!(next(day(9)), None);
+        // A one-day control: 80% (19h12m) comes before "24 hours before" (the start).
+        let clock = Clock::start("1d".parse().unwrap(), Color::White, day(0));
+        let at = clock.next_reminder(day(0), Some(0.8), Some(Duration::days(1)));
+        assert_eq!(at, Some(day(0) + Duration::minutes(1152)));
+        assert_eq!(clock.next_reminder(day(0), None, None), None);
     }
 
     #[test]

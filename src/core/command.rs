@@ -26,6 +26,17 @@ pub enum ColorWish {
     Random,
 }
 
+/// Where a player wants turn notices and reminders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotifyWish {
+    /// A mention in the game's channel.
+    Channel,
+    /// A direct message.
+    Direct,
+    /// No reminders (moves are still announced in the channel).
+    Off,
+}
+
 /// What to do with a draw offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DrawAction {
@@ -112,6 +123,8 @@ pub enum Command {
     Standings,
     /// `None` returns the player to the server's language.
     SetLanguage(Option<Lang>),
+    /// Where turn notices and reminders go.
+    SetNotify(NotifyWish),
     Help,
 }
 
@@ -440,6 +453,25 @@ fn claim_kind(word: &str) -> Option<ClaimKind> {
 }
 
 fn parse_settings(words: &mut Words) -> Result<Command, CommandError> {
+    let notify = words
+        .take("notify")
+        .or_else(|| match words.positional.as_slice() {
+            [key, _] if key.eq_ignore_ascii_case("notify") => {
+                let value = words.positional.remove(1);
+                words.positional.clear();
+                Some(value)
+            }
+            _ => None,
+        });
+    if let Some(value) = notify {
+        let wish = match value.to_ascii_lowercase().as_str() {
+            "channel" | "mention" => NotifyWish::Channel,
+            "direct" | "dm" => NotifyWish::Direct,
+            "off" | "none" => NotifyWish::Off,
+            _ => return Err(bad("notify", &value)),
+        };
+        return Ok(Command::SetNotify(wish));
+    }
     let value = match words.take("language") {
         Some(value) => value,
         None => match words.positional.as_slice() {
@@ -568,6 +600,11 @@ mod tests {
             ),
             ("/resign game:#4", Command::Resign { game: Some(4) }),
             ("/games", Command::Games),
+            ("/settings notify off", Command::SetNotify(NotifyWish::Off)),
+            (
+                "/settings notify:dm",
+                Command::SetNotify(NotifyWish::Direct),
+            ),
             (
                 "/moretime 2",
                 Command::MoreTime {

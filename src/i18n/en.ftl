@@ -62,7 +62,7 @@ help =
     Commands:
     /challenge [@player] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
     /move <move> [offer_draw] [game:<id>] · /draw offer|accept|decline · /claim [threefold|fifty] [<move>]
-    /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
 
@@ -124,3 +124,7 @@ refused-not_flagged = No flag has fallen.
 refused-more_time_out_of_range = More time is 1 to 30 days.
 refused-no_clock = This game has no clock.
 outage-credited = The bot was down for { $duration }: in game #{ $game }, { $player }'s clock got that time back.
+reminder = { $player }, it is your move in game #{ $game }: { $left } left.
+notify-channel = Turn notices and reminders will mention you in the game's channel.
+notify-direct = Turn notices and reminders will come as direct messages.
+notify-off = No more reminders; moves are still announced in the channel.

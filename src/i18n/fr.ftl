@@ -62,7 +62,7 @@ help =
     Commandes :
     /challenge [@joueur] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
     /move <coup> [offer_draw] [game:<n°>] · /draw offer|accept|decline · /claim [threefold|fifty] [<coup>]
-    /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
 
@@ -124,3 +124,7 @@ refused-not_flagged = Aucun drapeau n’est tombé.
 refused-more_time_out_of_range = On peut donner de 1 à 30 jours.
 refused-no_clock = Cette partie n’a pas de pendule.
 outage-credited = Le bot a été indisponible pendant { $duration } : dans la partie n° { $game }, la pendule de { $player } a été créditée de ce temps.
+reminder = { $player }, c’est à vous de jouer dans la partie n° { $game } : il vous reste { $left }.
+notify-channel = Les avis de trait et les rappels vous mentionneront dans le salon de la partie.
+notify-direct = Les avis de trait et les rappels arriveront en message privé.
+notify-off = Plus de rappels ; les coups sont toujours annoncés dans le salon.

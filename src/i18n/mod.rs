@@ -145,14 +145,17 @@ mod tests {
 
     fn keys(source: &str) -> BTreeSet<String> {
         let resource = fluent_syntax::parser::parse(source).expect("catalogue parses");
-        resource
+        let names: Vec<String> = resource
             .body
             .iter()
             .filter_map(|entry| match entry {
                 Entry::Message(message) => Some(message.id.name.to_owned()),
                 _ => None,
             })
-            .collect()
+            .collect();
+        let unique: BTreeSet<String> = names.iter().cloned().collect();
+        assert_eq!(unique.len(), names.len(), "a message is defined twice");
+        unique
     }
 
     #[test]

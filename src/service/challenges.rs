@@ -114,6 +114,7 @@ impl<S: Store> Service<S> {
                     channel,
                     to,
                     ephemeral: false,
+                    direct: false,
                     text,
                     events: Vec::new(),
                     board: None,
@@ -164,6 +165,7 @@ impl<S: Store> Service<S> {
             turn: game.turn(),
             challenge_id: Some(challenge.id),
             clock: Some(*game.clock()),
+            remind_at: self.next_reminder(&game, now),
         };
         let commit = Commit {
             act_key: ctx.act_key.clone(),
@@ -201,6 +203,7 @@ impl<S: Store> Service<S> {
                     channel,
                     to: Some(names.platform_id(turn).to_owned()),
                     ephemeral: false,
+                    direct: false,
                     text,
                     events: Vec::new(),
                     board: None,

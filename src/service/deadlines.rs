@@ -18,14 +18,115 @@ use crate::storage::{Commit, DueGame, GameUpdate, StorageError, Store};
 const BATCH: usize = 200;
 
 impl<S: Store> Service<S> {
-    /// The earliest instant a flag falls, if any game has a clock running.
+    /// The earliest instant the scheduler has work: a flag or a reminder.
     pub async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StorageError> {
-        self.store.next_deadline().await
+        let flag = self.store.next_deadline().await?;
+        let reminder = self.store.next_reminder().await?;
+        Ok([flag, reminder].into_iter().flatten().min())
     }
 
-    /// Ends every game whose flag has fallen at `now` and returns the notices
-    /// for their channels. Games a player saved meanwhile are left alone.
+    /// Ends every game whose flag has fallen at `now`, sends the reminders
+    /// that are due, and returns the notices. Games a player saved meanwhile
+    /// are left alone.
     pub async fn run_due(&self, now: DateTime<Utc>) -> Vec<Reply> {
+        let mut replies = self.end_flagged(now).await;
+        replies.extend(self.send_reminders(now).await);
+        replies
+    }
+
+    async fn send_reminders(&self, now: DateTime<Utc>) -> Vec<Reply> {
+        let due = match self.store.due_reminders(now, BATCH).await {
+            Ok(due) => due,
+            Err(error) => {
+                tracing::error!(%error, "cannot read due reminders");
+                return Vec::new();
+            }
+        };
+        let mut replies = Vec::new();
+        for game in due {
+            match self.remind(game, now).await {
+                Ok(reply) => replies.extend(reply),
+                Err(Failure::Storage(error)) => {
+                    tracing::error!(%error, game = game.id, "cannot send a reminder");
+                }
+            }
+        }
+        replies
+    }
+
+    /// Reminds the player to move once, and moves the game's next reminder on.
+    async fn remind(&self, due: DueGame, now: DateTime<Utc>) -> Result<Vec<Reply>, Failure> {
+        let Some(record) = self.store.game(due.id).await? else {
+            return Ok(Vec::new());
+        };
+        let (Some(remind_at), true) = (record.remind_at, record.version == due.version) else {
+            return Ok(Vec::new());
+        };
+        let game = super::games::restore(&record)?;
+        let names = Names::new(&record.white_player, &record.black_player);
+        let player = match game.turn() {
+            shakmaty::Color::White => &record.white_player,
+            shakmaty::Color::Black => &record.black_player,
+        };
+        let lang = player.language.unwrap_or(self.config.default_language);
+        let left = game.clock().remaining(game.turn(), now).unwrap_or_default();
+        let text = self.i18n.text(
+            lang,
+            "reminder",
+            &[
+                (
+                    "player",
+                    crate::i18n::Arg::from(player.display_name.as_str()),
+                ),
+                ("game", crate::i18n::Arg::from(record.id)),
+                (
+                    "left",
+                    crate::i18n::Arg::from(texts::duration_text(&self.i18n, lang, left)),
+                ),
+            ],
+        );
+        let reply = match player.notify {
+            crate::storage::Notify::Off => None,
+            notify => Some(Reply {
+                channel: record.channel.clone(),
+                to: Some(names.platform_id(game.turn()).to_owned()),
+                ephemeral: false,
+                direct: notify == crate::storage::Notify::Direct,
+                text,
+                events: Vec::new(),
+                board: None,
+            }),
+        };
+        let update = GameUpdate {
+            id: record.id,
+            expected_version: record.version,
+            new_moves: Vec::new(),
+            new_notes: Vec::new(),
+            state: super::games::to_state(game.status()),
+            pending_offer: game.pending_offer(),
+            turn: game.turn(),
+            clock: Some(*game.clock()),
+            remind_at: self.next_reminder(&game, remind_at),
+        };
+        let commit = Commit {
+            // Once per reminder point, even across restarts.
+            act_key: Some(format!(
+                "remind:{}:{}",
+                record.id,
+                remind_at.timestamp_millis()
+            )),
+            game_update: Some(update),
+            ..Commit::default()
+        };
+        let replies = reply.into_iter().collect::<Vec<_>>();
+        match self.store.commit(commit, now, move |_| replies).await {
+            Ok((_, replies)) => Ok(replies),
+            Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    async fn end_flagged(&self, now: DateTime<Utc>) -> Vec<Reply> {
         let mut replies = Vec::new();
         loop {
             let due = match self.store.due_games(now, BATCH).await {
@@ -128,6 +229,7 @@ impl<S: Store> Service<S> {
             channel: record.channel.clone(),
             to: Some(names.platform_id(game.turn()).to_owned()),
             ephemeral: false,
+            direct: false,
             text,
             events: Vec::new(),
             board: None,
@@ -141,6 +243,7 @@ impl<S: Store> Service<S> {
             pending_offer: game.pending_offer(),
             turn: game.turn(),
             clock: Some(*game.clock()),
+            remind_at: self.next_reminder(&game, now),
         };
         let commit = Commit {
             // Once per game per outage, even if start-up is interrupted and run again.
@@ -192,6 +295,7 @@ impl<S: Store> Service<S> {
             channel: record.channel.clone(),
             to: Some(names.platform_id(!turn).to_owned()),
             ephemeral: false,
+            direct: false,
             text: lines.join("\n"),
             events: events
                 .iter()
@@ -211,6 +315,7 @@ impl<S: Store> Service<S> {
             pending_offer: game.pending_offer(),
             turn: game.turn(),
             clock: Some(*game.clock()),
+            remind_at: self.next_reminder(&game, now),
         };
         let commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),

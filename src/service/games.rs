@@ -61,6 +61,7 @@ impl<S: Store> Service<S> {
             pending_offer: game.pending_offer(),
             turn: game.turn(),
             clock: Some(*game.clock()),
+            remind_at: self.next_reminder(&game, now),
         };
         let reply = self.game_reply(ctx, &game, record.id, &names, &events, actor_side);
         let mut next = record.clone();

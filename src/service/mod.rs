@@ -41,6 +41,11 @@ pub struct ServiceConfig {
     pub default_time_control: String,
     /// How long a challenge stays open.
     pub challenge_expiry: Duration,
+    /// Remind the player to move when this fraction of the time for the
+    /// move is used (`None`: never).
+    pub remind_when_used: Option<f64>,
+    /// Remind the player to move this long before the flag (`None`: never).
+    pub remind_before_flag: Option<Duration>,
 }
 
 impl Default for ServiceConfig {
@@ -49,6 +54,8 @@ impl Default for ServiceConfig {
             default_language: Lang::En,
             default_time_control: "3d".to_owned(),
             challenge_expiry: Duration::days(7),
+            remind_when_used: Some(0.8),
+            remind_before_flag: Some(Duration::hours(24)),
         }
     }
 }
@@ -113,6 +120,9 @@ pub struct Reply {
     pub to: Option<String>,
     /// Only `to` should see it (refusals and errors).
     pub ephemeral: bool,
+    /// Send it to `to` as a direct message rather than in the channel.
+    #[serde(default)]
+    pub direct: bool,
     pub text: String,
     pub events: Vec<GameEvent>,
     pub board: Option<BoardView>,
@@ -205,6 +215,7 @@ impl<S: Store> Service<S> {
                     channel: act.channel.clone(),
                     to: Some(act.user.id.clone()),
                     ephemeral: true,
+                    direct: false,
                     text,
                     events: Vec::new(),
                     board: None,
@@ -259,6 +270,7 @@ impl<S: Store> Service<S> {
             Command::Games => self.games(ctx).await,
             Command::Standings => self.standings(ctx).await,
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
+            Command::SetNotify(wish) => self.set_notify(ctx, *wish, now).await,
             Command::Help => Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]),
         }
     }
@@ -322,6 +334,43 @@ impl<S: Store> Service<S> {
         self.commit_replies(commit, now, vec![reply]).await
     }
 
+    /// The next reminder for the player to move after `after`, by the configured points.
+    fn next_reminder(
+        &self,
+        game: &crate::core::game::Game,
+        after: DateTime<Utc>,
+    ) -> Option<DateTime<Utc>> {
+        if game.is_over() {
+            return None;
+        }
+        game.clock().next_reminder(
+            after,
+            self.config.remind_when_used,
+            self.config.remind_before_flag,
+        )
+    }
+
+    async fn set_notify(
+        &self,
+        ctx: &Context,
+        wish: command::NotifyWish,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        let notify = match wish {
+            command::NotifyWish::Channel => crate::storage::Notify::Channel,
+            command::NotifyWish::Direct => crate::storage::Notify::Direct,
+            command::NotifyWish::Off => crate::storage::Notify::Off,
+        };
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            player_notify: Some((ctx.player.id, notify)),
+            ..Commit::default()
+        };
+        let key = format!("notify-{}", notify.as_str());
+        let reply = self.private(ctx, self.text(ctx, &key, &[]));
+        self.commit_replies(commit, now, vec![reply]).await
+    }
+
     /// Commits and answers with replies known before the commit.
     async fn commit_replies(
         &self,
@@ -346,6 +395,7 @@ impl<S: Store> Service<S> {
             channel: ctx.channel_platform_id.clone(),
             to: Some(ctx.player.platform_id.clone()),
             ephemeral: true,
+            direct: false,
             text,
             events: Vec::new(),
             board: None,
@@ -358,6 +408,7 @@ impl<S: Store> Service<S> {
             channel: ctx.channel_platform_id.clone(),
             to,
             ephemeral: false,
+            direct: false,
             text,
             events: Vec::new(),
             board: None,

@@ -319,6 +319,7 @@ pub(super) fn command_refusal(i18n: &I18n, ctx: &Context, error: &CommandError) 
         channel: ctx.channel_platform_id.clone(),
         to: Some(ctx.player.platform_id.clone()),
         ephemeral: true,
+        direct: false,
         text,
         events: Vec::new(),
         board: None,

@@ -201,6 +201,11 @@ impl State {
         {
             player.language = language;
         }
+        if let Some((id, notify)) = commit.player_notify
+            && let Some(player) = self.players.iter_mut().find(|p| p.id == id)
+        {
+            player.notify = notify;
+        }
         committed
     }
 
@@ -249,6 +254,7 @@ impl State {
                 .map(|c| c.platform_id.clone())
                 .unwrap_or_default(),
             clock: new.clock,
+            remind_at: new.remind_at.map(to_stored_precision),
             start_fen: new.start_fen,
             time_control: new.time_control,
             rated: new.rated,
@@ -276,6 +282,10 @@ impl State {
         // Notes are stored whole, as JSON, so their instants keep full precision.
         game.notes.extend(update.new_notes);
         game.clock = update.clock;
+        game.remind_at = match update.state {
+            GameState::Ongoing => update.remind_at.map(to_stored_precision),
+            GameState::Over { .. } => None,
+        };
         game.state = match update.state {
             GameState::Over {
                 result,
@@ -303,6 +313,31 @@ fn deadline(game: &GameRecord) -> Option<DateTime<Utc>> {
 }
 
 impl Store for MemoryStore {
+    async fn next_reminder(&self) -> Result<Option<DateTime<Utc>>> {
+        let state = self.lock()?;
+        Ok(state.games.iter().filter_map(|(g, _)| g.remind_at).min())
+    }
+
+    async fn due_reminders(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
+        let state = self.lock()?;
+        let mut due: Vec<(DateTime<Utc>, DueGame)> = state
+            .games
+            .iter()
+            .filter_map(|(g, _)| {
+                let at = g.remind_at.filter(|at| *at <= now)?;
+                Some((
+                    at,
+                    DueGame {
+                        id: g.id,
+                        version: g.version,
+                    },
+                ))
+            })
+            .collect();
+        due.sort_by_key(|(at, game)| (*at, game.id));
+        Ok(due.into_iter().take(limit).map(|(_, game)| game).collect())
+    }
+
     async fn clocked_games(&self, after_id: i64, limit: usize) -> Result<Vec<DueGame>> {
         let state = self.lock()?;
         Ok(state

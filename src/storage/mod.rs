@@ -273,6 +273,8 @@ pub struct GameRecord {
     pub channel: String,
     /// The game's clock; `None` for no clock.
     pub clock: Option<Clock>,
+    /// The next reminder for the player to move, if any.
+    pub remind_at: Option<DateTime<Utc>>,
     pub start_fen: Option<String>,
     pub time_control: String,
     pub rated: bool,
@@ -351,6 +353,8 @@ pub struct NewGame {
     pub challenge_id: Option<i64>,
     /// The game's clock; `None` for no clock.
     pub clock: Option<Clock>,
+    /// When the player to move is first reminded.
+    pub remind_at: Option<DateTime<Utc>>,
 }
 
 /// What an act changed in a game: rows to append and the new state.
@@ -366,6 +370,8 @@ pub struct GameUpdate {
     pub turn: Color,
     /// The clock after the act (its deadline is indexed for the scheduler).
     pub clock: Option<Clock>,
+    /// The next reminder for the player to move, if any.
+    pub remind_at: Option<DateTime<Utc>>,
 }
 
 /// A game whose flag has fallen, as the scheduler finds it.
@@ -385,6 +391,8 @@ pub struct Commit {
     pub new_game: Option<NewGame>,
     pub game_update: Option<GameUpdate>,
     pub player_language: Option<(PlayerId, Option<Lang>)>,
+    /// How a player wants turn notices and reminders.
+    pub player_notify: Option<(PlayerId, Notify)>,
 }
 
 /// Everything an act needs to know before it is carried out.
@@ -536,6 +544,16 @@ pub trait Store: Send + Sync + 'static {
 
     /// Running games whose flag has fallen at `now`, earliest first, at most `limit`.
     fn due_games(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
+
+    /// The earliest reminder due in any running game.
+    fn next_reminder(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
+
+    /// Running games whose next reminder is due at `now`, earliest first.
+    fn due_reminders(
         &self,
         now: DateTime<Utc>,
         limit: usize,

@@ -37,6 +37,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0003_heartbeat",
         include_str!("../../migrations/0003_heartbeat.sql"),
     ),
+    (
+        "0004_reminders",
+        include_str!("../../migrations/0004_reminders.sql"),
+    ),
 ];
 
 /// How long a statement waits for another process's write lock.
@@ -335,7 +339,7 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
             "SELECT g.server_id, g.channel_id, g.white_id, g.black_id, g.start_fen, g.time_control,
                     g.rated, g.draw_agreement_allowed, g.draw_min_moves, g.status, g.result,
                     g.reason, g.pending_offer, g.version, g.created_at, g.ended_at,
-                    c.platform_id, g.clock
+                    c.platform_id, g.clock, g.remind_at
              FROM games g JOIN channels c ON c.id = g.channel_id WHERE g.id = ?1",
         )?
         .query_row(params![id], |r| {
@@ -363,7 +367,11 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
                     r.get::<_, String>(14)?,
                     r.get::<_, Option<String>>(15)?,
                 ),
-                (r.get::<_, String>(16)?, r.get::<_, Option<String>>(17)?),
+                (
+                    r.get::<_, String>(16)?,
+                    r.get::<_, Option<String>>(17)?,
+                    r.get::<_, Option<String>>(18)?,
+                ),
             ))
         })
         .optional()?;
@@ -422,6 +430,7 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
         black_player: player(ids.3)?,
         channel: place.0,
         clock,
+        remind_at: place.2.as_deref().map(from_text).transpose()?,
         start_fen: setup.0,
         time_control: setup.1,
         rated: setup.2,
@@ -511,8 +520,8 @@ fn insert_game(tx: &Transaction<'_>, new: &NewGame, now: DateTime<Utc>) -> Resul
     tx.prepare_cached(
         "INSERT INTO games (server_id, channel_id, white_id, black_id, start_fen, time_control,
                             rated, draw_agreement_allowed, draw_min_moves, turn, challenge_id,
-                            created_at, clock, deadline)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                            created_at, clock, deadline, remind_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?
     .execute(params![
         new.server_id,
@@ -529,6 +538,7 @@ fn insert_game(tx: &Transaction<'_>, new: &NewGame, now: DateTime<Utc>) -> Resul
         to_text(now),
         clock_json(new.clock.as_ref())?,
         new.clock.and_then(|c| c.deadline()).map(deadline_text),
+        new.remind_at.map(deadline_text),
     ])?;
     Ok(tx.last_insert_rowid())
 }
@@ -584,7 +594,7 @@ fn update_game(tx: &Transaction<'_>, update: &GameUpdate) -> Result<()> {
         .prepare_cached(
             "UPDATE games SET status = ?1, result = ?2, reason = ?3, ended_at = ?4,
                     pending_offer = ?5, turn = ?6, plies = plies + ?7, version = version + 1,
-                    clock = ?10, deadline = ?11
+                    clock = ?10, deadline = ?11, remind_at = ?12
              WHERE id = ?8 AND version = ?9",
         )?
         .execute(params![
@@ -599,6 +609,10 @@ fn update_game(tx: &Transaction<'_>, update: &GameUpdate) -> Result<()> {
             update.expected_version,
             clock_json(update.clock.as_ref())?,
             deadline_of(update),
+            match update.state {
+                GameState::Ongoing => update.remind_at.map(deadline_text),
+                GameState::Over { .. } => None,
+            },
         ])?;
     if changed == 0 {
         return Err(StorageError::Conflict);
@@ -695,6 +709,10 @@ fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Re
     if let Some((player, language)) = commit.player_language {
         tx.prepare_cached("UPDATE players SET language = ?1 WHERE id = ?2")?
             .execute(params![language.map(Lang::as_str), player.0])?;
+    }
+    if let Some((player, notify)) = commit.player_notify {
+        tx.prepare_cached("UPDATE players SET notify = ?1 WHERE id = ?2")?
+            .execute(params![notify.as_str(), player.0])?;
     }
     Ok(committed)
 }
@@ -1062,6 +1080,35 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn next_reminder(&self) -> Result<Option<DateTime<Utc>>> {
+        self.read(move |conn| {
+            let next: Option<String> = conn
+                .prepare_cached("SELECT min(remind_at) FROM games WHERE remind_at IS NOT NULL")?
+                .query_row([], |r| r.get(0))?;
+            next.as_deref().map(from_text).transpose()
+        })
+        .await
+    }
+
+    async fn due_reminders(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
+        self.read(move |conn| {
+            conn.prepare_cached(
+                "SELECT id, version FROM games
+                 WHERE remind_at IS NOT NULL AND remind_at <= ?1
+                 ORDER BY remind_at LIMIT ?2",
+            )?
+            .query_map(params![to_text(now), limit as i64], |r| {
+                Ok(DueGame {
+                    id: r.get(0)?,
+                    version: r.get(1)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(StorageError::from)
+        })
+        .await
+    }
+
     async fn clocked_games(&self, after_id: i64, limit: usize) -> Result<Vec<DueGame>> {
         self.read(move |conn| {
             conn.prepare_cached(
@@ -1306,6 +1353,7 @@ mod tests {
             turn: Color::White,
             challenge_id: None,
             clock: None,
+            remind_at: None,
         };
         let commit = Commit {
             new_game: Some(new_game),
@@ -1333,6 +1381,7 @@ mod tests {
             pending_offer: Some(Color::White),
             turn: Color::Black,
             clock: None,
+            remind_at: None,
         };
         let commit = Commit {
             act_key: Some("move-1".to_owned()),
@@ -1387,6 +1436,7 @@ mod tests {
             turn: Color::White,
             challenge_id: Some(challenge_id),
             clock: None,
+            remind_at: None,
         };
         let accept = Commit {
             closing_challenge: Some(ChallengeClosing {

@@ -108,6 +108,7 @@ fn new_game(w: &World, white: PlayerId, black: PlayerId) -> NewGame {
         turn: Color::White,
         challenge_id: None,
         clock: Some(three_days()),
+        remind_at: None,
     }
 }
 
@@ -172,6 +173,7 @@ fn ending(id: i64, result: GameResult, reason: Reason, ended_at: DateTime<Utc>) 
         pending_offer: None,
         turn: Color::White,
         clock: None,
+        remind_at: None,
     }
 }
 
@@ -389,6 +391,7 @@ pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
         black_player: w.bob.clone(),
         channel: w.channel.platform_id.clone(),
         clock: Some(three_days()),
+        remind_at: None,
         start_fen: None,
         time_control: "3d".to_owned(),
         rated: true,
@@ -424,6 +427,7 @@ pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
         pending_offer: Some(Color::Black),
         turn: Color::White,
         clock: None,
+        remind_at: None,
     };
     let commit = Commit {
         game_update: Some(update.clone()),
@@ -501,6 +505,7 @@ pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
             pending_offer: None,
             turn: Color::Black,
             clock: None,
+            remind_at: None,
         },
     )
     .await;
@@ -714,6 +719,7 @@ pub async fn game_lists_filter_and_order<S: Store>(store: &S) {
         pending_offer: None,
         turn: Color::Black,
         clock: None,
+        remind_at: None,
     };
     save(store, second, t(31), played).await;
     let side = store
@@ -924,6 +930,7 @@ pub async fn deadlines_come_from_running_clocks<S: Store>(store: &S) {
     let second = create_game(store, later).await;
     let untimed = NewGame {
         clock: None,
+        remind_at: None,
         ..new_game(&w, w.bob.id, w.carol.id)
     };
     create_game(store, untimed).await;
@@ -962,6 +969,7 @@ pub async fn deadlines_come_from_running_clocks<S: Store>(store: &S) {
         pending_offer: None,
         turn: Color::White,
         clock: record.clock,
+        remind_at: None,
     };
     let commit = Commit {
         game_update: Some(update),
