@@ -1,0 +1,170 @@
+//! Why no legal move matches what a player wrote, and which moves to
+//! suggest instead.
+//!
+//! The reasons are worked out pseudo-legally from the board and shakmaty's
+//! attack tables; the legal moves themselves always come from shakmaty.
+
+use shakmaty::{
+    Bitboard, CastlingSide, Chess, Color, EnPassantMode, File, Move, MoveList, Piece, Position,
+    Rank, Role, Square, attacks,
+};
+
+use super::read::{Spec, Target};
+use super::{IllegalReason, MoveInputError};
+
+/// Why no legal move fits `spec`, with the legal moves of the piece meant.
+pub(super) fn explain(pos: &Chess, spec: &Spec, legal: &MoveList) -> MoveInputError {
+    match spec {
+        Spec::Castle(side) => refuse_castling(pos, *side, legal),
+        Spec::Piece(target) => refuse_piece_move(pos, target, legal),
+    }
+}
+
+fn illegal(reason: IllegalReason, hints: Vec<Move>) -> MoveInputError {
+    MoveInputError::Illegal { reason, hints }
+}
+
+fn refuse_castling(pos: &Chess, side: CastlingSide, legal: &MoveList) -> MoveInputError {
+    let reason = if pos.castles().has(pos.turn(), side) {
+        IllegalReason::CastlingNotNow
+    } else {
+        IllegalReason::CastlingRightsLost
+    };
+    illegal(reason, moves_from(legal, pos.our(Role::King)))
+}
+
+/// The legal moves starting on one of `origins`.
+fn moves_from(legal: &MoveList, origins: Bitboard) -> Vec<Move> {
+    legal
+        .iter()
+        .copied()
+        .filter(|m| m.from().is_some_and(|from| origins.contains(from)))
+        .collect()
+}
+
+fn refuse_piece_move(pos: &Chess, target: &Target, legal: &MoveList) -> MoveInputError {
+    let kind = pieces_of_kind(pos, target);
+    let origins = kind & origin_mask(target);
+    if origins.is_empty() {
+        // `Nhf3` when the knight stands on g1: suggest the ones that can go there.
+        let hints = moves_from(legal, kind)
+            .into_iter()
+            .filter(|m| target.lands_on(*m))
+            .collect();
+        return illegal(IllegalReason::NoSuchPiece, hints);
+    }
+    let fitting: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| target.fits_squares(*m))
+        .collect();
+    if !fitting.is_empty() {
+        // Only the promotion is wrong: the moves that fit show the choices.
+        return illegal(IllegalReason::BadPromotion, fitting);
+    }
+    if let Some(side) = castling_meant(pos, origins, target.to) {
+        return refuse_castling(pos, side, legal);
+    }
+    let reason = why_unreachable(pos, origins, target.to);
+    illegal(reason, moves_from(legal, origins))
+}
+
+/// Our pieces the text could be about, before its origin square is looked at.
+fn pieces_of_kind(pos: &Chess, target: &Target) -> Bitboard {
+    match target.role {
+        Some(role) => pos.our(role),
+        None if target.has_full_origin() => pos.us(),
+        None => pos.our(Role::Pawn),
+    }
+}
+
+/// The squares the text's disambiguation (file, rank or both) allows.
+fn origin_mask(target: &Target) -> Bitboard {
+    let mut mask = Bitboard::FULL;
+    if let Some(file) = target.from_file {
+        mask &= Bitboard::from_file(file);
+    }
+    if let Some(rank) = target.from_rank {
+        mask &= Bitboard::from_rank(rank);
+    }
+    mask
+}
+
+/// Whether a king move written from the king's home square to a castling
+/// square (`Kg1`, `e1g1`, `e1h1`, `Kc1`) meant castling: then the answer is
+/// about castling, not about a king that cannot jump two squares.
+fn castling_meant(pos: &Chess, origins: Bitboard, to: Square) -> Option<CastlingSide> {
+    let us = pos.turn();
+    let king = pos.board().king_of(us)?;
+    let home = Square::from_coords(File::E, us.backrank());
+    if !origins.contains(king) || king != home || to.rank() != home.rank() {
+        return None;
+    }
+    match to.file() {
+        File::G | File::H => Some(CastlingSide::KingSide),
+        File::A | File::C => Some(CastlingSide::QueenSide),
+        _ => None,
+    }
+}
+
+/// Why none of the pieces on `origins` can legally go to `to`.
+fn why_unreachable(pos: &Chess, origins: Bitboard, to: Square) -> IllegalReason {
+    if pos.us().contains(to) {
+        return IllegalReason::OwnPieceOnTarget;
+    }
+    let board = pos.board();
+    // Pawns capture what stands there, or en passant behind a double step.
+    let en_passant = pos
+        .ep_square(EnPassantMode::PseudoLegal)
+        .map_or(Bitboard::EMPTY, Bitboard::from_square);
+    let capturable = pos.them() | en_passant;
+    let reaches = |occupied: Bitboard| {
+        origins.into_iter().any(|from| {
+            board
+                .piece_at(from)
+                .is_some_and(|piece| reach(piece, from, to, occupied, capturable))
+        })
+    };
+    if reaches(board.occupied()) {
+        // Pseudo-legal yet not legal: the own king would stand in check.
+        IllegalReason::KingInCheck
+    } else if reaches(Bitboard::EMPTY) {
+        IllegalReason::PathBlocked
+    } else {
+        IllegalReason::CannotReach
+    }
+}
+
+/// Whether `piece` on `from` could go to `to` with `occupied` in the way,
+/// pseudo-legally (checks on the own king are not considered). Pawn
+/// captures need something on `capturable` whatever the occupancy: a pawn
+/// capture is never "blocked", it has nothing to take.
+fn reach(piece: Piece, from: Square, to: Square, occupied: Bitboard, capturable: Bitboard) -> bool {
+    if piece.role != Role::Pawn {
+        return attacks::attacks(from, piece, occupied).contains(to);
+    }
+    if attacks::pawn_attacks(piece.color, from).contains(to) {
+        return capturable.contains(to);
+    }
+    pawn_push_reaches(piece.color, from, to, occupied)
+}
+
+fn pawn_push_reaches(color: Color, from: Square, to: Square, occupied: Bitboard) -> bool {
+    let step = if color == Color::White { 8 } else { -8 };
+    let Some(one) = from.offset(step) else {
+        return false;
+    };
+    if one == to {
+        return !occupied.contains(to);
+    }
+    // The double step only from the pawn's own second rank.
+    let second = if color == Color::White {
+        Rank::Second
+    } else {
+        Rank::Seventh
+    };
+    from.rank() == second
+        && one.offset(step) == Some(to)
+        && !occupied.contains(one)
+        && !occupied.contains(to)
+}

@@ -1,0 +1,78 @@
+//! Moves back to text, in the reader's style.
+
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingSide, Chess, Move, Position, Role};
+
+use super::letters::{role_letter, symbol};
+use super::{Lang, Style};
+
+/// Writes `m` (legal in `pos`) in SAN with its check or mate suffix.
+pub fn write_san(pos: &Chess, m: Move, style: Style) -> String {
+    let san = SanPlus::from_move(pos.clone(), m).to_string();
+    restyle_san(&san, style)
+}
+
+/// Rewrites English SAN (as stored in a game) in another style, letter by letter.
+///
+/// Only the leading piece letter and the promotion letter change: files
+/// (`b`), castling (`O-O`) and suffixes stay as they are.
+pub fn restyle_san(english_san: &str, style: Style) -> String {
+    if style == Style::English {
+        return english_san.to_owned();
+    }
+    let mut out = String::with_capacity(english_san.len() + 4);
+    let mut after_equals = false;
+    for (index, c) in english_san.chars().enumerate() {
+        // A lower-case `b` is a file, never a bishop; role_letter only knows upper case.
+        let piece = (index == 0 || after_equals)
+            .then(|| role_letter(c, Lang::En))
+            .flatten()
+            .filter(|role| *role != Role::Pawn);
+        match piece {
+            Some(role) => out.push(symbol(role, style)),
+            None => out.push(c),
+        }
+        after_equals = c == '=';
+    }
+    out
+}
+
+/// Writes `m` (legal in `pos`) unambiguously with its origin square, such
+/// as `Ke1-d1`, `Ra1xd1`, `e7-e8=Q`, `e5xd6` (en passant) or `O-O`: the form
+/// used to list ambiguous candidates.
+pub fn write_long(pos: &Chess, m: Move, style: Style) -> String {
+    let mut out = String::with_capacity(12);
+    match m.castling_side() {
+        Some(CastlingSide::KingSide) => out.push_str("O-O"),
+        Some(CastlingSide::QueenSide) => out.push_str("O-O-O"),
+        None => {
+            if m.role() != Role::Pawn {
+                out.push(symbol(m.role(), style));
+            }
+            if let Some(from) = m.from() {
+                out.push_str(&from.to_string());
+            }
+            out.push(if m.is_capture() { 'x' } else { '-' });
+            out.push_str(&m.to().to_string());
+            if let Some(promotion) = m.promotion() {
+                out.push('=');
+                out.push(symbol(promotion, style));
+            }
+        }
+    }
+    out.push_str(check_suffix(pos, m));
+    out
+}
+
+/// `#` if `m` mates, `+` if it checks, else nothing.
+fn check_suffix(pos: &Chess, m: Move) -> &'static str {
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    if after.is_checkmate() {
+        "#"
+    } else if after.is_check() {
+        "+"
+    } else {
+        ""
+    }
+}
