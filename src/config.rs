@@ -55,6 +55,8 @@ pub struct ClocksConfig {
     /// A gap longer than this many minutes since the bot last ran is an
     /// outage: running clocks get the time back.
     pub outage_threshold_minutes: u32,
+    /// Days of leave each player may take per server and calendar year.
+    pub leave_days_per_year: u32,
 }
 
 impl Default for ClocksConfig {
@@ -63,6 +65,7 @@ impl Default for ClocksConfig {
             remind_when_used: 0.8,
             remind_hours_before_flag: 24,
             outage_threshold_minutes: 10,
+            leave_days_per_year: 45,
         }
     }
 }

@@ -164,6 +164,7 @@ fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteS
         remind_before_flag: Some(config.clocks.remind_hours_before_flag)
             .filter(|h| *h > 0)
             .map(|h| Duration::hours(i64::from(h))),
+        leave_days_per_year: config.clocks.leave_days_per_year,
     };
     Ok(Service::new(store, service_config))
 }

@@ -151,3 +151,80 @@ fn reminders_can_come_as_direct_messages() {
     assert_eq!(reminder["direct"], true, "{reminder}");
     assert_eq!(reminder["to"], "alice");
 }
+
+#[test]
+fn leave_stops_the_clock_and_the_flag_falls_later() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white time:2d
+         bob: /accept
+         alice: /move e4
+         bob: /move e5
+         :advance 1d
+         alice: /leave start 3
+         :advance 3d
+         :advance 23h
+         :advance 1h",
+    );
+    let started = out
+        .iter()
+        .find(|r| {
+            r["text"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("You are on leave")
+        })
+        .expect("leave started");
+    assert!(
+        started["text"]
+            .as_str()
+            .unwrap()
+            .contains("42 days of leave left")
+    );
+    let notice = out
+        .iter()
+        .find(|r| {
+            r["text"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("is on leave until")
+        })
+        .expect("bob is told");
+    assert_eq!(notice["to"], "bob");
+    assert!(
+        out.iter().any(|r| r["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("is back from leave")),
+        "bob is told when alice is back"
+    );
+    // Alice had one of her two days left when the leave began: her flag falls
+    // one day after the leave ended (day 5), not at day 2.
+    let last = out.last().unwrap();
+    assert_eq!(game_over(&out), Some(("0-1".into(), "timeout".into())));
+    assert_eq!(game_over(&out[..out.len() - 1]), None, "{last}");
+}
+
+#[test]
+fn moving_during_leave_ends_it_and_gives_back_the_unused_days() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white time:5d
+         bob: /accept
+         alice: /move e4
+         bob: /move e5
+         alice: /leave start 10
+         :advance 2d
+         alice: /move Nf3
+         alice: /leave status
+         alice: /leave start 50",
+    );
+    let status = out[out.len() - 2]["text"].as_str().unwrap().to_owned();
+    assert_eq!(
+        status,
+        "You are not on leave. 43 days of leave left this year."
+    );
+    let refused = out.last().unwrap();
+    assert_eq!(refused["ephemeral"], true);
+    assert!(refused["text"].as_str().unwrap().contains("only 43 days"));
+}

@@ -26,6 +26,14 @@ pub enum ColorWish {
     Random,
 }
 
+/// What a player does with their leave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaveAction {
+    Start { days: u32 },
+    End,
+    Status,
+}
+
 /// Where a player wants turn notices and reminders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NotifyWish {
@@ -125,6 +133,8 @@ pub enum Command {
     SetLanguage(Option<Lang>),
     /// Where turn notices and reminders go.
     SetNotify(NotifyWish),
+    /// Leave (vacation): start for whole days, end early, or show.
+    Leave(LeaveAction),
     Help,
 }
 
@@ -234,6 +244,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             game: words.take_game()?,
         },
         "moretime" => parse_more_time(&mut words)?,
+        "leave" => parse_leave(&mut words)?,
         "board" => Command::Board {
             game: take_game_anywhere(&mut words)?,
         },
@@ -385,6 +396,38 @@ fn parse_move(words: &mut Words) -> Result<Command, CommandError> {
         offer_draw,
         game,
     })
+}
+
+fn parse_leave(words: &mut Words) -> Result<Command, CommandError> {
+    let action = match words.positional.first().map(|w| w.to_ascii_lowercase()) {
+        None => return Ok(Command::Leave(LeaveAction::Status)),
+        Some(action) => {
+            words.positional.remove(0);
+            action
+        }
+    };
+    let action = match action.as_str() {
+        "status" => LeaveAction::Status,
+        "end" | "stop" => LeaveAction::End,
+        "start" => {
+            let value = match words.take("days") {
+                Some(value) => value,
+                None if words.positional.is_empty() => {
+                    return Err(CommandError::MissingArgument("days"));
+                }
+                None => words.positional.remove(0),
+            };
+            let days = value
+                .trim_end_matches('d')
+                .parse::<u32>()
+                .ok()
+                .filter(|d| (1..=366).contains(d))
+                .ok_or_else(|| bad("days", &value))?;
+            LeaveAction::Start { days }
+        }
+        _ => return Err(bad("leave", &action)),
+    };
+    Ok(Command::Leave(action))
 }
 
 fn parse_more_time(words: &mut Words) -> Result<Command, CommandError> {
@@ -600,6 +643,12 @@ mod tests {
             ),
             ("/resign game:#4", Command::Resign { game: Some(4) }),
             ("/games", Command::Games),
+            (
+                "/leave start 5",
+                Command::Leave(LeaveAction::Start { days: 5 }),
+            ),
+            ("/leave end", Command::Leave(LeaveAction::End)),
+            ("/leave", Command::Leave(LeaveAction::Status)),
             ("/settings notify off", Command::SetNotify(NotifyWish::Off)),
             (
                 "/settings notify:dm",

@@ -435,6 +435,18 @@ impl Game {
         self.clock = clock;
     }
 
+    /// Stops the side to move's clock (its player went on leave).
+    pub fn pause_clock(&mut self, now: DateTime<Utc>) {
+        if !self.is_over() {
+            self.clock.pause(now);
+        }
+    }
+
+    /// Restarts a stopped clock; the pause is not charged.
+    pub fn resume_clock(&mut self, now: DateTime<Utc>) {
+        self.clock.resume(now);
+    }
+
     /// Gives the side to move back time the bot could not count (an outage),
     /// and records it in the game.
     pub fn credit_outage(&mut self, span: chrono::Duration, now: DateTime<Utc>) {

@@ -62,7 +62,7 @@ help =
     Commands:
     /challenge [@player] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
     /move <move> [offer_draw] [game:<id>] · /draw offer|accept|decline · /claim [threefold|fifty] [<move>]
-    /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    /leave start <days>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
 
@@ -128,3 +128,14 @@ reminder = { $player }, it is your move in game #{ $game }: { $left } left.
 notify-channel = Turn notices and reminders will mention you in the game's channel.
 notify-direct = Turn notices and reminders will come as direct messages.
 notify-off = No more reminders; moves are still announced in the channel.
+
+## Leave
+leave-started = You are on leave until { $until }: your clocks are stopped. { $left } days of leave left this year.
+leave-ended = Welcome back: your clocks run again. { $left } days of leave left this year.
+leave-status-on = You are on leave until { $until }. { $left } days of leave left this year.
+leave-status-off = You are not on leave. { $left } days of leave left this year.
+leave-none = You are not on leave.
+leave-already = You are already on leave; /leave end ends it.
+leave-too-long = You have only { $left } days of leave left this year.
+leave-notice = { $player } is on leave until { $until }: their clock in game #{ $game } is stopped.
+leave-back = { $player } is back from leave: their clock in game #{ $game } runs again.

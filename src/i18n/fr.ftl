@@ -62,7 +62,7 @@ help =
     Commandes :
     /challenge [@joueur] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
     /move <coup> [offer_draw] [game:<n°>] · /draw offer|accept|decline · /claim [threefold|fifty] [<coup>]
-    /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    /leave start <jours>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
 
@@ -128,3 +128,14 @@ reminder = { $player }, c’est à vous de jouer dans la partie n° { $game } : 
 notify-channel = Les avis de trait et les rappels vous mentionneront dans le salon de la partie.
 notify-direct = Les avis de trait et les rappels arriveront en message privé.
 notify-off = Plus de rappels ; les coups sont toujours annoncés dans le salon.
+
+## Congés
+leave-started = Vous êtes en congé jusqu’au { $until } : vos pendules sont arrêtées. Il vous reste { $left } jours de congé cette année.
+leave-ended = Bon retour : vos pendules tournent à nouveau. Il vous reste { $left } jours de congé cette année.
+leave-status-on = Vous êtes en congé jusqu’au { $until }. Il vous reste { $left } jours de congé cette année.
+leave-status-off = Vous n’êtes pas en congé. Il vous reste { $left } jours de congé cette année.
+leave-none = Vous n’êtes pas en congé.
+leave-already = Vous êtes déjà en congé ; /leave end y met fin.
+leave-too-long = Il ne vous reste que { $left } jours de congé cette année.
+leave-notice = { $player } est en congé jusqu’au { $until } : sa pendule est arrêtée dans la partie n° { $game }.
+leave-back = { $player } est de retour de congé : sa pendule tourne à nouveau dans la partie n° { $game }.

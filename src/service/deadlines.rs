@@ -22,14 +22,17 @@ impl<S: Store> Service<S> {
     pub async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StorageError> {
         let flag = self.store.next_deadline().await?;
         let reminder = self.store.next_reminder().await?;
-        Ok([flag, reminder].into_iter().flatten().min())
+        let leave_end = self.store.next_leave_end().await?;
+        Ok([flag, reminder, leave_end].into_iter().flatten().min())
     }
 
     /// Ends every game whose flag has fallen at `now`, sends the reminders
     /// that are due, and returns the notices. Games a player saved meanwhile
     /// are left alone.
     pub async fn run_due(&self, now: DateTime<Utc>) -> Vec<Reply> {
-        let mut replies = self.end_flagged(now).await;
+        // Leaves first: a clock that restarted may be the next to run out.
+        let mut replies = self.end_due_leaves(now).await;
+        replies.extend(self.end_flagged(now).await);
         replies.extend(self.send_reminders(now).await);
         replies
     }
@@ -115,7 +118,7 @@ impl<S: Store> Service<S> {
                 record.id,
                 remind_at.timestamp_millis()
             )),
-            game_update: Some(update),
+            game_updates: vec![update],
             ..Commit::default()
         };
         let replies = reply.into_iter().collect::<Vec<_>>();
@@ -252,7 +255,7 @@ impl<S: Store> Service<S> {
                 record.id,
                 down_since.timestamp_millis()
             )),
-            game_update: Some(update),
+            game_updates: vec![update],
             ..Commit::default()
         };
         match self.store.commit(commit, now, move |_| vec![reply]).await {
@@ -319,7 +322,7 @@ impl<S: Store> Service<S> {
         };
         let commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
-            game_update: Some(update),
+            game_updates: vec![update],
             ..Commit::default()
         };
         match self.store.commit(commit, now, move |_| vec![reply]).await {

@@ -51,6 +51,30 @@ impl<S: Store> Service<S> {
             }
         };
 
+        // Leave: a move ends the mover's leave; a player on leave gets the
+        // move with their clock stopped.
+        let moved = game.moves().len() > moves_before;
+        let mut leave_commit = None;
+        if moved {
+            if let Some(leave) = self
+                .store
+                .running_leave(ctx.player.id, ctx.server.id)
+                .await?
+            {
+                leave_commit = Some(self.ending(&leave, now, None, Some(record.id)).await?);
+            }
+            let next_player = game.players().get(game.turn());
+            if !game.is_over()
+                && self
+                    .store
+                    .running_leave(next_player, ctx.server.id)
+                    .await?
+                    .is_some()
+            {
+                game.pause_clock(now);
+            }
+        }
+
         let names = Names::new(&record.white_player, &record.black_player);
         let update = GameUpdate {
             id: record.id,
@@ -69,12 +93,21 @@ impl<S: Store> Service<S> {
         next.state = update.state;
         next.pending_offer = update.pending_offer;
         next.clock = update.clock;
-        let commit = Commit {
-            act_key: ctx.act_key.clone(),
-            game_update: Some(update),
-            ..Commit::default()
+        let mut replies = vec![reply];
+        let commit = match leave_commit {
+            None => Commit {
+                act_key: ctx.act_key.clone(),
+                game_updates: vec![update],
+                ..Commit::default()
+            },
+            Some((mut ending, notices)) => {
+                ending.act_key = ctx.act_key.clone();
+                ending.game_updates.push(update);
+                replies.extend(notices);
+                ending
+            }
         };
-        let replies = self.commit_replies(commit, now, vec![reply]).await?;
+        let replies = self.commit_replies(commit, now, replies).await?;
         // Committed: the next act on this game starts from here without a reload.
         self.games.put(LoadedGame::new(next, game));
         self.deadline_changed.notify_one();

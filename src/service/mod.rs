@@ -12,6 +12,7 @@ mod challenges;
 mod deadlines;
 mod games;
 mod info;
+mod leave;
 mod texts;
 
 use std::sync::Arc;
@@ -46,6 +47,8 @@ pub struct ServiceConfig {
     pub remind_when_used: Option<f64>,
     /// Remind the player to move this long before the flag (`None`: never).
     pub remind_before_flag: Option<Duration>,
+    /// Days of leave each player may take per server and calendar year.
+    pub leave_days_per_year: u32,
 }
 
 impl Default for ServiceConfig {
@@ -56,6 +59,7 @@ impl Default for ServiceConfig {
             challenge_expiry: Duration::days(7),
             remind_when_used: Some(0.8),
             remind_before_flag: Some(Duration::hours(24)),
+            leave_days_per_year: 45,
         }
     }
 }
@@ -271,6 +275,7 @@ impl<S: Store> Service<S> {
             Command::Standings => self.standings(ctx).await,
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
             Command::SetNotify(wish) => self.set_notify(ctx, *wish, now).await,
+            Command::Leave(action) => self.leave(ctx, *action, now).await,
             Command::Help => Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]),
         }
     }

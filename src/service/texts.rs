@@ -156,6 +156,11 @@ pub(super) fn result_sentence(
     }
 }
 
+/// An instant as players read it in chat: UTC, to the minute.
+pub(super) fn utc_instant(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
 /// A span of time for a reader: days and hours, or hours and minutes.
 pub(super) fn duration_text(i18n: &I18n, lang: Lang, span: chrono::Duration) -> String {
     let minutes = span.num_minutes().max(0);

@@ -10,9 +10,9 @@ use shakmaty::Color;
 
 use super::{
     ActRequest, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow, Commit, Committed,
-    DueGame, GameRecord, GameState, GameSummary, GameUpdate, MoveRow, NewChallenge, NewGame,
-    OpenedAct, Platform, PlayerRow, Result, ServerDefaults, ServerRow, StandingRow, StorageError,
-    Store, to_stored_precision,
+    DueGame, GameRecord, GameState, GameSummary, GameUpdate, LeaveRow, MoveRow, NewChallenge,
+    NewGame, OpenedAct, Platform, PlayerRow, Result, ServerDefaults, ServerRow, StandingRow,
+    StorageError, Store, to_stored_precision,
 };
 use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, PlayerId};
@@ -27,6 +27,7 @@ struct State {
     games: Vec<(GameRecord, Color)>,
     answers: HashMap<String, String>,
     heartbeat: Option<DateTime<Utc>>,
+    leaves: Vec<LeaveRow>,
 }
 
 /// Everything in memory; dropped with the store.
@@ -118,7 +119,16 @@ impl State {
         if let Some(new) = &commit.new_game {
             self.check_game_refs(new)?;
         }
-        if let Some(update) = &commit.game_update {
+        if let Some(ending) = &commit.ending_leave {
+            let running = self
+                .leaves
+                .iter()
+                .any(|l| l.id == ending.id && l.ended_at.is_none());
+            if !running {
+                return Err(StorageError::Conflict);
+            }
+        }
+        for update in &commit.game_updates {
             // SQLite's `UPDATE ... WHERE id = ? AND version = ?` cannot tell a
             // missing game from a moved-on one: both are a conflict.
             let current = self.games.iter().find(|(g, _)| g.id == update.id);
@@ -193,13 +203,31 @@ impl State {
         if let Some(new) = commit.new_game {
             committed.game_id = Some(self.insert_game(new, now));
         }
-        if let Some(update) = commit.game_update {
+        for update in commit.game_updates {
             self.update_game(update);
         }
         if let Some((id, language)) = commit.player_language
             && let Some(player) = self.players.iter_mut().find(|p| p.id == id)
         {
             player.language = language;
+        }
+        if let Some(leave) = commit.new_leave {
+            let id = self.leaves.len() as i64 + 1;
+            self.leaves.push(LeaveRow {
+                id,
+                player: leave.player,
+                server_id: leave.server_id,
+                starts_at: to_stored_precision(leave.starts_at),
+                ends_at: to_stored_precision(leave.ends_at),
+                ended_at: None,
+                days: leave.days,
+            });
+        }
+        if let Some(ending) = commit.ending_leave
+            && let Some(leave) = self.leaves.iter_mut().find(|l| l.id == ending.id)
+        {
+            leave.ended_at = Some(to_stored_precision(ending.ended_at));
+            leave.days = ending.days;
         }
         if let Some((id, notify)) = commit.player_notify
             && let Some(player) = self.players.iter_mut().find(|p| p.id == id)
@@ -313,6 +341,50 @@ fn deadline(game: &GameRecord) -> Option<DateTime<Utc>> {
 }
 
 impl Store for MemoryStore {
+    async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
+        let state = self.lock()?;
+        Ok(state
+            .leaves
+            .iter()
+            .find(|l| l.player == player && l.server_id == server_id && l.ended_at.is_none())
+            .cloned())
+    }
+
+    async fn leave_days_in_year(&self, player: PlayerId, server_id: i64, year: i32) -> Result<u32> {
+        use chrono::Datelike;
+        let state = self.lock()?;
+        Ok(state
+            .leaves
+            .iter()
+            .filter(|l| l.player == player && l.server_id == server_id)
+            .filter(|l| l.starts_at.year() == year)
+            .map(|l| l.days)
+            .sum())
+    }
+
+    async fn due_leave_ends(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<LeaveRow>> {
+        let state = self.lock()?;
+        let mut due: Vec<LeaveRow> = state
+            .leaves
+            .iter()
+            .filter(|l| l.ended_at.is_none() && l.ends_at <= now)
+            .cloned()
+            .collect();
+        due.sort_by_key(|l| (l.ends_at, l.id));
+        due.truncate(limit);
+        Ok(due)
+    }
+
+    async fn next_leave_end(&self) -> Result<Option<DateTime<Utc>>> {
+        let state = self.lock()?;
+        Ok(state
+            .leaves
+            .iter()
+            .filter(|l| l.ended_at.is_none())
+            .map(|l| l.ends_at)
+            .min())
+    }
+
     async fn next_reminder(&self) -> Result<Option<DateTime<Utc>>> {
         let state = self.lock()?;
         Ok(state.games.iter().filter_map(|(g, _)| g.remind_at).min())

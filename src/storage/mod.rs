@@ -381,6 +381,39 @@ pub struct DueGame {
     pub version: i64,
 }
 
+/// A player's leave on one server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaveRow {
+    pub id: i64,
+    pub player: PlayerId,
+    pub server_id: i64,
+    pub starts_at: DateTime<Utc>,
+    pub ends_at: DateTime<Utc>,
+    /// `None` while the leave runs.
+    pub ended_at: Option<DateTime<Utc>>,
+    /// Whole days counted against the allowance.
+    pub days: u32,
+}
+
+/// A leave to record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewLeave {
+    pub player: PlayerId,
+    pub server_id: i64,
+    pub starts_at: DateTime<Utc>,
+    pub ends_at: DateTime<Utc>,
+    pub days: u32,
+}
+
+/// A running leave coming to an end; refused with `Conflict` if it already ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeaveEnding {
+    pub id: i64,
+    pub ended_at: DateTime<Utc>,
+    /// The whole days it counted in the end.
+    pub days: u32,
+}
+
 /// Every write of one act, committed together or not at all.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Commit {
@@ -389,10 +422,13 @@ pub struct Commit {
     pub new_challenge: Option<NewChallenge>,
     pub closing_challenge: Option<ChallengeClosing>,
     pub new_game: Option<NewGame>,
-    pub game_update: Option<GameUpdate>,
+    /// Games the act changed (most acts change one; a leave pauses several).
+    pub game_updates: Vec<GameUpdate>,
     pub player_language: Option<(PlayerId, Option<Lang>)>,
     /// How a player wants turn notices and reminders.
     pub player_notify: Option<(PlayerId, Notify)>,
+    pub new_leave: Option<NewLeave>,
+    pub ending_leave: Option<LeaveEnding>,
 }
 
 /// Everything an act needs to know before it is carried out.
@@ -548,6 +584,31 @@ pub trait Store: Send + Sync + 'static {
         now: DateTime<Utc>,
         limit: usize,
     ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
+
+    /// `player`'s running leave on a server, if any.
+    fn running_leave(
+        &self,
+        player: PlayerId,
+        server_id: i64,
+    ) -> impl Future<Output = Result<Option<LeaveRow>>> + Send;
+
+    /// Days of leave `player` has counted on a server for leaves starting in `year`.
+    fn leave_days_in_year(
+        &self,
+        player: PlayerId,
+        server_id: i64,
+        year: i32,
+    ) -> impl Future<Output = Result<u32>> + Send;
+
+    /// Running leaves whose end has come at `now`, earliest first.
+    fn due_leave_ends(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<LeaveRow>>> + Send;
+
+    /// The earliest end of a running leave.
+    fn next_leave_end(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
 
     /// The earliest reminder due in any running game.
     fn next_reminder(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;

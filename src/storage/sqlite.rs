@@ -18,8 +18,8 @@ use shakmaty::Color;
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
     ColorChoice, Commit, Committed, DueGame, GameRecord, GameState, GameSummary, GameUpdate,
-    MoveRow, NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow, Result, ServerDefaults,
-    ServerRow, StandingRow, StorageError, Store,
+    LeaveRow, MoveRow, NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow, Result,
+    ServerDefaults, ServerRow, StandingRow, StorageError, Store,
 };
 use crate::core::clock::Clock;
 use crate::core::event::{GameResult, Reason, color_str, parse_color};
@@ -40,6 +40,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0004_reminders",
         include_str!("../../migrations/0004_reminders.sql"),
+    ),
+    (
+        "0005_leave",
+        include_str!("../../migrations/0005_leave.sql"),
     ),
 ];
 
@@ -703,7 +707,7 @@ fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Re
             link_challenge(tx, challenge_id, game_id)?;
         }
     }
-    if let Some(update) = &commit.game_update {
+    for update in &commit.game_updates {
         update_game(tx, update)?;
     }
     if let Some((player, language)) = commit.player_language {
@@ -714,7 +718,59 @@ fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Re
         tx.prepare_cached("UPDATE players SET notify = ?1 WHERE id = ?2")?
             .execute(params![notify.as_str(), player.0])?;
     }
+    if let Some(leave) = &commit.new_leave {
+        tx.prepare_cached(
+            "INSERT INTO leaves (player_id, server_id, starts_at, ends_at, days)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![
+            leave.player.0,
+            leave.server_id,
+            to_text(leave.starts_at),
+            to_text(leave.ends_at),
+            leave.days
+        ])?;
+    }
+    if let Some(ending) = &commit.ending_leave {
+        let changed = tx
+            .prepare_cached(
+                "UPDATE leaves SET ended_at = ?1, days = ?2 WHERE id = ?3 AND ended_at IS NULL",
+            )?
+            .execute(params![to_text(ending.ended_at), ending.days, ending.id])?;
+        if changed == 0 {
+            return Err(StorageError::Conflict);
+        }
+    }
     Ok(committed)
+}
+
+const LEAVE_COLUMNS: &str = "id, player_id, server_id, starts_at, ends_at, ended_at, days";
+
+/// A leave row as SQLite returns it, before its instants are checked.
+type LeaveTuple = (i64, i64, i64, String, String, Option<String>, u32);
+
+fn leave_row(r: &Row<'_>) -> rusqlite::Result<LeaveTuple> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+        r.get(6)?,
+    ))
+}
+
+fn to_leave(t: LeaveTuple) -> Result<LeaveRow> {
+    Ok(LeaveRow {
+        id: t.0,
+        player: PlayerId(t.1),
+        server_id: t.2,
+        starts_at: from_text(&t.3)?,
+        ends_at: from_text(&t.4)?,
+        ended_at: t.5.as_deref().map(from_text).transpose()?,
+        days: t.6,
+    })
 }
 
 /// Moves a challenge out of `open`; someone else closing it first is a conflict.
@@ -1080,6 +1136,59 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
+        self.read(move |conn| {
+            let sql = format!(
+                "SELECT {LEAVE_COLUMNS} FROM leaves
+                 WHERE player_id = ?1 AND server_id = ?2 AND ended_at IS NULL"
+            );
+            conn.prepare_cached(&sql)?
+                .query_row(params![player.0, server_id], leave_row)
+                .optional()?
+                .map(to_leave)
+                .transpose()
+        })
+        .await
+    }
+
+    async fn leave_days_in_year(&self, player: PlayerId, server_id: i64, year: i32) -> Result<u32> {
+        self.read(move |conn| {
+            let (from, to) = (format!("{year:04}-"), format!("{:04}-", year + 1));
+            let days: i64 = conn
+                .prepare_cached(
+                    "SELECT coalesce(sum(days), 0) FROM leaves
+                     WHERE player_id = ?1 AND server_id = ?2 AND starts_at >= ?3 AND starts_at < ?4",
+                )?
+                .query_row(params![player.0, server_id, from, to], |r| r.get(0))?;
+            Ok(days as u32)
+        })
+        .await
+    }
+
+    async fn due_leave_ends(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<LeaveRow>> {
+        self.read(move |conn| {
+            let sql = format!(
+                "SELECT {LEAVE_COLUMNS} FROM leaves
+                 WHERE ended_at IS NULL AND ends_at <= ?1 ORDER BY ends_at LIMIT ?2"
+            );
+            conn.prepare_cached(&sql)?
+                .query_map(params![to_text(now), limit as i64], leave_row)?
+                .map(|row| to_leave(row?))
+                .collect()
+        })
+        .await
+    }
+
+    async fn next_leave_end(&self) -> Result<Option<DateTime<Utc>>> {
+        self.read(move |conn| {
+            let next: Option<String> = conn
+                .prepare_cached("SELECT min(ends_at) FROM leaves WHERE ended_at IS NULL")?
+                .query_row([], |r| r.get(0))?;
+            next.as_deref().map(from_text).transpose()
+        })
+        .await
+    }
+
     async fn next_reminder(&self) -> Result<Option<DateTime<Utc>>> {
         self.read(move |conn| {
             let next: Option<String> = conn
@@ -1204,12 +1313,13 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 9] = [
+    const TABLES: [&str; 10] = [
         "challenges",
         "channels",
         "game_notes",
         "games",
         "heartbeat",
+        "leaves",
         "moves",
         "players",
         "processed_acts",
@@ -1385,7 +1495,7 @@ mod tests {
         };
         let commit = Commit {
             act_key: Some("move-1".to_owned()),
-            game_update: Some(update),
+            game_updates: vec![update],
             ..Commit::default()
         };
         store

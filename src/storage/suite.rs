@@ -150,10 +150,10 @@ async fn create_game<S: Store>(store: &S, game: NewGame) -> i64 {
 async fn save<S: Store>(store: &S, id: i64, at: DateTime<Utc>, update: GameUpdate) {
     let record = store.game(id).await.expect("read").expect("game");
     let commit = Commit {
-        game_update: Some(GameUpdate {
+        game_updates: vec![GameUpdate {
             expected_version: record.version,
             ..update
-        }),
+        }],
         ..Commit::default()
     };
     store.commit(commit, at, |_| ()).await.expect("save");
@@ -430,7 +430,7 @@ pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
         remind_at: None,
     };
     let commit = Commit {
-        game_update: Some(update.clone()),
+        game_updates: vec![update.clone()],
         ..Commit::default()
     };
     store.commit(commit, t(12), |_| ()).await.expect("save");
@@ -443,10 +443,10 @@ pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
     // A second writer that read the old version is refused, and nothing is written.
     let stale = Commit {
         act_key: Some("stale".into()),
-        game_update: Some(GameUpdate {
+        game_updates: vec![GameUpdate {
             new_moves: vec![a_move(3, "g1f3", "Nf3", t(13))],
             ..update.clone()
-        }),
+        }],
         ..Commit::default()
     };
     let result = store.commit(stale, t(13), |_| ()).await;
@@ -456,10 +456,10 @@ pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
 
     // So is a save of a game that does not exist.
     let missing = Commit {
-        game_update: Some(GameUpdate {
+        game_updates: vec![GameUpdate {
             id: id + 100,
             ..update
-        }),
+        }],
         ..Commit::default()
     };
     let result = store.commit(missing, t(13), |_| ()).await;
@@ -972,7 +972,7 @@ pub async fn deadlines_come_from_running_clocks<S: Store>(store: &S) {
         remind_at: None,
     };
     let commit = Commit {
-        game_update: Some(update),
+        game_updates: vec![update],
         ..Commit::default()
     };
     store.commit(commit, three, |_| ()).await.expect("end");
