@@ -56,21 +56,15 @@ impl<S: Store> Service<S> {
         let moved = game.moves().len() > moves_before;
         let mut leave_commit = None;
         if moved {
-            if let Some(leave) = self
-                .store
-                .running_leave(ctx.player.id, ctx.server.id)
-                .await?
-            {
-                leave_commit = Some(self.ending(&leave, now, None, Some(record.id)).await?);
-            }
             let next_player = game.players().get(game.turn());
-            if !game.is_over()
-                && self
-                    .store
-                    .running_leave(next_player, ctx.server.id)
-                    .await?
-                    .is_some()
-            {
+            let leaves = self
+                .store
+                .running_leaves(ctx.server.id, [ctx.player.id, next_player])
+                .await?;
+            if let Some(leave) = leaves.iter().find(|l| l.player == ctx.player.id) {
+                leave_commit = Some(self.ending(leave, now, None, Some(record.id)).await?);
+            }
+            if !game.is_over() && leaves.iter().any(|l| l.player == next_player) {
                 game.pause_clock(now);
             }
         }

@@ -350,6 +350,21 @@ impl Store for MemoryStore {
             .cloned())
     }
 
+    async fn running_leaves(
+        &self,
+        server_id: i64,
+        players: [PlayerId; 2],
+    ) -> Result<Vec<LeaveRow>> {
+        let state = self.lock()?;
+        Ok(state
+            .leaves
+            .iter()
+            .filter(|l| l.server_id == server_id && players.contains(&l.player))
+            .filter(|l| l.ended_at.is_none())
+            .cloned()
+            .collect())
+    }
+
     async fn leave_days_in_year(&self, player: PlayerId, server_id: i64, year: i32) -> Result<u32> {
         use chrono::Datelike;
         let state = self.lock()?;

@@ -592,6 +592,13 @@ pub trait Store: Send + Sync + 'static {
         server_id: i64,
     ) -> impl Future<Output = Result<Option<LeaveRow>>> + Send;
 
+    /// The running leaves of two players on a server (a game's two sides), in one call.
+    fn running_leaves(
+        &self,
+        server_id: i64,
+        players: [PlayerId; 2],
+    ) -> impl Future<Output = Result<Vec<LeaveRow>>> + Send;
+
     /// Days of leave `player` has counted on a server for leaves starting in `year`.
     fn leave_days_in_year(
         &self,

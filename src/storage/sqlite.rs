@@ -1151,6 +1151,24 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn running_leaves(
+        &self,
+        server_id: i64,
+        players: [PlayerId; 2],
+    ) -> Result<Vec<LeaveRow>> {
+        self.read(move |conn| {
+            let sql = format!(
+                "SELECT {LEAVE_COLUMNS} FROM leaves
+                 WHERE server_id = ?1 AND player_id IN (?2, ?3) AND ended_at IS NULL"
+            );
+            conn.prepare_cached(&sql)?
+                .query_map(params![server_id, players[0].0, players[1].0], leave_row)?
+                .map(|row| to_leave(row?))
+                .collect()
+        })
+        .await
+    }
+
     async fn leave_days_in_year(&self, player: PlayerId, server_id: i64, year: i32) -> Result<u32> {
         self.read(move |conn| {
             let (from, to) = (format!("{year:04}-"), format!("{:04}-", year + 1));
