@@ -108,8 +108,8 @@ fn fill(
             .prepare(
                 "INSERT INTO games (server_id, channel_id, white_id, black_id, time_control, rated,
                                     draw_agreement_allowed, draw_min_moves, turn, plies, created_at,
-                                    clock, deadline)
-                 VALUES (1, 1, ?1, ?2, '1d', 1, 1, 1, 'white', 2, ?3, ?4, ?5)",
+                                    clock, deadline, wake_at)
+                 VALUES (1, 1, ?1, ?2, '1d', 1, 1, 1, 'white', 2, ?3, ?4, ?5, ?5)",
             )
             .expect("games");
         let mut moves = tx

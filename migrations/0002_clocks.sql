@@ -7,6 +7,3 @@ ALTER TABLE games ADD COLUMN clock TEXT;
 -- The instant the side to move's flag falls (RFC 3339 UTC text, which sorts
 -- by time); NULL when no flag can fall (over, unlimited, or paused).
 ALTER TABLE games ADD COLUMN deadline TEXT;
-
--- The scheduler reads only the earliest deadlines, never all games.
-CREATE INDEX games_by_deadline ON games (deadline) WHERE deadline IS NOT NULL;

@@ -20,10 +20,9 @@ const BATCH: usize = 200;
 impl<S: Store> Service<S> {
     /// The earliest instant the scheduler has work: a flag or a reminder.
     pub async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StorageError> {
-        let flag = self.store.next_deadline().await?;
-        let reminder = self.store.next_reminder().await?;
+        let game = self.store.next_wake_up().await?;
         let leave_end = self.store.next_leave_end().await?;
-        Ok([flag, reminder, leave_end].into_iter().flatten().min())
+        Ok([game, leave_end].into_iter().flatten().min())
     }
 
     /// Ends every game whose flag has fallen at `now`, sends the reminders
@@ -32,38 +31,22 @@ impl<S: Store> Service<S> {
     pub async fn run_due(&self, now: DateTime<Utc>) -> Vec<Reply> {
         // Leaves first: a clock that restarted may be the next to run out.
         let mut replies = self.end_due_leaves(now).await;
-        replies.extend(self.end_flagged(now).await);
-        replies.extend(self.send_reminders(now).await);
-        replies
-    }
-
-    async fn send_reminders(&self, now: DateTime<Utc>) -> Vec<Reply> {
-        let due = match self.store.due_reminders(now, BATCH).await {
-            Ok(due) => due,
-            Err(error) => {
-                tracing::error!(%error, "cannot read due reminders");
-                return Vec::new();
-            }
-        };
-        let mut replies = Vec::new();
-        for game in due {
-            match self.remind(game, now).await {
-                Ok(reply) => replies.extend(reply),
-                Err(Failure::Storage(error)) => {
-                    tracing::error!(%error, game = game.id, "cannot send a reminder");
-                }
-            }
-        }
+        replies.extend(self.attend_due_games(now).await);
         replies
     }
 
     /// Reminds the player to move once, and moves the game's next reminder on.
-    async fn remind(&self, due: DueGame, now: DateTime<Utc>) -> Result<Vec<Reply>, Failure> {
+    async fn remind(
+        &self,
+        due: DueGame,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Vec<Reply>>, Failure> {
         let Some(record) = self.store.game(due.id).await? else {
-            return Ok(Vec::new());
+            return Ok(None);
         };
-        let (Some(remind_at), true) = (record.remind_at, record.version == due.version) else {
-            return Ok(Vec::new());
+        let due_reminder = record.remind_at.filter(|at| *at <= now);
+        let (Some(remind_at), true) = (due_reminder, record.version == due.version) else {
+            return Ok(None);
         };
         let game = super::games::restore(&record)?;
         let names = Names::new(&record.white_player, &record.black_player);
@@ -123,13 +106,14 @@ impl<S: Store> Service<S> {
         };
         let replies = reply.into_iter().collect::<Vec<_>>();
         match self.store.commit(commit, now, move |_| replies).await {
-            Ok((_, replies)) => Ok(replies),
-            Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
+            Ok((_, replies)) => Ok(Some(replies)),
+            Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(None),
             Err(error) => Err(error.into()),
         }
     }
 
-    async fn end_flagged(&self, now: DateTime<Utc>) -> Vec<Reply> {
+    /// Ends the games whose flag fell and reminds the players whose reminder came.
+    async fn attend_due_games(&self, now: DateTime<Utc>) -> Vec<Reply> {
         let mut replies = Vec::new();
         loop {
             let due = match self.store.due_games(now, BATCH).await {
@@ -140,20 +124,27 @@ impl<S: Store> Service<S> {
                 }
             };
             let full_batch = due.len() == BATCH;
-            let mut ended = 0;
+            let mut handled = 0;
             for game in due {
-                match self.expire(game, now).await {
-                    Ok(notices) => {
-                        ended += usize::from(!notices.is_empty());
+                let outcome = match self.expire(game, now).await {
+                    Ok(Some(notices)) => Ok(Some(notices)),
+                    // No flag fell: the wake-up was for a reminder.
+                    Ok(None) => self.remind(game, now).await,
+                    Err(error) => Err(error),
+                };
+                match outcome {
+                    Ok(Some(notices)) => {
+                        handled += 1;
                         replies.extend(notices);
                     }
+                    Ok(None) => {}
                     Err(Failure::Storage(error)) => {
-                        tracing::error!(%error, game = game.id, "cannot end a game on time");
+                        tracing::error!(%error, game = game.id, "cannot attend a due game");
                     }
                 }
             }
-            // A full batch where nothing ended would repeat forever: stop.
-            if !full_batch || ended == 0 {
+            // A full batch where nothing was done would repeat forever: stop.
+            if !full_batch || handled == 0 {
                 return replies;
             }
         }
@@ -266,7 +257,11 @@ impl<S: Store> Service<S> {
     }
 
     /// Lets the clock end one game, if its flag has really fallen.
-    async fn expire(&self, due: DueGame, now: DateTime<Utc>) -> Result<Vec<Reply>, Failure> {
+    async fn expire(
+        &self,
+        due: DueGame,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Vec<Reply>>, Failure> {
         let loaded = match self.games.get(due.id, due.version) {
             Some(loaded) => loaded,
             None => match self.store.game(due.id).await? {
@@ -275,7 +270,7 @@ impl<S: Store> Service<S> {
                     self.games.put(LoadedGame::new(record, game))
                 }
                 // Saved meanwhile: the next round looks at it again.
-                _ => return Ok(Vec::new()),
+                _ => return Ok(None),
             },
         };
         let record = &loaded.record;
@@ -283,10 +278,10 @@ impl<S: Store> Service<S> {
         let turn = game.turn();
         let events = match game.apply(&Actor::Clock, Act::ClockExpired, now) {
             Ok(events) => events,
-            Err(GameError::NotFlagged | GameError::GameOver) => return Ok(Vec::new()),
+            Err(GameError::NotFlagged | GameError::GameOver) => return Ok(None),
             Err(error) => {
                 tracing::warn!(%error, game = record.id, "the clock could not end a game");
-                return Ok(Vec::new());
+                return Ok(None);
             }
         };
         let names = Names::new(&record.white_player, &record.black_player);
@@ -326,9 +321,9 @@ impl<S: Store> Service<S> {
             ..Commit::default()
         };
         match self.store.commit(commit, now, move |_| vec![reply]).await {
-            Ok((_, replies)) => Ok(replies),
+            Ok((_, replies)) => Ok(Some(replies)),
             // Another scheduler (or a move) got there first: nothing to say twice.
-            Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
+            Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Some(Vec::new())),
             Err(error) => Err(error.into()),
         }
     }

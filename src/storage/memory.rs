@@ -340,6 +340,12 @@ fn deadline(game: &GameRecord) -> Option<DateTime<Utc>> {
     }
 }
 
+/// When the scheduler must look at a stored game next: its reminder or its flag.
+fn wake_at(game: &GameRecord) -> Option<DateTime<Utc>> {
+    let remind = game.remind_at.filter(|_| game.state == GameState::Ongoing);
+    [deadline(game), remind].into_iter().flatten().min()
+}
+
 impl Store for MemoryStore {
     async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
         let state = self.lock()?;
@@ -400,31 +406,6 @@ impl Store for MemoryStore {
             .min())
     }
 
-    async fn next_reminder(&self) -> Result<Option<DateTime<Utc>>> {
-        let state = self.lock()?;
-        Ok(state.games.iter().filter_map(|(g, _)| g.remind_at).min())
-    }
-
-    async fn due_reminders(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
-        let state = self.lock()?;
-        let mut due: Vec<(DateTime<Utc>, DueGame)> = state
-            .games
-            .iter()
-            .filter_map(|(g, _)| {
-                let at = g.remind_at.filter(|at| *at <= now)?;
-                Some((
-                    at,
-                    DueGame {
-                        id: g.id,
-                        version: g.version,
-                    },
-                ))
-            })
-            .collect();
-        due.sort_by_key(|(at, game)| (*at, game.id));
-        Ok(due.into_iter().take(limit).map(|(_, game)| game).collect())
-    }
-
     async fn clocked_games(&self, after_id: i64, limit: usize) -> Result<Vec<DueGame>> {
         let state = self.lock()?;
         Ok(state
@@ -448,9 +429,9 @@ impl Store for MemoryStore {
         Ok(())
     }
 
-    async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>> {
+    async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
         let state = self.lock()?;
-        Ok(state.games.iter().filter_map(|(g, _)| deadline(g)).min())
+        Ok(state.games.iter().filter_map(|(g, _)| wake_at(g)).min())
     }
 
     async fn due_games(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
@@ -459,7 +440,7 @@ impl Store for MemoryStore {
             .games
             .iter()
             .filter_map(|(g, _)| {
-                let at = deadline(g).filter(|at| *at <= now)?;
+                let at = wake_at(g).filter(|at| *at <= now)?;
                 Some((
                     at,
                     DueGame {

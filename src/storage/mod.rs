@@ -575,10 +575,12 @@ pub trait Store: Send + Sync + 'static {
         R: Serialize + Send + 'static,
         F: FnOnce(&Committed) -> R + Send + 'static;
 
-    /// The earliest instant a flag falls in any running game.
-    fn next_deadline(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
+    /// The earliest instant the scheduler must look at a running game: a
+    /// reminder or a flag, whichever comes first.
+    fn next_wake_up(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
 
-    /// Running games whose flag has fallen at `now`, earliest first, at most `limit`.
+    /// Running games whose wake-up (a reminder or a flag) has come at `now`,
+    /// earliest first, at most `limit`.
     fn due_games(
         &self,
         now: DateTime<Utc>,
@@ -616,16 +618,6 @@ pub trait Store: Send + Sync + 'static {
 
     /// The earliest end of a running leave.
     fn next_leave_end(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
-
-    /// The earliest reminder due in any running game.
-    fn next_reminder(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
-
-    /// Running games whose next reminder is due at `now`, earliest first.
-    fn due_reminders(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
 
     /// Running games with a clock, by id after `after_id`, at most `limit`
     /// (for crediting every clock after an outage, a page at a time).

@@ -524,8 +524,8 @@ fn insert_game(tx: &Transaction<'_>, new: &NewGame, now: DateTime<Utc>) -> Resul
     tx.prepare_cached(
         "INSERT INTO games (server_id, channel_id, white_id, black_id, start_fen, time_control,
                             rated, draw_agreement_allowed, draw_min_moves, turn, challenge_id,
-                            created_at, clock, deadline, remind_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                            created_at, clock, deadline, remind_at, wake_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
     )?
     .execute(params![
         new.server_id,
@@ -543,6 +543,7 @@ fn insert_game(tx: &Transaction<'_>, new: &NewGame, now: DateTime<Utc>) -> Resul
         clock_json(new.clock.as_ref())?,
         new.clock.and_then(|c| c.deadline()).map(deadline_text),
         new.remind_at.map(deadline_text),
+        wake_at(new.clock.and_then(|c| c.deadline()), new.remind_at),
     ])?;
     Ok(tx.last_insert_rowid())
 }
@@ -568,6 +569,15 @@ fn deadline_of(update: &GameUpdate) -> Option<String> {
         GameState::Ongoing => update.clock.and_then(|c| c.deadline()).map(deadline_text),
         GameState::Over { .. } => None,
     }
+}
+
+/// The scheduler's next look at a game: the earlier of its reminder and its flag.
+fn wake_at(deadline: Option<DateTime<Utc>>, remind_at: Option<DateTime<Utc>>) -> Option<String> {
+    [deadline, remind_at]
+        .into_iter()
+        .flatten()
+        .min()
+        .map(deadline_text)
 }
 
 fn deadline_text(at: DateTime<Utc>) -> String {
@@ -598,7 +608,7 @@ fn update_game(tx: &Transaction<'_>, update: &GameUpdate) -> Result<()> {
         .prepare_cached(
             "UPDATE games SET status = ?1, result = ?2, reason = ?3, ended_at = ?4,
                     pending_offer = ?5, turn = ?6, plies = plies + ?7, version = version + 1,
-                    clock = ?10, deadline = ?11, remind_at = ?12
+                    clock = ?10, deadline = ?11, remind_at = ?12, wake_at = ?13
              WHERE id = ?8 AND version = ?9",
         )?
         .execute(params![
@@ -615,6 +625,11 @@ fn update_game(tx: &Transaction<'_>, update: &GameUpdate) -> Result<()> {
             deadline_of(update),
             match update.state {
                 GameState::Ongoing => update.remind_at.map(deadline_text),
+                GameState::Over { .. } => None,
+            },
+            match update.state {
+                GameState::Ongoing =>
+                    wake_at(update.clock.and_then(|c| c.deadline()), update.remind_at),
                 GameState::Over { .. } => None,
             },
         ])?;
@@ -1107,10 +1122,10 @@ impl Store for SqliteStore {
             .await
     }
 
-    async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>> {
+    async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
         self.read(move |conn| {
             let next: Option<String> = conn
-                .prepare_cached("SELECT min(deadline) FROM games WHERE deadline IS NOT NULL")?
+                .prepare_cached("SELECT min(wake_at) FROM games WHERE wake_at IS NOT NULL")?
                 .query_row([], |r| r.get(0))?;
             next.as_deref().map(from_text).transpose()
         })
@@ -1121,8 +1136,8 @@ impl Store for SqliteStore {
         self.read(move |conn| {
             conn.prepare_cached(
                 "SELECT id, version FROM games
-                 WHERE deadline IS NOT NULL AND deadline <= ?1
-                 ORDER BY deadline LIMIT ?2",
+                 WHERE wake_at IS NOT NULL AND wake_at <= ?1
+                 ORDER BY wake_at LIMIT ?2",
             )?
             .query_map(params![to_text(now), limit as i64], |r| {
                 Ok(DueGame {
@@ -1203,35 +1218,6 @@ impl Store for SqliteStore {
                 .prepare_cached("SELECT min(ends_at) FROM leaves WHERE ended_at IS NULL")?
                 .query_row([], |r| r.get(0))?;
             next.as_deref().map(from_text).transpose()
-        })
-        .await
-    }
-
-    async fn next_reminder(&self) -> Result<Option<DateTime<Utc>>> {
-        self.read(move |conn| {
-            let next: Option<String> = conn
-                .prepare_cached("SELECT min(remind_at) FROM games WHERE remind_at IS NOT NULL")?
-                .query_row([], |r| r.get(0))?;
-            next.as_deref().map(from_text).transpose()
-        })
-        .await
-    }
-
-    async fn due_reminders(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
-        self.read(move |conn| {
-            conn.prepare_cached(
-                "SELECT id, version FROM games
-                 WHERE remind_at IS NOT NULL AND remind_at <= ?1
-                 ORDER BY remind_at LIMIT ?2",
-            )?
-            .query_map(params![to_text(now), limit as i64], |r| {
-                Ok(DueGame {
-                    id: r.get(0)?,
-                    version: r.get(1)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(StorageError::from)
         })
         .await
     }

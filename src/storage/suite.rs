@@ -915,7 +915,7 @@ pub async fn the_only_game_in_a_channel_is_found_by_version<S: Store>(store: &S)
 /// The scheduler's queries: the earliest deadline, and what is due, earliest first.
 pub async fn deadlines_come_from_running_clocks<S: Store>(store: &S) {
     let w = world(store).await;
-    assert_eq!(store.next_deadline().await.expect("read"), None);
+    assert_eq!(store.next_wake_up().await.expect("read"), None);
     let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
     let later = NewGame {
         clock: Some(Clock::start(
@@ -935,7 +935,7 @@ pub async fn deadlines_come_from_running_clocks<S: Store>(store: &S) {
     };
     create_game(store, untimed).await;
     let three = t(1) + Duration::days(3);
-    assert_eq!(store.next_deadline().await.expect("read"), Some(three));
+    assert_eq!(store.next_wake_up().await.expect("read"), Some(three));
     let due = |at| store.due_games(at, 10);
     assert!(
         due(three - Duration::seconds(1))
@@ -977,7 +977,7 @@ pub async fn deadlines_come_from_running_clocks<S: Store>(store: &S) {
     };
     store.commit(commit, three, |_| ()).await.expect("end");
     assert_eq!(
-        store.next_deadline().await.expect("read"),
+        store.next_wake_up().await.expect("read"),
         Some(t(1) + Duration::days(5))
     );
 }
