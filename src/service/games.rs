@@ -19,7 +19,8 @@ use crate::storage::{
 
 /// The game an act is about, or the answer when it cannot be told.
 pub(super) enum Pick {
-    Game(Arc<LoadedGame>),
+    /// The game, and whether one of its players may be on leave.
+    Game(Arc<LoadedGame>, bool),
     Answer(Vec<Reply>),
 }
 
@@ -33,8 +34,8 @@ impl<S: Store> Service<S> {
         let Some((game_id, act)) = self.to_game_act(ctx, command) else {
             return Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]);
         };
-        let loaded = match self.pick_game(ctx, game_id, true).await? {
-            Pick::Game(loaded) => loaded,
+        let (loaded, maybe_on_leave) = match self.pick_game(ctx, game_id, true).await? {
+            Pick::Game(loaded, on_leave) => (loaded, on_leave),
             Pick::Answer(replies) => return Ok(replies),
         };
         let record = &loaded.record;
@@ -55,7 +56,7 @@ impl<S: Store> Service<S> {
         // move with their clock stopped.
         let moved = game.moves().len() > moves_before;
         let mut leave_commit = None;
-        if moved {
+        if moved && maybe_on_leave {
             let next_player = game.players().get(game.turn());
             let leaves = self
                 .store
@@ -163,7 +164,7 @@ impl<S: Store> Service<S> {
         if let Some(id) = game_id {
             return match self.store.game(id).await? {
                 Some(record) if record.server_id == ctx.server.id => {
-                    Ok(Pick::Game(self.loaded(record)?))
+                    Ok(Pick::Game(self.loaded(record)?, true))
                 }
                 _ => {
                     let text = self.text(ctx, "game-not-found", &[("game", Arg::from(id))]);
@@ -176,12 +177,16 @@ impl<S: Store> Service<S> {
             .ongoing_in_channel(ctx.channel.id, ctx.player.id)
             .await?
         {
-            ChannelGames::One { id, version } => match self.games.get(id, version) {
-                Some(loaded) => Ok(Pick::Game(loaded)),
+            ChannelGames::One {
+                id,
+                version,
+                on_leave,
+            } => match self.games.get(id, version) {
+                Some(loaded) => Ok(Pick::Game(loaded, on_leave)),
                 None => {
                     let record = self.store.game(id).await?;
                     let record = record.ok_or(StorageError::NotFound("game"))?;
-                    Ok(Pick::Game(self.loaded(record)?))
+                    Ok(Pick::Game(self.loaded(record)?, on_leave))
                 }
             },
             ChannelGames::Several(games) => Ok(Pick::Answer(vec![self.which_game(ctx, &games)])),
@@ -195,7 +200,7 @@ impl<S: Store> Service<S> {
                     Some(last) => {
                         let record = self.store.game(last.id).await?;
                         let record = record.ok_or(StorageError::NotFound("game"))?;
-                        Ok(Pick::Game(self.loaded(record)?))
+                        Ok(Pick::Game(self.loaded(record)?, true))
                     }
                     None => Ok(Pick::Answer(vec![self.no_game(ctx)])),
                 }

@@ -33,7 +33,7 @@ impl<S: Store> Service<S> {
 
     pub(super) async fn board(&self, ctx: &Context, id: Option<i64>) -> Attempt {
         let loaded = match self.pick_game(ctx, id, false).await? {
-            Pick::Game(loaded) => loaded,
+            Pick::Game(loaded, _) => loaded,
             Pick::Answer(replies) => return Ok(replies),
         };
         let (record, game) = (&loaded.record, &loaded.game);
@@ -61,7 +61,7 @@ impl<S: Store> Service<S> {
 
     pub(super) async fn moves(&self, ctx: &Context, id: Option<i64>) -> Attempt {
         let loaded = match self.pick_game(ctx, id, false).await? {
-            Pick::Game(loaded) => loaded,
+            Pick::Game(loaded, _) => loaded,
             Pick::Answer(replies) => return Ok(replies),
         };
         let game = &loaded.game;
@@ -91,7 +91,7 @@ impl<S: Store> Service<S> {
 
     pub(super) async fn pgn(&self, ctx: &Context, id: Option<i64>) -> Attempt {
         let loaded = match self.pick_game(ctx, id, false).await? {
-            Pick::Game(loaded) => loaded,
+            Pick::Game(loaded, _) => loaded,
             Pick::Answer(replies) => return Ok(replies),
         };
         let (record, game) = (&loaded.record, &loaded.game);

@@ -481,9 +481,15 @@ impl Store for MemoryStore {
             1 => {
                 let id = games.remove(0).id;
                 let record = self.game(id).await?.ok_or(StorageError::NotFound("game"))?;
+                let players = [record.white, record.black];
+                let on_leave = !self
+                    .running_leaves(record.server_id, players)
+                    .await?
+                    .is_empty();
                 ChannelGames::One {
                     id,
                     version: record.version,
+                    on_leave,
                 }
             }
             _ => ChannelGames::Several(games),

@@ -462,10 +462,12 @@ pub enum OpenedAct {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChannelGames {
     None,
-    /// Exactly one: its id and current version (enough to use a cached copy).
+    /// Exactly one: its id and current version (enough to use a cached copy),
+    /// and whether either of its players is on leave.
     One {
         id: i64,
         version: i64,
+        on_leave: bool,
     },
     Several(Vec<GameSummary>),
 }

@@ -980,19 +980,27 @@ impl Store for SqliteStore {
     async fn ongoing_in_channel(&self, channel_id: i64, player: PlayerId) -> Result<ChannelGames> {
         self.read(move |conn| {
             // Ids only first: the common case (one game) needs nothing more.
-            let found: Vec<(i64, i64)> = conn
+            let found: Vec<(i64, i64, bool)> = conn
                 .prepare_cached(
-                    "SELECT id, version FROM games
-                     WHERE channel_id = ?1 AND status = 'ongoing' AND (white_id = ?2 OR black_id = ?2)
+                    "SELECT g.id, g.version, EXISTS (
+                         SELECT 1 FROM leaves l
+                         WHERE l.server_id = g.server_id AND l.ended_at IS NULL
+                           AND l.player_id IN (g.white_id, g.black_id))
+                     FROM games g
+                     WHERE g.channel_id = ?1 AND g.status = 'ongoing'
+                       AND (g.white_id = ?2 OR g.black_id = ?2)
                      LIMIT 2",
                 )?
-                .query_map(params![channel_id, player.0], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .query_map(params![channel_id, player.0], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })?
                 .collect::<rusqlite::Result<_>>()?;
             Ok(match found.as_slice() {
                 [] => ChannelGames::None,
-                [(id, version)] => ChannelGames::One {
+                [(id, version, on_leave)] => ChannelGames::One {
                     id: *id,
                     version: *version,
+                    on_leave: *on_leave,
                 },
                 _ => {
                     let filter = "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) \

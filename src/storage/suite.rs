@@ -899,7 +899,8 @@ pub async fn the_only_game_in_a_channel_is_found_by_version<S: Store>(store: &S)
         lookup().await.expect("read"),
         ChannelGames::One {
             id: first,
-            version: record.version
+            version: record.version,
+            on_leave: false,
         }
     );
     let second = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
