@@ -92,7 +92,10 @@ impl<S: Store> Service<S> {
             pending_offer: game.pending_offer(),
             turn: game.turn(),
             clock: Some(*game.clock()),
-            remind_at: self.next_reminder(&game, remind_at),
+            // The next point after this one. Counting from `now` (not the
+            // stored instant, which a store may round) can never pick the
+            // same point again; a scheduler that was late skips stale ones.
+            remind_at: self.next_reminder(&game, now.max(remind_at)),
         };
         let commit = Commit {
             // Once per reminder point, even across restarts.

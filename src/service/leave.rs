@@ -188,7 +188,8 @@ impl<S: Store> Service<S> {
                 Err(error) => tracing::error!(%error, leave = leave.id, "cannot end a leave"),
             }
         }
-        self.deadline_changed.notify_one();
+        // No need to wake the scheduler: it is the caller, and looks at the
+        // next wake-up right after this.
         replies
     }
 
