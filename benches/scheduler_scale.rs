@@ -45,7 +45,7 @@ fn main() {
             SqliteStore::open(&path).expect("open"),
             ServiceConfig::default(),
         );
-        let next = service.next_deadline().await.expect("next deadline");
+        let next = service.next_wake_up().await.expect("next deadline");
         let rearm = rearm.elapsed();
         println!(
             "re-arm at start-up: {:.1} ms (next deadline {})  target ≤ 3 s",

@@ -121,11 +121,11 @@ pub async fn run<S, N, T>(
             }
             last_beat = now;
         }
-        let pause = match service.next_deadline().await {
+        let pause = match service.next_wake_up().await {
             Ok(Some(deadline)) => (deadline - time.now()).to_std().unwrap_or(MIN_SLEEP),
             Ok(None) => MAX_SLEEP,
             Err(error) => {
-                tracing::error!(%error, "cannot read the next deadline");
+                tracing::error!(%error, "cannot read the next wake-up");
                 RETRY
             }
         };

@@ -19,7 +19,7 @@ const BATCH: usize = 200;
 
 impl<S: Store> Service<S> {
     /// The earliest instant the scheduler has work: a flag or a reminder.
-    pub async fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StorageError> {
+    pub async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>, StorageError> {
         let game = self.store.next_wake_up().await?;
         let leave_end = self.store.next_leave_end().await?;
         Ok([game, leave_end].into_iter().flatten().min())

@@ -9,7 +9,7 @@ use crate::core::notation::{self, Style};
 use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;
 use crate::render::text::diagram;
-use crate::storage::{GameState, StorageError, Store};
+use crate::storage::{GameRecord, GameState, StorageError, Store};
 
 impl<S: Store> Service<S> {
     /// A stored game as PGN, for `pawnpost pgn <id>`; `None` if there is no such game.
@@ -20,14 +20,7 @@ impl<S: Store> Service<S> {
         let server = record.server_id;
         let game = restore(&record).map_err(|Failure::Storage(e)| e)?;
         let names = Names::new(&record.white_player, &record.black_player);
-        let tags = PgnTags {
-            event: format!("pawnpost game {}", record.id),
-            site: format!("pawnpost server {server}"),
-            white: names.display(Color::White).to_owned(),
-            black: names.display(Color::Black).to_owned(),
-            round: None,
-            time_control: Some(record.time_control.clone()),
-        };
+        let tags = tags_for(&record, &names, format!("pawnpost server {server}"));
         Ok(Some(pgn::export(&game, &tags)))
     }
 
@@ -96,14 +89,8 @@ impl<S: Store> Service<S> {
         };
         let (record, game) = (&loaded.record, &loaded.game);
         let names = Names::new(&record.white_player, &record.black_player);
-        let tags = PgnTags {
-            event: format!("pawnpost game {}", record.id),
-            site: format!("{} {}", ctx.platform.as_str(), ctx.server.platform_id),
-            white: names.display(Color::White).to_owned(),
-            black: names.display(Color::Black).to_owned(),
-            round: None,
-            time_control: Some(record.time_control.clone()),
-        };
+        let site = format!("{} {}", ctx.platform.as_str(), ctx.server.platform_id);
+        let tags = tags_for(record, &names, site);
         Ok(vec![self.private(ctx, pgn::export(game, &tags))])
     }
 
@@ -166,6 +153,18 @@ impl<S: Store> Service<S> {
             ));
         }
         Ok(vec![self.public(ctx, None, lines.join("\n"))])
+    }
+}
+
+/// The PGN tags of a stored game, played at `site`.
+fn tags_for(record: &GameRecord, names: &Names, site: String) -> PgnTags {
+    PgnTags {
+        event: format!("pawnpost game {}", record.id),
+        site,
+        white: names.display(Color::White).to_owned(),
+        black: names.display(Color::Black).to_owned(),
+        round: None,
+        time_control: Some(record.time_control.clone()),
     }
 }
 
