@@ -118,6 +118,7 @@ impl<S: Store> Service<S> {
                     text,
                     events: Vec::new(),
                     board: None,
+                    attachments: Vec::new(),
                 }]
             })
             .await?;
@@ -207,6 +208,7 @@ impl<S: Store> Service<S> {
                     text,
                     events: Vec::new(),
                     board: None,
+                    attachments: Vec::new(),
                 };
                 reply.board = Some(super::games::board_view(&game, game_id, &names, turn));
                 vec![reply]

@@ -81,6 +81,7 @@ impl<S: Store> Service<S> {
                 text,
                 events: Vec::new(),
                 board: None,
+                attachments: Vec::new(),
             }),
         };
         let update = GameUpdate {
@@ -230,6 +231,7 @@ impl<S: Store> Service<S> {
             text,
             events: Vec::new(),
             board: None,
+            attachments: Vec::new(),
         };
         let update = GameUpdate {
             id: record.id,
@@ -306,6 +308,7 @@ impl<S: Store> Service<S> {
                 })
                 .collect(),
             board: None,
+            attachments: Vec::new(),
         };
         let update = GameUpdate {
             id: record.id,

@@ -271,6 +271,7 @@ impl<S: Store> Service<S> {
             text: self.i18n.text(lang, key, &args),
             events: Vec::new(),
             board: None,
+            attachments: Vec::new(),
         }
     }
 }

@@ -130,6 +130,21 @@ pub struct Reply {
     pub text: String,
     pub events: Vec<GameEvent>,
     pub board: Option<BoardView>,
+    /// Files to send with the text (a board PNG, a PGN, a GIF). Not stored
+    /// with the act's answer: the service builds them again on a replay.
+    #[serde(skip)]
+    pub attachments: Vec<Attachment>,
+}
+
+/// A file sent with a reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    /// The file name shown to readers (`board.png`, `game-12.pgn`).
+    pub filename: String,
+    /// Its MIME type (`image/png`, `application/x-chess-pgn`, `image/gif`).
+    pub content_type: String,
+    /// Shared, since one board may go to several readers.
+    pub bytes: std::sync::Arc<[u8]>,
 }
 
 /// What the service knows about the act's surroundings.
@@ -223,6 +238,7 @@ impl<S: Store> Service<S> {
                     text,
                     events: Vec::new(),
                     board: None,
+                    attachments: Vec::new(),
                 }]
             }
         }
@@ -404,6 +420,7 @@ impl<S: Store> Service<S> {
             text,
             events: Vec::new(),
             board: None,
+            attachments: Vec::new(),
         }
     }
 
@@ -417,6 +434,7 @@ impl<S: Store> Service<S> {
             text,
             events: Vec::new(),
             board: None,
+            attachments: Vec::new(),
         }
     }
 }

@@ -328,5 +328,6 @@ pub(super) fn command_refusal(i18n: &I18n, ctx: &Context, error: &CommandError) 
         text,
         events: Vec::new(),
         board: None,
+        attachments: Vec::new(),
     }
 }
