@@ -12,9 +12,12 @@
 //!   in, replies out, one transaction per act.
 //! - [`i18n`]: every message a user reads, in English and French.
 //! - [`render`]: pictures of games (a text diagram for now); pure CPU.
-//! - [`adapters`]: the console (and, later, Discord and Matrix); they only
+//! - [`adapters`]: the console and Matrix (and, later, Discord); they only
 //!   translate between a platform and the service.
 //! - [`config`]: defaults, file, environment; secrets never logged.
+
+// matrix-sdk's deeply nested futures and event types need a deeper limit.
+#![recursion_limit = "256"]
 
 pub mod adapters;
 pub mod config;

@@ -98,7 +98,9 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
                 None => bail!("no game {game}"),
             }
         }
-        None if config.discord.token.is_some() => serve(&config).await,
+        None if config.discord.token.is_some() || config.matrix.is_configured() => {
+            serve(&config).await
+        }
         None => {
             eprintln!(
                 "No Discord token configured: playing in the console on {}.\n\
@@ -113,10 +115,73 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
 }
 
 async fn serve(config: &Config) -> Result<()> {
+    #[cfg(feature = "matrix")]
+    if config.matrix.is_configured() {
+        return serve_matrix(config).await;
+    }
     if config.discord.token.is_none() {
-        bail!("no chat platform is configured: set DISCORD_TOKEN (see README.md)");
+        bail!(
+            "no chat platform is configured: set DISCORD_TOKEN or the [matrix] section (see README.md)"
+        );
     }
     bail!("the Discord adapter is not part of this build yet; use `pawnpost console`")
+}
+
+/// Runs the Matrix bot and the deadline scheduler (its notices go to the
+/// games' rooms) until Ctrl-C or SIGTERM.
+#[cfg(feature = "matrix")]
+async fn serve_matrix(config: &Config) -> Result<()> {
+    use pawnpost::adapters::matrix::MatrixBot;
+    use pawnpost::scheduler::{self, SystemTime};
+
+    let service = std::sync::Arc::new(open_service(config, None)?);
+    let bot = MatrixBot::connect(&config.matrix).await?;
+    tracing::info!(user = %bot.settings().own_user, "Matrix bot running");
+    let stop = shutdown_signal();
+    let settings = scheduler::Settings {
+        outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),
+        ..scheduler::Settings::default()
+    };
+    let deadlines = tokio::spawn(scheduler::run(
+        std::sync::Arc::clone(&service),
+        bot.notifier(),
+        SystemTime,
+        settings,
+        stopped(stop.clone()),
+    ));
+    bot.run(&service, stopped(stop)).await?;
+    deadlines.await.context("the scheduler stopped")?;
+    Ok(())
+}
+
+/// Becomes `true` on Ctrl-C or SIGTERM.
+fn shutdown_signal() -> tokio::sync::watch::Receiver<bool> {
+    let (tell, listen) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        let terminate = async {
+            use tokio::signal::unix::{SignalKind, signal};
+            match signal(SignalKind::terminate()) {
+                Ok(mut term) => {
+                    term.recv().await;
+                }
+                Err(_) => std::future::pending().await,
+            }
+        };
+        #[cfg(not(unix))]
+        let terminate = std::future::pending::<()>();
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate => {}
+        }
+        let _ = tell.send(true);
+    });
+    listen
+}
+
+/// Completes once `signal` turns `true`.
+async fn stopped(mut signal: tokio::sync::watch::Receiver<bool>) {
+    let _ = signal.wait_for(|stop| *stop).await;
 }
 
 async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {

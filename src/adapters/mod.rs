@@ -2,3 +2,5 @@
 //! do nothing else (no SQL, no chess rules).
 
 pub mod console;
+#[cfg(feature = "matrix")]
+pub mod matrix;
