@@ -19,9 +19,9 @@ pub fn mxid_of(platform_id: &str) -> String {
 }
 
 /// Whether a reply's channel is a Matrix room (the scheduler's notices for
-/// other platforms pass by too).
+/// other platforms pass by too). Room version 12 ids have no `:server` part.
 pub fn is_room_id(channel: &str) -> bool {
-    channel.starts_with('!') && channel.contains(':')
+    channel.len() > 1 && channel.starts_with('!')
 }
 
 /// The server part of a user id (`example.org` for `@bob:example.org`).
@@ -53,6 +53,7 @@ mod tests {
         assert_eq!(mxid_of("bob:localhost"), "@bob:localhost");
         assert_eq!(mxid_of("@bob:localhost"), "@bob:localhost");
         assert!(is_room_id("!abc:localhost"));
+        assert!(is_room_id("!EX4SOEtG0YVZeEhdUyD15oci_y0o2np_IxEL-MXwWpk"));
         assert!(!is_room_id("123456789"));
         assert!(!is_room_id("main"));
     }

@@ -47,7 +47,9 @@ async fn deliver_one(
     let mut content = RoomMessageEventContent::notice_html(notice.body, notice.html);
     let mentioned = notice.mention.and_then(|id| OwnedUserId::try_from(id).ok());
     content = content.add_mentions(Mentions::with_user_ids(mentioned));
+    tracing::debug!(room = %room.room_id(), "sending a notice");
     let sent = room.send(content).await?;
+    tracing::debug!(event = %sent.response.event_id, "notice sent");
     if let Some(offer) = offer_in(reply, command) {
         remember_offer(client, sent.response.event_id.as_str(), offer).await;
     }

@@ -65,33 +65,47 @@ pub async fn run<S: Store>(
             .await?;
         tracing::info!("caught up with Matrix; earlier messages are not replayed");
     }
-    let sync = client
-        .sync_stream(SyncSettings::default().timeout(SYNC_TIMEOUT))
-        .await;
-    tokio::pin!(sync);
-    loop {
-        let next = tokio::select! {
-            next = sync.next() => next,
-            _ = &mut shutdown => return Ok(()),
-        };
-        match next {
-            None => return Ok(()),
-            Some(Ok(response)) => handle_response(client, settings, service, response).await,
-            Some(Err(error)) => {
-                tracing::warn!(%error, "Matrix sync failed; trying again");
-                tokio::select! {
-                    _ = tokio::time::sleep(SYNC_RETRY) => {}
-                    _ = &mut shutdown => return Ok(()),
+    // Acts run in their own loop, in arrival order: sending a reply may wait
+    // on the next sync, so the sync loop must never wait on a reply.
+    let (queue, mut work) = tokio::sync::mpsc::unbounded_channel::<(Room, Incoming)>();
+    let acts = async {
+        while let Some((room, incoming)) = work.recv().await {
+            handle_event(client, settings, service, &room, incoming).await;
+        }
+    };
+    let syncing = async move {
+        let sync = client
+            .sync_stream(SyncSettings::default().timeout(SYNC_TIMEOUT))
+            .await;
+        tokio::pin!(sync);
+        loop {
+            let next = tokio::select! {
+                next = sync.next() => next,
+                _ = &mut shutdown => return,
+            };
+            match next {
+                None => return,
+                Some(Ok(response)) => queue_events(client, settings, &queue, response),
+                Some(Err(error)) => {
+                    tracing::warn!(%error, "Matrix sync failed; trying again");
+                    tokio::select! {
+                        _ = tokio::time::sleep(SYNC_RETRY) => {}
+                        _ = &mut shutdown => return,
+                    }
                 }
             }
         }
-    }
+        // Dropping the queue here lets the acts already received finish.
+    };
+    tokio::join!(syncing, acts);
+    Ok(())
 }
 
-async fn handle_response<S: Store>(
+/// Answers the response's invitations and queues its new events.
+fn queue_events(
     client: &Client,
     settings: &Settings,
-    service: &Service<S>,
+    queue: &tokio::sync::mpsc::UnboundedSender<(Room, Incoming)>,
     response: SyncResponse,
 ) {
     answer_invites(
@@ -110,7 +124,7 @@ async fn handle_response<S: Store>(
         );
         for event in &events[start..] {
             if let Some(incoming) = read(event.raw()) {
-                handle_event(client, settings, service, &room, incoming).await;
+                let _ = queue.send((room.clone(), incoming));
             }
         }
     }
@@ -181,5 +195,6 @@ async fn handle_event<S: Store>(
         input,
     };
     let replies = service.handle(act, Utc::now()).await;
+    tracing::debug!(replies = replies.len(), "act answered");
     deliver(client, &settings.prefix, &replies, command.as_ref()).await;
 }
