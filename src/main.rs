@@ -155,6 +155,7 @@ async fn serve_matrix(config: &Config) -> Result<()> {
 }
 
 /// Becomes `true` on Ctrl-C or SIGTERM.
+#[cfg(feature = "matrix")]
 fn shutdown_signal() -> tokio::sync::watch::Receiver<bool> {
     let (tell, listen) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
@@ -180,6 +181,7 @@ fn shutdown_signal() -> tokio::sync::watch::Receiver<bool> {
 }
 
 /// Completes once `signal` turns `true`.
+#[cfg(feature = "matrix")]
 async fn stopped(mut signal: tokio::sync::watch::Receiver<bool>) {
     let _ = signal.wait_for(|stop| *stop).await;
 }
