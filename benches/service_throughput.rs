@@ -114,6 +114,7 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
                 id: user.clone(),
                 name: user,
                 locale: None,
+                moderator: false,
             },
             key: Some(key),
             input: Input::Text(text),

@@ -88,11 +88,40 @@ pub struct DefaultsConfig {
     pub challenge_expiry_days: u32,
 }
 
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DiscordConfig {
     /// The bot token; prefer the `DISCORD_TOKEN` variable.
     pub token: Option<Secret>,
+    /// Where REST calls and the gateway lookup go instead of Discord
+    /// (`http://127.0.0.1:8080`): a proxy, or a fake Discord in tests.
+    pub api_base: Option<String>,
+    /// Which shards this process runs: `auto` (Discord's recommendation),
+    /// a total (`4`: all of 4), or a range of a total (`0-3/8`).
+    pub shards: String,
+    /// Register the commands in these guilds only (instant, for testing);
+    /// empty registers them globally.
+    pub guilds: Vec<u64>,
+    /// Commands one user may send per minute; 0 lifts the limit.
+    pub rate_limit_per_minute: u32,
+    /// Role ids whose members moderate (besides Manage Server holders).
+    pub moderator_roles: Vec<u64>,
+    /// Open a thread for each new game, named after its players.
+    pub threads: bool,
+}
+
+impl Default for DiscordConfig {
+    fn default() -> DiscordConfig {
+        DiscordConfig {
+            token: None,
+            api_base: None,
+            shards: "auto".to_owned(),
+            guilds: Vec::new(),
+            rate_limit_per_minute: 20,
+            moderator_roles: Vec::new(),
+            threads: false,
+        }
+    }
 }
 
 impl Default for DatabaseConfig {
@@ -175,6 +204,12 @@ impl Config {
                 name: "PAWNPOST_DEFAULTS_CHALLENGE_EXPIRY_DAYS".to_owned(),
                 message: format!("not a number of days: {days:?}"),
             })?;
+        }
+        if let Some(base) = var("PAWNPOST_DISCORD_API_BASE") {
+            self.discord.api_base = Some(base);
+        }
+        if let Some(shards) = var("PAWNPOST_DISCORD_SHARDS") {
+            self.discord.shards = shards;
         }
         if let Some(token) = var("PAWNPOST_DISCORD_TOKEN").or_else(|| var("DISCORD_TOKEN")) {
             self.discord.token = Some(Secret::new(token));

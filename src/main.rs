@@ -7,8 +7,12 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Duration, Utc};
 use clap::{Parser, Subcommand};
+use std::sync::Arc;
+
 use pawnpost::adapters::console::{self, ConsoleOptions};
+use pawnpost::adapters::discord::{Bot, DiscordOptions};
 use pawnpost::config::Config;
+use pawnpost::scheduler::{self, SystemTime, TimeSource};
 use pawnpost::service::{Service, ServiceConfig};
 use pawnpost::storage::sqlite::SqliteStore;
 
@@ -116,7 +120,35 @@ async fn serve(config: &Config) -> Result<()> {
     if config.discord.token.is_none() {
         bail!("no chat platform is configured: set DISCORD_TOKEN (see README.md)");
     }
-    bail!("the Discord adapter is not part of this build yet; use `pawnpost console`")
+    let options = DiscordOptions::from_config(&config.discord, config.defaults.language)?;
+    let service = Arc::new(open_service(config, None)?);
+    let time: Arc<dyn TimeSource> = Arc::new(SystemTime);
+    let bot = Bot::connect(Arc::clone(&service), options, time).await?;
+    let settings = scheduler::Settings {
+        outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),
+        ..scheduler::Settings::default()
+    };
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let scheduler = tokio::spawn(scheduler::run(
+        service,
+        bot.notifier(),
+        SystemTime,
+        settings,
+        wait_for(stopped.clone()),
+    ));
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+    };
+    let result = bot.run(shutdown).await;
+    let _ = stop.send(true);
+    let _ = scheduler.await;
+    result
+}
+
+/// Completes once `flag` turns true (or its sender is gone).
+async fn wait_for(mut flag: tokio::sync::watch::Receiver<bool>) {
+    let _ = flag.wait_for(|stop| *stop).await;
 }
 
 async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {

@@ -142,6 +142,7 @@ pub async fn run<S: Store>(
                 id: user.to_owned(),
                 name: user.to_owned(),
                 locale: session.locale_of(user),
+                moderator: false,
             },
             key: options
                 .script_name

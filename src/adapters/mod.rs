@@ -2,3 +2,4 @@
 //! do nothing else (no SQL, no chess rules).
 
 pub mod console;
+pub mod discord;

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::cache::LoadedGame;
 use super::texts::{self, Names};
-use super::{Failure, GameEvent, Reply, Service};
+use super::{Failure, GameEvent, Prompt, Reply, Service};
 use crate::core::game::{Act, Actor, GameError};
 use crate::storage::{Commit, DueGame, GameUpdate, StorageError, Store};
 
@@ -82,6 +82,7 @@ impl<S: Store> Service<S> {
                 events: Vec::new(),
                 board: None,
                 attachments: Vec::new(),
+                prompt: Prompt::None,
             }),
         };
         let update = GameUpdate {
@@ -232,6 +233,7 @@ impl<S: Store> Service<S> {
             events: Vec::new(),
             board: None,
             attachments: Vec::new(),
+            prompt: Prompt::None,
         };
         let update = GameUpdate {
             id: record.id,
@@ -309,6 +311,7 @@ impl<S: Store> Service<S> {
                 .collect(),
             board: None,
             attachments: Vec::new(),
+            prompt: Prompt::None,
         };
         let update = GameUpdate {
             id: record.id,

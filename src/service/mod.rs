@@ -13,6 +13,7 @@ mod deadlines;
 mod games;
 mod info;
 mod leave;
+mod suggest;
 mod texts;
 
 use std::sync::Arc;
@@ -71,6 +72,9 @@ pub struct User {
     pub name: String,
     /// The chat client's locale (`fr`, `en-US`), if it sends one.
     pub locale: Option<String>,
+    /// The platform says this user moderates the server (Discord: Manage
+    /// Server or the server's moderator role): they may abort any game.
+    pub moderator: bool,
 }
 
 /// What the user asked for: text to parse, or a command an adapter built.
@@ -113,6 +117,9 @@ pub struct BoardView {
     pub orientation: String,
     pub white: String,
     pub black: String,
+    /// When the flag of the side to move falls, while the game runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag_at: Option<DateTime<Utc>>,
 }
 
 /// Something to show a user or a channel.
@@ -134,6 +141,29 @@ pub struct Reply {
     /// with the act's answer: the service builds them again on a replay.
     #[serde(skip)]
     pub attachments: Vec<Attachment>,
+    /// What readers may answer with, for adapters that show buttons.
+    #[serde(default, skip_serializing_if = "Prompt::is_none")]
+    pub prompt: Prompt,
+}
+
+/// What a reply invites its readers to do next (Discord shows buttons).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Prompt {
+    #[default]
+    None,
+    /// An open challenge: accept or decline it.
+    Challenge { challenge: i64 },
+    /// A game just started (adapters may open a thread for it).
+    NewGame { game: i64 },
+    /// A running game after an act: look at the board, offer a draw, resign.
+    Game { game: i64 },
+}
+
+impl Prompt {
+    pub fn is_none(&self) -> bool {
+        matches!(self, Prompt::None)
+    }
 }
 
 /// A file sent with a reply.
@@ -156,6 +186,8 @@ struct Context {
     channel: ChannelRow,
     channel_platform_id: String,
     player: PlayerRow,
+    /// The platform vouches that the player moderates the server.
+    moderator: bool,
     lang: Lang,
     /// The instant the act happens.
     now: DateTime<Utc>,
@@ -239,6 +271,7 @@ impl<S: Store> Service<S> {
                     events: Vec::new(),
                     board: None,
                     attachments: Vec::new(),
+                    prompt: Prompt::None,
                 }]
             }
         }
@@ -334,6 +367,7 @@ impl<S: Store> Service<S> {
             channel,
             channel_platform_id: act.channel.clone(),
             player,
+            moderator: act.user.moderator,
             lang,
             now,
         })))
@@ -421,6 +455,7 @@ impl<S: Store> Service<S> {
             events: Vec::new(),
             board: None,
             attachments: Vec::new(),
+            prompt: Prompt::None,
         }
     }
 
@@ -435,6 +470,7 @@ impl<S: Store> Service<S> {
             events: Vec::new(),
             board: None,
             attachments: Vec::new(),
+            prompt: Prompt::None,
         }
     }
 }
