@@ -65,6 +65,15 @@ impl Running {
 }
 
 async fn start_bot(fake: &FakeDiscord, db: &std::path::Path, time: &ManualTime) -> Running {
+    start_bot_with(fake, db, time, |_| {}).await
+}
+
+async fn start_bot_with(
+    fake: &FakeDiscord,
+    db: &std::path::Path,
+    time: &ManualTime,
+    adjust: impl FnOnce(&mut DiscordOptions),
+) -> Running {
     let store = SqliteStore::open(db).expect("database");
     let service = Arc::new(Service::new(store, ServiceConfig::default()));
     let options = DiscordOptions {
@@ -77,6 +86,8 @@ async fn start_bot(fake: &FakeDiscord, db: &std::path::Path, time: &ManualTime) 
         threads: false,
         default_language: Lang::En,
     };
+    let mut options = options;
+    adjust(&mut options);
     let bot = Bot::connect(Arc::clone(&service), options, Arc::new(time.clone()))
         .await
         .expect("bot");
@@ -95,9 +106,8 @@ async fn start_bot(fake: &FakeDiscord, db: &std::path::Path, time: &ManualTime) 
 }
 
 /// Sends an interaction and returns the bot's answer to it.
-async fn send(fake: &FakeDiscord, (id, payload): (u64, Value)) -> Recorded {
-    fake.dispatch(&payload);
-    fake.callback(id).await
+async fn send(fake: &FakeDiscord, interaction: (u64, Value)) -> Recorded {
+    fake.answer(interaction).await
 }
 
 fn alice() -> FakeUser {
@@ -135,6 +145,7 @@ fn assert_pngs_decode(recorded: &Recorded) {
 
 /// Challenge, accept by button, and e4: the game id.
 async fn open_game(fake: &FakeDiscord, alice: &FakeUser, bob: &FakeUser, time: &str) -> i64 {
+    fake.know(bob);
     let challenge = send(
         fake,
         fake.command(
@@ -467,5 +478,110 @@ async fn a_flag_fall_is_posted_in_the_game_channel_with_a_mention() {
         record.state,
         pawnpost::storage::GameState::Over { .. }
     ));
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn threads_moderators_rate_limits_and_junk() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let bot = start_bot_with(&fake, &dir.path().join("pawnpost.db"), &time, |o| {
+        o.threads = true;
+        o.rate_limit_per_minute = 4;
+    })
+    .await;
+    let (alice, bob) = (alice(), bob());
+    let game = open_game(&fake, &alice, &bob, "3d").await;
+
+    // A new game gets its own thread, named after its players.
+    let thread = fake
+        .wait_for(0, |r| r.method == "POST" && r.path.ends_with("/threads"))
+        .await;
+    assert!(
+        thread
+            .path
+            .starts_with(&format!("/api/v10/channels/{CHANNEL}/messages/"))
+    );
+    let name = thread.json["name"].as_str().unwrap_or_default();
+    assert!(name.contains("alice") && name.contains("bob"), "{name}");
+
+    // Junk is refused privately, never crashes the bot.
+    let unknown = send(
+        &fake,
+        fake.command(GUILD, CHANNEL, &alice, "nope", None, json!([])),
+    )
+    .await;
+    assert!(unknown.is_ephemeral());
+    let button = send(
+        &fake,
+        fake.click(GUILD, CHANNEL, &alice, "board:not-a-number"),
+    )
+    .await;
+    assert!(button.is_ephemeral());
+    let odd = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            None,
+            json!([{ "name": "move", "type": 4, "value": 5 }]),
+        ),
+    )
+    .await;
+    assert!(odd.is_ephemeral(), "{odd:?}");
+
+    // Only a moderator may abort a started game.
+    let e5 = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            None,
+            move_options("e5", json!([])),
+        ),
+    )
+    .await;
+    assert!(!e5.is_ephemeral());
+    let abort = |user: &FakeUser| {
+        fake.command(
+            GUILD,
+            CHANNEL,
+            user,
+            "chess",
+            Some("abort"),
+            json!([{ "name": "game", "type": 4, "value": game }]),
+        )
+    };
+    let refused = send(&fake, abort(&alice)).await;
+    assert!(refused.is_ephemeral(), "{refused:?}");
+    let mut moderator = FakeUser::new(540_000_000_000_000_004, "mod");
+    moderator.permissions = 32; // Manage Server
+    let aborted = send(&fake, abort(&moderator)).await;
+    assert!(!aborted.is_ephemeral(), "{aborted:?}");
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert!(matches!(
+        record.state,
+        pawnpost::storage::GameState::Over { .. }
+    ));
+
+    // Past the per-user limit: a polite private message, and no act.
+    let dave = FakeUser::new(550_000_000_000_000_005, "dave");
+    let help = || fake.command(GUILD, CHANNEL, &dave, "chess", Some("help"), json!([]));
+    for _ in 0..4 {
+        let answer = send(&fake, help()).await;
+        assert!(!answer.content().contains("a little fast"));
+    }
+    let limited = send(&fake, help()).await;
+    assert!(limited.is_ephemeral());
+    assert!(
+        limited.content().contains("a little fast"),
+        "{}",
+        limited.content()
+    );
     bot.stop(&fake).await;
 }

@@ -53,9 +53,10 @@ pub enum DrawAction {
     Decline,
 }
 
-/// A user named in a command, as the platform identifies them.
+/// A user named in a command, as the platform identifies them, with the
+/// name the platform shows when it tells (Discord resolves mentions).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UserRef(String);
+pub struct UserRef(String, Option<String>);
 
 impl UserRef {
     pub fn new(text: &str) -> Result<UserRef, CommandError> {
@@ -66,11 +67,23 @@ impl UserRef {
         if id.len() > MAX_USER_REF {
             return Err(CommandError::TooLong);
         }
-        Ok(UserRef(id.to_owned()))
+        Ok(UserRef(id.to_owned(), None))
+    }
+
+    /// The same user with their display name (cut to [`MAX_USER_REF`]).
+    pub fn with_name(mut self, name: &str) -> UserRef {
+        let name: String = name.trim().chars().take(MAX_USER_REF).collect();
+        self.1 = Some(name).filter(|n| !n.is_empty());
+        self
     }
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// The display name if known, else the id.
+    pub fn display_name(&self) -> &str {
+        self.1.as_deref().unwrap_or(&self.0)
     }
 }
 
@@ -574,7 +587,7 @@ mod tests {
             (
                 "/challenge @bob color:white",
                 Command::Challenge {
-                    opponent: Some(UserRef("bob".into())),
+                    opponent: Some(UserRef("bob".into(), None)),
                     color: ColorWish::White,
                     rated: true,
                     fen: None,

@@ -36,7 +36,7 @@ impl<S: Store> Service<S> {
             Some(user) => {
                 let row = self
                     .store
-                    .ensure_player(ctx.platform, user.as_str(), user.as_str(), now)
+                    .ensure_player(ctx.platform, user.as_str(), user.display_name(), now)
                     .await?;
                 if row.id == ctx.player.id {
                     return Ok(vec![

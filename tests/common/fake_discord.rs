@@ -156,11 +156,17 @@ struct Inner {
     sequence: AtomicU64,
     base: Mutex<String>,
     log: bool,
+    /// The channel of each interaction's token, for its webhook messages.
+    channels: Mutex<HashMap<String, u64>>,
+    /// Who waits for the callback of which interaction.
+    waiting: Mutex<HashMap<u64, tokio::sync::oneshot::Sender<Recorded>>>,
 }
 
 /// A running fake Discord.
 pub struct FakeDiscord {
     pub addr: SocketAddr,
+    /// Users whose names the fake resolves in options ([`FakeDiscord::know`]).
+    users: Mutex<Vec<FakeUser>>,
     inner: Arc<Inner>,
     server: tokio::task::JoinHandle<()>,
 }
@@ -194,9 +200,15 @@ impl FakeDiscord {
         });
         FakeDiscord {
             addr,
+            users: Mutex::new(Vec::new()),
             inner,
             server,
         }
+    }
+
+    /// Lets the fake resolve `user`'s name when an option names them.
+    pub fn know(&self, user: &FakeUser) {
+        self.users.lock().unwrap().push(user.clone());
     }
 
     /// What `discord.api_base` should be.
@@ -249,6 +261,17 @@ impl FakeDiscord {
             eprintln!("fake discord → shard {shard}: {frame}");
         }
         let _ = target.outbox.send(frame.to_string());
+    }
+
+    /// Dispatches an interaction and waits for the bot's callback to it.
+    pub async fn answer(&self, (id, payload): (u64, Value)) -> Recorded {
+        let (tell, told) = tokio::sync::oneshot::channel();
+        self.inner.waiting.lock().unwrap().insert(id, tell);
+        self.dispatch(&payload);
+        match tokio::time::timeout(PATIENCE, told).await {
+            Ok(Ok(recorded)) => recorded,
+            _ => panic!("no answer to interaction {id}"),
+        }
     }
 
     /// Every request so far.
@@ -357,6 +380,11 @@ impl FakeDiscord {
         message: Option<Value>,
     ) -> (u64, Value) {
         let id = self.next_id();
+        self.inner
+            .channels
+            .lock()
+            .unwrap()
+            .insert(token(id), channel);
         let mut payload = json!({
             "id": id.to_string(),
             "application_id": APPLICATION_ID.to_string(),
@@ -528,13 +556,22 @@ async fn rest(State(inner): State<Arc<Inner>>, request: Request) -> Response {
         );
     }
     let answer = answer(&inner, &method, &path, &json);
-    inner.requests.lock().unwrap().push(Recorded {
+    let recorded = Recorded {
         method: method.to_string(),
         path,
         json,
         files,
         at: Instant::now(),
-    });
+    };
+    let interaction = recorded
+        .path
+        .strip_prefix("/api/v10/interactions/")
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|id| id.parse::<u64>().ok());
+    if let Some(tell) = interaction.and_then(|id| inner.waiting.lock().unwrap().remove(&id)) {
+        let _ = tell.send(recorded.clone());
+    }
+    inner.requests.lock().unwrap().push(recorded);
     inner.recorded.notify_waiters();
     answer
 }
@@ -579,9 +616,12 @@ fn answer(inner: &Inner, method: &Method, path: &str, body: &Value) -> Response 
         ("POST", ["interactions", _, _, "callback"]) => StatusCode::NO_CONTENT.into_response(),
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => ok(json!([])),
-        ("POST", ["webhooks", _, _]) | ("PATCH" | "GET", ["webhooks", _, _, "messages", _]) => ok(
-            message_json(id(), 1, body["content"].as_str().unwrap_or(""), body),
-        ),
+        ("POST", ["webhooks", _, token])
+        | ("PATCH" | "GET", ["webhooks", _, token, "messages", _]) => {
+            let channel = inner.channels.lock().unwrap().get(*token).copied();
+            let content = body["content"].as_str().unwrap_or("");
+            ok(message_json(id(), channel.unwrap_or(1), content, body))
+        }
         ("DELETE", ["webhooks", _, _, "messages", _]) => StatusCode::NO_CONTENT.into_response(),
         ("POST", ["channels", channel, "messages"]) => {
             let channel = channel.parse().unwrap_or(1);

@@ -151,7 +151,16 @@ pub const CHESS: &[CommandSpec] = &[
         ],
         build: |o| {
             Ok(Command::Challenge {
-                opponent: o.user("user").map(UserRef::new).transpose()?,
+                opponent: match o.user("user") {
+                    None => None,
+                    Some((id, name)) => {
+                        let user = UserRef::new(id)?;
+                        Some(match name {
+                            Some(name) => user.with_name(name),
+                            None => user,
+                        })
+                    }
+                },
                 color: match o.text("color") {
                     None | Some("random") => ColorWish::Random,
                     Some("white") => ColorWish::White,

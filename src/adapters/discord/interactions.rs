@@ -4,7 +4,7 @@
 //! still carry anything: every value is bounded again here, and anything
 //! unexpected becomes a [`CommandError`] (a polite refusal), never a panic.
 
-use serenity::all::{CommandData, CommandDataOption, CommandDataOptionValue};
+use serenity::all::{CommandData, CommandDataOption, CommandDataOptionValue, CommandDataResolved};
 
 use super::commands::{self, CHESS_NAME, CommandSpec, MOVE};
 use crate::core::command::{Command, CommandError, MAX_COMMAND_BYTES};
@@ -18,7 +18,8 @@ enum Value {
     Text(String),
     Integer(i64),
     Boolean(bool),
-    User(String),
+    /// A user's id, and the name Discord resolved for them.
+    User(String, Option<String>),
 }
 
 /// The options of one command, by name.
@@ -28,7 +29,7 @@ pub struct Options {
 }
 
 impl Options {
-    fn from_discord(options: &[CommandDataOption]) -> Options {
+    fn from_discord(options: &[CommandDataOption], resolved: &CommandDataResolved) -> Options {
         let values = options
             .iter()
             .take(MAX_OPTIONS)
@@ -41,7 +42,14 @@ impl Options {
                     }
                     CommandDataOptionValue::Integer(n) => Value::Integer(*n),
                     CommandDataOptionValue::Boolean(b) => Value::Boolean(*b),
-                    CommandDataOptionValue::User(id) => Value::User(id.get().to_string()),
+                    CommandDataOptionValue::User(id) => {
+                        let nick = resolved.members.get(id).and_then(|m| m.nick.clone());
+                        let user = resolved.users.get(id);
+                        let name = nick
+                            .or_else(|| user.and_then(|u| u.global_name.clone()))
+                            .or_else(|| user.map(|u| u.name.clone()));
+                        Value::User(id.get().to_string(), name.map(|n| bounded(&n)))
+                    }
                     _ => return None,
                 };
                 Some((bounded(&option.name), value))
@@ -79,10 +87,10 @@ impl Options {
         matches!(self.get(name), Some(Value::Boolean(true)))
     }
 
-    /// A user option, as the user's platform id.
-    pub fn user(&self, name: &str) -> Option<&str> {
+    /// A user option: the user's platform id, and their name if resolved.
+    pub fn user(&self, name: &str) -> Option<(&str, Option<&str>)> {
         match self.get(name)? {
-            Value::User(id) => Some(id),
+            Value::User(id, name) => Some((id, name.as_deref())),
             _ => None,
         }
     }
@@ -100,7 +108,9 @@ fn bounded(text: &str) -> String {
 /// The table entry an interaction names, and its options.
 pub fn resolve(data: &CommandData) -> Result<(&'static CommandSpec, Options), CommandError> {
     match data.name.as_str() {
-        name if name == MOVE.name => Ok((&MOVE, Options::from_discord(&data.options))),
+        name if name == MOVE.name => {
+            Ok((&MOVE, Options::from_discord(&data.options, &data.resolved)))
+        }
         CHESS_NAME => {
             let sub = data.options.first().ok_or(CommandError::Empty)?;
             let CommandDataOptionValue::SubCommand(options) = &sub.value else {
@@ -108,7 +118,7 @@ pub fn resolve(data: &CommandData) -> Result<(&'static CommandSpec, Options), Co
             };
             let spec = commands::chess_subcommand(&sub.name)
                 .ok_or_else(|| CommandError::Unknown(bounded(&sub.name)))?;
-            Ok((spec, Options::from_discord(options)))
+            Ok((spec, Options::from_discord(options, &data.resolved)))
         }
         other => Err(CommandError::Unknown(bounded(other))),
     }
