@@ -92,7 +92,7 @@ async fn run() {
     let games = env_number("DISCORD_LOAD_GAMES", 100) as usize;
     let fake = Arc::new(FakeDiscord::start(1).await);
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = SqliteStore::open(&dir.path().join("load.db")).expect("database");
+    let store = SqliteStore::open(dir.path().join("load.db")).expect("database");
     let service = Arc::new(Service::new(store, ServiceConfig::default()));
     let options = DiscordOptions {
         token: Secret::new("fake-token"),

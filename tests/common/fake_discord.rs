@@ -289,11 +289,13 @@ impl FakeDiscord {
         let deadline = Instant::now() + PATIENCE;
         loop {
             let recorded = self.inner.recorded.notified();
-            if let Some(found) = self.inner.requests.lock().unwrap()[from.min(usize::MAX)..]
-                .iter()
-                .find(|r| matches(r))
-            {
-                return found.clone();
+            let found = {
+                let requests = self.inner.requests.lock().unwrap();
+                let since = requests.get(from..).unwrap_or(&[]);
+                since.iter().find(|r| matches(r)).cloned()
+            };
+            if let Some(found) = found {
+                return found;
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {

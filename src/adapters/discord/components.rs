@@ -14,6 +14,9 @@ use crate::service::Prompt;
 /// The longest custom id read (Discord allows 100).
 const MAX_CUSTOM_ID: usize = 100;
 
+/// Builds a button from the id in its custom id.
+type MakeButton = fn(i64) -> Button;
+
 /// What a button does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Button {
@@ -30,7 +33,7 @@ pub enum Button {
 }
 
 impl Button {
-    const KINDS: [(&'static str, fn(i64) -> Button); 8] = [
+    const KINDS: [(&'static str, MakeButton); 8] = [
         ("challenge-accept", Button::AcceptChallenge),
         ("challenge-decline", Button::DeclineChallenge),
         ("draw-accept", Button::AcceptDraw),

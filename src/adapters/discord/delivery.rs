@@ -104,13 +104,11 @@ impl<'a> Responder<'a> {
             let text = i18n.text(lang, "discord-done", &[]);
             self.answer_first(&Outgoing::private(&text)).await;
         }
-        if threads {
-            if let Some(reply) = here
-                .iter()
-                .find(|r| matches!(r.prompt, Prompt::NewGame { .. }))
-            {
-                self.open_thread(reply).await;
-            }
+        let new_game = here
+            .iter()
+            .find(|r| matches!(r.prompt, Prompt::NewGame { .. }));
+        if let Some(reply) = new_game.filter(|_| threads) {
+            self.open_thread(reply).await;
         }
         for reply in elsewhere {
             send_elsewhere(self.http, &reply, i18n, lang).await;

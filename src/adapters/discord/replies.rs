@@ -20,7 +20,7 @@ const MAX_CONTENT: usize = 2000;
 const MAX_DESCRIPTION: usize = 4096;
 const MAX_TITLE: usize = 256;
 /// The embed colour of game messages (a dark green, like a board's squares).
-const GAME_COLOUR: u32 = 0x2e_7d_32;
+const GAME_COLOUR: u32 = 0x002e_7d32;
 
 /// Everything a message needs, whichever endpoint sends it.
 #[derive(Clone, Debug)]
