@@ -302,6 +302,27 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
     )
     .await;
     assert_eq!(names(&knights), ["Na6", "Nc6", "Nf6", "Nh6"]);
+    // A game option suggests the caller's games here.
+    let games = send(
+        &fake,
+        fake.autocomplete(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            json!([
+                { "name": "move", "type": 3, "value": "e5" },
+                { "name": "game", "type": 4, "value": "", "focused": true }
+            ]),
+        ),
+    )
+    .await;
+    let offered = games.json["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(offered.len(), 1, "{offered:?}");
+    assert_eq!(offered[0]["value"], game);
     // Not alice's move: nothing to suggest.
     let none = send(
         &fake,
@@ -584,4 +605,46 @@ async fn threads_moderators_rate_limits_and_junk() {
         limited.content()
     );
     bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_split_the_shards() {
+    let fake = FakeDiscord::start(2).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("pawnpost.db");
+    let time = ManualTime::new();
+    let first = start_bot_with(&fake, &db, &time, |o| {
+        o.shards = "0-0/2".parse().unwrap();
+    })
+    .await;
+    let second = start_bot_with(&fake, &db, &time, |o| {
+        o.shards = "1/2".parse().unwrap();
+    })
+    .await;
+    fake.wait_for_shards(2).await;
+    // One guild on each shard: (id >> 22) % 2.
+    for guild in [2u64 << 22, 3u64 << 22] {
+        let help = send(
+            &fake,
+            fake.command(guild, CHANNEL, &alice(), "chess", Some("help"), json!([])),
+        )
+        .await;
+        assert!(
+            help.is_ephemeral() && !help.content().is_empty(),
+            "{help:?}"
+        );
+    }
+    let is_registration = |r: &Recorded| r.method == "PUT" && r.path.ends_with("/commands");
+    fake.wait_for(0, is_registration).await;
+    let registrations = fake
+        .requests()
+        .iter()
+        .filter(|r| is_registration(r))
+        .count();
+    assert_eq!(
+        registrations, 1,
+        "only the process holding shard 0 registers"
+    );
+    first.stop(&fake).await;
+    second.stop(&fake).await;
 }
