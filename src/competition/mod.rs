@@ -1,0 +1,7 @@
+//! Competitions, as pure code: Glicko-2 ratings, standings, the challenge
+//! ladder, tournament pairings (round robin, Swiss, knockout, Scheveningen)
+//! and tie-breaks. No I/O, no clock reads: instants are parameters. The
+//! service joins this with the store (`service::competitions`).
+
+pub mod glicko2;
+pub mod round_robin;
