@@ -83,7 +83,7 @@ pub fn scheveningen(k: usize) -> Vec<Vec<Seat>> {
                     let b = (j + r) % k;
                     // By the pair, not the round: each side of a player's
                     // k games then splits evenly (within one) over the colours.
-                    if (j + b) % 2 == 0 {
+                    if (j + b).is_multiple_of(2) {
                         (j, Some(k + b))
                     } else {
                         (k + b, Some(j))
@@ -179,10 +179,8 @@ mod tests {
                     balance[b] -= 1;
                 }
             }
-            for a in 0..k {
-                for b in k..2 * k {
-                    assert_eq!(met[a][b], 1);
-                }
+            for row in met.iter().take(k) {
+                assert!(row[k..].iter().all(|&times| times == 1));
             }
             assert!(balance.iter().all(|d| d.abs() <= 1), "k={k}: {balance:?}");
         }
