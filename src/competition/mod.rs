@@ -5,3 +5,5 @@
 
 pub mod glicko2;
 pub mod round_robin;
+pub mod swiss;
+pub mod tiebreak;
