@@ -42,6 +42,52 @@ pub struct Config {
     pub defaults: DefaultsConfig,
     pub clocks: ClocksConfig,
     pub discord: DiscordConfig,
+    pub ratings: RatingsConfig,
+}
+
+/// Glicko-2 settings (`[ratings]`); the defaults are lichess's.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RatingsConfig {
+    pub initial_rating: f64,
+    pub initial_deviation: f64,
+    pub initial_volatility: f64,
+    pub tau: f64,
+    pub min_deviation: f64,
+    pub max_deviation: f64,
+    /// A rating shows as provisional (`1620?`) while its deviation is above this.
+    pub provisional_deviation: f64,
+}
+
+impl Default for RatingsConfig {
+    fn default() -> RatingsConfig {
+        let glicko = crate::competition::glicko2::Settings::default();
+        RatingsConfig {
+            initial_rating: glicko.initial_rating,
+            initial_deviation: glicko.initial_deviation,
+            initial_volatility: glicko.initial_volatility,
+            tau: glicko.tau,
+            min_deviation: glicko.min_deviation,
+            max_deviation: glicko.max_deviation,
+            provisional_deviation: glicko.provisional_deviation,
+        }
+    }
+}
+
+impl RatingsConfig {
+    /// The settings the rating code uses.
+    pub fn to_settings(&self) -> crate::competition::glicko2::Settings {
+        crate::competition::glicko2::Settings {
+            initial_rating: self.initial_rating,
+            initial_deviation: self.initial_deviation,
+            initial_volatility: self.initial_volatility,
+            tau: self.tau,
+            min_deviation: self.min_deviation,
+            max_deviation: self.max_deviation,
+            provisional_deviation: self.provisional_deviation,
+            ..crate::competition::glicko2::Settings::default()
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]

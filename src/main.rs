@@ -58,6 +58,9 @@ struct ConsoleArgs {
     /// Simulate the clock, starting at this RFC 3339 instant.
     #[arg(long)]
     now: Option<String>,
+    /// Write the files replies carry (standings and rating PNGs) into this directory.
+    #[arg(long)]
+    files: Option<PathBuf>,
 }
 
 fn main() -> Result<()> {
@@ -132,6 +135,7 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
         json: args.json,
         now,
         script_name: None,
+        files: args.files.clone(),
     };
     let stdout = std::io::stdout();
     match &args.script {
@@ -165,6 +169,7 @@ fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteS
             .filter(|h| *h > 0)
             .map(|h| Duration::hours(i64::from(h))),
         leave_days_per_year: config.clocks.leave_days_per_year,
+        ratings: config.ratings.to_settings(),
     };
     Ok(Service::new(store, service_config))
 }

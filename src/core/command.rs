@@ -129,6 +129,10 @@ pub enum Command {
     },
     Games,
     Standings,
+    /// A player's Glicko-2 rating and its history (the caller's when `None`).
+    Rating {
+        user: Option<UserRef>,
+    },
     /// `None` returns the player to the server's language.
     SetLanguage(Option<Lang>),
     /// Where turn notices and reminders go.
@@ -256,6 +260,12 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         },
         "games" => Command::Games,
         "standings" => Command::Standings,
+        "rating" => Command::Rating {
+            user: match words.take("user").or_else(|| take_mention(&mut words)) {
+                Some(text) => Some(UserRef::new(&text)?),
+                None => None,
+            },
+        },
         "settings" => parse_settings(&mut words)?,
         "help" => Command::Help,
         other => return Err(CommandError::Unknown(bounded(other))),

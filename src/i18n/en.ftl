@@ -139,3 +139,16 @@ leave-already = You are already on leave; /leave end ends it.
 leave-too-long = You have only { $left } days of leave left this year.
 leave-notice = { $player } is on leave until { $until }: their clock in game #{ $game } is stopped.
 leave-back = { $player } is back from leave: their clock in game #{ $game } runs again.
+
+## competitions
+rating-current = { $player }: rating { $rating } (deviation { $deviation }, { $games } rated games)
+rating-unknown = I do not know { $player } here yet.
+rating-change = { $player } { $before } → { $after } ({ $delta })
+standings-png-header-rank = #
+standings-png-header-player = Player
+standings-png-header-played = Played
+standings-png-header-won = Won
+standings-png-header-drawn = Drawn
+standings-png-header-lost = Lost
+standings-png-header-points = Points
+standings-png-header-percent = %

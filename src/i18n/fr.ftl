@@ -139,3 +139,16 @@ leave-already = Vous êtes déjà en congé ; /leave end y met fin.
 leave-too-long = Il ne vous reste que { $left } jours de congé cette année.
 leave-notice = { $player } est en congé jusqu’au { $until } : sa pendule est arrêtée dans la partie n° { $game }.
 leave-back = { $player } est de retour de congé : sa pendule tourne à nouveau dans la partie n° { $game }.
+
+## competitions
+rating-current = { $player } : cote { $rating } (écart { $deviation }, { $games } parties classées)
+rating-unknown = Je ne connais pas encore { $player } ici.
+rating-change = { $player } { $before } → { $after } ({ $delta })
+standings-png-header-rank = #
+standings-png-header-player = Joueur
+standings-png-header-played = Jouées
+standings-png-header-won = Gagnées
+standings-png-header-drawn = Nulles
+standings-png-header-lost = Perdues
+standings-png-header-points = Points
+standings-png-header-percent = %

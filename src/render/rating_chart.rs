@@ -34,6 +34,7 @@ pub fn rating_chart_png(title: &str, ratings: &[f64]) -> Result<Vec<u8>, RenderE
             .configure_mesh()
             .label_style((FONT, 14))
             .x_labels(games.min(10))
+            .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()
             .map_err(draw_error)?;
         chart

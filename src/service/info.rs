@@ -1,15 +1,18 @@
 //! Answers that change nothing: board, score, PGN, game lists, standings.
 
+use std::sync::Arc;
+
 use shakmaty::{Color, Position};
 
 use super::games::{Pick, board_view, restore};
 use super::texts::{self, Names};
-use super::{Attempt, Context, Failure, Service};
+use super::{Attachment, Attempt, Context, Failure, Service};
 use crate::core::notation::{self, Style};
 use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;
+use crate::render::table::table_png;
 use crate::render::text::diagram;
-use crate::storage::{GameRecord, GameState, StorageError, Store};
+use crate::storage::{GameRecord, GameState, StandingRow, StorageError, Store};
 
 impl<S: Store> Service<S> {
     /// A stored game as PGN, for `pawnpost pgn <id>`; `None` if there is no such game.
@@ -152,8 +155,55 @@ impl<S: Store> Service<S> {
                 ],
             ));
         }
-        Ok(vec![self.public(ctx, None, lines.join("\n"))])
+        let mut reply = self.public(ctx, None, lines.join("\n"));
+        reply.attachments.extend(self.standings_png(ctx, &rows));
+        Ok(vec![reply])
     }
+
+    /// The standings as a PNG table (played, won, drawn, lost, points, percentage).
+    fn standings_png(&self, ctx: &Context, rows: &[StandingRow]) -> Option<Attachment> {
+        let header: Vec<String> = [
+            "rank", "player", "played", "won", "drawn", "lost", "points", "percent",
+        ]
+        .iter()
+        .map(|column| self.text(ctx, &format!("standings-png-header-{column}"), &[]))
+        .collect();
+        let cells: Vec<Vec<String>> = rows
+            .iter()
+            .enumerate()
+            .map(|(rank, row)| {
+                vec![
+                    (rank + 1).to_string(),
+                    row.name.clone(),
+                    row.played.to_string(),
+                    row.won.to_string(),
+                    row.drawn.to_string(),
+                    row.lost.to_string(),
+                    points(row.half_points),
+                    percentage(row.half_points, row.played),
+                ]
+            })
+            .collect();
+        match table_png(&header, &cells) {
+            Ok(png) => Some(Attachment {
+                filename: "standings.png".to_owned(),
+                content_type: "image/png".to_owned(),
+                bytes: Arc::from(png),
+            }),
+            Err(error) => {
+                tracing::error!(%error, "cannot draw the standings");
+                None
+            }
+        }
+    }
+}
+
+/// The share of the points available, as a whole percentage: 3 of 4 → "75".
+fn percentage(half_points: u32, played: u32) -> String {
+    if played == 0 {
+        return "0".to_owned();
+    }
+    ((f64::from(half_points) * 50.0 / f64::from(played)).round() as u32).to_string()
 }
 
 /// The PGN tags of a stored game, played at `site`.
@@ -184,6 +234,14 @@ mod tests {
         let cases = [(0, "0"), (1, "½"), (2, "1"), (5, "2½"), (8, "4")];
         for (half, text) in cases {
             assert_eq!(super::points(half), text);
+        }
+    }
+
+    #[test]
+    fn percentages_are_of_the_points_available() {
+        let cases = [(0, 0, "0"), (3, 2, "75"), (4, 2, "100"), (1, 3, "17")];
+        for (half, played, text) in cases {
+            assert_eq!(super::percentage(half, played), text);
         }
     }
 }

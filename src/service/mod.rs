@@ -13,6 +13,7 @@ mod deadlines;
 mod games;
 mod info;
 mod leave;
+mod ratings;
 mod texts;
 
 use std::sync::Arc;
@@ -49,6 +50,8 @@ pub struct ServiceConfig {
     pub remind_before_flag: Option<Duration>,
     /// Days of leave each player may take per server and calendar year.
     pub leave_days_per_year: u32,
+    /// How Glicko-2 ratings are computed.
+    pub ratings: crate::competition::glicko2::Settings,
 }
 
 impl Default for ServiceConfig {
@@ -60,6 +63,7 @@ impl Default for ServiceConfig {
             remind_when_used: Some(0.8),
             remind_before_flag: Some(Duration::hours(24)),
             leave_days_per_year: 45,
+            ratings: crate::competition::glicko2::Settings::default(),
         }
     }
 }
@@ -289,6 +293,7 @@ impl<S: Store> Service<S> {
             Command::Pgn { game } => self.pgn(ctx, *game).await,
             Command::Games => self.games(ctx).await,
             Command::Standings => self.standings(ctx).await,
+            Command::Rating { user } => self.rating(ctx, user.as_ref(), now).await,
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
             Command::SetNotify(wish) => self.set_notify(ctx, *wish, now).await,
             Command::Leave(action) => self.leave(ctx, *action, now).await,
