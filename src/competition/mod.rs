@@ -4,6 +4,8 @@
 //! service joins this with the store (`service::competitions`).
 
 pub mod glicko2;
+pub mod knockout;
+pub mod ladder;
 pub mod round_robin;
 pub mod swiss;
 pub mod tiebreak;
