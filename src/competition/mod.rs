@@ -7,5 +7,6 @@ pub mod glicko2;
 pub mod knockout;
 pub mod ladder;
 pub mod round_robin;
+pub mod standings;
 pub mod swiss;
 pub mod tiebreak;

@@ -10,9 +10,9 @@ use shakmaty::Color;
 
 use super::{
     ActRequest, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow, Commit, Committed,
-    DueGame, GameRecord, GameState, GameSummary, GameUpdate, LeaveRow, MoveRow, NewChallenge,
-    NewGame, OpenedAct, Platform, PlayerRow, RatingPoint, RatingRow, RatingUpdate, Result,
-    ServerDefaults, ServerRow, StandingRow, StorageError, Store, to_stored_precision,
+    DueGame, FinishedGame, GameRecord, GameState, GameSummary, GameUpdate, LeaveRow, MoveRow,
+    NewChallenge, NewGame, OpenedAct, Platform, PlayerRow, RatingPoint, RatingRow, RatingUpdate,
+    Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store, to_stored_precision,
 };
 use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, PlayerId};
@@ -722,6 +722,29 @@ impl Store for MemoryStore {
             state.answers.insert(key, json);
         }
         Ok((committed, value))
+    }
+
+    async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
+        let state = self.lock()?;
+        let mut games: Vec<FinishedGame> = state
+            .games
+            .iter()
+            .filter(|(g, _)| g.server_id == server_id)
+            .filter_map(|(g, _)| match g.state {
+                GameState::Over {
+                    result, ended_at, ..
+                } if result != GameResult::NoResult => Some(FinishedGame {
+                    id: g.id,
+                    white: g.white,
+                    black: g.black,
+                    result,
+                    ended_at,
+                }),
+                _ => None,
+            })
+            .collect();
+        games.sort_by_key(|g| (g.ended_at, g.id));
+        Ok(games)
     }
 
     async fn rating(&self, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {

@@ -414,6 +414,17 @@ pub struct LeaveEnding {
     pub days: u32,
 }
 
+/// A finished, scored game, as standings and records need it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedGame {
+    pub id: i64,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    /// Never `NoResult`: aborted games are left out.
+    pub result: GameResult,
+    pub ended_at: DateTime<Utc>,
+}
+
 /// A player's Glicko-2 rating on a server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingRow {
@@ -674,6 +685,12 @@ pub trait Store: Send + Sync + 'static {
 
     /// Records that the bot is running at `now`.
     fn beat(&self, now: DateTime<Utc>) -> impl Future<Output = Result<()>> + Send;
+
+    /// The server's finished games with a result (1-0, 0-1, ½-½), oldest first.
+    fn finished_games(
+        &self,
+        server_id: i64,
+    ) -> impl Future<Output = Result<Vec<FinishedGame>>> + Send;
 
     /// `player`'s rating on a server, if they have played a rated game there.
     fn rating(

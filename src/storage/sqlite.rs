@@ -17,9 +17,10 @@ use shakmaty::Color;
 
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
-    ColorChoice, Commit, Committed, DueGame, GameRecord, GameState, GameSummary, GameUpdate,
-    LeaveRow, MoveRow, NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow, RatingPoint,
-    RatingRow, RatingUpdate, Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store,
+    ColorChoice, Commit, Committed, DueGame, FinishedGame, GameRecord, GameState, GameSummary,
+    GameUpdate, LeaveRow, MoveRow, NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow,
+    RatingPoint, RatingRow, RatingUpdate, Result, ServerDefaults, ServerRow, StandingRow,
+    StorageError, Store,
 };
 use crate::core::clock::Clock;
 use crate::core::event::{GameResult, Reason, color_str, parse_color};
@@ -1329,6 +1330,41 @@ impl Store for SqliteStore {
             )?
             .execute(params![to_text(now)])?;
             Ok(())
+        })
+        .await
+    }
+
+    async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
+        self.read(move |conn| {
+            let rows = conn
+                .prepare_cached(
+                    "SELECT id, white_id, black_id, result, ended_at FROM games
+                     WHERE server_id = ?1 AND status = 'over'
+                       AND result IN ('1-0', '0-1', '1/2-1/2')
+                     ORDER BY ended_at, id",
+                )?
+                .query_map(params![server_id], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, String>(4)?,
+                    ))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            rows.into_iter()
+                .map(|(id, white, black, result, ended)| {
+                    Ok(FinishedGame {
+                        id,
+                        white: PlayerId(white),
+                        black: PlayerId(black),
+                        result: GameResult::from_pgn(&result)
+                            .ok_or_else(|| corrupt("result", &result))?,
+                        ended_at: from_text(&ended)?,
+                    })
+                })
+                .collect()
         })
         .await
     }

@@ -34,6 +34,7 @@ macro_rules! store_suite {
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
             ratings_move_with_their_game_count,
+            finished_games_leave_out_running_and_aborted_ones,
         );
     };
     (@each $fresh:path; $($check:ident),+ $(,)?) => {
@@ -1074,4 +1075,26 @@ pub async fn ratings_move_with_their_game_count<S: Store>(store: &S) {
             .expect("none")
             .is_empty()
     );
+}
+
+pub async fn finished_games_leave_out_running_and_aborted_ones<S: Store>(store: &S) {
+    let w = world(store).await;
+    let late = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let early = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await;
+    let aborted = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
+    let _running = create_game(store, new_game(&w, w.alice.id, w.carol.id)).await;
+    finish(store, late, GameResult::Draw, 50).await;
+    finish(store, early, GameResult::BlackWins, 40).await;
+    finish(store, aborted, GameResult::NoResult, 45).await;
+    let games = store.finished_games(w.server.id).await.expect("read");
+    let summary: Vec<(i64, GameResult, DateTime<Utc>)> =
+        games.iter().map(|g| (g.id, g.result, g.ended_at)).collect();
+    assert_eq!(
+        summary,
+        [
+            (early, GameResult::BlackWins, t(40)),
+            (late, GameResult::Draw, t(50))
+        ]
+    );
+    assert_eq!((games[0].white, games[0].black), (w.bob.id, w.carol.id));
 }
