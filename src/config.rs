@@ -43,6 +43,28 @@ pub struct Config {
     pub clocks: ClocksConfig,
     pub discord: DiscordConfig,
     pub ratings: RatingsConfig,
+    /// `[[seasons]]`: named date ranges for `standings season:NAME`.
+    pub seasons: Vec<SeasonConfig>,
+}
+
+/// A season: games that ended from `from` to `to` (both days included, UTC).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SeasonConfig {
+    pub name: String,
+    pub from: chrono::NaiveDate,
+    pub to: chrono::NaiveDate,
+}
+
+impl SeasonConfig {
+    pub fn to_season(&self) -> crate::competition::standings::Season {
+        let start = |day: chrono::NaiveDate| day.and_time(chrono::NaiveTime::MIN).and_utc();
+        crate::competition::standings::Season {
+            name: self.name.clone(),
+            from: start(self.from),
+            to: start(self.to) + chrono::Duration::days(1),
+        }
+    }
 }
 
 /// Glicko-2 settings (`[ratings]`); the defaults are lichess's.
@@ -259,6 +281,17 @@ mod tests {
         assert_eq!(token.expose(), "abc.def");
         // The token never shows in debug output.
         assert!(!format!("{token:?}").contains("abc"));
+    }
+
+    #[test]
+    fn seasons_include_both_end_days() {
+        let config: Config = toml::from_str(
+            "[[seasons]]\nname = \"2026\"\nfrom = \"2026-01-01\"\nto = \"2026-12-31\"\n",
+        )
+        .expect("parses");
+        let season = config.seasons[0].to_season();
+        assert_eq!(season.from.to_rfc3339(), "2026-01-01T00:00:00+00:00");
+        assert_eq!(season.to.to_rfc3339(), "2027-01-01T00:00:00+00:00");
     }
 
     #[test]

@@ -170,6 +170,7 @@ fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteS
             .map(|h| Duration::hours(i64::from(h))),
         leave_days_per_year: config.clocks.leave_days_per_year,
         ratings: config.ratings.to_settings(),
+        seasons: config.seasons.iter().map(|s| s.to_season()).collect(),
     };
     Ok(Service::new(store, service_config))
 }

@@ -61,6 +61,7 @@ fn a_rated_game_moves_ratings_and_the_pictures_decode() {
          bob: /move Qh4#
          alice: /rating
          carol: /rating @bob
+         carol: /record @bob @alice
          carol: /standings",
     );
     let mate = out
@@ -108,6 +109,12 @@ fn a_rated_game_moves_ratings_and_the_pictures_decode() {
         .and_then(|n| n.parse().ok())
         .expect("a number");
     assert!(bob_rating > 1500, "the winner gains");
+
+    assert!(
+        out.iter()
+            .any(|r| r["text"] == "bob against alice: 1 won, 0 drawn, 0 lost"),
+        "bob's record"
+    );
 
     let standings = out.last().expect("standings");
     assert_eq!(attachment_names(standings), ["standings.png"]);

@@ -152,3 +152,5 @@ standings-png-header-drawn = Drawn
 standings-png-header-lost = Lost
 standings-png-header-points = Points
 standings-png-header-percent = %
+season-unknown = There is no season called { $season }.
+record-line = { $player } against { $opponent }: { $won } won, { $drawn } drawn, { $lost } lost

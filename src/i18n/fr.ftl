@@ -152,3 +152,5 @@ standings-png-header-drawn = Nulles
 standings-png-header-lost = Perdues
 standings-png-header-points = Points
 standings-png-header-percent = %
+season-unknown = Il n’y a pas de saison nommée { $season }.
+record-line = { $player } contre { $opponent } : { $won } gagnées, { $drawn } nulles, { $lost } perdues

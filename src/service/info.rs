@@ -7,6 +7,8 @@ use shakmaty::{Color, Position};
 use super::games::{Pick, board_view, restore};
 use super::texts::{self, Names};
 use super::{Attachment, Attempt, Context, Failure, Service};
+use crate::competition::standings::{self, Finished};
+use crate::core::command::UserRef;
 use crate::core::notation::{self, Style};
 use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;
@@ -135,6 +137,95 @@ impl<S: Store> Service<S> {
 
     pub(super) async fn standings(&self, ctx: &Context) -> Attempt {
         let rows = self.store.standings(ctx.server.id).await?;
+        self.show_standings(ctx, rows)
+    }
+
+    /// The table of one configured season (games that ended within its dates).
+    pub(super) async fn season_standings(&self, ctx: &Context, name: &str) -> Attempt {
+        let Some(season) = self.config.seasons.iter().find(|s| s.name == name) else {
+            let text = self.text(ctx, "season-unknown", &[("season", Arg::from(name))]);
+            return Ok(vec![self.private(ctx, text)]);
+        };
+        let games = self.store.finished_games(ctx.server.id).await?;
+        let games: Vec<Finished> = games
+            .into_iter()
+            .map(|g| Finished {
+                white: g.white,
+                black: g.black,
+                result: g.result,
+                ended_at: g.ended_at,
+            })
+            .collect();
+        let mut rows = Vec::new();
+        for line in standings::table(&games, Some(season)) {
+            let name = match self.store.player(line.player).await? {
+                Some(player) => player.display_name,
+                None => String::new(),
+            };
+            rows.push(StandingRow {
+                player: line.player,
+                name,
+                played: line.played,
+                won: line.won,
+                drawn: line.drawn,
+                lost: line.lost,
+                half_points: line.half_points,
+            });
+        }
+        self.show_standings(ctx, rows)
+    }
+
+    /// `player`'s wins, draws and losses against `opponent` (the caller by default).
+    pub(super) async fn record(
+        &self,
+        ctx: &Context,
+        player: &UserRef,
+        opponent: Option<&UserRef>,
+    ) -> Attempt {
+        let first = self
+            .store
+            .find_player(ctx.platform, player.as_str())
+            .await?;
+        let second = match opponent {
+            Some(user) => self.store.find_player(ctx.platform, user.as_str()).await?,
+            None => Some(ctx.player.clone()),
+        };
+        let first_known = first.is_some();
+        let (Some(first), Some(second)) = (first, second) else {
+            let unknown = match (first_known, opponent) {
+                (true, Some(user)) => user.as_str(),
+                _ => player.as_str(),
+            };
+            let text = self.text(ctx, "rating-unknown", &[("player", Arg::from(unknown))]);
+            return Ok(vec![self.private(ctx, text)]);
+        };
+        let games = self.store.finished_games(ctx.server.id).await?;
+        let games: Vec<Finished> = games
+            .into_iter()
+            .map(|g| Finished {
+                white: g.white,
+                black: g.black,
+                result: g.result,
+                ended_at: g.ended_at,
+            })
+            .collect();
+        let (won, drawn, lost) = standings::record(&games, first.id, second.id);
+        let text = self.text(
+            ctx,
+            "record-line",
+            &[
+                ("player", Arg::from(first.display_name.as_str())),
+                ("opponent", Arg::from(second.display_name.as_str())),
+                ("won", Arg::from(won)),
+                ("drawn", Arg::from(drawn)),
+                ("lost", Arg::from(lost)),
+            ],
+        );
+        Ok(vec![self.public(ctx, None, text)])
+    }
+
+    /// Standings rows as text and as a PNG table.
+    fn show_standings(&self, ctx: &Context, rows: Vec<StandingRow>) -> Attempt {
         if rows.is_empty() {
             let reply = self.public(ctx, None, self.text(ctx, "standings-none", &[]));
             return Ok(vec![reply]);
