@@ -42,6 +42,74 @@ pub struct Config {
     pub defaults: DefaultsConfig,
     pub clocks: ClocksConfig,
     pub discord: DiscordConfig,
+    pub ratings: RatingsConfig,
+    /// `[[seasons]]`: named date ranges for `standings season:NAME`.
+    pub seasons: Vec<SeasonConfig>,
+}
+
+/// A season: games that ended from `from` to `to` (both days included, UTC).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SeasonConfig {
+    pub name: String,
+    pub from: chrono::NaiveDate,
+    pub to: chrono::NaiveDate,
+}
+
+impl SeasonConfig {
+    pub fn to_season(&self) -> crate::competition::standings::Season {
+        let start = |day: chrono::NaiveDate| day.and_time(chrono::NaiveTime::MIN).and_utc();
+        crate::competition::standings::Season {
+            name: self.name.clone(),
+            from: start(self.from),
+            to: start(self.to) + chrono::Duration::days(1),
+        }
+    }
+}
+
+/// Glicko-2 settings (`[ratings]`); the defaults are lichess's.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RatingsConfig {
+    pub initial_rating: f64,
+    pub initial_deviation: f64,
+    pub initial_volatility: f64,
+    pub tau: f64,
+    pub min_deviation: f64,
+    pub max_deviation: f64,
+    /// A rating shows as provisional (`1620?`) while its deviation is above this.
+    pub provisional_deviation: f64,
+}
+
+impl Default for RatingsConfig {
+    fn default() -> RatingsConfig {
+        let glicko = crate::competition::glicko2::Settings::default();
+        RatingsConfig {
+            initial_rating: glicko.initial_rating,
+            initial_deviation: glicko.initial_deviation,
+            initial_volatility: glicko.initial_volatility,
+            tau: glicko.tau,
+            min_deviation: glicko.min_deviation,
+            max_deviation: glicko.max_deviation,
+            provisional_deviation: glicko.provisional_deviation,
+        }
+    }
+}
+
+impl RatingsConfig {
+    /// The settings the rating code uses.
+    pub fn to_settings(&self) -> crate::competition::glicko2::Settings {
+        crate::competition::glicko2::Settings {
+            initial_rating: self.initial_rating,
+            initial_deviation: self.initial_deviation,
+            initial_volatility: self.initial_volatility,
+            tau: self.tau,
+            min_deviation: self.min_deviation,
+            max_deviation: self.max_deviation,
+            provisional_deviation: self.provisional_deviation,
+            ..crate::competition::glicko2::Settings::default()
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -248,6 +316,17 @@ mod tests {
         assert_eq!(token.expose(), "abc.def");
         // The token never shows in debug output.
         assert!(!format!("{token:?}").contains("abc"));
+    }
+
+    #[test]
+    fn seasons_include_both_end_days() {
+        let config: Config = toml::from_str(
+            "[[seasons]]\nname = \"2026\"\nfrom = \"2026-01-01\"\nto = \"2026-12-31\"\n",
+        )
+        .expect("parses");
+        let season = config.seasons[0].to_season();
+        assert_eq!(season.from.to_rfc3339(), "2026-01-01T00:00:00+00:00");
+        assert_eq!(season.to.to_rfc3339(), "2027-01-01T00:00:00+00:00");
     }
 
     #[test]

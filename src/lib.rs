@@ -17,6 +17,7 @@
 //! - [`config`]: defaults, file, environment; secrets never logged.
 
 pub mod adapters;
+pub mod competition;
 pub mod config;
 pub mod core;
 pub mod i18n;

@@ -62,6 +62,9 @@ struct ConsoleArgs {
     /// Simulate the clock, starting at this RFC 3339 instant.
     #[arg(long)]
     now: Option<String>,
+    /// Write the files replies carry (standings and rating PNGs) into this directory.
+    #[arg(long)]
+    files: Option<PathBuf>,
 }
 
 fn main() -> Result<()> {
@@ -164,6 +167,7 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
         json: args.json,
         now,
         script_name: None,
+        files: args.files.clone(),
     };
     let stdout = std::io::stdout();
     match &args.script {
@@ -197,6 +201,8 @@ fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteS
             .filter(|h| *h > 0)
             .map(|h| Duration::hours(i64::from(h))),
         leave_days_per_year: config.clocks.leave_days_per_year,
+        ratings: config.ratings.to_settings(),
+        seasons: config.seasons.iter().map(|s| s.to_season()).collect(),
     };
     Ok(Service::new(store, service_config))
 }

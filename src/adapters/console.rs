@@ -38,6 +38,8 @@ pub struct ConsoleOptions {
     pub now: Option<DateTime<Utc>>,
     /// A name for the input when it is a script: turns on idempotency keys.
     pub script_name: Option<String>,
+    /// Write each reply's attachments into this directory (named by their file name).
+    pub files: Option<std::path::PathBuf>,
 }
 
 /// Why the console stopped.
@@ -79,6 +81,15 @@ struct JsonReply<'a> {
     text: &'a str,
     events: &'a [GameEvent],
     board: Option<&'a crate::service::BoardView>,
+    /// The files sent with the reply: name, type and size (the bytes go to `--files`).
+    attachments: Vec<JsonAttachment<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonAttachment<'a> {
+    filename: &'a str,
+    content_type: &'a str,
+    bytes: usize,
 }
 
 /// Reads acts from `input` until it ends, printing every answer to `output`.
@@ -153,6 +164,7 @@ pub async fn run<S: Store>(
         let replies = service.handle(act, session.now()).await;
         for reply in &replies {
             print_reply(&mut output, &session, reply, options.json)?;
+            save_attachments(reply, options.files.as_deref())?;
         }
         // A printed answer is an acknowledged act: make sure it is out.
         output.flush()?;
@@ -161,6 +173,19 @@ pub async fn run<S: Store>(
 }
 
 /// A problem with a console line itself (not an act), as text or JSON.
+/// Writes a reply's files into `dir`, if one was given; names are reduced
+/// to their last path component so a reply cannot write elsewhere.
+fn save_attachments(reply: &Reply, dir: Option<&std::path::Path>) -> std::io::Result<()> {
+    let Some(dir) = dir else { return Ok(()) };
+    for attachment in &reply.attachments {
+        let name = std::path::Path::new(&attachment.filename)
+            .file_name()
+            .unwrap_or_else(|| std::ffi::OsStr::new("attachment"));
+        std::fs::write(dir.join(name), &attachment.bytes)?;
+    }
+    Ok(())
+}
+
 fn print_console_error(
     output: &mut dyn Write,
     line_no: usize,
@@ -191,6 +216,15 @@ fn print_reply(
             text: &reply.text,
             events: &reply.events,
             board: reply.board.as_ref(),
+            attachments: reply
+                .attachments
+                .iter()
+                .map(|a| JsonAttachment {
+                    filename: &a.filename,
+                    content_type: &a.content_type,
+                    bytes: a.bytes.len(),
+                })
+                .collect(),
         };
         let text = serde_json::to_string(&line).map_err(std::io::Error::other)?;
         return writeln!(output, "{text}");
@@ -202,6 +236,15 @@ fn print_reply(
         (None, _) => format!("[#{}]", reply.channel),
     };
     writeln!(output, "{audience} {}", reply.text)?;
+    for attachment in &reply.attachments {
+        writeln!(
+            output,
+            "[file {} ({}, {} bytes)]",
+            attachment.filename,
+            attachment.content_type,
+            attachment.bytes.len()
+        )?;
+    }
     // Moves and game starts get a diagram; answers that are pictures already do not.
     let picture = reply.board.as_ref().and_then(board_diagram);
     if let Some(picture) = picture.filter(|_| !reply.text.contains('\n')) {

@@ -142,6 +142,19 @@ pub enum Command {
     },
     Games,
     Standings,
+    /// The standings of a configured season.
+    SeasonStandings {
+        season: String,
+    },
+    /// `player`'s record against `opponent` (the caller when `None`).
+    Record {
+        player: UserRef,
+        opponent: Option<UserRef>,
+    },
+    /// A player's Glicko-2 rating and its history (the caller's when `None`).
+    Rating {
+        user: Option<UserRef>,
+    },
     /// `None` returns the player to the server's language.
     SetLanguage(Option<Lang>),
     /// Where turn notices and reminders go.
@@ -268,7 +281,27 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             game: take_game_anywhere(&mut words)?,
         },
         "games" => Command::Games,
-        "standings" => Command::Standings,
+        "standings" => match words.take("season") {
+            None => Command::Standings,
+            Some(season) if season.is_empty() || season.len() > 40 => {
+                return Err(bad("season", &season));
+            }
+            Some(season) => Command::SeasonStandings { season },
+        },
+        "record" => {
+            let player = take_mention(&mut words).ok_or(CommandError::MissingArgument("user"))?;
+            let opponent = take_mention(&mut words);
+            Command::Record {
+                player: UserRef::new(&player)?,
+                opponent: opponent.as_deref().map(UserRef::new).transpose()?,
+            }
+        }
+        "rating" => Command::Rating {
+            user: match words.take("user").or_else(|| take_mention(&mut words)) {
+                Some(text) => Some(UserRef::new(&text)?),
+                None => None,
+            },
+        },
         "settings" => parse_settings(&mut words)?,
         "help" => Command::Help,
         other => return Err(CommandError::Unknown(bounded(other))),
@@ -707,6 +740,44 @@ mod tests {
         for (line, kind) in cases {
             let got = parse(line).map_err(|e| e.kind());
             assert_eq!(got, Err(kind), "{line}");
+        }
+    }
+
+    #[test]
+    fn competition_commands_parse() {
+        let user = |name: &str| UserRef::new(name).expect("user");
+        let cases = [
+            ("/rating", Ok(Command::Rating { user: None })),
+            (
+                "/rating @bob",
+                Ok(Command::Rating {
+                    user: Some(user("bob")),
+                }),
+            ),
+            (
+                "/standings season:2026",
+                Ok(Command::SeasonStandings {
+                    season: "2026".to_owned(),
+                }),
+            ),
+            (
+                "/record @alice @bob",
+                Ok(Command::Record {
+                    player: user("alice"),
+                    opponent: Some(user("bob")),
+                }),
+            ),
+            (
+                "/record @alice",
+                Ok(Command::Record {
+                    player: user("alice"),
+                    opponent: None,
+                }),
+            ),
+            ("/record", Err(CommandError::MissingArgument("user"))),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(parse(line), expected, "{line}");
         }
     }
 }

@@ -203,3 +203,17 @@ discord-resign-confirm = Do you really want to resign game #{ $game }?
 discord-rate-limited = You are sending commands a little fast: please wait a minute and try again.
 discord-unknown-button = This button no longer does anything.
 discord-done = Done.
+## competitions
+rating-current = { $player }: rating { $rating } (deviation { $deviation }, { $games } rated games)
+rating-unknown = I do not know { $player } here yet.
+rating-change = { $player } { $before } → { $after } ({ $delta })
+standings-png-header-rank = #
+standings-png-header-player = Player
+standings-png-header-played = Played
+standings-png-header-won = Won
+standings-png-header-drawn = Drawn
+standings-png-header-lost = Lost
+standings-png-header-points = Points
+standings-png-header-percent = %
+season-unknown = There is no season called { $season }.
+record-line = { $player } against { $opponent }: { $won } won, { $drawn } drawn, { $lost } lost

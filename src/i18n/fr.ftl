@@ -203,3 +203,17 @@ discord-resign-confirm = Voulez-vous vraiment abandonner la partie n° { $game }
 discord-rate-limited = Vous envoyez des commandes un peu vite : merci d'attendre une minute avant de réessayer.
 discord-unknown-button = Ce bouton ne fait plus rien.
 discord-done = C'est fait.
+## competitions
+rating-current = { $player } : cote { $rating } (écart { $deviation }, { $games } parties classées)
+rating-unknown = Je ne connais pas encore { $player } ici.
+rating-change = { $player } { $before } → { $after } ({ $delta })
+standings-png-header-rank = #
+standings-png-header-player = Joueur
+standings-png-header-played = Jouées
+standings-png-header-won = Gagnées
+standings-png-header-drawn = Nulles
+standings-png-header-lost = Perdues
+standings-png-header-points = Points
+standings-png-header-percent = %
+season-unknown = Il n’y a pas de saison nommée { $season }.
+record-line = { $player } contre { $opponent } : { $won } gagnées, { $drawn } nulles, { $lost } perdues

@@ -1,6 +1,9 @@
-//! Pictures of games: pure CPU work, no I/O.
+//! Pictures: pure CPU work, no I/O.
 //!
-//! For now a text diagram for the console; board PNGs come with the image
-//! renderer.
+//! A text diagram for the console; PNG tables (standings) and rating
+//! charts drawn with plotters and the embedded DejaVu Sans font.
 
+pub mod bitmap;
+pub mod rating_chart;
+pub mod table;
 pub mod text;

@@ -324,9 +324,18 @@ impl<S: Store> Service<S> {
             clock: Some(*game.clock()),
             remind_at: self.next_reminder(&game, now),
         };
+        let (rating_updates, changes) = self.rating_updates(record, &update.state).await?;
+        let mut reply = reply;
+        if !changes.is_empty() {
+            reply.text.push('\n');
+            reply
+                .text
+                .push_str(&super::ratings::changes_text(&self.i18n, lang, &changes));
+        }
         let commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
             game_updates: vec![update],
+            rating_updates,
             ..Commit::default()
         };
         match self.store.commit(commit, now, move |_| vec![reply]).await {

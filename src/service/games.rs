@@ -87,7 +87,15 @@ impl<S: Store> Service<S> {
             clock: Some(*game.clock()),
             remind_at: self.next_reminder(&game, now),
         };
-        let reply = self.game_reply(ctx, &game, record.id, &names, &events, actor_side);
+        let mut reply = self.game_reply(ctx, &game, record.id, &names, &events, actor_side);
+        // A rated game's end moves both ratings in the same commit.
+        let (rating_updates, changes) = self.rating_updates(record, &update.state).await?;
+        if !changes.is_empty() {
+            reply.text.push('\n');
+            reply.text.push_str(&super::ratings::changes_text(
+                &self.i18n, ctx.lang, &changes,
+            ));
+        }
         let mut next = record.clone();
         next.version += 1;
         next.state = update.state;
@@ -98,11 +106,13 @@ impl<S: Store> Service<S> {
             None => Commit {
                 act_key: ctx.act_key.clone(),
                 game_updates: vec![update],
+                rating_updates,
                 ..Commit::default()
             },
             Some((mut ending, notices)) => {
                 ending.act_key = ctx.act_key.clone();
                 ending.game_updates.push(update);
+                ending.rating_updates = rating_updates;
                 replies.extend(notices);
                 ending
             }

@@ -14,6 +14,7 @@ mod games;
 mod info;
 mod leave;
 mod suggest;
+mod ratings;
 mod texts;
 
 use std::sync::Arc;
@@ -50,6 +51,10 @@ pub struct ServiceConfig {
     pub remind_before_flag: Option<Duration>,
     /// Days of leave each player may take per server and calendar year.
     pub leave_days_per_year: u32,
+    /// Named date ranges for `standings season:NAME`.
+    pub seasons: Vec<crate::competition::standings::Season>,
+    /// How Glicko-2 ratings are computed.
+    pub ratings: crate::competition::glicko2::Settings,
 }
 
 impl Default for ServiceConfig {
@@ -61,6 +66,8 @@ impl Default for ServiceConfig {
             remind_when_used: Some(0.8),
             remind_before_flag: Some(Duration::hours(24)),
             leave_days_per_year: 45,
+            ratings: crate::competition::glicko2::Settings::default(),
+            seasons: Vec::new(),
         }
     }
 }
@@ -322,6 +329,11 @@ impl<S: Store> Service<S> {
             Command::Pgn { game } => self.pgn(ctx, *game).await,
             Command::Games => self.games(ctx).await,
             Command::Standings => self.standings(ctx).await,
+            Command::Rating { user } => self.rating(ctx, user.as_ref(), now).await,
+            Command::SeasonStandings { season } => self.season_standings(ctx, season).await,
+            Command::Record { player, opponent } => {
+                self.record(ctx, player, opponent.as_ref()).await
+            }
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
             Command::SetNotify(wish) => self.set_notify(ctx, *wish, now).await,
             Command::Leave(action) => self.leave(ctx, *action, now).await,

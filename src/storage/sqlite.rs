@@ -17,9 +17,10 @@ use shakmaty::Color;
 
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
-    ColorChoice, Commit, Committed, DueGame, GameRecord, GameState, GameSummary, GameUpdate,
-    LeaveRow, MoveRow, NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow, Result,
-    ServerDefaults, ServerRow, StandingRow, StorageError, Store,
+    ColorChoice, Commit, Committed, DueGame, FinishedGame, GameRecord, GameState, GameSummary,
+    GameUpdate, LeaveRow, MoveRow, NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow,
+    RatingPoint, RatingRow, RatingUpdate, Result, ServerDefaults, ServerRow, StandingRow,
+    StorageError, Store,
 };
 use crate::core::clock::Clock;
 use crate::core::event::{GameResult, Reason, color_str, parse_color};
@@ -44,6 +45,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0005_leave",
         include_str!("../../migrations/0005_leave.sql"),
+    ),
+    (
+        "0006_competition",
+        include_str!("../../migrations/0006_competition.sql"),
     ),
 ];
 
@@ -746,6 +751,9 @@ fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Re
             leave.days
         ])?;
     }
+    for update in &commit.rating_updates {
+        write_rating(tx, update)?;
+    }
     if let Some(ending) = &commit.ending_leave {
         let changed = tx
             .prepare_cached(
@@ -757,6 +765,56 @@ fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Re
         }
     }
     Ok(committed)
+}
+
+/// A new rating and its history row; a stale count of games is a conflict.
+fn write_rating(tx: &Transaction<'_>, update: &RatingUpdate) -> Result<()> {
+    let changed = if update.expected_games == 0 {
+        tx.prepare_cached(
+            "INSERT OR IGNORE INTO ratings
+                 (server_id, player_id, rating, deviation, volatility, games, rated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)",
+        )?
+        .execute(params![
+            update.server_id,
+            update.player.0,
+            update.rating,
+            update.deviation,
+            update.volatility,
+            to_text(update.at)
+        ])?
+    } else {
+        tx.prepare_cached(
+            "UPDATE ratings SET rating = ?3, deviation = ?4, volatility = ?5,
+                                games = games + 1, rated_at = ?6
+             WHERE server_id = ?1 AND player_id = ?2 AND games = ?7",
+        )?
+        .execute(params![
+            update.server_id,
+            update.player.0,
+            update.rating,
+            update.deviation,
+            update.volatility,
+            to_text(update.at),
+            update.expected_games
+        ])?
+    };
+    if changed == 0 {
+        return Err(StorageError::Conflict);
+    }
+    tx.prepare_cached(
+        "INSERT INTO rating_history (server_id, player_id, game_id, rating, deviation, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        update.server_id,
+        update.player.0,
+        update.game_id,
+        update.rating,
+        update.deviation,
+        to_text(update.at)
+    ])?;
+    Ok(())
 }
 
 const LEAVE_COLUMNS: &str = "id, player_id, server_id, starts_at, ends_at, ended_at, days";
@@ -1272,6 +1330,104 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
+        self.read(move |conn| {
+            let rows = conn
+                .prepare_cached(
+                    "SELECT id, white_id, black_id, result, ended_at FROM games
+                     WHERE server_id = ?1 AND status = 'over'
+                       AND result IN ('1-0', '0-1', '1/2-1/2')
+                     ORDER BY ended_at, id",
+                )?
+                .query_map(params![server_id], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, String>(4)?,
+                    ))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            rows.into_iter()
+                .map(|(id, white, black, result, ended)| {
+                    Ok(FinishedGame {
+                        id,
+                        white: PlayerId(white),
+                        black: PlayerId(black),
+                        result: GameResult::from_pgn(&result)
+                            .ok_or_else(|| corrupt("result", &result))?,
+                        ended_at: from_text(&ended)?,
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn rating(&self, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
+        self.read(move |conn| {
+            let row = conn
+                .prepare_cached(
+                    "SELECT rating, deviation, volatility, games, rated_at FROM ratings
+                     WHERE server_id = ?1 AND player_id = ?2",
+                )?
+                .query_row(params![server_id, player.0], |r| {
+                    Ok((
+                        r.get::<_, f64>(0)?,
+                        r.get::<_, f64>(1)?,
+                        r.get::<_, f64>(2)?,
+                        r.get::<_, u32>(3)?,
+                        r.get::<_, String>(4)?,
+                    ))
+                })
+                .optional()?;
+            row.map(|(rating, deviation, volatility, games, at)| {
+                Ok(RatingRow {
+                    server_id,
+                    player,
+                    rating,
+                    deviation,
+                    volatility,
+                    games,
+                    rated_at: from_text(&at)?,
+                })
+            })
+            .transpose()
+        })
+        .await
+    }
+
+    async fn rating_history(&self, server_id: i64, player: PlayerId) -> Result<Vec<RatingPoint>> {
+        self.read(move |conn| {
+            let rows = conn
+                .prepare_cached(
+                    "SELECT game_id, rating, deviation, at FROM rating_history
+                     WHERE server_id = ?1 AND player_id = ?2 ORDER BY id",
+                )?
+                .query_map(params![server_id, player.0], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, f64>(1)?,
+                        r.get::<_, f64>(2)?,
+                        r.get::<_, String>(3)?,
+                    ))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            rows.into_iter()
+                .map(|(game_id, rating, deviation, at)| {
+                    Ok(RatingPoint {
+                        game_id,
+                        rating,
+                        deviation,
+                        at: from_text(&at)?,
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
     async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
         self.read(move |conn| {
             conn.prepare_cached(
@@ -1325,7 +1481,7 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 10] = [
+    const TABLES: [&str; 12] = [
         "challenges",
         "channels",
         "game_notes",
@@ -1335,6 +1491,8 @@ mod tests {
         "moves",
         "players",
         "processed_acts",
+        "rating_history",
+        "ratings",
         "servers",
     ];
 

@@ -33,6 +33,8 @@ macro_rules! store_suite {
             deadlines_come_from_running_clocks,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
+            ratings_move_with_their_game_count,
+            finished_games_leave_out_running_and_aborted_ones,
         );
     };
     (@each $fresh:path; $($check:ident),+ $(,)?) => {
@@ -981,4 +983,118 @@ pub async fn deadlines_come_from_running_clocks<S: Store>(store: &S) {
         store.next_wake_up().await.expect("read"),
         Some(t(1) + Duration::days(5))
     );
+}
+
+fn rating_update(
+    w: &World,
+    player: PlayerId,
+    expected_games: u32,
+    rating: f64,
+    game_id: i64,
+) -> RatingUpdate {
+    RatingUpdate {
+        server_id: w.server.id,
+        player,
+        expected_games,
+        rating,
+        deviation: 300.5,
+        volatility: 0.09,
+        game_id,
+        at: t(30),
+    }
+}
+
+pub async fn ratings_move_with_their_game_count<S: Store>(store: &S) {
+    let w = world(store).await;
+    assert_eq!(
+        store.rating(w.server.id, w.alice.id).await.expect("read"),
+        None
+    );
+    let game = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let first = Commit {
+        rating_updates: vec![
+            rating_update(&w, w.alice.id, 0, 1662.25, game),
+            rating_update(&w, w.bob.id, 0, 1337.75, game),
+        ],
+        ..Commit::default()
+    };
+    store
+        .commit(first, t(30), |_| ())
+        .await
+        .expect("first rating");
+    let alice = store
+        .rating(w.server.id, w.alice.id)
+        .await
+        .expect("read")
+        .expect("row");
+    assert_eq!(
+        (alice.rating, alice.deviation, alice.games),
+        (1662.25, 300.5, 1)
+    );
+    assert_eq!(alice.rated_at, t(30));
+
+    // A stale count is a conflict and writes nothing, not even the other player's row.
+    let stale = Commit {
+        rating_updates: vec![
+            rating_update(&w, w.bob.id, 1, 1400.0, game),
+            rating_update(&w, w.alice.id, 0, 1700.0, game),
+        ],
+        ..Commit::default()
+    };
+    let refused = store.commit(stale, t(31), |_| ()).await;
+    assert!(
+        matches!(refused, Err(StorageError::Conflict)),
+        "{refused:?}"
+    );
+    let bob = store
+        .rating(w.server.id, w.bob.id)
+        .await
+        .expect("read")
+        .expect("row");
+    assert_eq!((bob.rating, bob.games), (1337.75, 1));
+
+    let second = Commit {
+        rating_updates: vec![rating_update(&w, w.alice.id, 1, 1700.0, game)],
+        ..Commit::default()
+    };
+    store
+        .commit(second, t(32), |_| ())
+        .await
+        .expect("second rating");
+    let history = store
+        .rating_history(w.server.id, w.alice.id)
+        .await
+        .expect("history");
+    let ratings: Vec<f64> = history.iter().map(|p| p.rating).collect();
+    assert_eq!(ratings, [1662.25, 1700.0]);
+    assert_eq!(history[0].game_id, game);
+    assert!(
+        store
+            .rating_history(w.server.id, w.carol.id)
+            .await
+            .expect("none")
+            .is_empty()
+    );
+}
+
+pub async fn finished_games_leave_out_running_and_aborted_ones<S: Store>(store: &S) {
+    let w = world(store).await;
+    let late = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let early = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await;
+    let aborted = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
+    let _running = create_game(store, new_game(&w, w.alice.id, w.carol.id)).await;
+    finish(store, late, GameResult::Draw, 50).await;
+    finish(store, early, GameResult::BlackWins, 40).await;
+    finish(store, aborted, GameResult::NoResult, 45).await;
+    let games = store.finished_games(w.server.id).await.expect("read");
+    let summary: Vec<(i64, GameResult, DateTime<Utc>)> =
+        games.iter().map(|g| (g.id, g.result, g.ended_at)).collect();
+    assert_eq!(
+        summary,
+        [
+            (early, GameResult::BlackWins, t(40)),
+            (late, GameResult::Draw, t(50))
+        ]
+    );
+    assert_eq!((games[0].white, games[0].black), (w.bob.id, w.carol.id));
 }
