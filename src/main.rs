@@ -39,6 +39,14 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+    /// Read FENs on stdin, one per line, and print for each who can still
+    /// mate: `WB`, `W-`, `-B` or `--`, then each side's helpmate in UCI.
+    /// Quick by default (cheap, presumes a mate with plenty of material:
+    /// `?`); `--full` searches for a proof either way with a larger budget.
+    Unwinnable {
+        #[arg(long)]
+        full: bool,
+    },
     /// Print a game as PGN.
     Pgn {
         game: i64,
@@ -69,6 +77,10 @@ struct ConsoleArgs {
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
+    if let Some(Command::Unwinnable { full }) = cli.command {
+        // Pure analysis: no configuration, store or runtime.
+        return run_unwinnable(full);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
@@ -83,6 +95,7 @@ fn main() -> Result<()> {
 async fn run(command: Option<Command>, config: Config) -> Result<()> {
     match command {
         Some(Command::Serve) => serve(&config).await,
+        Some(Command::Unwinnable { full }) => run_unwinnable(full),
         Some(Command::Console(args)) => run_console(&config, args).await,
         Some(Command::Migrate { db }) => {
             let path = db.unwrap_or_else(|| config.database.path.clone());
@@ -205,4 +218,23 @@ fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteS
         seasons: config.seasons.iter().map(|s| s.to_season()).collect(),
     };
     Ok(Service::new(store, service_config))
+}
+
+fn run_unwinnable(full: bool) -> Result<()> {
+    use pawnpost::core::unwinnable::{Mode, class};
+    use std::io::{BufRead, Write};
+    let mode = if full { Mode::Full } else { Mode::Quick };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for line in std::io::stdin().lock().lines() {
+        let line = line.context("reading stdin")?;
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match class::describe_line(&line, mode) {
+            Ok(text) => writeln!(out, "{text}")?,
+            Err(e) => writeln!(out, "error: {e}")?,
+        }
+    }
+    Ok(())
 }
