@@ -13,6 +13,7 @@
 //! tokio's blocking pool; the in-memory store answers at once.
 
 pub mod memory;
+pub mod postgres;
 pub mod sqlite;
 
 #[cfg(test)]

@@ -15,11 +15,18 @@ use crate::core::notation::Lang;
 
 /// One `#[tokio::test]` per check of this suite. `$fresh()` returns
 /// `(guard, store)`: the guard (a temporary directory, say) lives as long
-/// as the test.
+/// as the test. With `optional async`, `$fresh().await` returns an
+/// `Option` of that, and `None` skips the check (a server that is not there).
 macro_rules! store_suite {
     ($fresh:path) => {
+        $crate::storage::suite::store_suite!(@checks [sync] $fresh);
+    };
+    (optional async $fresh:path) => {
+        $crate::storage::suite::store_suite!(@checks [optional_async] $fresh);
+    };
+    (@checks $mode:tt $fresh:path) => {
         $crate::storage::suite::store_suite!(
-            @each $fresh;
+            @each $mode $fresh;
             identities_are_created_once,
             challenges_become_games_atomically,
             game_updates_append_and_check_versions,
@@ -35,11 +42,22 @@ macro_rules! store_suite {
             the_only_game_in_a_channel_is_found_by_version,
         );
     };
-    (@each $fresh:path; $($check:ident),+ $(,)?) => {
+    (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
         $(
             #[tokio::test]
             async fn $check() {
                 let (_guard, store) = $fresh();
+                $crate::storage::suite::$check(&store).await;
+            }
+        )+
+    };
+    (@each [optional_async] $fresh:path; $($check:ident),+ $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $check() {
+                let Some((_guard, store)) = $fresh().await else {
+                    return;
+                };
                 $crate::storage::suite::$check(&store).await;
             }
         )+
