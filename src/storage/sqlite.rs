@@ -1159,6 +1159,38 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn claim_due_games(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<DueGame>> {
+        self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let due = tx
+                .prepare_cached(
+                    "SELECT id, version FROM games
+                     WHERE wake_at IS NOT NULL AND wake_at <= ?1
+                     ORDER BY wake_at, id LIMIT ?2",
+                )?
+                .query_map(params![to_text(now), limit as i64], |r| {
+                    Ok(DueGame {
+                        id: r.get(0)?,
+                        version: r.get(1)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let mut claim = tx.prepare_cached("UPDATE games SET wake_at = ?1 WHERE id = ?2")?;
+            for game in &due {
+                claim.execute(params![deadline_text(lease_until), game.id])?;
+            }
+            drop(claim);
+            tx.commit()?;
+            Ok(due)
+        })
+        .await
+    }
+
     async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
         self.read(move |conn| {
             let sql = format!(

@@ -40,6 +40,7 @@ macro_rules! store_suite {
             deadlines_come_from_running_clocks,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
+            due_games_are_claimed_once,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -998,5 +999,60 @@ pub async fn deadlines_come_from_running_clocks<S: Store>(store: &S) {
     assert_eq!(
         store.next_wake_up().await.expect("read"),
         Some(t(1) + Duration::days(5))
+    );
+}
+
+/// A claimed game is passed over until its lease ends or a save moves it on.
+pub async fn due_games_are_claimed_once<S: Store>(store: &S) {
+    let w = world(store).await;
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let second = create_game(store, new_game(&w, w.carol.id, w.bob.id)).await;
+    let three = t(1) + Duration::days(3);
+    let lease = three + Duration::minutes(2);
+    let ids = |games: Vec<DueGame>| games.into_iter().map(|g| g.id).collect::<Vec<_>>();
+    let claim = |now, limit| store.claim_due_games(now, lease, limit);
+    assert!(
+        claim(three - Duration::seconds(1), 10)
+            .await
+            .expect("claim")
+            .is_empty()
+    );
+    assert_eq!(ids(claim(three, 1).await.expect("claim")), vec![first]);
+    assert_eq!(ids(claim(three, 10).await.expect("claim")), vec![second]);
+    assert!(
+        claim(three, 10).await.expect("claim").is_empty(),
+        "both taken"
+    );
+    assert!(store.due_games(three, 10).await.expect("read").is_empty());
+    assert_eq!(store.next_wake_up().await.expect("read"), Some(lease));
+    // A claimer that never came back: the games return when the lease ends.
+    let back = store.claim_due_games(lease, lease + Duration::minutes(2), 10);
+    assert_eq!(ids(back.await.expect("claim")), vec![first, second]);
+    // A save gives the game its own wake-up again.
+    let record = store.game(first).await.expect("read").expect("game");
+    let update = GameUpdate {
+        id: first,
+        expected_version: record.version,
+        new_moves: Vec::new(),
+        new_notes: Vec::new(),
+        state: GameState::Ongoing,
+        pending_offer: None,
+        turn: Color::White,
+        clock: record.clock,
+        remind_at: None,
+    };
+    let commit = Commit {
+        game_updates: vec![update],
+        ..Commit::default()
+    };
+    store.commit(commit, three, |_| ()).await.expect("save");
+    assert_eq!(store.next_wake_up().await.expect("read"), Some(three));
+    let again = claim(three, 10).await.expect("claim");
+    assert_eq!(
+        again,
+        vec![DueGame {
+            id: first,
+            version: record.version + 1
+        }]
     );
 }

@@ -622,6 +622,33 @@ impl Store for PgStore {
         .collect()
     }
 
+    async fn claim_due_games(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<DueGame>> {
+        // SKIP LOCKED: schedulers claiming at the same moment take different
+        // games instead of queueing behind each other's row locks.
+        self.query(
+            "WITH due AS (
+                 SELECT id, wake_at FROM games
+                 WHERE wake_at IS NOT NULL AND wake_at <= $1
+                 ORDER BY wake_at, id LIMIT $3
+                 FOR UPDATE SKIP LOCKED
+             ), claimed AS (
+                 UPDATE games g SET wake_at = $2 FROM due WHERE g.id = due.id
+                 RETURNING g.id, g.version, due.wake_at AS was
+             )
+             SELECT id, version FROM claimed ORDER BY was, id",
+            &[&stored(now), &round_up(lease_until), &(limit as i64)],
+        )
+        .await?
+        .iter()
+        .map(due_game)
+        .collect()
+    }
+
     async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
         let sql = format!(
             "SELECT {LEAVE_COLUMNS} FROM leaves
