@@ -15,6 +15,7 @@
 pub mod memory;
 pub mod postgres;
 pub mod sqlite;
+pub mod transfer;
 
 #[cfg(test)]
 pub mod suite;

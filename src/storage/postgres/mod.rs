@@ -9,10 +9,13 @@
 //! a primary key, and the scheduler claims due games with
 //! `FOR UPDATE SKIP LOCKED`. Migrations live in `migrations/postgres/`.
 
+mod import;
 mod rows;
 pub mod schema;
 pub mod scratch;
 mod write;
+
+pub use import::Import;
 
 use std::str::FromStr;
 
