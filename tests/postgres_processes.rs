@@ -138,6 +138,27 @@ async fn two_processes_end_each_game_exactly_once() {
     // Both processes take acts at once, each for its own servers.
     tokio::join!(processes[0].play_openings(0), processes[1].play_openings(1));
 
+    // An act replayed through the other process (a gateway resending it)
+    // gets the first answer and changes nothing.
+    let replay = |process: &Process| {
+        let act = Act {
+            platform: Platform::Discord,
+            server: "guild0".into(),
+            channel: "channel0".into(),
+            user: User {
+                id: "w0".into(),
+                name: "w0".into(),
+                locale: None,
+            },
+            key: Some("0:/move e4".into()),
+            input: Input::Text("/move e4".into()),
+        };
+        process.service.handle(act, start())
+    };
+    let (here, there) = tokio::join!(replay(&processes[0]), replay(&processes[1]));
+    assert_eq!(here, there);
+    assert!(here.iter().any(|r| r.text.contains("e4")), "{here:?}");
+
     // White's flag falls at the same instant in every game; both schedulers run.
     let flag = start() + Duration::days(1);
     let (stop, stopped) = tokio::sync::watch::channel(false);
