@@ -72,6 +72,23 @@ impl Delivered {
     }
 }
 
+/// Game 0's first move again, under its first key.
+async fn replay(process: &Process) -> Vec<Reply> {
+    let act = Act {
+        platform: Platform::Discord,
+        server: "guild0".into(),
+        channel: "channel0".into(),
+        user: User {
+            id: "w0".into(),
+            name: "w0".into(),
+            locale: None,
+        },
+        key: Some("0:/move e4".into()),
+        input: Input::Text("/move e4".into()),
+    };
+    process.service.handle(act, start()).await
+}
+
 /// One bot process: its own pool, service and delivered replies.
 struct Process {
     service: Arc<Service<PgStore>>,
@@ -140,21 +157,6 @@ async fn two_processes_end_each_game_exactly_once() {
 
     // An act replayed through the other process (a gateway resending it)
     // gets the first answer and changes nothing.
-    let replay = |process: &Process| {
-        let act = Act {
-            platform: Platform::Discord,
-            server: "guild0".into(),
-            channel: "channel0".into(),
-            user: User {
-                id: "w0".into(),
-                name: "w0".into(),
-                locale: None,
-            },
-            key: Some("0:/move e4".into()),
-            input: Input::Text("/move e4".into()),
-        };
-        process.service.handle(act, start())
-    };
     let (here, there) = tokio::join!(replay(&processes[0]), replay(&processes[1]));
     assert_eq!(here, there);
     assert!(here.iter().any(|r| r.text.contains("e4")), "{here:?}");
