@@ -141,8 +141,50 @@ impl Default for ClocksConfig {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DatabaseConfig {
-    /// The SQLite file.
+    /// The SQLite file (when `url` is not set).
     pub path: PathBuf,
+    /// `sqlite:FILE` or `postgres://user:password@host:port/db`; takes the
+    /// place of `path`. A secret: it may hold a password.
+    pub url: Option<Secret>,
+    /// Connections each process keeps to PostgreSQL.
+    pub pool_size: usize,
+}
+
+/// Which database the configuration names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    Sqlite(PathBuf),
+    /// The URL, kept away from logs.
+    Postgres(Secret),
+}
+
+impl DatabaseConfig {
+    /// The database `url` names, else the SQLite file at `path`.
+    pub fn target(&self) -> Result<Database, ConfigError> {
+        match &self.url {
+            None => Ok(Database::Sqlite(self.path.clone())),
+            Some(url) => Database::from_url(url.expose()),
+        }
+    }
+}
+
+impl Database {
+    /// `sqlite:FILE` (or `sqlite://FILE`), `postgres://...` or `postgresql://...`.
+    pub fn from_url(url: &str) -> Result<Database, ConfigError> {
+        if let Some(file) = url.strip_prefix("sqlite:") {
+            let file = file.strip_prefix("//").unwrap_or(file);
+            if file.is_empty() {
+                return Err(ConfigError::Url("sqlite: needs a file name".to_owned()));
+            }
+            return Ok(Database::Sqlite(PathBuf::from(file)));
+        }
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Ok(Database::Postgres(Secret::new(url)));
+        }
+        Err(ConfigError::Url(
+            "expected sqlite:FILE or postgres://user@host/db".to_owned(),
+        ))
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -196,6 +238,8 @@ impl Default for DatabaseConfig {
     fn default() -> DatabaseConfig {
         DatabaseConfig {
             path: PathBuf::from("pawnpost.db"),
+            url: None,
+            pool_size: 16,
         }
     }
 }
@@ -223,6 +267,8 @@ pub enum ConfigError {
         path: PathBuf,
         source: Box<toml::de::Error>,
     },
+    #[error("database url: {0}")]
+    Url(String),
     #[error("environment variable {name}: {message}")]
     Env { name: String, message: String },
 }
@@ -257,6 +303,15 @@ impl Config {
     pub fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> Result<(), ConfigError> {
         if let Some(path) = var("PAWNPOST_DATABASE_PATH") {
             self.database.path = PathBuf::from(path);
+        }
+        if let Some(url) = var("PAWNPOST_DATABASE_URL") {
+            self.database.url = Some(Secret::new(url));
+        }
+        if let Some(size) = var("PAWNPOST_DATABASE_POOL_SIZE") {
+            self.database.pool_size = size.parse().map_err(|_| ConfigError::Env {
+                name: "PAWNPOST_DATABASE_POOL_SIZE".to_owned(),
+                message: format!("not a number of connections: {size:?}"),
+            })?;
         }
         if let Some(tag) = var("PAWNPOST_DEFAULTS_LANGUAGE") {
             self.defaults.language = Lang::from_locale(&tag).ok_or_else(|| ConfigError::Env {
@@ -327,6 +382,52 @@ mod tests {
         let season = config.seasons[0].to_season();
         assert_eq!(season.from.to_rfc3339(), "2026-01-01T00:00:00+00:00");
         assert_eq!(season.to.to_rfc3339(), "2027-01-01T00:00:00+00:00");
+    }
+
+    #[test]
+    fn the_database_url_picks_the_store() {
+        let cases = [
+            ("sqlite:games.db", Some(Database::Sqlite("games.db".into()))),
+            (
+                "sqlite:///srv/p.db",
+                Some(Database::Sqlite("/srv/p.db".into())),
+            ),
+            (
+                "postgres://bot:pw@127.0.0.1:5432/pawnpost",
+                Some(Database::Postgres(Secret::new(
+                    "postgres://bot:pw@127.0.0.1:5432/pawnpost",
+                ))),
+            ),
+            (
+                "postgresql://db/pawnpost",
+                Some(Database::Postgres(Secret::new("postgresql://db/pawnpost"))),
+            ),
+            ("sqlite:", None),
+            ("mysql://db", None),
+            ("games.db", None),
+        ];
+        for (url, expected) in cases {
+            assert_eq!(Database::from_url(url).ok(), expected, "{url}");
+        }
+        // Without a url, the old `path` key still names the SQLite file.
+        let config: Config = toml::from_str("[database]\npath = \"old.db\"").expect("parse");
+        assert_eq!(
+            config.database.target().expect("target"),
+            Database::Sqlite("old.db".into())
+        );
+        let env = |name: &str| {
+            (name == "PAWNPOST_DATABASE_URL").then(|| "postgres://u:secret@h/db".to_owned())
+        };
+        let mut config = Config::default();
+        config.apply_env(env).expect("valid");
+        assert!(matches!(
+            config.database.target(),
+            Ok(Database::Postgres(_))
+        ));
+        assert!(
+            !format!("{config:?}").contains("secret"),
+            "the URL is never shown"
+        );
     }
 
     #[test]

@@ -11,10 +11,13 @@ use std::sync::Arc;
 
 use pawnpost::adapters::console::{self, ConsoleOptions};
 use pawnpost::adapters::discord::{Bot, DiscordOptions};
-use pawnpost::config::Config;
+use pawnpost::config::{Config, Database};
 use pawnpost::scheduler::{self, SystemTime, TimeSource};
 use pawnpost::service::{Service, ServiceConfig};
+use pawnpost::storage::Store;
+use pawnpost::storage::postgres::PgStore;
 use pawnpost::storage::sqlite::SqliteStore;
+use pawnpost::storage::transfer;
 
 /// A correspondence chess bot for Discord, Matrix and the console.
 #[derive(Parser)]
@@ -33,11 +36,18 @@ enum Command {
     Serve,
     /// Play from the terminal or a script.
     Console(ConsoleArgs),
-    /// Create or upgrade the database, then exit.
+    /// Create or upgrade the database, then exit; with --from and --to,
+    /// copy everything from a SQLite file into an empty PostgreSQL database.
     Migrate {
         /// The SQLite file (default: from the configuration).
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["from", "to"])]
         db: Option<PathBuf>,
+        /// The database to copy from: sqlite:FILE.
+        #[arg(long, requires = "to")]
+        from: Option<String>,
+        /// The database to copy into: postgres://user@host:port/db.
+        #[arg(long, requires = "from")]
+        to: Option<String>,
     },
     /// Read FENs on stdin, one per line, and print for each who can still
     /// mate: `WB`, `W-`, `-B` or `--`, then each side's helpmate in UCI.
@@ -97,27 +107,21 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
         Some(Command::Serve) => serve(&config).await,
         Some(Command::Unwinnable { full }) => run_unwinnable(full),
         Some(Command::Console(args)) => run_console(&config, args).await,
-        Some(Command::Migrate { db }) => {
-            let path = db.unwrap_or_else(|| config.database.path.clone());
-            let store =
-                SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
-            println!(
-                "{}: schema version {}",
-                path.display(),
-                store.schema_version()?
-            );
-            Ok(())
-        }
-        Some(Command::Pgn { game, db }) => {
-            let service = open_service(&config, db.as_ref())?;
-            match service.export_pgn(game).await? {
-                Some(pgn) => {
-                    print!("{pgn}");
-                    Ok(())
-                }
-                None => bail!("no game {game}"),
+        Some(Command::Migrate { db, from, to }) => match (from, to) {
+            (Some(from), Some(to)) => copy_database(&config, &from, &to).await,
+            _ => {
+                let version = match open_store(&config, db.as_ref()).await? {
+                    Opened::Sqlite(store) => store.schema_version()?,
+                    Opened::Postgres(store) => store.schema_version().await?,
+                };
+                println!("database schema version {version}");
+                Ok(())
             }
-        }
+        },
+        Some(Command::Pgn { game, db }) => match open_store(&config, db.as_ref()).await? {
+            Opened::Sqlite(store) => print_pgn(&service(&config, store), game).await,
+            Opened::Postgres(store) => print_pgn(&service(&config, store), game).await,
+        },
         None if config.discord.token.is_some() => serve(&config).await,
         None => {
             eprintln!(
@@ -125,7 +129,10 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
                  Type `alice: /challenge @bob`, then `bob: /accept`, `alice: /move e4` ... \
                  (`alice: /help` lists the commands; Ctrl-D quits).\n\
                  To run the bot, set DISCORD_TOKEN (see README.md).",
-                config.database.path.display()
+                match config.database.target()? {
+                    Database::Sqlite(path) => path.display().to_string(),
+                    Database::Postgres(_) => "PostgreSQL".to_owned(),
+                }
             );
             run_console(&config, ConsoleArgs::default()).await
         }
@@ -137,7 +144,20 @@ async fn serve(config: &Config) -> Result<()> {
         bail!("no chat platform is configured: set DISCORD_TOKEN (see README.md)");
     }
     let options = DiscordOptions::from_config(&config.discord, config.defaults.language)?;
-    let service = Arc::new(open_service(config, None)?);
+    match open_store(config, None).await? {
+        Opened::Sqlite(store) => serve_on(Arc::new(service(config, store)), config, options).await,
+        Opened::Postgres(store) => {
+            serve_on(Arc::new(service(config, store)), config, options).await
+        }
+    }
+}
+
+/// The Discord bot and its scheduler on one store, until Ctrl-C.
+async fn serve_on<S: Store>(
+    service: Arc<Service<S>>,
+    config: &Config,
+    options: DiscordOptions,
+) -> Result<()> {
     let time: Arc<dyn TimeSource> = Arc::new(SystemTime);
     let bot = Bot::connect(Arc::clone(&service), options, time).await?;
     let settings = scheduler::Settings {
@@ -168,7 +188,76 @@ async fn wait_for(mut flag: tokio::sync::watch::Receiver<bool>) {
 }
 
 async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
-    let service = open_service(config, args.db.as_ref())?;
+    match open_store(config, args.db.as_ref()).await? {
+        Opened::Sqlite(store) => console_on(&service(config, store), args).await,
+        Opened::Postgres(store) => console_on(&service(config, store), args).await,
+    }
+}
+
+async fn print_pgn<S: Store>(service: &Service<S>, game: i64) -> Result<()> {
+    match service.export_pgn(game).await? {
+        Some(pgn) => {
+            print!("{pgn}");
+            Ok(())
+        }
+        None => bail!("no game {game}"),
+    }
+}
+
+/// `pawnpost migrate --from sqlite:FILE --to postgres://...`
+async fn copy_database(config: &Config, from: &str, to: &str) -> Result<()> {
+    let Database::Sqlite(path) = Database::from_url(from)? else {
+        bail!("--from takes sqlite:FILE");
+    };
+    let Database::Postgres(url) = Database::from_url(to)? else {
+        bail!("--to takes postgres://user@host:port/db");
+    };
+    if !path.exists() {
+        bail!("{} does not exist", path.display());
+    }
+    let source = SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
+    let target = PgStore::connect(url.expose(), config.database.pool_size)
+        .await
+        .context("connecting to PostgreSQL")?;
+    let copied = transfer::copy_sqlite_to_postgres(&source, &target)
+        .await
+        .context("copying")?;
+    println!("{:<16} {:>10} {:>10}", "table", "sqlite", "postgres");
+    for table in &copied {
+        println!(
+            "{:<16} {:>10} {:>10}",
+            table.table, table.source, table.target
+        );
+    }
+    println!("every table has the same number of rows on both sides");
+    Ok(())
+}
+
+/// The configured store, or the SQLite file `db` when given.
+enum Opened {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
+}
+
+async fn open_store(config: &Config, db: Option<&PathBuf>) -> Result<Opened> {
+    let target = match db {
+        Some(path) => Database::Sqlite(path.clone()),
+        None => config.database.target()?,
+    };
+    Ok(match target {
+        Database::Sqlite(path) => Opened::Sqlite(
+            SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?,
+        ),
+        // The error never repeats the URL: it may hold a password.
+        Database::Postgres(url) => Opened::Postgres(
+            PgStore::connect(url.expose(), config.database.pool_size)
+                .await
+                .context("connecting to PostgreSQL")?,
+        ),
+    })
+}
+
+async fn console_on<S: Store>(service: &Service<S>, args: ConsoleArgs) -> Result<()> {
     let now = args
         .now
         .as_deref()
@@ -188,7 +277,7 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
             let file =
                 std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
             options.script_name = Some(path.display().to_string());
-            console::run(&service, BufReader::new(file), stdout.lock(), &options).await?;
+            console::run(service, BufReader::new(file), stdout.lock(), &options).await?;
         }
         None => {
             let stdin = std::io::stdin();
@@ -196,15 +285,13 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
                 // Piped input is a script too, but without a stable name: no keys.
                 tracing::debug!("reading acts from a pipe");
             }
-            console::run(&service, stdin.lock(), stdout.lock(), &options).await?;
+            console::run(service, stdin.lock(), stdout.lock(), &options).await?;
         }
     }
     Ok(())
 }
 
-fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteStore>> {
-    let path = db.cloned().unwrap_or_else(|| config.database.path.clone());
-    let store = SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
+fn service<S: Store>(config: &Config, store: S) -> Service<S> {
     let service_config = ServiceConfig {
         default_language: config.defaults.language,
         default_time_control: config.defaults.time_control.clone(),
@@ -217,7 +304,7 @@ fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteS
         ratings: config.ratings.to_settings(),
         seasons: config.seasons.iter().map(|s| s.to_season()).collect(),
     };
-    Ok(Service::new(store, service_config))
+    Service::new(store, service_config)
 }
 
 fn run_unwinnable(full: bool) -> Result<()> {

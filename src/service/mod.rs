@@ -13,8 +13,8 @@ mod deadlines;
 mod games;
 mod info;
 mod leave;
-mod suggest;
 mod ratings;
+mod suggest;
 mod texts;
 
 use std::sync::Arc;
