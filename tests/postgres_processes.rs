@@ -4,10 +4,9 @@
 //! shards would. 1,000 games whose flags fall at the same instant must each
 //! end exactly once, and the moves played through either process persist.
 //!
-//! Needs `PAWNPOST_TEST_POSTGRES`; skipped (with a note) without it. To run
-//! it with real bot processes against a fake Discord gateway, replace
-//! [`Process`] with a spawned binary and its gateway connection: the checks
-//! at the end read only the database and the delivered replies.
+//! Needs `PAWNPOST_TEST_POSTGRES`; skipped (with a note) without it. The
+//! same with real `pawnpost serve` processes and a fake Discord gateway is
+//! `tests/postgres_bot_processes.rs`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
