@@ -58,7 +58,8 @@ impl Bot {
             .current_dir(dir)
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", "warn,pawnpost::service::deadlines=info")
+            .env("NO_COLOR", "1")
             .env("DISCORD_TOKEN", "fake-token")
             .env("PAWNPOST_DISCORD_API_BASE", api)
             .env("PAWNPOST_DISCORD_SHARDS", shards)
@@ -82,6 +83,21 @@ impl Bot {
             let log = std::fs::read_to_string(&self.log).unwrap_or_default();
             panic!("{} exited ({status}):\n{log}", self.name);
         }
+    }
+}
+
+impl Bot {
+    /// Due games this process attended, from its "due games attended" lines.
+    fn attended(&self) -> usize {
+        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+        log.lines()
+            .filter(|line| line.contains("due games attended"))
+            .filter_map(|line| {
+                let count = line.split("handled=").nth(1)?;
+                let digits: String = count.chars().take_while(char::is_ascii_digit).collect();
+                digits.parse::<usize>().ok()
+            })
+            .sum()
     }
 }
 
@@ -276,6 +292,12 @@ async fn two_bot_processes_share_the_flags_and_the_shards() {
     assert_eq!(announced.len() as u64, GAMES);
     let twice: Vec<_> = announced.iter().filter(|(_, n)| **n != 1).collect();
     assert!(twice.is_empty(), "announced more than once: {twice:?}");
+    let attended = [bots[0].attended(), bots[1].attended()];
+    println!(
+        "flags attended: {} by bot-0, {} by bot-1",
+        attended[0], attended[1]
+    );
+    assert_eq!(attended[0] + attended[1], GAMES as usize);
     drop(bots);
 
     // The database: every flag game over on time, once; the live moves kept.

@@ -157,6 +157,10 @@ impl<S: Store> Service<S> {
                     }
                 }
             }
+            if handled > 0 {
+                // Shows how processes sharing a database split the work.
+                tracing::info!(handled, "due games attended");
+            }
             // A full batch where nothing was done would repeat forever: stop.
             if !full_batch || handled == 0 {
                 return replies;
