@@ -38,6 +38,8 @@ pub struct ConsoleOptions {
     pub now: Option<DateTime<Utc>>,
     /// A name for the input when it is a script: turns on idempotency keys.
     pub script_name: Option<String>,
+    /// Write every attached file (board PNGs, GIFs) into this directory.
+    pub boards: Option<std::path::PathBuf>,
 }
 
 /// Why the console stopped.
@@ -150,11 +152,34 @@ pub async fn run<S: Store>(
             input: Input::Text(command.trim().to_owned()),
         };
         let replies = service.handle(act, session.now()).await;
-        for reply in &replies {
+        for (index, reply) in replies.iter().enumerate() {
             print_reply(&mut output, &session, reply, options.json)?;
+            if let Some(dir) = &options.boards {
+                save_attachments(dir, line_no, index, reply)?;
+            }
         }
         // A printed answer is an acknowledged act: make sure it is out.
         output.flush()?;
+    }
+    Ok(())
+}
+
+/// Writes a reply's files as `line-0007-1-board.png` (input line, reply, name).
+fn save_attachments(
+    dir: &std::path::Path,
+    line_no: usize,
+    index: usize,
+    reply: &Reply,
+) -> std::io::Result<()> {
+    for attachment in &reply.attachments {
+        // The service names its files; keep only plain characters all the same.
+        let name: String = attachment
+            .filename
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+            .collect();
+        let path = dir.join(format!("line-{line_no:04}-{index}-{name}"));
+        std::fs::write(path, &attachment.bytes)?;
     }
     Ok(())
 }

@@ -139,3 +139,7 @@ leave-already = You are already on leave; /leave end ends it.
 leave-too-long = You have only { $left } days of leave left this year.
 leave-notice = { $player } is on leave until { $until }: their clock in game #{ $game } is stopped.
 leave-back = { $player } is back from leave: their clock in game #{ $game } runs again.
+
+## Board images
+gif = Game #{ $game }: { $white } – { $black }, { $plies } plies.
+gif-failed = The animation of game #{ $game } could not be drawn.

@@ -139,3 +139,7 @@ leave-already = Vous êtes déjà en congé ; /leave end y met fin.
 leave-too-long = Il ne vous reste que { $left } jours de congé cette année.
 leave-notice = { $player } est en congé jusqu’au { $until } : sa pendule est arrêtée dans la partie n° { $game }.
 leave-back = { $player } est de retour de congé : sa pendule tourne à nouveau dans la partie n° { $game }.
+
+## Images de l’échiquier
+gif = Partie n° { $game } : { $white } – { $black }, { $plies } demi-coups.
+gif-failed = Impossible de dessiner l’animation de la partie n° { $game }.

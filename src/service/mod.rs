@@ -13,6 +13,7 @@ mod deadlines;
 mod games;
 mod info;
 mod leave;
+mod pictures;
 mod texts;
 
 use std::sync::Arc;
@@ -49,6 +50,11 @@ pub struct ServiceConfig {
     pub remind_before_flag: Option<Duration>,
     /// Days of leave each player may take per server and calendar year.
     pub leave_days_per_year: u32,
+    /// Attach a board PNG to every reply that shows a position.
+    pub board_images: bool,
+    /// The board images' width in pixels (240..=1024).
+    pub board_size: u32,
+    pub board_theme: crate::render::Theme,
 }
 
 impl Default for ServiceConfig {
@@ -60,6 +66,9 @@ impl Default for ServiceConfig {
             remind_when_used: Some(0.8),
             remind_before_flag: Some(Duration::hours(24)),
             leave_days_per_year: 45,
+            board_images: true,
+            board_size: 480,
+            board_theme: crate::render::Theme::Brown,
         }
     }
 }
@@ -224,7 +233,11 @@ impl<S: Store> Service<S> {
     /// Carries out one act at `now` and answers it.
     pub async fn handle(&self, act: Act, now: DateTime<Utc>) -> Vec<Reply> {
         match self.try_handle(&act, now).await {
-            Ok(replies) => replies,
+            Ok(mut replies) => {
+                // Also on a replay: stored answers keep the board, not its image.
+                self.attach_boards(&mut replies);
+                replies
+            }
             Err(Failure::Storage(error)) => {
                 tracing::error!(%error, platform = act.platform.as_str(), "act failed");
                 let text = self
@@ -287,6 +300,7 @@ impl<S: Store> Service<S> {
             Command::Board { game } => self.board(ctx, *game).await,
             Command::Moves { game } => self.moves(ctx, *game).await,
             Command::Pgn { game } => self.pgn(ctx, *game).await,
+            Command::Gif { game } => self.gif(ctx, *game).await,
             Command::Games => self.games(ctx).await,
             Command::Standings => self.standings(ctx).await,
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
