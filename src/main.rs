@@ -12,6 +12,7 @@ use std::sync::Arc;
 use pawnpost::adapters::console::{self, ConsoleOptions};
 use pawnpost::adapters::discord::{Bot, DiscordOptions};
 use pawnpost::config::Config;
+use pawnpost::render::{BoardOptions, Theme};
 use pawnpost::scheduler::{self, SystemTime, TimeSource};
 use pawnpost::service::{Service, ServiceConfig};
 use pawnpost::storage::sqlite::SqliteStore;
@@ -47,6 +48,8 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
+    /// Draw a position as a PNG board image.
+    Render(RenderArgs),
     /// Print a game as PGN.
     Pgn {
         game: i64,
@@ -54,6 +57,31 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+}
+
+#[derive(clap::Args)]
+struct RenderArgs {
+    /// The position.
+    #[arg(long)]
+    fen: String,
+    /// The board's width in pixels (240 to 1024).
+    #[arg(long, default_value_t = 480)]
+    size: u32,
+    /// Show the board from Black's side.
+    #[arg(long)]
+    flip: bool,
+    /// The move that led to the position, in UCI (e2e4), highlighted.
+    #[arg(long)]
+    last_move: Option<String>,
+    /// brown, blue, green or colorblind.
+    #[arg(long, default_value = "brown")]
+    theme: String,
+    /// Leave out the file letters and rank digits.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// The PNG file to write.
+    #[arg(short = 'o', long = "output")]
+    output: PathBuf,
 }
 
 #[derive(clap::Args, Default)]
@@ -70,9 +98,10 @@ struct ConsoleArgs {
     /// Simulate the clock, starting at this RFC 3339 instant.
     #[arg(long)]
     now: Option<String>,
-    /// Write the files replies carry (standings and rating PNGs) into this directory.
-    #[arg(long)]
-    files: Option<PathBuf>,
+    /// Write every file the bot would send (board PNGs, GIFs, standings and
+    /// rating charts) into this directory, as `line-NNNN-R-NAME`.
+    #[arg(long, visible_alias = "files")]
+    boards: Option<PathBuf>,
 }
 
 fn main() -> Result<()> {
@@ -108,6 +137,7 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
             );
             Ok(())
         }
+        Some(Command::Render(args)) => render(&args),
         Some(Command::Pgn { game, db }) => {
             let service = open_service(&config, db.as_ref())?;
             match service.export_pgn(game).await? {
@@ -130,6 +160,26 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
             run_console(&config, ConsoleArgs::default()).await
         }
     }
+}
+
+fn render(args: &RenderArgs) -> Result<()> {
+    let theme = Theme::from_name(&args.theme).with_context(|| {
+        let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
+        format!("no theme {:?}; themes: {}", args.theme, names.join(", "))
+    })?;
+    let options = BoardOptions {
+        size: args.size,
+        orientation: if args.flip {
+            shakmaty::Color::Black
+        } else {
+            shakmaty::Color::White
+        },
+        coordinates: !args.no_coordinates,
+        theme,
+        caption: None,
+    };
+    let png = pawnpost::render::board_png(&args.fen, args.last_move.as_deref(), &options)?;
+    std::fs::write(&args.output, png).with_context(|| format!("writing {}", args.output.display()))
 }
 
 async fn serve(config: &Config) -> Result<()> {
@@ -180,8 +230,11 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
         json: args.json,
         now,
         script_name: None,
-        files: args.files.clone(),
+        boards: args.boards.clone(),
     };
+    if let Some(dir) = &args.boards {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
     let stdout = std::io::stdout();
     match &args.script {
         Some(path) => {
@@ -216,7 +269,17 @@ fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteS
         leave_days_per_year: config.clocks.leave_days_per_year,
         ratings: config.ratings.to_settings(),
         seasons: config.seasons.iter().map(|s| s.to_season()).collect(),
+        board_images: config.board.images,
+        board_size: config.board.size,
+        board_theme: Theme::from_name(&config.board.theme)
+            .with_context(|| format!("[board] theme: no theme {:?}", config.board.theme))?,
     };
+    if !(pawnpost::render::MIN_SIZE..=pawnpost::render::MAX_SIZE).contains(&config.board.size) {
+        bail!(
+            "[board] size: {} is not between 240 and 1024",
+            config.board.size
+        );
+    }
     Ok(Service::new(store, service_config))
 }
 

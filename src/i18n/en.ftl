@@ -217,3 +217,6 @@ standings-png-header-points = Points
 standings-png-header-percent = %
 season-unknown = There is no season called { $season }.
 record-line = { $player } against { $opponent }: { $won } won, { $drawn } drawn, { $lost } lost
+## Board images
+gif = Game #{ $game }: { $white } – { $black }, { $plies } plies.
+gif-failed = The animation of game #{ $game } could not be drawn.

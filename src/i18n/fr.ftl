@@ -217,3 +217,6 @@ standings-png-header-points = Points
 standings-png-header-percent = %
 season-unknown = Il n’y a pas de saison nommée { $season }.
 record-line = { $player } contre { $opponent } : { $won } gagnées, { $drawn } nulles, { $lost } perdues
+## Images de l’échiquier
+gif = Partie n° { $game } : { $white } – { $black }, { $plies } demi-coups.
+gif-failed = Impossible de dessiner l’animation de la partie n° { $game }.
