@@ -218,7 +218,10 @@ async fn wait_for(mut flag: tokio::sync::watch::Receiver<bool>) {
 }
 
 async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
-    let service = open_service(config, args.db.as_ref())?;
+    // A terminal shows text: boards are drawn only when they go to a directory.
+    let mut config = config.clone();
+    config.board.images &= args.boards.is_some();
+    let service = open_service(&config, args.db.as_ref())?;
     let now = args
         .now
         .as_deref()
