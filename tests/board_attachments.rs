@@ -20,6 +20,7 @@ async fn act(service: &Service<MemoryStore>, user: &str, text: &str, key: &str) 
             id: user.into(),
             name: user.into(),
             locale: None,
+            moderator: false,
         },
         key: Some(key.into()),
         input: Input::Text(text.into()),
