@@ -570,10 +570,12 @@ async fn rest(State(inner): State<Arc<Inner>>, request: Request) -> Response {
         .strip_prefix("/api/v10/interactions/")
         .and_then(|rest| rest.split('/').next())
         .and_then(|id| id.parse::<u64>().ok());
+    // Recorded before the waiter hears of it, so that what it reads next
+    // (`requests()`) already holds this request.
+    inner.requests.lock().unwrap().push(recorded.clone());
     if let Some(tell) = interaction.and_then(|id| inner.waiting.lock().unwrap().remove(&id)) {
-        let _ = tell.send(recorded.clone());
+        let _ = tell.send(recorded);
     }
-    inner.requests.lock().unwrap().push(recorded);
     inner.recorded.notify_waiters();
     answer
 }
