@@ -1,24 +1,10 @@
 //! Charts as PNG bytes, drawn with plotters' bitmap backend and the embedded
 //! font (registered once; no system font is read).
 
-use std::sync::Once;
-
 use plotters::prelude::*;
-use plotters::style::FontStyle;
 
 use super::RenderError;
-use super::font::FONT_BYTES;
-
-/// The family name the embedded font is registered under.
-const FAMILY: &str = "pawnpost-sans";
-
-fn register_font() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        // The same bytes parse in font.rs's test, so this cannot fail.
-        let _ = plotters::style::register_font(FAMILY, FontStyle::Normal, FONT_BYTES);
-    });
-}
+use super::bitmap::{FONT as FAMILY, register_font};
 
 fn chart_error(error: impl std::fmt::Display) -> RenderError {
     RenderError::Encode(error.to_string())
