@@ -41,6 +41,7 @@ pub struct Config {
     pub database: DatabaseConfig,
     pub defaults: DefaultsConfig,
     pub clocks: ClocksConfig,
+    pub board: BoardConfig,
     pub discord: DiscordConfig,
     pub ratings: RatingsConfig,
     /// `[[seasons]]`: named date ranges for `standings season:NAME`.
@@ -108,6 +109,27 @@ impl RatingsConfig {
             max_deviation: self.max_deviation,
             provisional_deviation: self.provisional_deviation,
             ..crate::competition::glicko2::Settings::default()
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct BoardConfig {
+    /// Attach a PNG of the board to every reply that shows a position.
+    pub images: bool,
+    /// The board's width in pixels, 240 to 1024.
+    pub size: u32,
+    /// `brown`, `blue`, `green` or `colorblind`.
+    pub theme: String,
+}
+
+impl Default for BoardConfig {
+    fn default() -> BoardConfig {
+        BoardConfig {
+            images: true,
+            size: 480,
+            theme: "brown".to_owned(),
         }
     }
 }

@@ -11,7 +11,8 @@
 //! - [`service`]: the one place that joins store, core and messages: an act
 //!   in, replies out, one transaction per act.
 //! - [`i18n`]: every message a user reads, in English and French.
-//! - [`render`]: pictures of games (a text diagram for now); pure CPU.
+//! - [`render`]: pictures of games (board PNGs, game GIFs, charts, text
+//!   diagrams); pure CPU, sprites prepared once per size.
 //! - [`adapters`]: the console (and, later, Discord and Matrix); they only
 //!   translate between a platform and the service.
 //! - [`config`]: defaults, file, environment; secrets never logged.

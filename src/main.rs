@@ -12,6 +12,7 @@ use std::sync::Arc;
 use pawnpost::adapters::console::{self, ConsoleOptions};
 use pawnpost::adapters::discord::{Bot, DiscordOptions};
 use pawnpost::config::{Config, Database};
+use pawnpost::render::{BoardOptions, Theme};
 use pawnpost::scheduler::{self, SystemTime, TimeSource};
 use pawnpost::service::{Service, ServiceConfig};
 use pawnpost::storage::Store;
@@ -57,6 +58,8 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
+    /// Draw a position as a PNG board image.
+    Render(RenderArgs),
     /// Print a game as PGN.
     Pgn {
         game: i64,
@@ -64,6 +67,31 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+}
+
+#[derive(clap::Args)]
+struct RenderArgs {
+    /// The position.
+    #[arg(long)]
+    fen: String,
+    /// The board's width in pixels (240 to 1024).
+    #[arg(long, default_value_t = 480)]
+    size: u32,
+    /// Show the board from Black's side.
+    #[arg(long)]
+    flip: bool,
+    /// The move that led to the position, in UCI (e2e4), highlighted.
+    #[arg(long)]
+    last_move: Option<String>,
+    /// brown, blue, green or colorblind.
+    #[arg(long, default_value = "brown")]
+    theme: String,
+    /// Leave out the file letters and rank digits.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// The PNG file to write.
+    #[arg(short = 'o', long = "output")]
+    output: PathBuf,
 }
 
 #[derive(clap::Args, Default)]
@@ -80,9 +108,10 @@ struct ConsoleArgs {
     /// Simulate the clock, starting at this RFC 3339 instant.
     #[arg(long)]
     now: Option<String>,
-    /// Write the files replies carry (standings and rating PNGs) into this directory.
-    #[arg(long)]
-    files: Option<PathBuf>,
+    /// Write every file the bot would send (board PNGs, GIFs, standings and
+    /// rating charts) into this directory, as `line-NNNN-R-NAME`.
+    #[arg(long, visible_alias = "files")]
+    boards: Option<PathBuf>,
 }
 
 fn main() -> Result<()> {
@@ -118,9 +147,10 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
                 Ok(())
             }
         },
+        Some(Command::Render(args)) => render(&args),
         Some(Command::Pgn { game, db }) => match open_store(&config, db.as_ref()).await? {
-            Opened::Sqlite(store) => print_pgn(&service(&config, store), game).await,
-            Opened::Postgres(store) => print_pgn(&service(&config, store), game).await,
+            Opened::Sqlite(store) => print_pgn(&service(&config, store)?, game).await,
+            Opened::Postgres(store) => print_pgn(&service(&config, store)?, game).await,
         },
         None if config.discord.token.is_some() => serve(&config).await,
         None => {
@@ -139,15 +169,35 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
     }
 }
 
+fn render(args: &RenderArgs) -> Result<()> {
+    let theme = Theme::from_name(&args.theme).with_context(|| {
+        let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
+        format!("no theme {:?}; themes: {}", args.theme, names.join(", "))
+    })?;
+    let options = BoardOptions {
+        size: args.size,
+        orientation: if args.flip {
+            shakmaty::Color::Black
+        } else {
+            shakmaty::Color::White
+        },
+        coordinates: !args.no_coordinates,
+        theme,
+        caption: None,
+    };
+    let png = pawnpost::render::board_png(&args.fen, args.last_move.as_deref(), &options)?;
+    std::fs::write(&args.output, png).with_context(|| format!("writing {}", args.output.display()))
+}
+
 async fn serve(config: &Config) -> Result<()> {
     if config.discord.token.is_none() {
         bail!("no chat platform is configured: set DISCORD_TOKEN (see README.md)");
     }
     let options = DiscordOptions::from_config(&config.discord, config.defaults.language)?;
     match open_store(config, None).await? {
-        Opened::Sqlite(store) => serve_on(Arc::new(service(config, store)), config, options).await,
+        Opened::Sqlite(store) => serve_on(Arc::new(service(config, store)?), config, options).await,
         Opened::Postgres(store) => {
-            serve_on(Arc::new(service(config, store)), config, options).await
+            serve_on(Arc::new(service(config, store)?), config, options).await
         }
     }
 }
@@ -188,9 +238,12 @@ async fn wait_for(mut flag: tokio::sync::watch::Receiver<bool>) {
 }
 
 async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
-    match open_store(config, args.db.as_ref()).await? {
-        Opened::Sqlite(store) => console_on(&service(config, store), args).await,
-        Opened::Postgres(store) => console_on(&service(config, store), args).await,
+    // A terminal shows text: boards are drawn only when they go to a directory.
+    let mut config = config.clone();
+    config.board.images &= args.boards.is_some();
+    match open_store(&config, args.db.as_ref()).await? {
+        Opened::Sqlite(store) => console_on(&service(&config, store)?, args).await,
+        Opened::Postgres(store) => console_on(&service(&config, store)?, args).await,
     }
 }
 
@@ -269,8 +322,11 @@ async fn console_on<S: Store>(service: &Service<S>, args: ConsoleArgs) -> Result
         json: args.json,
         now,
         script_name: None,
-        files: args.files.clone(),
+        boards: args.boards.clone(),
     };
+    if let Some(dir) = &args.boards {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
     let stdout = std::io::stdout();
     match &args.script {
         Some(path) => {
@@ -291,7 +347,7 @@ async fn console_on<S: Store>(service: &Service<S>, args: ConsoleArgs) -> Result
     Ok(())
 }
 
-fn service<S: Store>(config: &Config, store: S) -> Service<S> {
+fn service<S: Store>(config: &Config, store: S) -> Result<Service<S>> {
     let service_config = ServiceConfig {
         default_language: config.defaults.language,
         default_time_control: config.defaults.time_control.clone(),
@@ -303,8 +359,18 @@ fn service<S: Store>(config: &Config, store: S) -> Service<S> {
         leave_days_per_year: config.clocks.leave_days_per_year,
         ratings: config.ratings.to_settings(),
         seasons: config.seasons.iter().map(|s| s.to_season()).collect(),
+        board_images: config.board.images,
+        board_size: config.board.size,
+        board_theme: Theme::from_name(&config.board.theme)
+            .with_context(|| format!("[board] theme: no theme {:?}", config.board.theme))?,
     };
-    Service::new(store, service_config)
+    if !(pawnpost::render::MIN_SIZE..=pawnpost::render::MAX_SIZE).contains(&config.board.size) {
+        bail!(
+            "[board] size: {} is not between 240 and 1024",
+            config.board.size
+        );
+    }
+    Ok(Service::new(store, service_config))
 }
 
 fn run_unwinnable(full: bool) -> Result<()> {

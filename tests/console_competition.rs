@@ -26,6 +26,19 @@ fn run_with_files(console: &Console, script: &str) -> (Vec<Value>, tempfile::Tem
     (parse_lines(&output.stdout), files)
 }
 
+/// The last file the console wrote for attachment `name` (it prefixes the
+/// input line and the reply: `line-0007-1-standings.png`).
+fn written(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let suffix = format!("-{name}");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .expect("files dir")
+        .map(|entry| entry.expect("dir entry").path())
+        .filter(|path| path.to_string_lossy().ends_with(&suffix))
+        .collect();
+    paths.sort();
+    paths.pop().unwrap_or_else(|| panic!("no file for {name}"))
+}
+
 /// Width and height of a PNG file, decoded in full.
 fn decode(path: &std::path::Path) -> (u32, u32) {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -91,7 +104,7 @@ fn a_rated_game_moves_ratings_and_the_pictures_decode() {
     );
     let names = attachment_names(alice);
     assert_eq!(names.len(), 1, "{alice}");
-    assert_eq!(decode(&files.path().join(&names[0])), (640, 360));
+    assert_eq!(decode(&written(files.path(), &names[0])), (640, 360));
 
     let bob = out
         .iter()
@@ -119,7 +132,7 @@ fn a_rated_game_moves_ratings_and_the_pictures_decode() {
     let standings = out.last().expect("standings");
     assert_eq!(attachment_names(standings), ["standings.png"]);
     assert_eq!(standings["attachments"][0]["content_type"], "image/png");
-    let (width, height) = decode(&files.path().join("standings.png"));
+    let (width, height) = decode(&written(files.path(), "standings.png"));
     assert!(width > 100 && height > 50, "{width}x{height}");
 }
 

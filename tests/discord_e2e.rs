@@ -130,8 +130,16 @@ fn move_options(text: &str, extra: Value) -> Value {
     Value::Array(options)
 }
 
-/// Every attached PNG decodes (the renderer fills attachments; until it
-/// lands, replies may carry none).
+/// The reply carries a board PNG.
+fn assert_board_attached(recorded: &Recorded) {
+    assert!(
+        recorded.files.iter().any(|f| f.filename == "board.png"),
+        "no board.png attached"
+    );
+    assert_pngs_decode(recorded);
+}
+
+/// Every attached PNG decodes.
 fn assert_pngs_decode(recorded: &Recorded) {
     for file in &recorded.files {
         if file.content_type == "image/png" || file.filename.ends_with(".png") {
@@ -196,7 +204,7 @@ async fn open_game(fake: &FakeDiscord, alice: &FakeUser, bob: &FakeUser, time: &
         .and_then(|id| id.parse().ok())
         .expect("the game id in the title");
     assert!(started.buttons().contains(&format!("resign:{game}")));
-    assert_pngs_decode(&started);
+    assert_board_attached(&started);
 
     let e4 = send(
         fake,

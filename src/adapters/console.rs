@@ -38,8 +38,8 @@ pub struct ConsoleOptions {
     pub now: Option<DateTime<Utc>>,
     /// A name for the input when it is a script: turns on idempotency keys.
     pub script_name: Option<String>,
-    /// Write each reply's attachments into this directory (named by their file name).
-    pub files: Option<std::path::PathBuf>,
+    /// Write every attached file (board PNGs, GIFs) into this directory.
+    pub boards: Option<std::path::PathBuf>,
 }
 
 /// Why the console stopped.
@@ -81,7 +81,7 @@ struct JsonReply<'a> {
     text: &'a str,
     events: &'a [GameEvent],
     board: Option<&'a crate::service::BoardView>,
-    /// The files sent with the reply: name, type and size (the bytes go to `--files`).
+    /// The files sent with the reply: name, type and size (the bytes go to `--boards`).
     attachments: Vec<JsonAttachment<'a>>,
 }
 
@@ -162,9 +162,11 @@ pub async fn run<S: Store>(
             input: Input::Text(command.trim().to_owned()),
         };
         let replies = service.handle(act, session.now()).await;
-        for reply in &replies {
+        for (index, reply) in replies.iter().enumerate() {
             print_reply(&mut output, &session, reply, options.json)?;
-            save_attachments(reply, options.files.as_deref())?;
+            if let Some(dir) = &options.boards {
+                save_attachments(dir, line_no, index, reply)?;
+            }
         }
         // A printed answer is an acknowledged act: make sure it is out.
         output.flush()?;
@@ -172,20 +174,27 @@ pub async fn run<S: Store>(
     Ok(())
 }
 
-/// A problem with a console line itself (not an act), as text or JSON.
-/// Writes a reply's files into `dir`, if one was given; names are reduced
-/// to their last path component so a reply cannot write elsewhere.
-fn save_attachments(reply: &Reply, dir: Option<&std::path::Path>) -> std::io::Result<()> {
-    let Some(dir) = dir else { return Ok(()) };
+/// Writes a reply's files as `line-0007-1-board.png` (input line, reply, name).
+fn save_attachments(
+    dir: &std::path::Path,
+    line_no: usize,
+    index: usize,
+    reply: &Reply,
+) -> std::io::Result<()> {
     for attachment in &reply.attachments {
-        let name = std::path::Path::new(&attachment.filename)
-            .file_name()
-            .unwrap_or_else(|| std::ffi::OsStr::new("attachment"));
-        std::fs::write(dir.join(name), &attachment.bytes)?;
+        // The service names its files; keep only plain characters all the same.
+        let name: String = attachment
+            .filename
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+            .collect();
+        let path = dir.join(format!("line-{line_no:04}-{index}-{name}"));
+        std::fs::write(path, &attachment.bytes)?;
     }
     Ok(())
 }
 
+/// A problem with a console line itself (not an act), as text or JSON.
 fn print_console_error(
     output: &mut dyn Write,
     line_no: usize,

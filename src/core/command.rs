@@ -140,6 +140,10 @@ pub enum Command {
     Pgn {
         game: Option<i64>,
     },
+    /// The game as an animated GIF, one frame per ply.
+    Gif {
+        game: Option<i64>,
+    },
     Games,
     Standings,
     /// The standings of a configured season.
@@ -278,6 +282,9 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             game: take_game_anywhere(&mut words)?,
         },
         "pgn" => Command::Pgn {
+            game: take_game_anywhere(&mut words)?,
+        },
+        "gif" => Command::Gif {
             game: take_game_anywhere(&mut words)?,
         },
         "games" => Command::Games,
@@ -679,6 +686,8 @@ mod tests {
                 },
             ),
             ("/board 12", Command::Board { game: Some(12) }),
+            ("/gif", Command::Gif { game: None }),
+            ("/gif game:7", Command::Gif { game: Some(7) }),
             (
                 "/settings language fr",
                 Command::SetLanguage(Some(Lang::Fr)),

@@ -160,6 +160,9 @@ discord-cmd-leave = Take leave: your clocks stop in all your games here
 discord-cmd-moretime = Give your opponent more days
 discord-cmd-settings = Your language, and where turn notices reach you
 discord-cmd-help = How to play with the bot
+discord-cmd-gif = Get the whole game as an animated GIF
+discord-cmd-rating = Show a player's rating and its history
+discord-cmd-record = Show one player's results against another
 discord-opt-move = The move, e.g. e4, Nf3, O-O, e8=Q
 discord-opt-offer_draw = Offer a draw with this move
 discord-opt-game = The game number (needed only if you have several here)
@@ -174,6 +177,9 @@ discord-opt-kind = What you claim
 discord-opt-days = Number of days
 discord-opt-language = Your language for replies and notation
 discord-opt-notify = Where turn notices and reminders reach you
+discord-opt-season = A season from the server's configuration (none: all games)
+discord-opt-player = The player
+discord-opt-opponent = Their opponent (nobody: you)
 discord-choice-white = White
 discord-choice-black = Black
 discord-choice-random = Random
@@ -217,3 +223,6 @@ standings-png-header-points = Points
 standings-png-header-percent = %
 season-unknown = There is no season called { $season }.
 record-line = { $player } against { $opponent }: { $won } won, { $drawn } drawn, { $lost } lost
+## Board images
+gif = Game #{ $game }: { $white } – { $black }, { $plies } plies.
+gif-failed = The animation of game #{ $game } could not be drawn.

@@ -160,6 +160,9 @@ discord-cmd-leave = Prendre un congé : vos pendules s'arrêtent dans toutes vos
 discord-cmd-moretime = Donner des jours de plus à votre adversaire
 discord-cmd-settings = Votre langue, et où vous recevez les avis de trait
 discord-cmd-help = Comment jouer avec le bot
+discord-cmd-gif = Recevoir toute la partie en GIF animé
+discord-cmd-rating = Voir la cote d'un joueur et son évolution
+discord-cmd-record = Voir le bilan d'un joueur contre un autre
 discord-opt-move = Le coup, par ex. e4, Cf3, O-O, e8=D
 discord-opt-offer_draw = Proposer la nulle avec ce coup
 discord-opt-game = Le numéro de la partie (seulement si vous en avez plusieurs ici)
@@ -174,6 +177,9 @@ discord-opt-kind = Ce que vous réclamez
 discord-opt-days = Nombre de jours
 discord-opt-language = Votre langue pour les réponses et la notation
 discord-opt-notify = Où vous recevez les avis de trait et les rappels
+discord-opt-season = Une saison de la configuration du serveur (aucune : toutes les parties)
+discord-opt-player = Le joueur
+discord-opt-opponent = Son adversaire (personne : vous)
 discord-choice-white = Blancs
 discord-choice-black = Noirs
 discord-choice-random = Au hasard
@@ -217,3 +223,6 @@ standings-png-header-points = Points
 standings-png-header-percent = %
 season-unknown = Il n’y a pas de saison nommée { $season }.
 record-line = { $player } contre { $opponent } : { $won } gagnées, { $drawn } nulles, { $lost } perdues
+## Images de l’échiquier
+gif = Partie n° { $game } : { $white } – { $black }, { $plies } demi-coups.
+gif-failed = Impossible de dessiner l’animation de la partie n° { $game }.

@@ -3,8 +3,8 @@
 
 use std::sync::Once;
 
-/// DejaVu Sans (Bitstream Vera licence, `assets/fonts/LICENSE-DejaVu.txt`).
-static DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+/// The boards' embedded DejaVu Sans subset: one font file for every picture.
+use super::font::FONT_BYTES as DEJAVU_SANS;
 
 /// The family name our charts ask plotters for.
 pub const FONT: &str = "sans-serif";

@@ -13,6 +13,7 @@ mod deadlines;
 mod games;
 mod info;
 mod leave;
+mod pictures;
 mod ratings;
 mod suggest;
 mod texts;
@@ -55,6 +56,11 @@ pub struct ServiceConfig {
     pub seasons: Vec<crate::competition::standings::Season>,
     /// How Glicko-2 ratings are computed.
     pub ratings: crate::competition::glicko2::Settings,
+    /// Attach a board PNG to every reply that shows a position.
+    pub board_images: bool,
+    /// The board images' width in pixels (240..=1024).
+    pub board_size: u32,
+    pub board_theme: crate::render::Theme,
 }
 
 impl Default for ServiceConfig {
@@ -68,6 +74,9 @@ impl Default for ServiceConfig {
             leave_days_per_year: 45,
             ratings: crate::competition::glicko2::Settings::default(),
             seasons: Vec::new(),
+            board_images: true,
+            board_size: 480,
+            board_theme: crate::render::Theme::Brown,
         }
     }
 }
@@ -263,7 +272,11 @@ impl<S: Store> Service<S> {
     /// Carries out one act at `now` and answers it.
     pub async fn handle(&self, act: Act, now: DateTime<Utc>) -> Vec<Reply> {
         match self.try_handle(&act, now).await {
-            Ok(replies) => replies,
+            Ok(mut replies) => {
+                // Also on a replay: stored answers keep the board, not its image.
+                self.attach_boards(&mut replies);
+                replies
+            }
             Err(Failure::Storage(error)) => {
                 tracing::error!(%error, platform = act.platform.as_str(), "act failed");
                 let text = self
@@ -327,6 +340,7 @@ impl<S: Store> Service<S> {
             Command::Board { game } => self.board(ctx, *game).await,
             Command::Moves { game } => self.moves(ctx, *game).await,
             Command::Pgn { game } => self.pgn(ctx, *game).await,
+            Command::Gif { game } => self.gif(ctx, *game).await,
             Command::Games => self.games(ctx).await,
             Command::Standings => self.standings(ctx).await,
             Command::Rating { user } => self.rating(ctx, user.as_ref(), now).await,

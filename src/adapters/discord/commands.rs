@@ -105,6 +105,18 @@ const CHALLENGE_ID: OptionSpec = opt(
     },
 );
 
+/// The longest season name accepted (as the text parser does).
+const MAX_SEASON: u16 = 40;
+
+/// A user option as a [`UserRef`], with the name Discord resolved for them.
+fn user_ref((id, name): (&str, Option<&str>)) -> Result<UserRef, CommandError> {
+    let user = UserRef::new(id)?;
+    Ok(match name {
+        Some(name) => user.with_name(name),
+        None => user,
+    })
+}
+
 /// `/move move:<text> [offer_draw] [game]`: the most frequent act, kept short.
 pub const MOVE: CommandSpec = CommandSpec {
     name: "move",
@@ -151,16 +163,7 @@ pub const CHESS: &[CommandSpec] = &[
         ],
         build: |o| {
             Ok(Command::Challenge {
-                opponent: match o.user("user") {
-                    None => None,
-                    Some((id, name)) => {
-                        let user = UserRef::new(id)?;
-                        Some(match name {
-                            Some(name) => user.with_name(name),
-                            None => user,
-                        })
-                    }
-                },
+                opponent: o.user("user").map(user_ref).transpose()?,
                 color: match o.text("color") {
                     None | Some("random") => ColorWish::Random,
                     Some("white") => ColorWish::White,
@@ -306,6 +309,16 @@ pub const CHESS: &[CommandSpec] = &[
         },
     },
     CommandSpec {
+        name: "gif",
+        fr: "gif",
+        options: &[GAME],
+        build: |o| {
+            Ok(Command::Gif {
+                game: o.integer("game"),
+            })
+        },
+    },
+    CommandSpec {
         name: "games",
         fr: "parties",
         options: &[],
@@ -314,8 +327,42 @@ pub const CHESS: &[CommandSpec] = &[
     CommandSpec {
         name: "standings",
         fr: "classement",
-        options: &[],
-        build: |_| Ok(Command::Standings),
+        options: &[opt("season", "saison", Kind::Text { max: MAX_SEASON })],
+        build: |o| {
+            Ok(match o.text("season") {
+                None => Command::Standings,
+                Some(season) => Command::SeasonStandings {
+                    season: season.to_owned(),
+                },
+            })
+        },
+    },
+    CommandSpec {
+        name: "rating",
+        fr: "cote",
+        options: &[opt("player", "joueur", Kind::User)],
+        build: |o| {
+            Ok(Command::Rating {
+                user: o.user("player").map(user_ref).transpose()?,
+            })
+        },
+    },
+    CommandSpec {
+        name: "record",
+        fr: "bilan",
+        options: &[
+            required(opt("player", "joueur", Kind::User)),
+            opt("opponent", "adversaire", Kind::User),
+        ],
+        build: |o| {
+            Ok(Command::Record {
+                player: o
+                    .user("player")
+                    .map(user_ref)
+                    .ok_or(CommandError::MissingArgument("player"))??,
+                opponent: o.user("opponent").map(user_ref).transpose()?,
+            })
+        },
     },
     CommandSpec {
         name: "leave",
