@@ -104,7 +104,12 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async {
         let store = SqliteStore::open(path).expect("open");
-        let service = Service::new(store, ServiceConfig::default());
+        // PAWNPOST_BENCH_IMAGES=0 measures without board images (on by default).
+        let config = ServiceConfig {
+            board_images: std::env::var("PAWNPOST_BENCH_IMAGES").map_or(true, |v| v != "0"),
+            ..ServiceConfig::default()
+        };
+        let service = Service::new(store, config);
         let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
         let act = |user: String, channel: usize, text: String, key: String| Act {
             platform: Platform::Console,
@@ -114,6 +119,7 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
                 id: user.clone(),
                 name: user,
                 locale: None,
+                moderator: false,
             },
             key: Some(key),
             input: Input::Text(text),

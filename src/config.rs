@@ -41,8 +41,98 @@ pub struct Config {
     pub database: DatabaseConfig,
     pub defaults: DefaultsConfig,
     pub clocks: ClocksConfig,
+    pub board: BoardConfig,
     pub discord: DiscordConfig,
     pub matrix: MatrixConfig,
+    pub ratings: RatingsConfig,
+    /// `[[seasons]]`: named date ranges for `standings season:NAME`.
+    pub seasons: Vec<SeasonConfig>,
+}
+
+/// A season: games that ended from `from` to `to` (both days included, UTC).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SeasonConfig {
+    pub name: String,
+    pub from: chrono::NaiveDate,
+    pub to: chrono::NaiveDate,
+}
+
+impl SeasonConfig {
+    pub fn to_season(&self) -> crate::competition::standings::Season {
+        let start = |day: chrono::NaiveDate| day.and_time(chrono::NaiveTime::MIN).and_utc();
+        crate::competition::standings::Season {
+            name: self.name.clone(),
+            from: start(self.from),
+            to: start(self.to) + chrono::Duration::days(1),
+        }
+    }
+}
+
+/// Glicko-2 settings (`[ratings]`); the defaults are lichess's.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RatingsConfig {
+    pub initial_rating: f64,
+    pub initial_deviation: f64,
+    pub initial_volatility: f64,
+    pub tau: f64,
+    pub min_deviation: f64,
+    pub max_deviation: f64,
+    /// A rating shows as provisional (`1620?`) while its deviation is above this.
+    pub provisional_deviation: f64,
+}
+
+impl Default for RatingsConfig {
+    fn default() -> RatingsConfig {
+        let glicko = crate::competition::glicko2::Settings::default();
+        RatingsConfig {
+            initial_rating: glicko.initial_rating,
+            initial_deviation: glicko.initial_deviation,
+            initial_volatility: glicko.initial_volatility,
+            tau: glicko.tau,
+            min_deviation: glicko.min_deviation,
+            max_deviation: glicko.max_deviation,
+            provisional_deviation: glicko.provisional_deviation,
+        }
+    }
+}
+
+impl RatingsConfig {
+    /// The settings the rating code uses.
+    pub fn to_settings(&self) -> crate::competition::glicko2::Settings {
+        crate::competition::glicko2::Settings {
+            initial_rating: self.initial_rating,
+            initial_deviation: self.initial_deviation,
+            initial_volatility: self.initial_volatility,
+            tau: self.tau,
+            min_deviation: self.min_deviation,
+            max_deviation: self.max_deviation,
+            provisional_deviation: self.provisional_deviation,
+            ..crate::competition::glicko2::Settings::default()
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct BoardConfig {
+    /// Attach a PNG of the board to every reply that shows a position.
+    pub images: bool,
+    /// The board's width in pixels, 240 to 1024.
+    pub size: u32,
+    /// `brown`, `blue`, `green` or `colorblind`.
+    pub theme: String,
+}
+
+impl Default for BoardConfig {
+    fn default() -> BoardConfig {
+        BoardConfig {
+            images: true,
+            size: 480,
+            theme: "brown".to_owned(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -74,8 +164,50 @@ impl Default for ClocksConfig {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DatabaseConfig {
-    /// The SQLite file.
+    /// The SQLite file (when `url` is not set).
     pub path: PathBuf,
+    /// `sqlite:FILE` or `postgres://user:password@host:port/db`; takes the
+    /// place of `path`. A secret: it may hold a password.
+    pub url: Option<Secret>,
+    /// Connections each process keeps to PostgreSQL.
+    pub pool_size: usize,
+}
+
+/// Which database the configuration names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    Sqlite(PathBuf),
+    /// The URL, kept away from logs.
+    Postgres(Secret),
+}
+
+impl DatabaseConfig {
+    /// The database `url` names, else the SQLite file at `path`.
+    pub fn target(&self) -> Result<Database, ConfigError> {
+        match &self.url {
+            None => Ok(Database::Sqlite(self.path.clone())),
+            Some(url) => Database::from_url(url.expose()),
+        }
+    }
+}
+
+impl Database {
+    /// `sqlite:FILE` (or `sqlite://FILE`), `postgres://...` or `postgresql://...`.
+    pub fn from_url(url: &str) -> Result<Database, ConfigError> {
+        if let Some(file) = url.strip_prefix("sqlite:") {
+            let file = file.strip_prefix("//").unwrap_or(file);
+            if file.is_empty() {
+                return Err(ConfigError::Url("sqlite: needs a file name".to_owned()));
+            }
+            return Ok(Database::Sqlite(PathBuf::from(file)));
+        }
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Ok(Database::Postgres(Secret::new(url)));
+        }
+        Err(ConfigError::Url(
+            "expected sqlite:FILE or postgres://user@host/db".to_owned(),
+        ))
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -89,11 +221,40 @@ pub struct DefaultsConfig {
     pub challenge_expiry_days: u32,
 }
 
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DiscordConfig {
     /// The bot token; prefer the `DISCORD_TOKEN` variable.
     pub token: Option<Secret>,
+    /// Where REST calls and the gateway lookup go instead of Discord
+    /// (`http://127.0.0.1:8080`): a proxy, or a fake Discord in tests.
+    pub api_base: Option<String>,
+    /// Which shards this process runs: `auto` (Discord's recommendation),
+    /// a total (`4`: all of 4), or a range of a total (`0-3/8`).
+    pub shards: String,
+    /// Register the commands in these guilds only (instant, for testing);
+    /// empty registers them globally.
+    pub guilds: Vec<u64>,
+    /// Commands one user may send per minute; 0 lifts the limit.
+    pub rate_limit_per_minute: u32,
+    /// Role ids whose members moderate (besides Manage Server holders).
+    pub moderator_roles: Vec<u64>,
+    /// Open a thread for each new game, named after its players.
+    pub threads: bool,
+}
+
+impl Default for DiscordConfig {
+    fn default() -> DiscordConfig {
+        DiscordConfig {
+            token: None,
+            api_base: None,
+            shards: "auto".to_owned(),
+            guilds: Vec::new(),
+            rate_limit_per_minute: 20,
+            moderator_roles: Vec::new(),
+            threads: false,
+        }
+    }
 }
 
 /// The Matrix bot account. Matrix runs when `homeserver` and `user_id` are set.
@@ -157,6 +318,8 @@ impl Default for DatabaseConfig {
     fn default() -> DatabaseConfig {
         DatabaseConfig {
             path: PathBuf::from("pawnpost.db"),
+            url: None,
+            pool_size: 16,
         }
     }
 }
@@ -184,6 +347,8 @@ pub enum ConfigError {
         path: PathBuf,
         source: Box<toml::de::Error>,
     },
+    #[error("database url: {0}")]
+    Url(String),
     #[error("environment variable {name}: {message}")]
     Env { name: String, message: String },
 }
@@ -219,6 +384,15 @@ impl Config {
         if let Some(path) = var("PAWNPOST_DATABASE_PATH") {
             self.database.path = PathBuf::from(path);
         }
+        if let Some(url) = var("PAWNPOST_DATABASE_URL") {
+            self.database.url = Some(Secret::new(url));
+        }
+        if let Some(size) = var("PAWNPOST_DATABASE_POOL_SIZE") {
+            self.database.pool_size = size.parse().map_err(|_| ConfigError::Env {
+                name: "PAWNPOST_DATABASE_POOL_SIZE".to_owned(),
+                message: format!("not a number of connections: {size:?}"),
+            })?;
+        }
         if let Some(tag) = var("PAWNPOST_DEFAULTS_LANGUAGE") {
             self.defaults.language = Lang::from_locale(&tag).ok_or_else(|| ConfigError::Env {
                 name: "PAWNPOST_DEFAULTS_LANGUAGE".to_owned(),
@@ -233,6 +407,12 @@ impl Config {
                 name: "PAWNPOST_DEFAULTS_CHALLENGE_EXPIRY_DAYS".to_owned(),
                 message: format!("not a number of days: {days:?}"),
             })?;
+        }
+        if let Some(base) = var("PAWNPOST_DISCORD_API_BASE") {
+            self.discord.api_base = Some(base);
+        }
+        if let Some(shards) = var("PAWNPOST_DISCORD_SHARDS") {
+            self.discord.shards = shards;
         }
         if let Some(token) = var("PAWNPOST_DISCORD_TOKEN").or_else(|| var("DISCORD_TOKEN")) {
             self.discord.token = Some(Secret::new(token));
@@ -322,6 +502,63 @@ mod tests {
         assert!(config.matrix.is_configured());
         assert_eq!(config.matrix.prefix, "!echecs");
         assert!(!format!("{config:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn seasons_include_both_end_days() {
+        let config: Config = toml::from_str(
+            "[[seasons]]\nname = \"2026\"\nfrom = \"2026-01-01\"\nto = \"2026-12-31\"\n",
+        )
+        .expect("parses");
+        let season = config.seasons[0].to_season();
+        assert_eq!(season.from.to_rfc3339(), "2026-01-01T00:00:00+00:00");
+        assert_eq!(season.to.to_rfc3339(), "2027-01-01T00:00:00+00:00");
+    }
+
+    #[test]
+    fn the_database_url_picks_the_store() {
+        let cases = [
+            ("sqlite:games.db", Some(Database::Sqlite("games.db".into()))),
+            (
+                "sqlite:///srv/p.db",
+                Some(Database::Sqlite("/srv/p.db".into())),
+            ),
+            (
+                "postgres://bot:pw@127.0.0.1:5432/pawnpost",
+                Some(Database::Postgres(Secret::new(
+                    "postgres://bot:pw@127.0.0.1:5432/pawnpost",
+                ))),
+            ),
+            (
+                "postgresql://db/pawnpost",
+                Some(Database::Postgres(Secret::new("postgresql://db/pawnpost"))),
+            ),
+            ("sqlite:", None),
+            ("mysql://db", None),
+            ("games.db", None),
+        ];
+        for (url, expected) in cases {
+            assert_eq!(Database::from_url(url).ok(), expected, "{url}");
+        }
+        // Without a url, the old `path` key still names the SQLite file.
+        let config: Config = toml::from_str("[database]\npath = \"old.db\"").expect("parse");
+        assert_eq!(
+            config.database.target().expect("target"),
+            Database::Sqlite("old.db".into())
+        );
+        let env = |name: &str| {
+            (name == "PAWNPOST_DATABASE_URL").then(|| "postgres://u:secret@h/db".to_owned())
+        };
+        let mut config = Config::default();
+        config.apply_env(env).expect("valid");
+        assert!(matches!(
+            config.database.target(),
+            Ok(Database::Postgres(_))
+        ));
+        assert!(
+            !format!("{config:?}").contains("secret"),
+            "the URL is never shown"
+        );
     }
 
     #[test]

@@ -11,8 +11,9 @@
 //! - [`service`]: the one place that joins store, core and messages: an act
 //!   in, replies out, one transaction per act.
 //! - [`i18n`]: every message a user reads, in English and French.
-//! - [`render`]: pictures of games (a text diagram for now); pure CPU.
-//! - [`adapters`]: the console and Matrix (and, later, Discord); they only
+//! - [`render`]: pictures of games (board PNGs, game GIFs, charts, text
+//!   diagrams); pure CPU, sprites prepared once per size.
+//! - [`adapters`]: the console, Discord and Matrix; they only
 //!   translate between a platform and the service.
 //! - [`config`]: defaults, file, environment; secrets never logged.
 
@@ -20,6 +21,7 @@
 #![recursion_limit = "256"]
 
 pub mod adapters;
+pub mod competition;
 pub mod config;
 pub mod core;
 pub mod i18n;

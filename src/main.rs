@@ -7,10 +7,18 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Duration, Utc};
 use clap::{Parser, Subcommand};
+use std::sync::Arc;
+
 use pawnpost::adapters::console::{self, ConsoleOptions};
-use pawnpost::config::Config;
+use pawnpost::adapters::discord::{Bot, DiscordOptions};
+use pawnpost::config::{Config, Database};
+use pawnpost::render::{BoardOptions, Theme};
+use pawnpost::scheduler::{self, SystemTime, TimeSource};
 use pawnpost::service::{Service, ServiceConfig};
+use pawnpost::storage::Store;
+use pawnpost::storage::postgres::PgStore;
 use pawnpost::storage::sqlite::SqliteStore;
+use pawnpost::storage::transfer;
 
 /// A correspondence chess bot for Discord, Matrix and the console.
 #[derive(Parser)]
@@ -29,12 +37,29 @@ enum Command {
     Serve,
     /// Play from the terminal or a script.
     Console(ConsoleArgs),
-    /// Create or upgrade the database, then exit.
+    /// Create or upgrade the database, then exit; with --from and --to,
+    /// copy everything from a SQLite file into an empty PostgreSQL database.
     Migrate {
         /// The SQLite file (default: from the configuration).
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["from", "to"])]
         db: Option<PathBuf>,
+        /// The database to copy from: sqlite:FILE.
+        #[arg(long, requires = "to")]
+        from: Option<String>,
+        /// The database to copy into: postgres://user@host:port/db.
+        #[arg(long, requires = "from")]
+        to: Option<String>,
     },
+    /// Read FENs on stdin, one per line, and print for each who can still
+    /// mate: `WB`, `W-`, `-B` or `--`, then each side's helpmate in UCI.
+    /// Quick by default (cheap, presumes a mate with plenty of material:
+    /// `?`); `--full` searches for a proof either way with a larger budget.
+    Unwinnable {
+        #[arg(long)]
+        full: bool,
+    },
+    /// Draw a position as a PNG board image.
+    Render(RenderArgs),
     /// Print a game as PGN.
     Pgn {
         game: i64,
@@ -42,6 +67,31 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+}
+
+#[derive(clap::Args)]
+struct RenderArgs {
+    /// The position.
+    #[arg(long)]
+    fen: String,
+    /// The board's width in pixels (240 to 1024).
+    #[arg(long, default_value_t = 480)]
+    size: u32,
+    /// Show the board from Black's side.
+    #[arg(long)]
+    flip: bool,
+    /// The move that led to the position, in UCI (e2e4), highlighted.
+    #[arg(long)]
+    last_move: Option<String>,
+    /// brown, blue, green or colorblind.
+    #[arg(long, default_value = "brown")]
+    theme: String,
+    /// Leave out the file letters and rank digits.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// The PNG file to write.
+    #[arg(short = 'o', long = "output")]
+    output: PathBuf,
 }
 
 #[derive(clap::Args, Default)]
@@ -58,10 +108,18 @@ struct ConsoleArgs {
     /// Simulate the clock, starting at this RFC 3339 instant.
     #[arg(long)]
     now: Option<String>,
+    /// Write every file the bot would send (board PNGs, GIFs, standings and
+    /// rating charts) into this directory, as `line-NNNN-R-NAME`.
+    #[arg(long, visible_alias = "files")]
+    boards: Option<PathBuf>,
 }
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
+    if let Some(Command::Unwinnable { full }) = cli.command {
+        // Pure analysis: no configuration, store or runtime.
+        return run_unwinnable(full);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
@@ -76,28 +134,24 @@ fn main() -> Result<()> {
 async fn run(command: Option<Command>, config: Config) -> Result<()> {
     match command {
         Some(Command::Serve) => serve(&config).await,
+        Some(Command::Unwinnable { full }) => run_unwinnable(full),
         Some(Command::Console(args)) => run_console(&config, args).await,
-        Some(Command::Migrate { db }) => {
-            let path = db.unwrap_or_else(|| config.database.path.clone());
-            let store =
-                SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
-            println!(
-                "{}: schema version {}",
-                path.display(),
-                store.schema_version()?
-            );
-            Ok(())
-        }
-        Some(Command::Pgn { game, db }) => {
-            let service = open_service(&config, db.as_ref())?;
-            match service.export_pgn(game).await? {
-                Some(pgn) => {
-                    print!("{pgn}");
-                    Ok(())
-                }
-                None => bail!("no game {game}"),
+        Some(Command::Migrate { db, from, to }) => match (from, to) {
+            (Some(from), Some(to)) => copy_database(&config, &from, &to).await,
+            _ => {
+                let version = match open_store(&config, db.as_ref()).await? {
+                    Opened::Sqlite(store) => store.schema_version()?,
+                    Opened::Postgres(store) => store.schema_version().await?,
+                };
+                println!("database schema version {version}");
+                Ok(())
             }
-        }
+        },
+        Some(Command::Render(args)) => render(&args),
+        Some(Command::Pgn { game, db }) => match open_store(&config, db.as_ref()).await? {
+            Opened::Sqlite(store) => print_pgn(&service(&config, store)?, game).await,
+            Opened::Postgres(store) => print_pgn(&service(&config, store)?, game).await,
+        },
         None if config.discord.token.is_some() || config.matrix.is_configured() => {
             serve(&config).await
         }
@@ -107,34 +161,109 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
                  Type `alice: /challenge @bob`, then `bob: /accept`, `alice: /move e4` ... \
                  (`alice: /help` lists the commands; Ctrl-D quits).\n\
                  To run the bot, set DISCORD_TOKEN (see README.md).",
-                config.database.path.display()
+                match config.database.target()? {
+                    Database::Sqlite(path) => path.display().to_string(),
+                    Database::Postgres(_) => "PostgreSQL".to_owned(),
+                }
             );
             run_console(&config, ConsoleArgs::default()).await
         }
     }
 }
 
+fn render(args: &RenderArgs) -> Result<()> {
+    let theme = Theme::from_name(&args.theme).with_context(|| {
+        let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
+        format!("no theme {:?}; themes: {}", args.theme, names.join(", "))
+    })?;
+    let options = BoardOptions {
+        size: args.size,
+        orientation: if args.flip {
+            shakmaty::Color::Black
+        } else {
+            shakmaty::Color::White
+        },
+        coordinates: !args.no_coordinates,
+        theme,
+        caption: None,
+    };
+    let png = pawnpost::render::board_png(&args.fen, args.last_move.as_deref(), &options)?;
+    std::fs::write(&args.output, png).with_context(|| format!("writing {}", args.output.display()))
+}
+
 async fn serve(config: &Config) -> Result<()> {
-    #[cfg(feature = "matrix")]
-    if config.matrix.is_configured() {
-        return serve_matrix(config).await;
+    let discord = config.discord.token.is_some();
+    let matrix = config.matrix.is_configured();
+    if discord && matrix {
+        // Each platform's scheduler posts notices on its own platform only.
+        bail!("both Discord and Matrix are configured: run one `pawnpost serve` per platform");
     }
-    if config.discord.token.is_none() {
+    if !discord && !matrix {
         bail!(
             "no chat platform is configured: set DISCORD_TOKEN or the [matrix] section (see README.md)"
         );
     }
-    bail!("the Discord adapter is not part of this build yet; use `pawnpost console`")
+    match open_store(config, None).await? {
+        Opened::Sqlite(store) => serve_platform(Arc::new(service(config, store)?), config).await,
+        Opened::Postgres(store) => serve_platform(Arc::new(service(config, store)?), config).await,
+    }
+}
+
+/// Runs the configured platform's bot on `service`.
+async fn serve_platform<S: Store>(service: Arc<Service<S>>, config: &Config) -> Result<()> {
+    #[cfg(feature = "matrix")]
+    if config.matrix.is_configured() {
+        return serve_matrix(service, config).await;
+    }
+    #[cfg(not(feature = "matrix"))]
+    if config.matrix.is_configured() {
+        bail!("this build has no Matrix adapter (the cargo feature `matrix` is off)");
+    }
+    let options = DiscordOptions::from_config(&config.discord, config.defaults.language)?;
+    serve_on(service, config, options).await
+}
+
+/// The Discord bot and its scheduler on one store, until Ctrl-C.
+async fn serve_on<S: Store>(
+    service: Arc<Service<S>>,
+    config: &Config,
+    options: DiscordOptions,
+) -> Result<()> {
+    let time: Arc<dyn TimeSource> = Arc::new(SystemTime);
+    let bot = Bot::connect(Arc::clone(&service), options, time).await?;
+    let settings = scheduler::Settings {
+        outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),
+        ..scheduler::Settings::default()
+    };
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let scheduler = tokio::spawn(scheduler::run(
+        service,
+        bot.notifier(),
+        SystemTime,
+        settings,
+        wait_for(stopped.clone()),
+    ));
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+    };
+    let result = bot.run(shutdown).await;
+    let _ = stop.send(true);
+    let _ = scheduler.await;
+    result
+}
+
+/// Completes once `flag` turns true (or its sender is gone).
+async fn wait_for(mut flag: tokio::sync::watch::Receiver<bool>) {
+    let _ = flag.wait_for(|stop| *stop).await;
 }
 
 /// Runs the Matrix bot and the deadline scheduler (its notices go to the
 /// games' rooms) until Ctrl-C or SIGTERM.
 #[cfg(feature = "matrix")]
-async fn serve_matrix(config: &Config) -> Result<()> {
+async fn serve_matrix<S: Store>(service: Arc<Service<S>>, config: &Config) -> Result<()> {
     use pawnpost::adapters::matrix::MatrixBot;
-    use pawnpost::scheduler::{self, SystemTime};
 
-    let service = std::sync::Arc::new(open_service(config, None)?);
     let bot = MatrixBot::connect(&config.matrix).await?;
     tracing::info!(user = %bot.settings().own_user, "Matrix bot running");
     let stop = shutdown_signal();
@@ -143,7 +272,7 @@ async fn serve_matrix(config: &Config) -> Result<()> {
         ..scheduler::Settings::default()
     };
     let deadlines = tokio::spawn(scheduler::run(
-        std::sync::Arc::clone(&service),
+        Arc::clone(&service),
         bot.notifier(),
         SystemTime,
         settings,
@@ -187,7 +316,79 @@ async fn stopped(mut signal: tokio::sync::watch::Receiver<bool>) {
 }
 
 async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
-    let service = open_service(config, args.db.as_ref())?;
+    // A terminal shows text: boards are drawn only when they go to a directory.
+    let mut config = config.clone();
+    config.board.images &= args.boards.is_some();
+    match open_store(&config, args.db.as_ref()).await? {
+        Opened::Sqlite(store) => console_on(&service(&config, store)?, args).await,
+        Opened::Postgres(store) => console_on(&service(&config, store)?, args).await,
+    }
+}
+
+async fn print_pgn<S: Store>(service: &Service<S>, game: i64) -> Result<()> {
+    match service.export_pgn(game).await? {
+        Some(pgn) => {
+            print!("{pgn}");
+            Ok(())
+        }
+        None => bail!("no game {game}"),
+    }
+}
+
+/// `pawnpost migrate --from sqlite:FILE --to postgres://...`
+async fn copy_database(config: &Config, from: &str, to: &str) -> Result<()> {
+    let Database::Sqlite(path) = Database::from_url(from)? else {
+        bail!("--from takes sqlite:FILE");
+    };
+    let Database::Postgres(url) = Database::from_url(to)? else {
+        bail!("--to takes postgres://user@host:port/db");
+    };
+    if !path.exists() {
+        bail!("{} does not exist", path.display());
+    }
+    let source = SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
+    let target = PgStore::connect(url.expose(), config.database.pool_size)
+        .await
+        .context("connecting to PostgreSQL")?;
+    let copied = transfer::copy_sqlite_to_postgres(&source, &target)
+        .await
+        .context("copying")?;
+    println!("{:<16} {:>10} {:>10}", "table", "sqlite", "postgres");
+    for table in &copied {
+        println!(
+            "{:<16} {:>10} {:>10}",
+            table.table, table.source, table.target
+        );
+    }
+    println!("every table has the same number of rows on both sides");
+    Ok(())
+}
+
+/// The configured store, or the SQLite file `db` when given.
+enum Opened {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
+}
+
+async fn open_store(config: &Config, db: Option<&PathBuf>) -> Result<Opened> {
+    let target = match db {
+        Some(path) => Database::Sqlite(path.clone()),
+        None => config.database.target()?,
+    };
+    Ok(match target {
+        Database::Sqlite(path) => Opened::Sqlite(
+            SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?,
+        ),
+        // The error never repeats the URL: it may hold a password.
+        Database::Postgres(url) => Opened::Postgres(
+            PgStore::connect(url.expose(), config.database.pool_size)
+                .await
+                .context("connecting to PostgreSQL")?,
+        ),
+    })
+}
+
+async fn console_on<S: Store>(service: &Service<S>, args: ConsoleArgs) -> Result<()> {
     let now = args
         .now
         .as_deref()
@@ -199,14 +400,18 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
         json: args.json,
         now,
         script_name: None,
+        boards: args.boards.clone(),
     };
+    if let Some(dir) = &args.boards {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
     let stdout = std::io::stdout();
     match &args.script {
         Some(path) => {
             let file =
                 std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
             options.script_name = Some(path.display().to_string());
-            console::run(&service, BufReader::new(file), stdout.lock(), &options).await?;
+            console::run(service, BufReader::new(file), stdout.lock(), &options).await?;
         }
         None => {
             let stdin = std::io::stdin();
@@ -214,15 +419,13 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
                 // Piped input is a script too, but without a stable name: no keys.
                 tracing::debug!("reading acts from a pipe");
             }
-            console::run(&service, stdin.lock(), stdout.lock(), &options).await?;
+            console::run(service, stdin.lock(), stdout.lock(), &options).await?;
         }
     }
     Ok(())
 }
 
-fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteStore>> {
-    let path = db.cloned().unwrap_or_else(|| config.database.path.clone());
-    let store = SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
+fn service<S: Store>(config: &Config, store: S) -> Result<Service<S>> {
     let service_config = ServiceConfig {
         default_language: config.defaults.language,
         default_time_control: config.defaults.time_control.clone(),
@@ -232,6 +435,37 @@ fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteS
             .filter(|h| *h > 0)
             .map(|h| Duration::hours(i64::from(h))),
         leave_days_per_year: config.clocks.leave_days_per_year,
+        ratings: config.ratings.to_settings(),
+        seasons: config.seasons.iter().map(|s| s.to_season()).collect(),
+        board_images: config.board.images,
+        board_size: config.board.size,
+        board_theme: Theme::from_name(&config.board.theme)
+            .with_context(|| format!("[board] theme: no theme {:?}", config.board.theme))?,
     };
+    if !(pawnpost::render::MIN_SIZE..=pawnpost::render::MAX_SIZE).contains(&config.board.size) {
+        bail!(
+            "[board] size: {} is not between 240 and 1024",
+            config.board.size
+        );
+    }
     Ok(Service::new(store, service_config))
+}
+
+fn run_unwinnable(full: bool) -> Result<()> {
+    use pawnpost::core::unwinnable::{Mode, class};
+    use std::io::{BufRead, Write};
+    let mode = if full { Mode::Full } else { Mode::Quick };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for line in std::io::stdin().lock().lines() {
+        let line = line.context("reading stdin")?;
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match class::describe_line(&line, mode) {
+            Ok(text) => writeln!(out, "{text}")?,
+            Err(e) => writeln!(out, "error: {e}")?,
+        }
+    }
+    Ok(())
 }

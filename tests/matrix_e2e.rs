@@ -339,6 +339,7 @@ async fn attachments_arrive(bot: &RunningBot, reader: &Player, room: &OwnedRoomI
             content_type: "image/png".into(),
             bytes: Arc::from(TINY_PNG),
         }],
+        prompt: Default::default(),
     };
     bot.notifier.deliver(vec![reply]).await;
     let image = reader

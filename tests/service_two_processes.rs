@@ -15,6 +15,7 @@ fn act(user: &str, text: &str, key: &str) -> Act {
             id: user.into(),
             name: user.into(),
             locale: None,
+            moderator: false,
         },
         key: Some(key.into()),
         input: Input::Text(text.into()),

@@ -38,6 +38,8 @@ pub struct ConsoleOptions {
     pub now: Option<DateTime<Utc>>,
     /// A name for the input when it is a script: turns on idempotency keys.
     pub script_name: Option<String>,
+    /// Write every attached file (board PNGs, GIFs) into this directory.
+    pub boards: Option<std::path::PathBuf>,
 }
 
 /// Why the console stopped.
@@ -79,6 +81,15 @@ struct JsonReply<'a> {
     text: &'a str,
     events: &'a [GameEvent],
     board: Option<&'a crate::service::BoardView>,
+    /// The files sent with the reply: name, type and size (the bytes go to `--boards`).
+    attachments: Vec<JsonAttachment<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonAttachment<'a> {
+    filename: &'a str,
+    content_type: &'a str,
+    bytes: usize,
 }
 
 /// Reads acts from `input` until it ends, printing every answer to `output`.
@@ -142,6 +153,7 @@ pub async fn run<S: Store>(
                 id: user.to_owned(),
                 name: user.to_owned(),
                 locale: session.locale_of(user),
+                moderator: false,
             },
             key: options
                 .script_name
@@ -150,11 +162,34 @@ pub async fn run<S: Store>(
             input: Input::Text(command.trim().to_owned()),
         };
         let replies = service.handle(act, session.now()).await;
-        for reply in &replies {
+        for (index, reply) in replies.iter().enumerate() {
             print_reply(&mut output, &session, reply, options.json)?;
+            if let Some(dir) = &options.boards {
+                save_attachments(dir, line_no, index, reply)?;
+            }
         }
         // A printed answer is an acknowledged act: make sure it is out.
         output.flush()?;
+    }
+    Ok(())
+}
+
+/// Writes a reply's files as `line-0007-1-board.png` (input line, reply, name).
+fn save_attachments(
+    dir: &std::path::Path,
+    line_no: usize,
+    index: usize,
+    reply: &Reply,
+) -> std::io::Result<()> {
+    for attachment in &reply.attachments {
+        // The service names its files; keep only plain characters all the same.
+        let name: String = attachment
+            .filename
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+            .collect();
+        let path = dir.join(format!("line-{line_no:04}-{index}-{name}"));
+        std::fs::write(path, &attachment.bytes)?;
     }
     Ok(())
 }
@@ -190,6 +225,15 @@ fn print_reply(
             text: &reply.text,
             events: &reply.events,
             board: reply.board.as_ref(),
+            attachments: reply
+                .attachments
+                .iter()
+                .map(|a| JsonAttachment {
+                    filename: &a.filename,
+                    content_type: &a.content_type,
+                    bytes: a.bytes.len(),
+                })
+                .collect(),
         };
         let text = serde_json::to_string(&line).map_err(std::io::Error::other)?;
         return writeln!(output, "{text}");
@@ -201,6 +245,15 @@ fn print_reply(
         (None, _) => format!("[#{}]", reply.channel),
     };
     writeln!(output, "{audience} {}", reply.text)?;
+    for attachment in &reply.attachments {
+        writeln!(
+            output,
+            "[file {} ({}, {} bytes)]",
+            attachment.filename,
+            attachment.content_type,
+            attachment.bytes.len()
+        )?;
+    }
     // Moves and game starts get a diagram; answers that are pictures already do not.
     let picture = reply.board.as_ref().and_then(board_diagram);
     if let Some(picture) = picture.filter(|_| !reply.text.contains('\n')) {

@@ -2,5 +2,6 @@
 //! do nothing else (no SQL, no chess rules).
 
 pub mod console;
+pub mod discord;
 #[cfg(feature = "matrix")]
 pub mod matrix;

@@ -53,9 +53,10 @@ pub enum DrawAction {
     Decline,
 }
 
-/// A user named in a command, as the platform identifies them.
+/// A user named in a command, as the platform identifies them, with the
+/// name the platform shows when it tells (Discord resolves mentions).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UserRef(String);
+pub struct UserRef(String, Option<String>);
 
 impl UserRef {
     pub fn new(text: &str) -> Result<UserRef, CommandError> {
@@ -66,11 +67,23 @@ impl UserRef {
         if id.len() > MAX_USER_REF {
             return Err(CommandError::TooLong);
         }
-        Ok(UserRef(id.to_owned()))
+        Ok(UserRef(id.to_owned(), None))
+    }
+
+    /// The same user with their display name (cut to [`MAX_USER_REF`]).
+    pub fn with_name(mut self, name: &str) -> UserRef {
+        let name: String = name.trim().chars().take(MAX_USER_REF).collect();
+        self.1 = Some(name).filter(|n| !n.is_empty());
+        self
     }
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// The display name if known, else the id.
+    pub fn display_name(&self) -> &str {
+        self.1.as_deref().unwrap_or(&self.0)
     }
 }
 
@@ -127,8 +140,25 @@ pub enum Command {
     Pgn {
         game: Option<i64>,
     },
+    /// The game as an animated GIF, one frame per ply.
+    Gif {
+        game: Option<i64>,
+    },
     Games,
     Standings,
+    /// The standings of a configured season.
+    SeasonStandings {
+        season: String,
+    },
+    /// `player`'s record against `opponent` (the caller when `None`).
+    Record {
+        player: UserRef,
+        opponent: Option<UserRef>,
+    },
+    /// A player's Glicko-2 rating and its history (the caller's when `None`).
+    Rating {
+        user: Option<UserRef>,
+    },
     /// `None` returns the player to the server's language.
     SetLanguage(Option<Lang>),
     /// Where turn notices and reminders go.
@@ -254,8 +284,31 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "pgn" => Command::Pgn {
             game: take_game_anywhere(&mut words)?,
         },
+        "gif" => Command::Gif {
+            game: take_game_anywhere(&mut words)?,
+        },
         "games" => Command::Games,
-        "standings" => Command::Standings,
+        "standings" => match words.take("season") {
+            None => Command::Standings,
+            Some(season) if season.is_empty() || season.len() > 40 => {
+                return Err(bad("season", &season));
+            }
+            Some(season) => Command::SeasonStandings { season },
+        },
+        "record" => {
+            let player = take_mention(&mut words).ok_or(CommandError::MissingArgument("user"))?;
+            let opponent = take_mention(&mut words);
+            Command::Record {
+                player: UserRef::new(&player)?,
+                opponent: opponent.as_deref().map(UserRef::new).transpose()?,
+            }
+        }
+        "rating" => Command::Rating {
+            user: match words.take("user").or_else(|| take_mention(&mut words)) {
+                Some(text) => Some(UserRef::new(&text)?),
+                None => None,
+            },
+        },
         "settings" => parse_settings(&mut words)?,
         "help" => Command::Help,
         other => return Err(CommandError::Unknown(bounded(other))),
@@ -574,7 +627,7 @@ mod tests {
             (
                 "/challenge @bob color:white",
                 Command::Challenge {
-                    opponent: Some(UserRef("bob".into())),
+                    opponent: Some(UserRef("bob".into(), None)),
                     color: ColorWish::White,
                     rated: true,
                     fen: None,
@@ -633,6 +686,8 @@ mod tests {
                 },
             ),
             ("/board 12", Command::Board { game: Some(12) }),
+            ("/gif", Command::Gif { game: None }),
+            ("/gif game:7", Command::Gif { game: Some(7) }),
             (
                 "/settings language fr",
                 Command::SetLanguage(Some(Lang::Fr)),
@@ -694,6 +749,44 @@ mod tests {
         for (line, kind) in cases {
             let got = parse(line).map_err(|e| e.kind());
             assert_eq!(got, Err(kind), "{line}");
+        }
+    }
+
+    #[test]
+    fn competition_commands_parse() {
+        let user = |name: &str| UserRef::new(name).expect("user");
+        let cases = [
+            ("/rating", Ok(Command::Rating { user: None })),
+            (
+                "/rating @bob",
+                Ok(Command::Rating {
+                    user: Some(user("bob")),
+                }),
+            ),
+            (
+                "/standings season:2026",
+                Ok(Command::SeasonStandings {
+                    season: "2026".to_owned(),
+                }),
+            ),
+            (
+                "/record @alice @bob",
+                Ok(Command::Record {
+                    player: user("alice"),
+                    opponent: Some(user("bob")),
+                }),
+            ),
+            (
+                "/record @alice",
+                Ok(Command::Record {
+                    player: user("alice"),
+                    opponent: None,
+                }),
+            ),
+            ("/record", Err(CommandError::MissingArgument("user"))),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(parse(line), expected, "{line}");
         }
     }
 }

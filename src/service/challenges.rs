@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
 use super::texts::Names;
-use super::{Attempt, Context, Failure, Reply, Service};
+use super::{Attempt, Context, Failure, Prompt, Reply, Service};
 use crate::core::clock::TimeControl;
 use crate::core::command::{ColorWish, Command};
 use crate::core::game::{Game, Players, SetupError};
@@ -36,7 +36,7 @@ impl<S: Store> Service<S> {
             Some(user) => {
                 let row = self
                     .store
-                    .ensure_player(ctx.platform, user.as_str(), user.as_str(), now)
+                    .ensure_player(ctx.platform, user.as_str(), user.display_name(), now)
                     .await?;
                 if row.id == ctx.player.id {
                     return Ok(vec![
@@ -119,6 +119,10 @@ impl<S: Store> Service<S> {
                     events: Vec::new(),
                     board: None,
                     attachments: Vec::new(),
+                    prompt: match committed.challenge_id {
+                        Some(challenge) => Prompt::Challenge { challenge },
+                        None => Prompt::None,
+                    },
                 }]
             })
             .await?;
@@ -209,6 +213,7 @@ impl<S: Store> Service<S> {
                     events: Vec::new(),
                     board: None,
                     attachments: Vec::new(),
+                    prompt: Prompt::NewGame { game: game_id },
                 };
                 reply.board = Some(super::games::board_view(&game, game_id, &names, turn));
                 vec![reply]

@@ -10,12 +10,16 @@ use chrono::{DateTime, Utc};
 
 use super::cache::LoadedGame;
 use super::texts::{self, Names};
-use super::{Failure, GameEvent, Reply, Service};
+use super::{Failure, GameEvent, Prompt, Reply, Service};
 use crate::core::game::{Act, Actor, GameError};
 use crate::storage::{Commit, DueGame, GameUpdate, StorageError, Store};
 
 /// Games handled per store query; more are fetched until none are due.
 const BATCH: usize = 200;
+
+/// How long a claimed batch stays this scheduler's: ample for a batch, and
+/// short enough that the games of a process that died come back soon.
+const CLAIM_LEASE: chrono::Duration = chrono::Duration::minutes(2);
 
 impl<S: Store> Service<S> {
     /// The earliest instant the scheduler has work: a flag or a reminder.
@@ -82,6 +86,7 @@ impl<S: Store> Service<S> {
                 events: Vec::new(),
                 board: None,
                 attachments: Vec::new(),
+                prompt: Prompt::None,
             }),
         };
         let update = GameUpdate {
@@ -120,7 +125,12 @@ impl<S: Store> Service<S> {
     async fn attend_due_games(&self, now: DateTime<Utc>) -> Vec<Reply> {
         let mut replies = Vec::new();
         loop {
-            let due = match self.store.due_games(now, BATCH).await {
+            // Claimed, so that schedulers in other processes take other games.
+            let due = match self
+                .store
+                .claim_due_games(now, now + CLAIM_LEASE, BATCH)
+                .await
+            {
                 Ok(due) => due,
                 Err(error) => {
                     tracing::error!(%error, "cannot read due games");
@@ -146,6 +156,10 @@ impl<S: Store> Service<S> {
                         tracing::error!(%error, game = game.id, "cannot attend a due game");
                     }
                 }
+            }
+            if handled > 0 {
+                // Shows how processes sharing a database split the work.
+                tracing::info!(handled, "due games attended");
             }
             // A full batch where nothing was done would repeat forever: stop.
             if !full_batch || handled == 0 {
@@ -232,6 +246,7 @@ impl<S: Store> Service<S> {
             events: Vec::new(),
             board: None,
             attachments: Vec::new(),
+            prompt: Prompt::None,
         };
         let update = GameUpdate {
             id: record.id,
@@ -309,6 +324,7 @@ impl<S: Store> Service<S> {
                 .collect(),
             board: None,
             attachments: Vec::new(),
+            prompt: Prompt::None,
         };
         let update = GameUpdate {
             id: record.id,
@@ -321,9 +337,18 @@ impl<S: Store> Service<S> {
             clock: Some(*game.clock()),
             remind_at: self.next_reminder(&game, now),
         };
+        let (rating_updates, changes) = self.rating_updates(record, &update.state).await?;
+        let mut reply = reply;
+        if !changes.is_empty() {
+            reply.text.push('\n');
+            reply
+                .text
+                .push_str(&super::ratings::changes_text(&self.i18n, lang, &changes));
+        }
         let commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
             game_updates: vec![update],
+            rating_updates,
             ..Commit::default()
         };
         match self.store.commit(commit, now, move |_| vec![reply]).await {

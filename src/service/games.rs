@@ -42,7 +42,12 @@ impl<S: Store> Service<S> {
         let mut game = loaded.game.clone();
         let (moves_before, notes_before) = (game.moves().len(), game.notes().len());
         let actor_side = game.players().side_of(ctx.player.id);
-        let events = match game.apply(&Actor::Player(ctx.player.id), act, now) {
+        // Aborting a started game takes a moderator; the core checks the rest.
+        let actor = match act {
+            GameAct::Abort if ctx.moderator => Actor::Moderator(ctx.player.id),
+            _ => Actor::Player(ctx.player.id),
+        };
+        let events = match game.apply(&actor, act, now) {
             Ok(events) => events,
             Err(error) => {
                 let input = move_text(command).unwrap_or_default();
@@ -82,7 +87,15 @@ impl<S: Store> Service<S> {
             clock: Some(*game.clock()),
             remind_at: self.next_reminder(&game, now),
         };
-        let reply = self.game_reply(ctx, &game, record.id, &names, &events, actor_side);
+        let mut reply = self.game_reply(ctx, &game, record.id, &names, &events, actor_side);
+        // A rated game's end moves both ratings in the same commit.
+        let (rating_updates, changes) = self.rating_updates(record, &update.state).await?;
+        if !changes.is_empty() {
+            reply.text.push('\n');
+            reply.text.push_str(&super::ratings::changes_text(
+                &self.i18n, ctx.lang, &changes,
+            ));
+        }
         let mut next = record.clone();
         next.version += 1;
         next.state = update.state;
@@ -93,11 +106,13 @@ impl<S: Store> Service<S> {
             None => Commit {
                 act_key: ctx.act_key.clone(),
                 game_updates: vec![update],
+                rating_updates,
                 ..Commit::default()
             },
             Some((mut ending, notices)) => {
                 ending.act_key = ctx.act_key.clone();
                 ending.game_updates.push(update);
+                ending.rating_updates = rating_updates;
                 replies.extend(notices);
                 ending
             }
@@ -269,6 +284,9 @@ impl<S: Store> Service<S> {
             Some(names.platform_id(game.turn()).to_owned())
         };
         let mut reply = self.public(ctx, to, lines.join("\n"));
+        if !game.is_over() {
+            reply.prompt = super::Prompt::Game { game: game_id };
+        }
         reply.events = events
             .iter()
             .map(|event| GameEvent {
@@ -370,5 +388,6 @@ pub(super) fn board_view(game: &Game, id: i64, names: &Names, orientation: Color
         orientation: crate::core::event::color_str(orientation).to_owned(),
         white: names.display(Color::White).to_owned(),
         black: names.display(Color::Black).to_owned(),
+        flag_at: game.clock().deadline().filter(|_| !game.is_over()),
     }
 }

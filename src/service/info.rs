@@ -1,15 +1,20 @@
 //! Answers that change nothing: board, score, PGN, game lists, standings.
 
+use std::sync::Arc;
+
 use shakmaty::{Color, Position};
 
 use super::games::{Pick, board_view, restore};
 use super::texts::{self, Names};
-use super::{Attempt, Context, Failure, Service};
+use super::{Attachment, Attempt, Context, Failure, Service};
+use crate::competition::standings::{self, Finished};
+use crate::core::command::UserRef;
 use crate::core::notation::{self, Style};
 use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;
+use crate::render::table::table_png;
 use crate::render::text::diagram;
-use crate::storage::{GameRecord, GameState, StorageError, Store};
+use crate::storage::{GameRecord, GameState, StandingRow, StorageError, Store};
 
 impl<S: Store> Service<S> {
     /// A stored game as PGN, for `pawnpost pgn <id>`; `None` if there is no such game.
@@ -132,6 +137,95 @@ impl<S: Store> Service<S> {
 
     pub(super) async fn standings(&self, ctx: &Context) -> Attempt {
         let rows = self.store.standings(ctx.server.id).await?;
+        self.show_standings(ctx, rows)
+    }
+
+    /// The table of one configured season (games that ended within its dates).
+    pub(super) async fn season_standings(&self, ctx: &Context, name: &str) -> Attempt {
+        let Some(season) = self.config.seasons.iter().find(|s| s.name == name) else {
+            let text = self.text(ctx, "season-unknown", &[("season", Arg::from(name))]);
+            return Ok(vec![self.private(ctx, text)]);
+        };
+        let games = self.store.finished_games(ctx.server.id).await?;
+        let games: Vec<Finished> = games
+            .into_iter()
+            .map(|g| Finished {
+                white: g.white,
+                black: g.black,
+                result: g.result,
+                ended_at: g.ended_at,
+            })
+            .collect();
+        let mut rows = Vec::new();
+        for line in standings::table(&games, Some(season)) {
+            let name = match self.store.player(line.player).await? {
+                Some(player) => player.display_name,
+                None => String::new(),
+            };
+            rows.push(StandingRow {
+                player: line.player,
+                name,
+                played: line.played,
+                won: line.won,
+                drawn: line.drawn,
+                lost: line.lost,
+                half_points: line.half_points,
+            });
+        }
+        self.show_standings(ctx, rows)
+    }
+
+    /// `player`'s wins, draws and losses against `opponent` (the caller by default).
+    pub(super) async fn record(
+        &self,
+        ctx: &Context,
+        player: &UserRef,
+        opponent: Option<&UserRef>,
+    ) -> Attempt {
+        let first = self
+            .store
+            .find_player(ctx.platform, player.as_str())
+            .await?;
+        let second = match opponent {
+            Some(user) => self.store.find_player(ctx.platform, user.as_str()).await?,
+            None => Some(ctx.player.clone()),
+        };
+        let first_known = first.is_some();
+        let (Some(first), Some(second)) = (first, second) else {
+            let unknown = match (first_known, opponent) {
+                (true, Some(user)) => user.as_str(),
+                _ => player.as_str(),
+            };
+            let text = self.text(ctx, "rating-unknown", &[("player", Arg::from(unknown))]);
+            return Ok(vec![self.private(ctx, text)]);
+        };
+        let games = self.store.finished_games(ctx.server.id).await?;
+        let games: Vec<Finished> = games
+            .into_iter()
+            .map(|g| Finished {
+                white: g.white,
+                black: g.black,
+                result: g.result,
+                ended_at: g.ended_at,
+            })
+            .collect();
+        let (won, drawn, lost) = standings::record(&games, first.id, second.id);
+        let text = self.text(
+            ctx,
+            "record-line",
+            &[
+                ("player", Arg::from(first.display_name.as_str())),
+                ("opponent", Arg::from(second.display_name.as_str())),
+                ("won", Arg::from(won)),
+                ("drawn", Arg::from(drawn)),
+                ("lost", Arg::from(lost)),
+            ],
+        );
+        Ok(vec![self.public(ctx, None, text)])
+    }
+
+    /// Standings rows as text and as a PNG table.
+    fn show_standings(&self, ctx: &Context, rows: Vec<StandingRow>) -> Attempt {
         if rows.is_empty() {
             let reply = self.public(ctx, None, self.text(ctx, "standings-none", &[]));
             return Ok(vec![reply]);
@@ -152,8 +246,55 @@ impl<S: Store> Service<S> {
                 ],
             ));
         }
-        Ok(vec![self.public(ctx, None, lines.join("\n"))])
+        let mut reply = self.public(ctx, None, lines.join("\n"));
+        reply.attachments.extend(self.standings_png(ctx, &rows));
+        Ok(vec![reply])
     }
+
+    /// The standings as a PNG table (played, won, drawn, lost, points, percentage).
+    fn standings_png(&self, ctx: &Context, rows: &[StandingRow]) -> Option<Attachment> {
+        let header: Vec<String> = [
+            "rank", "player", "played", "won", "drawn", "lost", "points", "percent",
+        ]
+        .iter()
+        .map(|column| self.text(ctx, &format!("standings-png-header-{column}"), &[]))
+        .collect();
+        let cells: Vec<Vec<String>> = rows
+            .iter()
+            .enumerate()
+            .map(|(rank, row)| {
+                vec![
+                    (rank + 1).to_string(),
+                    row.name.clone(),
+                    row.played.to_string(),
+                    row.won.to_string(),
+                    row.drawn.to_string(),
+                    row.lost.to_string(),
+                    points(row.half_points),
+                    percentage(row.half_points, row.played),
+                ]
+            })
+            .collect();
+        match table_png(&header, &cells) {
+            Ok(png) => Some(Attachment {
+                filename: "standings.png".to_owned(),
+                content_type: "image/png".to_owned(),
+                bytes: Arc::from(png),
+            }),
+            Err(error) => {
+                tracing::error!(%error, "cannot draw the standings");
+                None
+            }
+        }
+    }
+}
+
+/// The share of the points available, as a whole percentage: 3 of 4 → "75".
+fn percentage(half_points: u32, played: u32) -> String {
+    if played == 0 {
+        return "0".to_owned();
+    }
+    ((f64::from(half_points) * 50.0 / f64::from(played)).round() as u32).to_string()
 }
 
 /// The PGN tags of a stored game, played at `site`.
@@ -184,6 +325,14 @@ mod tests {
         let cases = [(0, "0"), (1, "½"), (2, "1"), (5, "2½"), (8, "4")];
         for (half, text) in cases {
             assert_eq!(super::points(half), text);
+        }
+    }
+
+    #[test]
+    fn percentages_are_of_the_points_available() {
+        let cases = [(0, 0, "0"), (3, 2, "75"), (4, 2, "100"), (1, 3, "17")];
+        for (half, played, text) in cases {
+            assert_eq!(super::percentage(half, played), text);
         }
     }
 }

@@ -8,7 +8,7 @@
 use chrono::{DateTime, Datelike, Duration, Utc};
 
 use super::texts::{self, Names};
-use super::{Attempt, Context, Failure, Reply, Service};
+use super::{Attempt, Context, Failure, Prompt, Reply, Service};
 use crate::core::command::LeaveAction;
 use crate::core::game::{Game, PlayerId};
 use crate::i18n::Arg;
@@ -272,6 +272,7 @@ impl<S: Store> Service<S> {
             events: Vec::new(),
             board: None,
             attachments: Vec::new(),
+            prompt: Prompt::None,
         }
     }
 }

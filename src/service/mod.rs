@@ -13,6 +13,9 @@ mod deadlines;
 mod games;
 mod info;
 mod leave;
+mod pictures;
+mod ratings;
+mod suggest;
 mod texts;
 
 use std::sync::Arc;
@@ -49,6 +52,15 @@ pub struct ServiceConfig {
     pub remind_before_flag: Option<Duration>,
     /// Days of leave each player may take per server and calendar year.
     pub leave_days_per_year: u32,
+    /// Named date ranges for `standings season:NAME`.
+    pub seasons: Vec<crate::competition::standings::Season>,
+    /// How Glicko-2 ratings are computed.
+    pub ratings: crate::competition::glicko2::Settings,
+    /// Attach a board PNG to every reply that shows a position.
+    pub board_images: bool,
+    /// The board images' width in pixels (240..=1024).
+    pub board_size: u32,
+    pub board_theme: crate::render::Theme,
 }
 
 impl Default for ServiceConfig {
@@ -60,6 +72,11 @@ impl Default for ServiceConfig {
             remind_when_used: Some(0.8),
             remind_before_flag: Some(Duration::hours(24)),
             leave_days_per_year: 45,
+            ratings: crate::competition::glicko2::Settings::default(),
+            seasons: Vec::new(),
+            board_images: true,
+            board_size: 480,
+            board_theme: crate::render::Theme::Brown,
         }
     }
 }
@@ -71,6 +88,9 @@ pub struct User {
     pub name: String,
     /// The chat client's locale (`fr`, `en-US`), if it sends one.
     pub locale: Option<String>,
+    /// The platform says this user moderates the server (Discord: Manage
+    /// Server or the server's moderator role): they may abort any game.
+    pub moderator: bool,
 }
 
 /// What the user asked for: text to parse, or a command an adapter built.
@@ -113,6 +133,9 @@ pub struct BoardView {
     pub orientation: String,
     pub white: String,
     pub black: String,
+    /// When the flag of the side to move falls, while the game runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag_at: Option<DateTime<Utc>>,
 }
 
 /// Something to show a user or a channel.
@@ -134,6 +157,29 @@ pub struct Reply {
     /// with the act's answer: the service builds them again on a replay.
     #[serde(skip)]
     pub attachments: Vec<Attachment>,
+    /// What readers may answer with, for adapters that show buttons.
+    #[serde(default, skip_serializing_if = "Prompt::is_none")]
+    pub prompt: Prompt,
+}
+
+/// What a reply invites its readers to do next (Discord shows buttons).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Prompt {
+    #[default]
+    None,
+    /// An open challenge: accept or decline it.
+    Challenge { challenge: i64 },
+    /// A game just started (adapters may open a thread for it).
+    NewGame { game: i64 },
+    /// A running game after an act: look at the board, offer a draw, resign.
+    Game { game: i64 },
+}
+
+impl Prompt {
+    pub fn is_none(&self) -> bool {
+        matches!(self, Prompt::None)
+    }
 }
 
 /// A file sent with a reply.
@@ -156,6 +202,8 @@ struct Context {
     channel: ChannelRow,
     channel_platform_id: String,
     player: PlayerRow,
+    /// The platform vouches that the player moderates the server.
+    moderator: bool,
     lang: Lang,
     /// The instant the act happens.
     now: DateTime<Utc>,
@@ -224,7 +272,11 @@ impl<S: Store> Service<S> {
     /// Carries out one act at `now` and answers it.
     pub async fn handle(&self, act: Act, now: DateTime<Utc>) -> Vec<Reply> {
         match self.try_handle(&act, now).await {
-            Ok(replies) => replies,
+            Ok(mut replies) => {
+                // Also on a replay: stored answers keep the board, not its image.
+                self.attach_boards(&mut replies);
+                replies
+            }
             Err(Failure::Storage(error)) => {
                 tracing::error!(%error, platform = act.platform.as_str(), "act failed");
                 let text = self
@@ -239,6 +291,7 @@ impl<S: Store> Service<S> {
                     events: Vec::new(),
                     board: None,
                     attachments: Vec::new(),
+                    prompt: Prompt::None,
                 }]
             }
         }
@@ -287,8 +340,14 @@ impl<S: Store> Service<S> {
             Command::Board { game } => self.board(ctx, *game).await,
             Command::Moves { game } => self.moves(ctx, *game).await,
             Command::Pgn { game } => self.pgn(ctx, *game).await,
+            Command::Gif { game } => self.gif(ctx, *game).await,
             Command::Games => self.games(ctx).await,
             Command::Standings => self.standings(ctx).await,
+            Command::Rating { user } => self.rating(ctx, user.as_ref(), now).await,
+            Command::SeasonStandings { season } => self.season_standings(ctx, season).await,
+            Command::Record { player, opponent } => {
+                self.record(ctx, player, opponent.as_ref()).await
+            }
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
             Command::SetNotify(wish) => self.set_notify(ctx, *wish, now).await,
             Command::Leave(action) => self.leave(ctx, *action, now).await,
@@ -334,6 +393,7 @@ impl<S: Store> Service<S> {
             channel,
             channel_platform_id: act.channel.clone(),
             player,
+            moderator: act.user.moderator,
             lang,
             now,
         })))
@@ -421,6 +481,7 @@ impl<S: Store> Service<S> {
             events: Vec::new(),
             board: None,
             attachments: Vec::new(),
+            prompt: Prompt::None,
         }
     }
 
@@ -435,6 +496,7 @@ impl<S: Store> Service<S> {
             events: Vec::new(),
             board: None,
             attachments: Vec::new(),
+            prompt: Prompt::None,
         }
     }
 }

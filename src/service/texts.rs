@@ -2,7 +2,7 @@
 
 use shakmaty::{Chess, Color};
 
-use super::{Context, Reply};
+use super::{Context, Prompt, Reply};
 use crate::core::command::CommandError;
 use crate::core::event::{Event, GameResult, Reason};
 use crate::core::game::GameError;
@@ -329,5 +329,6 @@ pub(super) fn command_refusal(i18n: &I18n, ctx: &Context, error: &CommandError) 
         events: Vec::new(),
         board: None,
         attachments: Vec::new(),
+        prompt: Prompt::None,
     }
 }

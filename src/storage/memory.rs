@@ -10,9 +10,9 @@ use shakmaty::Color;
 
 use super::{
     ActRequest, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow, Commit, Committed,
-    DueGame, GameRecord, GameState, GameSummary, GameUpdate, LeaveRow, MoveRow, NewChallenge,
-    NewGame, OpenedAct, Platform, PlayerRow, Result, ServerDefaults, ServerRow, StandingRow,
-    StorageError, Store, to_stored_precision,
+    DueGame, FinishedGame, GameRecord, GameState, GameSummary, GameUpdate, LeaveRow, MoveRow,
+    NewChallenge, NewGame, OpenedAct, Platform, PlayerRow, RatingPoint, RatingRow, RatingUpdate,
+    Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store, to_stored_precision,
 };
 use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, PlayerId};
@@ -28,6 +28,10 @@ struct State {
     answers: HashMap<String, String>,
     heartbeat: Option<DateTime<Utc>>,
     leaves: Vec<LeaveRow>,
+    ratings: Vec<RatingRow>,
+    rating_history: Vec<(i64, PlayerId, RatingPoint)>,
+    /// Games a scheduler claimed, and when the claim ends (their wake-up until a save).
+    claims: HashMap<i64, DateTime<Utc>>,
 }
 
 /// Everything in memory; dropped with the store.
@@ -113,6 +117,16 @@ impl State {
                 .iter()
                 .any(|c| c.id == closing.id && c.status == ChallengeStatus::Open);
             if !open {
+                return Err(StorageError::Conflict);
+            }
+        }
+        for update in &commit.rating_updates {
+            let stored = self
+                .ratings
+                .iter()
+                .find(|r| r.server_id == update.server_id && r.player == update.player)
+                .map_or(0, |r| r.games);
+            if stored != update.expected_games {
                 return Err(StorageError::Conflict);
             }
         }
@@ -204,6 +218,7 @@ impl State {
             committed.game_id = Some(self.insert_game(new, now));
         }
         for update in commit.game_updates {
+            self.claims.remove(&update.id);
             self.update_game(update);
         }
         if let Some((id, language)) = commit.player_language
@@ -229,12 +244,46 @@ impl State {
             leave.ended_at = Some(to_stored_precision(ending.ended_at));
             leave.days = ending.days;
         }
+        for update in commit.rating_updates {
+            self.write_rating(update);
+        }
         if let Some((id, notify)) = commit.player_notify
             && let Some(player) = self.players.iter_mut().find(|p| p.id == id)
         {
             player.notify = notify;
         }
         committed
+    }
+
+    fn write_rating(&mut self, update: RatingUpdate) {
+        let at = to_stored_precision(update.at);
+        let row = RatingRow {
+            server_id: update.server_id,
+            player: update.player,
+            rating: update.rating,
+            deviation: update.deviation,
+            volatility: update.volatility,
+            games: update.expected_games + 1,
+            rated_at: at,
+        };
+        match self
+            .ratings
+            .iter_mut()
+            .find(|r| r.server_id == update.server_id && r.player == update.player)
+        {
+            Some(stored) => *stored = row,
+            None => self.ratings.push(row),
+        }
+        self.rating_history.push((
+            update.server_id,
+            update.player,
+            RatingPoint {
+                game_id: update.game_id,
+                rating: update.rating,
+                deviation: update.deviation,
+                at,
+            },
+        ));
     }
 
     fn insert_challenge(&mut self, new: NewChallenge, now: DateTime<Utc>) -> i64 {
@@ -346,7 +395,42 @@ fn wake_at(game: &GameRecord) -> Option<DateTime<Utc>> {
     [deadline(game), remind].into_iter().flatten().min()
 }
 
+impl State {
+    /// A game's wake-up: the end of a scheduler's claim, else its reminder or flag.
+    fn wake(&self, game: &GameRecord) -> Option<DateTime<Utc>> {
+        match self.claims.get(&game.id) {
+            Some(until) => Some(*until),
+            None => wake_at(game),
+        }
+    }
+}
+
 impl Store for MemoryStore {
+    async fn claim_due_games(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<DueGame>> {
+        let due = self.due_games(now, limit).await?;
+        let mut state = self.lock()?;
+        // Checked again under this lock: another claimer may have come in between.
+        let due: Vec<DueGame> = due
+            .into_iter()
+            .filter(|d| {
+                state
+                    .games
+                    .iter()
+                    .find(|(g, _)| g.id == d.id)
+                    .is_some_and(|(g, _)| state.wake(g).is_some_and(|at| at <= now))
+            })
+            .collect();
+        for game in &due {
+            state.claims.insert(game.id, lease_until);
+        }
+        Ok(due)
+    }
+
     async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
         let state = self.lock()?;
         Ok(state
@@ -431,7 +515,7 @@ impl Store for MemoryStore {
 
     async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
         let state = self.lock()?;
-        Ok(state.games.iter().filter_map(|(g, _)| wake_at(g)).min())
+        Ok(state.games.iter().filter_map(|(g, _)| state.wake(g)).min())
     }
 
     async fn due_games(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
@@ -440,7 +524,7 @@ impl Store for MemoryStore {
             .games
             .iter()
             .filter_map(|(g, _)| {
-                let at = wake_at(g).filter(|at| *at <= now)?;
+                let at = state.wake(g).filter(|at| *at <= now)?;
                 Some((
                     at,
                     DueGame {
@@ -676,6 +760,48 @@ impl Store for MemoryStore {
             state.answers.insert(key, json);
         }
         Ok((committed, value))
+    }
+
+    async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
+        let state = self.lock()?;
+        let mut games: Vec<FinishedGame> = state
+            .games
+            .iter()
+            .filter(|(g, _)| g.server_id == server_id)
+            .filter_map(|(g, _)| match g.state {
+                GameState::Over {
+                    result, ended_at, ..
+                } if result != GameResult::NoResult => Some(FinishedGame {
+                    id: g.id,
+                    white: g.white,
+                    black: g.black,
+                    result,
+                    ended_at,
+                }),
+                _ => None,
+            })
+            .collect();
+        games.sort_by_key(|g| (g.ended_at, g.id));
+        Ok(games)
+    }
+
+    async fn rating(&self, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
+        let state = self.lock()?;
+        Ok(state
+            .ratings
+            .iter()
+            .find(|r| r.server_id == server_id && r.player == player)
+            .cloned())
+    }
+
+    async fn rating_history(&self, server_id: i64, player: PlayerId) -> Result<Vec<RatingPoint>> {
+        let state = self.lock()?;
+        Ok(state
+            .rating_history
+            .iter()
+            .filter(|(s, p, _)| *s == server_id && *p == player)
+            .map(|(_, _, point)| point.clone())
+            .collect())
     }
 
     async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {

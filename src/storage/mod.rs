@@ -13,7 +13,9 @@
 //! tokio's blocking pool; the in-memory store answers at once.
 
 pub mod memory;
+pub mod postgres;
 pub mod sqlite;
+pub mod transfer;
 
 #[cfg(test)]
 pub mod suite;
@@ -414,8 +416,57 @@ pub struct LeaveEnding {
     pub days: u32,
 }
 
+/// A finished, scored game, as standings and records need it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedGame {
+    pub id: i64,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    /// Never `NoResult`: aborted games are left out.
+    pub result: GameResult,
+    pub ended_at: DateTime<Utc>,
+}
+
+/// A player's Glicko-2 rating on a server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    pub server_id: i64,
+    pub player: PlayerId,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    /// Rated games counted so far.
+    pub games: u32,
+    /// When the last rated game ended.
+    pub rated_at: DateTime<Utc>,
+}
+
+/// One point of a player's rating history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingPoint {
+    pub game_id: i64,
+    pub rating: f64,
+    pub deviation: f64,
+    pub at: DateTime<Utc>,
+}
+
+/// A player's new rating after a rated game; refused with `Conflict`
+/// unless the stored count of rated games is still `expected_games`
+/// (0: no row yet).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingUpdate {
+    pub server_id: i64,
+    pub player: PlayerId,
+    pub expected_games: u32,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub game_id: i64,
+    pub at: DateTime<Utc>,
+}
+
 /// Every write of one act, committed together or not at all.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Commit {
     /// The act's idempotency key; `None` for acts that are safe to repeat.
     pub act_key: Option<String>,
@@ -429,6 +480,8 @@ pub struct Commit {
     pub player_notify: Option<(PlayerId, Notify)>,
     pub new_leave: Option<NewLeave>,
     pub ending_leave: Option<LeaveEnding>,
+    /// New ratings after a rated game ended (in the same commit as its end).
+    pub rating_updates: Vec<RatingUpdate>,
 }
 
 /// Everything an act needs to know before it is carried out.
@@ -589,6 +642,19 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
 
+    /// Claims running games whose wake-up has come at `now`, earliest first,
+    /// at most `limit`: a claimed game's wake-up moves to `lease_until`, so
+    /// every other scheduler (in this process or another) passes it over
+    /// until then, unless a save gives it a new one first. A claimer that
+    /// dies leaves its games to come back at `lease_until`. Claims only
+    /// spread the work: a game's version still decides who may end it.
+    fn claim_due_games(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
+
     /// `player`'s running leave on a server, if any.
     fn running_leave(
         &self,
@@ -634,6 +700,26 @@ pub trait Store: Send + Sync + 'static {
 
     /// Records that the bot is running at `now`.
     fn beat(&self, now: DateTime<Utc>) -> impl Future<Output = Result<()>> + Send;
+
+    /// The server's finished games with a result (1-0, 0-1, ½-½), oldest first.
+    fn finished_games(
+        &self,
+        server_id: i64,
+    ) -> impl Future<Output = Result<Vec<FinishedGame>>> + Send;
+
+    /// `player`'s rating on a server, if they have played a rated game there.
+    fn rating(
+        &self,
+        server_id: i64,
+        player: PlayerId,
+    ) -> impl Future<Output = Result<Option<RatingRow>>> + Send;
+
+    /// `player`'s ratings after each rated game on a server, oldest first.
+    fn rating_history(
+        &self,
+        server_id: i64,
+        player: PlayerId,
+    ) -> impl Future<Output = Result<Vec<RatingPoint>>> + Send;
 
     /// The server's 1/½/0 table over finished, scored games, best first.
     fn standings(&self, server_id: i64) -> impl Future<Output = Result<Vec<StandingRow>>> + Send;

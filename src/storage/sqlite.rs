@@ -15,11 +15,13 @@ use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehav
 use serde::Serialize;
 use shakmaty::Color;
 
+use super::transfer::{Table, Value};
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
-    ColorChoice, Commit, Committed, DueGame, GameRecord, GameState, GameSummary, GameUpdate,
-    LeaveRow, MoveRow, NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow, Result,
-    ServerDefaults, ServerRow, StandingRow, StorageError, Store,
+    ColorChoice, Commit, Committed, DueGame, FinishedGame, GameRecord, GameState, GameSummary,
+    GameUpdate, LeaveRow, MoveRow, NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow,
+    RatingPoint, RatingRow, RatingUpdate, Result, ServerDefaults, ServerRow, StandingRow,
+    StorageError, Store,
 };
 use crate::core::clock::Clock;
 use crate::core::event::{GameResult, Reason, color_str, parse_color};
@@ -44,6 +46,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0005_leave",
         include_str!("../../migrations/0005_leave.sql"),
+    ),
+    (
+        "0006_competition",
+        include_str!("../../migrations/0006_competition.sql"),
     ),
 ];
 
@@ -141,6 +147,76 @@ impl SqliteStore {
             let value = work(&tx)?;
             tx.commit()?;
             Ok(value)
+        })
+        .await
+    }
+}
+
+impl SqliteStore {
+    /// Up to `limit` rows of `table` after the key `after`, in key order:
+    /// one page of the copy to PostgreSQL.
+    pub async fn export_page(
+        &self,
+        table: &'static Table,
+        after: Option<Vec<Value>>,
+        limit: usize,
+    ) -> Result<Vec<Vec<Value>>> {
+        self.read(move |conn| {
+            let keys = table.key_list();
+            let filter = match &after {
+                Some(_) => {
+                    let marks: Vec<String> = (1..=table.key).map(|i| format!("?{i}")).collect();
+                    format!("WHERE ({keys}) > ({})", marks.join(", "))
+                }
+                None => String::new(),
+            };
+            let sql = format!(
+                "SELECT {} FROM {} {filter} ORDER BY {keys} LIMIT {limit}",
+                table.column_list(),
+                table.name
+            );
+            let params: Vec<rusqlite::types::Value> = after
+                .unwrap_or_default()
+                .into_iter()
+                .map(|value| match value {
+                    Value::Null => rusqlite::types::Value::Null,
+                    Value::Int(i) => rusqlite::types::Value::Integer(i),
+                    Value::Real(r) => rusqlite::types::Value::Real(r),
+                    Value::Text(t) => rusqlite::types::Value::Text(t),
+                })
+                .collect();
+            let width = table.columns.len();
+            let mut statement = conn.prepare(&sql)?;
+            let rows = statement
+                .query_map(rusqlite::params_from_iter(params), |r| {
+                    (0..width)
+                        .map(|i| r.get::<_, rusqlite::types::Value>(i))
+                        .collect::<rusqlite::Result<Vec<_>>>()
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            rows.into_iter()
+                .map(|row| {
+                    row.into_iter()
+                        .map(|value| match value {
+                            rusqlite::types::Value::Null => Ok(Value::Null),
+                            rusqlite::types::Value::Integer(i) => Ok(Value::Int(i)),
+                            rusqlite::types::Value::Real(r) => Ok(Value::Real(r)),
+                            rusqlite::types::Value::Text(t) => Ok(Value::Text(t)),
+                            other => Err(corrupt(table.name, &format!("{other:?}"))),
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .await
+    }
+
+    /// How many rows `table` holds.
+    pub async fn count_rows(&self, table: &'static Table) -> Result<u64> {
+        self.read(move |conn| {
+            let sql = format!("SELECT count(*) FROM {}", table.name);
+            let count: i64 = conn.query_row(&sql, [], |r| r.get(0))?;
+            Ok(count as u64)
         })
         .await
     }
@@ -746,6 +822,9 @@ fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Re
             leave.days
         ])?;
     }
+    for update in &commit.rating_updates {
+        write_rating(tx, update)?;
+    }
     if let Some(ending) = &commit.ending_leave {
         let changed = tx
             .prepare_cached(
@@ -757,6 +836,56 @@ fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Re
         }
     }
     Ok(committed)
+}
+
+/// A new rating and its history row; a stale count of games is a conflict.
+fn write_rating(tx: &Transaction<'_>, update: &RatingUpdate) -> Result<()> {
+    let changed = if update.expected_games == 0 {
+        tx.prepare_cached(
+            "INSERT OR IGNORE INTO ratings
+                 (server_id, player_id, rating, deviation, volatility, games, rated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)",
+        )?
+        .execute(params![
+            update.server_id,
+            update.player.0,
+            update.rating,
+            update.deviation,
+            update.volatility,
+            to_text(update.at)
+        ])?
+    } else {
+        tx.prepare_cached(
+            "UPDATE ratings SET rating = ?3, deviation = ?4, volatility = ?5,
+                                games = games + 1, rated_at = ?6
+             WHERE server_id = ?1 AND player_id = ?2 AND games = ?7",
+        )?
+        .execute(params![
+            update.server_id,
+            update.player.0,
+            update.rating,
+            update.deviation,
+            update.volatility,
+            to_text(update.at),
+            update.expected_games
+        ])?
+    };
+    if changed == 0 {
+        return Err(StorageError::Conflict);
+    }
+    tx.prepare_cached(
+        "INSERT INTO rating_history (server_id, player_id, game_id, rating, deviation, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        update.server_id,
+        update.player.0,
+        update.game_id,
+        update.rating,
+        update.deviation,
+        to_text(update.at)
+    ])?;
+    Ok(())
 }
 
 const LEAVE_COLUMNS: &str = "id, player_id, server_id, starts_at, ends_at, ended_at, days";
@@ -1159,6 +1288,38 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn claim_due_games(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<DueGame>> {
+        self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let due = tx
+                .prepare_cached(
+                    "SELECT id, version FROM games
+                     WHERE wake_at IS NOT NULL AND wake_at <= ?1
+                     ORDER BY wake_at, id LIMIT ?2",
+                )?
+                .query_map(params![to_text(now), limit as i64], |r| {
+                    Ok(DueGame {
+                        id: r.get(0)?,
+                        version: r.get(1)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let mut claim = tx.prepare_cached("UPDATE games SET wake_at = ?1 WHERE id = ?2")?;
+            for game in &due {
+                claim.execute(params![deadline_text(lease_until), game.id])?;
+            }
+            drop(claim);
+            tx.commit()?;
+            Ok(due)
+        })
+        .await
+    }
+
     async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
         self.read(move |conn| {
             let sql = format!(
@@ -1272,6 +1433,104 @@ impl Store for SqliteStore {
         .await
     }
 
+    async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
+        self.read(move |conn| {
+            let rows = conn
+                .prepare_cached(
+                    "SELECT id, white_id, black_id, result, ended_at FROM games
+                     WHERE server_id = ?1 AND status = 'over'
+                       AND result IN ('1-0', '0-1', '1/2-1/2')
+                     ORDER BY ended_at, id",
+                )?
+                .query_map(params![server_id], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, String>(4)?,
+                    ))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            rows.into_iter()
+                .map(|(id, white, black, result, ended)| {
+                    Ok(FinishedGame {
+                        id,
+                        white: PlayerId(white),
+                        black: PlayerId(black),
+                        result: GameResult::from_pgn(&result)
+                            .ok_or_else(|| corrupt("result", &result))?,
+                        ended_at: from_text(&ended)?,
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn rating(&self, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
+        self.read(move |conn| {
+            let row = conn
+                .prepare_cached(
+                    "SELECT rating, deviation, volatility, games, rated_at FROM ratings
+                     WHERE server_id = ?1 AND player_id = ?2",
+                )?
+                .query_row(params![server_id, player.0], |r| {
+                    Ok((
+                        r.get::<_, f64>(0)?,
+                        r.get::<_, f64>(1)?,
+                        r.get::<_, f64>(2)?,
+                        r.get::<_, u32>(3)?,
+                        r.get::<_, String>(4)?,
+                    ))
+                })
+                .optional()?;
+            row.map(|(rating, deviation, volatility, games, at)| {
+                Ok(RatingRow {
+                    server_id,
+                    player,
+                    rating,
+                    deviation,
+                    volatility,
+                    games,
+                    rated_at: from_text(&at)?,
+                })
+            })
+            .transpose()
+        })
+        .await
+    }
+
+    async fn rating_history(&self, server_id: i64, player: PlayerId) -> Result<Vec<RatingPoint>> {
+        self.read(move |conn| {
+            let rows = conn
+                .prepare_cached(
+                    "SELECT game_id, rating, deviation, at FROM rating_history
+                     WHERE server_id = ?1 AND player_id = ?2 ORDER BY id",
+                )?
+                .query_map(params![server_id, player.0], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, f64>(1)?,
+                        r.get::<_, f64>(2)?,
+                        r.get::<_, String>(3)?,
+                    ))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            rows.into_iter()
+                .map(|(game_id, rating, deviation, at)| {
+                    Ok(RatingPoint {
+                        game_id,
+                        rating,
+                        deviation,
+                        at: from_text(&at)?,
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
     async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
         self.read(move |conn| {
             conn.prepare_cached(
@@ -1325,7 +1584,7 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 10] = [
+    const TABLES: [&str; 12] = [
         "challenges",
         "channels",
         "game_notes",
@@ -1335,6 +1594,8 @@ mod tests {
         "moves",
         "players",
         "processed_acts",
+        "rating_history",
+        "ratings",
         "servers",
     ];
 

@@ -15,11 +15,18 @@ use crate::core::notation::Lang;
 
 /// One `#[tokio::test]` per check of this suite. `$fresh()` returns
 /// `(guard, store)`: the guard (a temporary directory, say) lives as long
-/// as the test.
+/// as the test. With `optional async`, `$fresh().await` returns an
+/// `Option` of that, and `None` skips the check (a server that is not there).
 macro_rules! store_suite {
     ($fresh:path) => {
+        $crate::storage::suite::store_suite!(@checks [sync] $fresh);
+    };
+    (optional async $fresh:path) => {
+        $crate::storage::suite::store_suite!(@checks [optional_async] $fresh);
+    };
+    (@checks $mode:tt $fresh:path) => {
         $crate::storage::suite::store_suite!(
-            @each $fresh;
+            @each $mode $fresh;
             identities_are_created_once,
             challenges_become_games_atomically,
             game_updates_append_and_check_versions,
@@ -33,13 +40,27 @@ macro_rules! store_suite {
             deadlines_come_from_running_clocks,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
+            ratings_move_with_their_game_count,
+            finished_games_leave_out_running_and_aborted_ones,
+            due_games_are_claimed_once,
         );
     };
-    (@each $fresh:path; $($check:ident),+ $(,)?) => {
+    (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
         $(
             #[tokio::test]
             async fn $check() {
                 let (_guard, store) = $fresh();
+                $crate::storage::suite::$check(&store).await;
+            }
+        )+
+    };
+    (@each [optional_async] $fresh:path; $($check:ident),+ $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $check() {
+                let Some((_guard, store)) = $fresh().await else {
+                    return;
+                };
                 $crate::storage::suite::$check(&store).await;
             }
         )+
@@ -980,5 +1001,174 @@ pub async fn deadlines_come_from_running_clocks<S: Store>(store: &S) {
     assert_eq!(
         store.next_wake_up().await.expect("read"),
         Some(t(1) + Duration::days(5))
+    );
+}
+
+fn rating_update(
+    w: &World,
+    player: PlayerId,
+    expected_games: u32,
+    rating: f64,
+    game_id: i64,
+) -> RatingUpdate {
+    RatingUpdate {
+        server_id: w.server.id,
+        player,
+        expected_games,
+        rating,
+        deviation: 300.5,
+        volatility: 0.09,
+        game_id,
+        at: t(30),
+    }
+}
+
+pub async fn ratings_move_with_their_game_count<S: Store>(store: &S) {
+    let w = world(store).await;
+    assert_eq!(
+        store.rating(w.server.id, w.alice.id).await.expect("read"),
+        None
+    );
+    let game = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let first = Commit {
+        rating_updates: vec![
+            rating_update(&w, w.alice.id, 0, 1662.25, game),
+            rating_update(&w, w.bob.id, 0, 1337.75, game),
+        ],
+        ..Commit::default()
+    };
+    store
+        .commit(first, t(30), |_| ())
+        .await
+        .expect("first rating");
+    let alice = store
+        .rating(w.server.id, w.alice.id)
+        .await
+        .expect("read")
+        .expect("row");
+    assert_eq!(
+        (alice.rating, alice.deviation, alice.games),
+        (1662.25, 300.5, 1)
+    );
+    assert_eq!(alice.rated_at, t(30));
+
+    // A stale count is a conflict and writes nothing, not even the other player's row.
+    let stale = Commit {
+        rating_updates: vec![
+            rating_update(&w, w.bob.id, 1, 1400.0, game),
+            rating_update(&w, w.alice.id, 0, 1700.0, game),
+        ],
+        ..Commit::default()
+    };
+    let refused = store.commit(stale, t(31), |_| ()).await;
+    assert!(
+        matches!(refused, Err(StorageError::Conflict)),
+        "{refused:?}"
+    );
+    let bob = store
+        .rating(w.server.id, w.bob.id)
+        .await
+        .expect("read")
+        .expect("row");
+    assert_eq!((bob.rating, bob.games), (1337.75, 1));
+
+    let second = Commit {
+        rating_updates: vec![rating_update(&w, w.alice.id, 1, 1700.0, game)],
+        ..Commit::default()
+    };
+    store
+        .commit(second, t(32), |_| ())
+        .await
+        .expect("second rating");
+    let history = store
+        .rating_history(w.server.id, w.alice.id)
+        .await
+        .expect("history");
+    let ratings: Vec<f64> = history.iter().map(|p| p.rating).collect();
+    assert_eq!(ratings, [1662.25, 1700.0]);
+    assert_eq!(history[0].game_id, game);
+    assert!(
+        store
+            .rating_history(w.server.id, w.carol.id)
+            .await
+            .expect("none")
+            .is_empty()
+    );
+}
+
+pub async fn finished_games_leave_out_running_and_aborted_ones<S: Store>(store: &S) {
+    let w = world(store).await;
+    let late = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let early = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await;
+    let aborted = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
+    let _running = create_game(store, new_game(&w, w.alice.id, w.carol.id)).await;
+    finish(store, late, GameResult::Draw, 50).await;
+    finish(store, early, GameResult::BlackWins, 40).await;
+    finish(store, aborted, GameResult::NoResult, 45).await;
+    let games = store.finished_games(w.server.id).await.expect("read");
+    let summary: Vec<(i64, GameResult, DateTime<Utc>)> =
+        games.iter().map(|g| (g.id, g.result, g.ended_at)).collect();
+    assert_eq!(
+        summary,
+        [
+            (early, GameResult::BlackWins, t(40)),
+            (late, GameResult::Draw, t(50))
+        ]
+    );
+    assert_eq!((games[0].white, games[0].black), (w.bob.id, w.carol.id));
+}
+
+/// A claimed game is passed over until its lease ends or a save moves it on.
+pub async fn due_games_are_claimed_once<S: Store>(store: &S) {
+    let w = world(store).await;
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let second = create_game(store, new_game(&w, w.carol.id, w.bob.id)).await;
+    let three = t(1) + Duration::days(3);
+    let lease = three + Duration::minutes(2);
+    let ids = |games: Vec<DueGame>| games.into_iter().map(|g| g.id).collect::<Vec<_>>();
+    let claim = |now, limit| store.claim_due_games(now, lease, limit);
+    assert!(
+        claim(three - Duration::seconds(1), 10)
+            .await
+            .expect("claim")
+            .is_empty()
+    );
+    assert_eq!(ids(claim(three, 1).await.expect("claim")), vec![first]);
+    assert_eq!(ids(claim(three, 10).await.expect("claim")), vec![second]);
+    assert!(
+        claim(three, 10).await.expect("claim").is_empty(),
+        "both taken"
+    );
+    assert!(store.due_games(three, 10).await.expect("read").is_empty());
+    assert_eq!(store.next_wake_up().await.expect("read"), Some(lease));
+    // A claimer that never came back: the games return when the lease ends.
+    let back = store.claim_due_games(lease, lease + Duration::minutes(2), 10);
+    assert_eq!(ids(back.await.expect("claim")), vec![first, second]);
+    // A save gives the game its own wake-up again.
+    let record = store.game(first).await.expect("read").expect("game");
+    let update = GameUpdate {
+        id: first,
+        expected_version: record.version,
+        new_moves: Vec::new(),
+        new_notes: Vec::new(),
+        state: GameState::Ongoing,
+        pending_offer: None,
+        turn: Color::White,
+        clock: record.clock,
+        remind_at: None,
+    };
+    let commit = Commit {
+        game_updates: vec![update],
+        ..Commit::default()
+    };
+    store.commit(commit, three, |_| ()).await.expect("save");
+    assert_eq!(store.next_wake_up().await.expect("read"), Some(three));
+    let again = claim(three, 10).await.expect("claim");
+    assert_eq!(
+        again,
+        vec![DueGame {
+            id: first,
+            version: record.version + 1
+        }]
     );
 }

@@ -84,6 +84,7 @@ mod tests {
             events: Vec::new(),
             board: None,
             attachments: Vec::new(),
+            prompt: Default::default(),
         }
     }
 

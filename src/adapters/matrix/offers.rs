@@ -87,6 +87,7 @@ mod tests {
                 .collect(),
             board: None,
             attachments: Vec::new(),
+            prompt: Default::default(),
         }
     }
 

@@ -190,6 +190,7 @@ async fn handle_event<S: Store>(
             id: platform_id_of(&sender),
             name,
             locale: None,
+            moderator: is_moderator(room, sender_id).await,
         },
         key: Some(format!("matrix:{event_id}")),
         input,
@@ -197,4 +198,14 @@ async fn handle_event<S: Store>(
     let replies = service.handle(act, Utc::now()).await;
     tracing::debug!(replies = replies.len(), "act answered");
     deliver(client, &settings.prefix, &replies, command.as_ref()).await;
+}
+
+/// Room moderators (power level 50 and above) moderate its games, as Manage
+/// Server holders do on Discord.
+async fn is_moderator(room: &Room, user: &UserId) -> bool {
+    use matrix_sdk::room::RoomMemberRole;
+    match room.get_suggested_user_role(user).await {
+        Ok(role) => role != RoomMemberRole::User,
+        Err(_) => false,
+    }
 }

@@ -1,0 +1,80 @@
+//! Suggestions while the user types: `/move`'s legal moves (in their
+//! notation, filtered by what they typed) and the caller's games for any
+//! `game` option. Discord shows at most 25 and waits 3 seconds.
+
+use serenity::all::{
+    CommandInteraction, Context, CreateAutocompleteResponse, CreateInteractionResponse,
+};
+use serenity::builder::Builder;
+
+use super::Handler;
+use super::interactions;
+use super::rest::with_retries;
+use crate::core::command::Command;
+use crate::service::Input;
+use crate::storage::Store;
+
+/// Discord's limit on choices.
+pub const MAX_CHOICES: usize = 25;
+/// Discord's limit on a choice's name.
+const MAX_CHOICE_NAME: usize = 100;
+
+pub(super) async fn answer<S: Store>(
+    handler: &Handler<S>,
+    ctx: &Context,
+    interaction: &CommandInteraction,
+) {
+    let origin = handler.origin(
+        interaction.guild_id,
+        interaction.channel_id.get(),
+        interaction.channel.as_ref(),
+        interaction.member.as_deref(),
+        &interaction.user,
+        &interaction.locale,
+        interaction.guild_locale.as_deref(),
+    );
+    let Some(focused) = interaction.data.autocomplete() else {
+        return;
+    };
+    let Ok((_, options)) = interactions::resolve(&interaction.data) else {
+        return;
+    };
+    // Suggestions are not acts: no key, nothing stored, no rate limit.
+    let act = handler.act(&origin, None, Input::Command(Command::Help));
+    let now = handler.time.now();
+    let service = &handler.service;
+    let mut response = CreateAutocompleteResponse::new();
+    match focused.name {
+        "move" => {
+            let moves = service
+                .move_choices(
+                    &act,
+                    options.integer("game"),
+                    focused.value,
+                    MAX_CHOICES,
+                    now,
+                )
+                .await
+                .unwrap_or_default();
+            for written in moves {
+                response = response.add_string_choice(written.clone(), written);
+            }
+        }
+        "game" => {
+            let games = service
+                .game_choices(&act, MAX_CHOICES, now)
+                .await
+                .unwrap_or_default();
+            for (id, label) in games {
+                let label: String = label.chars().take(MAX_CHOICE_NAME).collect();
+                response = response.add_int_choice(label, id);
+            }
+        }
+        _ => {}
+    }
+    let _ = with_retries("suggesting", || {
+        CreateInteractionResponse::Autocomplete(response.clone())
+            .execute(&ctx.http, (interaction.id, &interaction.token))
+    })
+    .await;
+}

@@ -1,0 +1,216 @@
+//! Sending replies: as an interaction's response (deferred when the
+//! service is slow), as followups, in other channels, or as direct
+//! messages; and the scheduler's notices through [`DiscordNotifier`].
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use serenity::all::{
+    ChannelId, ChannelType, Context, CreateInteractionResponse, CreateInteractionResponseMessage,
+    CreateThread, Http, InteractionId,
+};
+use serenity::builder::Builder;
+
+use super::replies::{Outgoing, user_id};
+use super::rest::with_retries;
+use crate::core::notation::Lang;
+use crate::i18n::I18n;
+use crate::service::{Prompt, Reply};
+
+/// Discord wants an answer within 3 seconds: past this, defer and follow up.
+const DEFER_AFTER: Duration = Duration::from_millis(1500);
+/// The longest thread name Discord accepts.
+const MAX_THREAD_NAME: usize = 100;
+
+/// Answers one interaction.
+pub struct Responder<'a> {
+    http: &'a Arc<Http>,
+    id: InteractionId,
+    token: String,
+    /// The place the interaction came from, as the service names it.
+    channel: String,
+    deferred: AtomicBool,
+}
+
+impl<'a> Responder<'a> {
+    pub fn new(ctx: &'a Context, id: InteractionId, token: &str, channel: &str) -> Responder<'a> {
+        Responder {
+            http: &ctx.http,
+            id,
+            token: token.to_owned(),
+            channel: channel.to_owned(),
+            deferred: AtomicBool::new(false),
+        }
+    }
+
+    /// Answers with a message the adapter made itself (a refusal, a question).
+    pub async fn refuse(&self, message: Outgoing) {
+        self.respond(&message).await;
+    }
+
+    /// Awaits `work`; if it is slow, tells Discord the answer is coming.
+    pub async fn answer_in_time<T>(&self, work: impl Future<Output = T>) -> T {
+        tokio::pin!(work);
+        tokio::select! {
+            done = &mut work => return done,
+            () = tokio::time::sleep(DEFER_AFTER) => {}
+        }
+        let defer = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+        let sent = with_retries("deferring", || {
+            defer.clone().execute(self.http, (self.id, &self.token))
+        })
+        .await;
+        self.deferred.store(sent.is_ok(), Ordering::SeqCst);
+        work.await
+    }
+
+    async fn respond(&self, message: &Outgoing) {
+        let _ = with_retries("answering an interaction", || {
+            CreateInteractionResponse::Message(message.to_response())
+                .execute(self.http, (self.id, &self.token))
+        })
+        .await;
+    }
+
+    async fn follow_up(&self, message: &Outgoing) {
+        let _ = with_retries("following up", || {
+            message
+                .to_followup()
+                .execute(self.http, (None, &self.token))
+        })
+        .await;
+    }
+
+    /// Sends the service's replies: the first one here answers the
+    /// interaction, the others here follow it, the rest go where they belong.
+    pub async fn deliver(&self, replies: Vec<Reply>, i18n: &I18n, lang: Lang, threads: bool) {
+        let (here, elsewhere): (Vec<Reply>, Vec<Reply>) = replies
+            .into_iter()
+            .partition(|r| !r.direct && r.channel == self.channel);
+        let mut first = true;
+        for reply in &here {
+            let message = Outgoing::from_reply(reply, i18n, lang);
+            if first {
+                self.answer_first(&message).await;
+                first = false;
+            } else {
+                self.follow_up(&message).await;
+            }
+        }
+        if first {
+            // The service always answers; never leave the user with "thinking...".
+            let text = i18n.text(lang, "discord-done", &[]);
+            self.answer_first(&Outgoing::private(&text)).await;
+        }
+        let new_game = here
+            .iter()
+            .find(|r| matches!(r.prompt, Prompt::NewGame { .. }));
+        if let Some(reply) = new_game.filter(|_| threads) {
+            self.open_thread(reply).await;
+        }
+        for reply in elsewhere {
+            send_elsewhere(self.http, &reply, i18n, lang).await;
+        }
+    }
+
+    async fn answer_first(&self, message: &Outgoing) {
+        if !self.deferred.load(Ordering::SeqCst) {
+            return self.respond(message).await;
+        }
+        if message.ephemeral {
+            // A deferred answer is public: replace it with a private followup.
+            let _ = with_retries("deleting the deferred answer", || {
+                self.http.delete_original_interaction_response(&self.token)
+            })
+            .await;
+            return self.follow_up(message).await;
+        }
+        let _ = with_retries("filling the deferred answer", || {
+            message.to_edit().execute(self.http, &self.token)
+        })
+        .await;
+    }
+
+    /// Starts a thread on the message that announced a new game.
+    async fn open_thread(&self, reply: &Reply) {
+        let Some(board) = &reply.board else { return };
+        let Ok(message) = with_retries("reading the answer", || {
+            self.http.get_original_interaction_response(&self.token)
+        })
+        .await
+        else {
+            return;
+        };
+        // Only in the channel itself (an interaction in a thread answers in it).
+        if message.channel_id.get().to_string() != self.channel {
+            return;
+        }
+        let name: String = format!("#{} {} – {}", board.game, board.white, board.black)
+            .chars()
+            .take(MAX_THREAD_NAME)
+            .collect();
+        let _ = with_retries("opening a thread", || {
+            CreateThread::new(name.clone())
+                .kind(ChannelType::PublicThread)
+                .execute(self.http, (message.channel_id, Some(message.id)))
+        })
+        .await;
+    }
+}
+
+/// A reply for another channel, or for a user's direct messages.
+async fn send_elsewhere(http: &Arc<Http>, reply: &Reply, i18n: &I18n, lang: Lang) {
+    let mut message = Outgoing::from_reply(reply, i18n, lang);
+    let channel = if reply.direct || reply.ephemeral {
+        // Ephemeral answers exist only for an interaction: tell the user privately.
+        let Some(user) = reply.to.as_deref().and_then(user_id) else {
+            return;
+        };
+        message.ephemeral = false;
+        match with_retries("opening a direct message", || {
+            user.create_dm_channel(http.as_ref())
+        })
+        .await
+        {
+            Ok(dm) => dm.id,
+            Err(_) => return,
+        }
+    } else {
+        match reply.channel.parse::<u64>().ok().filter(|id| *id != 0) {
+            Some(id) => ChannelId::new(id),
+            None => return,
+        }
+    };
+    let _ = with_retries("posting a message", || {
+        message.to_message().execute(http.as_ref(), (channel, None))
+    })
+    .await;
+}
+
+/// Posts the scheduler's notices (flags, reminders, leave) on Discord.
+#[derive(Clone)]
+pub struct DiscordNotifier {
+    http: Arc<Http>,
+    i18n: Arc<I18n>,
+    lang: Lang,
+}
+
+impl DiscordNotifier {
+    pub fn new(http: Arc<Http>, lang: Lang) -> DiscordNotifier {
+        DiscordNotifier {
+            http,
+            i18n: Arc::new(I18n::new()),
+            lang,
+        }
+    }
+}
+
+impl crate::scheduler::Notifier for DiscordNotifier {
+    async fn deliver(&self, replies: Vec<Reply>) {
+        for reply in replies {
+            send_elsewhere(&self.http, &reply, &self.i18n, self.lang).await;
+        }
+    }
+}

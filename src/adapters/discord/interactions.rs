@@ -1,0 +1,255 @@
+//! Slash-command options to a [`Command`], through the command table.
+//!
+//! Discord checks option types and lengths on its side, but a payload may
+//! still carry anything: every value is bounded again here, and anything
+//! unexpected becomes a [`CommandError`] (a polite refusal), never a panic.
+
+use serenity::all::{CommandData, CommandDataOption, CommandDataOptionValue, CommandDataResolved};
+
+use super::commands::{self, CHESS_NAME, CommandSpec, MOVE};
+use crate::core::command::{Command, CommandError, MAX_COMMAND_BYTES};
+
+/// The most options looked at in one interaction (Discord sends at most 25).
+const MAX_OPTIONS: usize = 25;
+
+/// One option's value, as far as the table cares.
+#[derive(Clone, Debug, PartialEq)]
+enum Value {
+    Text(String),
+    Integer(i64),
+    Boolean(bool),
+    /// A user's id, and the name Discord resolved for them.
+    User(String, Option<String>),
+}
+
+/// The options of one command, by name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Options {
+    values: Vec<(String, Value)>,
+}
+
+impl Options {
+    fn from_discord(options: &[CommandDataOption], resolved: &CommandDataResolved) -> Options {
+        let values = options
+            .iter()
+            .take(MAX_OPTIONS)
+            .filter_map(|option| {
+                let value = match &option.value {
+                    CommandDataOptionValue::String(text) => Value::Text(bounded(text)),
+                    // What the user is typing in an autocompleted option.
+                    CommandDataOptionValue::Autocomplete { value, .. } => {
+                        Value::Text(bounded(value))
+                    }
+                    CommandDataOptionValue::Integer(n) => Value::Integer(*n),
+                    CommandDataOptionValue::Boolean(b) => Value::Boolean(*b),
+                    CommandDataOptionValue::User(id) => {
+                        let nick = resolved.members.get(id).and_then(|m| m.nick.clone());
+                        let user = resolved.users.get(id);
+                        let name = nick
+                            .or_else(|| user.and_then(|u| u.global_name.clone()))
+                            .or_else(|| user.map(|u| u.name.clone()));
+                        Value::User(id.get().to_string(), name.map(|n| bounded(&n)))
+                    }
+                    _ => return None,
+                };
+                Some((bounded(&option.name), value))
+            })
+            .collect();
+        Options { values }
+    }
+
+    fn get(&self, name: &str) -> Option<&Value> {
+        self.values.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// A text option (trimmed; `None` when absent or empty).
+    pub fn text(&self, name: &str) -> Option<&str> {
+        match self.get(name)? {
+            Value::Text(text) => Some(text.trim()).filter(|t| !t.is_empty()),
+            _ => None,
+        }
+    }
+
+    pub fn required_text(&self, name: &'static str) -> Result<&str, CommandError> {
+        self.text(name).ok_or(CommandError::MissingArgument(name))
+    }
+
+    /// An integer option; a half-typed autocomplete value counts if it parses.
+    pub fn integer(&self, name: &str) -> Option<i64> {
+        match self.get(name)? {
+            Value::Integer(n) => Some(*n),
+            Value::Text(text) => text.trim().trim_start_matches('#').parse().ok(),
+            _ => None,
+        }
+    }
+
+    pub fn flag(&self, name: &str) -> bool {
+        matches!(self.get(name), Some(Value::Boolean(true)))
+    }
+
+    /// A user option: the user's platform id, and their name if resolved.
+    pub fn user(&self, name: &str) -> Option<(&str, Option<&str>)> {
+        match self.get(name)? {
+            Value::User(id, name) => Some((id, name.as_deref())),
+            _ => None,
+        }
+    }
+}
+
+/// Cuts untrusted text to the longest command line the core accepts.
+fn bounded(text: &str) -> String {
+    let mut end = text.len().min(MAX_COMMAND_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_owned()
+}
+
+/// The table entry an interaction names, and its options.
+pub fn resolve(data: &CommandData) -> Result<(&'static CommandSpec, Options), CommandError> {
+    match data.name.as_str() {
+        name if name == MOVE.name => {
+            Ok((&MOVE, Options::from_discord(&data.options, &data.resolved)))
+        }
+        CHESS_NAME => {
+            let sub = data.options.first().ok_or(CommandError::Empty)?;
+            let CommandDataOptionValue::SubCommand(options) = &sub.value else {
+                return Err(CommandError::Empty);
+            };
+            let spec = commands::chess_subcommand(&sub.name)
+                .ok_or_else(|| CommandError::Unknown(bounded(&sub.name)))?;
+            Ok((spec, Options::from_discord(options, &data.resolved)))
+        }
+        other => Err(CommandError::Unknown(bounded(other))),
+    }
+}
+
+/// The command an interaction asks for.
+pub fn to_command(data: &CommandData) -> Result<Command, CommandError> {
+    let (spec, options) = resolve(data)?;
+    (spec.build)(&options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::command::{ColorWish, DrawAction, LeaveAction, UserRef};
+    use serde_json::{Value as Json, json};
+
+    /// Command data as Discord sends it.
+    fn data(name: &str, options: Json) -> CommandData {
+        serde_json::from_value(json!({
+            "id": "1", "name": name, "type": 1, "options": options
+        }))
+        .expect("valid command data")
+    }
+
+    fn chess(sub: &str, options: Json) -> CommandData {
+        data(
+            "chess",
+            json!([{ "name": sub, "type": 1, "options": options }]),
+        )
+    }
+
+    #[test]
+    fn options_become_commands() {
+        let cases: Vec<(CommandData, Result<Command, CommandError>)> = vec![
+            (
+                data(
+                    "move",
+                    json!([
+                        { "name": "move", "type": 3, "value": " Nf3 " },
+                        { "name": "offer_draw", "type": 5, "value": true },
+                        { "name": "game", "type": 4, "value": 7 }
+                    ]),
+                ),
+                Ok(Command::Move {
+                    text: "Nf3".into(),
+                    offer_draw: true,
+                    game: Some(7),
+                }),
+            ),
+            (
+                data("move", json!([])),
+                Err(CommandError::MissingArgument("move")),
+            ),
+            (
+                chess(
+                    "challenge",
+                    json!([
+                        { "name": "user", "type": 6, "value": "42" },
+                        { "name": "color", "type": 3, "value": "black" }
+                    ]),
+                ),
+                Ok(Command::Challenge {
+                    opponent: Some(UserRef::new("42").unwrap()),
+                    color: ColorWish::Black,
+                    rated: false,
+                    fen: None,
+                    time_control: None,
+                }),
+            ),
+            (
+                chess(
+                    "draw",
+                    json!([{ "name": "action", "type": 3, "value": "accept" }]),
+                ),
+                Ok(Command::Draw {
+                    action: DrawAction::Accept,
+                    game: None,
+                }),
+            ),
+            (
+                chess(
+                    "draw",
+                    json!([{ "name": "action", "type": 3, "value": "maybe" }]),
+                ),
+                Err(CommandError::BadValue {
+                    option: "action",
+                    value: "maybe".into(),
+                }),
+            ),
+            (
+                chess(
+                    "leave",
+                    json!([
+                        { "name": "action", "type": 3, "value": "start" },
+                        { "name": "days", "type": 4, "value": 3 }
+                    ]),
+                ),
+                Ok(Command::Leave(LeaveAction::Start { days: 3 })),
+            ),
+            (
+                chess(
+                    "moretime",
+                    json!([{ "name": "days", "type": 4, "value": -2 }]),
+                ),
+                Err(CommandError::BadValue {
+                    option: "days",
+                    value: "-2".into(),
+                }),
+            ),
+            (chess("standings", json!([])), Ok(Command::Standings)),
+            (
+                chess("nope", json!([])),
+                Err(CommandError::Unknown("nope".into())),
+            ),
+            (
+                data("other", json!([])),
+                Err(CommandError::Unknown("other".into())),
+            ),
+            (data("chess", json!([])), Err(CommandError::Empty)),
+        ];
+        for (data, expected) in cases {
+            assert_eq!(to_command(&data), expected, "{data:?}");
+        }
+    }
+
+    #[test]
+    fn huge_text_is_cut_at_a_character_boundary() {
+        let long = "é".repeat(10_000);
+        let cut = bounded(&long);
+        assert!(cut.len() <= MAX_COMMAND_BYTES);
+        assert!(cut.chars().all(|c| c == 'é'));
+    }
+}

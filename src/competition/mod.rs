@@ -1,0 +1,12 @@
+//! Competitions, as pure code: Glicko-2 ratings, standings, the challenge
+//! ladder, tournament pairings (round robin, Swiss, knockout, Scheveningen)
+//! and tie-breaks. No I/O, no clock reads: instants are parameters. The
+//! service joins this with the store (`service::competitions`).
+
+pub mod glicko2;
+pub mod knockout;
+pub mod ladder;
+pub mod round_robin;
+pub mod standings;
+pub mod swiss;
+pub mod tiebreak;

@@ -1,0 +1,212 @@
+//! Move ordering for the helpmate search: which moves bring a mate of the
+//! loser's king closer (searched first and deeper) and which lead away
+//! (searched later and shallower). Pure heuristics: they change how fast a
+//! mate is found, never whether the search is sound.
+//!
+//! The picture, after CHA: the loser's king walks to a corner on the
+//! winner's side of the board, of the colour the winner's bishops need; its
+//! own piece blocks the exit; the winner's king stands two squares away and
+//! a winner's piece checks along the corner's lines.
+
+use std::sync::OnceLock;
+
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square};
+
+use super::material;
+
+/// How a move is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Variation {
+    /// Progress: searched first, one ply deeper.
+    Reward,
+    /// Neutral.
+    Normal,
+    /// Away from the mate: searched last, two plies shallower.
+    Punish,
+}
+
+/// Knight-move distances between every pair of squares.
+fn knight_distances() -> &'static [[u8; 64]; 64] {
+    static TABLE: OnceLock<Box<[[u8; 64]; 64]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = Box::new([[u8::MAX; 64]; 64]);
+        for from in 0..64 {
+            let row = &mut table[from];
+            row[from] = 0;
+            let mut frontier = vec![Square::new(from as u32)];
+            let mut distance = 0u8;
+            while !frontier.is_empty() {
+                distance += 1;
+                let mut next = Vec::new();
+                for sq in frontier {
+                    for to in shakmaty::attacks::knight_attacks(sq) {
+                        if row[to.to_usize()] == u8::MAX {
+                            row[to.to_usize()] = distance;
+                            next.push(to);
+                        }
+                    }
+                }
+                frontier = next;
+            }
+        }
+        table
+    })
+}
+
+fn knight_distance(a: Square, b: Square) -> u8 {
+    knight_distances()[a.to_usize()][b.to_usize()]
+}
+
+/// The square the moved piece should head for (see the module comment).
+fn target(board: &Board, moved: Role, winner: Color, winners_turn: bool) -> Square {
+    let winner_bishops = board.by_piece(Role::Bishop.of(winner));
+    let loser_bishops = board.by_piece(Role::Bishop.of(!winner));
+    let dark_corner = winner_bishops.intersects(Bitboard::DARK_SQUARES)
+        || (winner_bishops.is_empty() && loser_bishops.intersects(Bitboard::LIGHT_SQUARES));
+    let king = moved == Role::King;
+    let mut target = match (winners_turn, king) {
+        (true, true) => Square::H6,
+        (true, false) => Square::H8,
+        (false, true) => Square::H8,
+        (false, false) => Square::G8,
+    };
+    if !dark_corner {
+        target = target.flip_horizontal();
+    }
+    if winner == Color::Black {
+        target = target.flip_vertical().flip_horizontal();
+    }
+    target
+}
+
+/// Whether the move brings a slow piece closer to `target`.
+fn approaches(m: &Move, target: Square, role: Role, bishops_count: bool) -> bool {
+    let Some(from) = m.from() else {
+        return false;
+    };
+    let to = m.to();
+    match role {
+        Role::King => to.distance(target) < from.distance(target),
+        Role::Bishop if bishops_count => to.distance(target) < from.distance(target),
+        Role::Knight => knight_distance(to, target) < knight_distance(from, target),
+        _ => false,
+    }
+}
+
+fn is_advanced_pawn_push(m: &Move, turn: Color) -> bool {
+    m.role() == Role::Pawn
+        && m.from().is_some_and(|from| {
+            let rank = from.rank().to_u32();
+            let relative = if turn == Color::White { rank } else { 7 - rank };
+            relative > Rank::Fifth.to_u32()
+        })
+}
+
+/// Facts about a position that every move's classification uses.
+pub struct Context {
+    winner: Color,
+    winners_turn: bool,
+    needs_loser_promotion: bool,
+    /// Only pawns and bishops, at least four blocked pawns, none lonely.
+    blocked_bishop_ending: bool,
+    /// The square between two pawns facing each other one square apart.
+    semi_blocked_target: Option<Square>,
+}
+
+impl Context {
+    pub fn new(pos: &Chess, winner: Color) -> Context {
+        let board = pos.board();
+        let only_pawns_and_bishops = (board.knights() | board.rooks() | board.queens()).is_empty();
+        let blocked_bishop_ending = only_pawns_and_bishops
+            && material::blocked_pawns(board) >= 4
+            && !material::has_lonely_pawns(board);
+        let white = board.by_piece(Role::Pawn.of(Color::White));
+        let black = board.by_piece(Role::Pawn.of(Color::Black));
+        let between = white.shift(8) & black.shift(-8);
+        Context {
+            winner,
+            winners_turn: pos.turn() == winner,
+            needs_loser_promotion: material::needs_loser_promotion(board, winner),
+            blocked_bishop_ending,
+            semi_blocked_target: between.first(),
+        }
+    }
+
+    pub fn semi_blocked(&self) -> bool {
+        self.semi_blocked_target.is_some()
+    }
+
+    /// How to search `m`; `was_semi_blocked` is inherited from the parents.
+    pub fn classify(&self, pos: &Chess, m: &Move, was_semi_blocked: bool) -> Variation {
+        let board = pos.board();
+        let moved = m.role();
+        let target = target(board, moved, self.winner, self.winners_turn);
+        let mut variation = Variation::Normal;
+        if self.winners_turn {
+            if is_advanced_pawn_push(m, pos.turn())
+                || m.is_capture()
+                || approaches(m, target, moved, false)
+            {
+                variation = Variation::Reward;
+            }
+        } else {
+            if self.needs_loser_promotion {
+                let heavy = matches!(m.promotion(), Some(Role::Queen | Role::Rook));
+                variation = if moved == Role::Pawn && !heavy {
+                    Variation::Reward
+                } else {
+                    Variation::Punish
+                };
+            }
+            if approaches(m, target, moved, false) {
+                variation = Variation::Reward;
+            } else if m.is_capture() {
+                variation = Variation::Punish;
+            }
+        }
+        if self.blocked_bishop_ending {
+            if self.semi_blocked() || was_semi_blocked {
+                variation = if m.is_capture() && self.winners_turn {
+                    Variation::Reward
+                } else if moved == Role::King {
+                    match self.semi_blocked_target {
+                        Some(t) if approaches(m, t, moved, false) => Variation::Reward,
+                        _ => Variation::Normal,
+                    }
+                } else {
+                    Variation::Punish
+                };
+            } else if approaches(m, target, moved, true)
+                && board.by_piece(Role::Bishop.of(!self.winner)).count() > 1
+            {
+                variation = Variation::Reward;
+            }
+        }
+        variation
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knight_distances_are_symmetric_and_small() {
+        assert_eq!(knight_distance(Square::A1, Square::A1), 0);
+        assert_eq!(knight_distance(Square::A1, Square::B3), 1);
+        assert_eq!(knight_distance(Square::A1, Square::B2), 4);
+        assert_eq!(knight_distance(Square::A1, Square::H8), 6);
+        for a in Square::ALL {
+            for b in Square::ALL {
+                assert_eq!(knight_distance(a, b), knight_distance(b, a));
+            }
+        }
+    }
+
+    #[test]
+    fn corners_follow_the_winner_and_the_bishops() {
+        let board = Board::new();
+        assert_eq!(target(&board, Role::King, Color::White, false), Square::H8);
+        assert_eq!(target(&board, Role::King, Color::Black, false), Square::A1);
+    }
+}

@@ -1,0 +1,312 @@
+//! "Can this side still checkmate by any series of legal moves?"
+//!
+//! Three rules depend on the answer: a dead position is a draw at once
+//! (5.2.2), a flag falls to a draw when the opponent cannot mate (6.9), and
+//! so does a resignation (5.1.2). Every rule asks through [`can_still_mate`]
+//! and [`is_dead_position`].
+//!
+//! The analyzer follows the ideas of CHA, the Chess Unwinnability Analyzer
+//! (M. Ambrona, "A Practical Algorithm for Chess Unwinnability", FUN 2022),
+//! in our own code on shakmaty's move generator:
+//!
+//! - [`material`]: material that can never mate, and material plentiful
+//!   enough to presume a mate;
+//! - [`reach`] and [`static_reasoning`]: where pieces could ever stand, and
+//!   why no mate can happen there (locked pawns, bishops of one colour);
+//! - [`helpmate`] with [`heuristics`]: a cooperative search for a mating
+//!   line, whose exhaustion is itself a proof.
+//!
+//! The one rule of the whole module: never answer [`Verdict::Unwinnable`]
+//! for a position where the side could mate. Everything uncertain is
+//! [`Verdict::Undecided`], which the rules treat as winnable.
+//!
+//! ```
+//! use pawnpost::core::unwinnable::{Mode, Verdict, analyze};
+//! use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
+//!
+//! let fen: Fen = "8/8/4k3/8/8/3K4/3N4/7q w - - 0 1".parse().unwrap();
+//! let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+//! assert_eq!(analyze(&pos, Color::White, Mode::Quick), Verdict::Unwinnable);
+//! assert!(matches!(analyze(&pos, Color::Black, Mode::Full), Verdict::Winnable(_)));
+//! ```
+
+pub mod class;
+pub mod helpmate;
+pub mod heuristics;
+pub mod material;
+pub mod reach;
+pub mod static_reasoning;
+
+use std::collections::HashSet;
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+
+use helpmate::{Found, Search};
+
+/// The answer for one side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The side can mate; the moves, played from the position, end in its
+    /// mate (empty when the position already is that mate).
+    Winnable(Vec<Move>),
+    /// No series of legal moves ends in a mate by the side.
+    Unwinnable,
+    /// Not settled; treated as winnable.
+    Undecided(Why),
+}
+
+/// Why a verdict is [`Verdict::Undecided`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// The quick check saw plenty of mobile material and did not search
+    /// (CHA's quick mode: "probably winnable").
+    Presumed,
+    /// The node budget ran out before a mate or a proof was found.
+    BudgetSpent,
+}
+
+/// How much to spend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Cheap enough to run after every move: material first, then a short
+    /// full-width look for lines that all lose the mating material, then the
+    /// static reasoning when pawns are blocked. Never searches for a mating
+    /// line: when nothing proves the side cannot mate, it presumes it can
+    /// (CHA's quick mode). The budget is not used.
+    Quick,
+    /// Always looks for a proof either way (a mating line or a proof of
+    /// unwinnability), with a large budget.
+    Full,
+}
+
+impl Mode {
+    /// The node budget of the mode.
+    pub fn budget(self) -> u64 {
+        match self {
+            Mode::Quick => 20_000,
+            Mode::Full => 2_000_000,
+        }
+    }
+}
+
+/// Whether `side` could still deliver checkmate with the opponent's help.
+///
+/// Errs towards `true`: when in doubt the side keeps its winning chances.
+pub fn can_still_mate(pos: &Chess, side: Color) -> bool {
+    analyze(pos, side, Mode::Quick) != Verdict::Unwinnable
+}
+
+/// A dead position (5.2.2): neither side can mate by any series of legal moves.
+pub fn is_dead_position(pos: &Chess) -> bool {
+    !can_still_mate(pos, Color::White) && !can_still_mate(pos, Color::Black)
+}
+
+/// Whether `winner` can mate from `pos`, with `mode`'s default budget.
+pub fn analyze(pos: &Chess, winner: Color, mode: Mode) -> Verdict {
+    analyze_with_budget(pos, winner, mode, mode.budget())
+}
+
+/// Whether `winner` can mate from `pos`, spending at most `budget` nodes of
+/// search.
+pub fn analyze_with_budget(pos: &Chess, winner: Color, mode: Mode, budget: u64) -> Verdict {
+    let mut forced = Vec::new();
+    let pos = match play_forced_moves(pos, &mut forced) {
+        Some(pos) => pos,
+        // A forced cycle: the game can only repeat, nobody ever mates.
+        None => return Verdict::Unwinnable,
+    };
+    let verdict = match mode {
+        Mode::Quick => quick(&pos, winner),
+        Mode::Full => full(&pos, winner, budget),
+    };
+    match verdict {
+        Verdict::Winnable(line) => {
+            forced.extend(line);
+            Verdict::Winnable(forced)
+        }
+        other => other,
+    }
+}
+
+/// Plays moves while exactly one is legal (at most 100); `None` when the
+/// forced moves repeat a position.
+fn play_forced_moves(pos: &Chess, played: &mut Vec<Move>) -> Option<Chess> {
+    let mut pos = pos.clone();
+    let mut seen = HashSet::new();
+    for _ in 0..100 {
+        let moves = pos.legal_moves();
+        if moves.len() != 1 {
+            break;
+        }
+        if !seen.insert(key(&pos)) {
+            return None;
+        }
+        played.push(moves[0]);
+        pos.play_unchecked(moves[0]);
+    }
+    Some(pos)
+}
+
+fn key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// The answer when the game is over in `pos`, if it is.
+fn terminal(pos: &Chess, winner: Color) -> Option<Verdict> {
+    if !pos.legal_moves().is_empty() {
+        return None;
+    }
+    Some(if pos.is_check() && pos.turn() != winner {
+        Verdict::Winnable(Vec::new())
+    } else {
+        Verdict::Unwinnable
+    })
+}
+
+fn quick(pos: &Chess, winner: Color) -> Verdict {
+    if let Some(verdict) = terminal(pos, winner) {
+        return verdict;
+    }
+    if material::cannot_mate(pos, winner) {
+        return Verdict::Unwinnable;
+    }
+    let board = pos.board();
+    if material::presumed_mate(board, winner) {
+        return Verdict::Undecided(Why::Presumed);
+    }
+    let mut nodes = 0;
+    if helpmate::all_lines_fail(pos, winner, 7, &mut nodes, 2_000) {
+        return Verdict::Unwinnable;
+    }
+    let blocked = material::blocked_pawns(board) >= 1 && !material::has_lonely_pawns(board);
+    if blocked {
+        if static_reasoning::proves_unwinnable(pos, winner) {
+            return Verdict::Unwinnable;
+        }
+        let few_pieces = (board.knights() | board.rooks() | board.queens()).count() <= 1;
+        if few_pieces
+            && (pos.is_check() || board.knights().any())
+            && pos
+                .legal_moves()
+                .into_iter()
+                .all(|m| child_proved_unwinnable(pos, m, winner))
+        {
+            return Verdict::Unwinnable;
+        }
+    }
+    Verdict::Undecided(Why::Presumed)
+}
+
+fn full(pos: &Chess, winner: Color, budget: u64) -> Verdict {
+    if let Some(verdict) = terminal(pos, winner) {
+        return verdict;
+    }
+    if material::cannot_mate(pos, winner) {
+        return Verdict::Unwinnable;
+    }
+    let mut search = Search::new(winner, budget);
+    match search.shallow(pos, 2, 5_000) {
+        Found::Mate(line) => return Verdict::Winnable(line),
+        Found::NoMate => return Verdict::Unwinnable,
+        Found::Unknown => {}
+    }
+    if static_reasoning::proves_unwinnable(pos, winner) {
+        return Verdict::Unwinnable;
+    }
+    // One ply deeper, after the forced replies: often a move of either side
+    // settles the structure.
+    let open: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| !child_proved_unwinnable(pos, m, winner))
+        .collect();
+    if open.is_empty() {
+        return Verdict::Unwinnable;
+    }
+    if open.len() == pos.legal_moves().len() {
+        return match search.deepening(pos) {
+            Found::Mate(line) => Verdict::Winnable(line),
+            Found::NoMate => Verdict::Unwinnable,
+            Found::Unknown => Verdict::Undecided(Why::BudgetSpent),
+        };
+    }
+    let mut settled = 0;
+    for &m in &open {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        match search.deepening(&child) {
+            Found::Mate(line) => {
+                let mut full_line = vec![m];
+                full_line.extend(line);
+                return Verdict::Winnable(full_line);
+            }
+            Found::NoMate => settled += 1,
+            Found::Unknown => {}
+        }
+        if search.exhausted() {
+            break;
+        }
+    }
+    if settled == open.len() {
+        Verdict::Unwinnable
+    } else {
+        Verdict::Undecided(Why::BudgetSpent)
+    }
+}
+
+/// Whether, after `m` and the forced moves that follow, static reasoning
+/// proves `winner` cannot mate.
+fn child_proved_unwinnable(pos: &Chess, m: Move, winner: Color) -> bool {
+    let mut child = pos.clone();
+    child.play_unchecked(m);
+    let mut forced = Vec::new();
+    match play_forced_moves(&child, &mut forced) {
+        None => true,
+        Some(after) => static_reasoning::proves_unwinnable(&after, winner),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    fn position(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().expect("valid FEN");
+        fen.into_position(CastlingMode::Standard)
+            .expect("legal position")
+    }
+
+    #[test]
+    fn material_table() {
+        // (FEN, white can mate, black can mate)
+        let cases = [
+            ("8/8/4k3/8/8/3K4/3Q4/8 w - - 0 1", true, false),
+            ("8/8/8/8/8/K7/8/k1r1N3 b - - 0 1", true, true),
+            ("8/8/4k3/8/8/3K4/8/8 w - - 0 1", false, false),
+            ("5bk1/8/8/8/8/8/1B6/4K3 b - - 0 1", false, false),
+            ("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true, true),
+            ("8/8/4k3/8/8/3K4/3N4/7q w - - 0 1", false, true),
+            // Locked pawns, bishops on the wrong colour: dead.
+            (
+                "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1",
+                false,
+                false,
+            ),
+        ];
+        for (fen, white, black) in cases {
+            let pos = position(fen);
+            assert_eq!(can_still_mate(&pos, Color::White), white, "{fen} white");
+            assert_eq!(can_still_mate(&pos, Color::Black), black, "{fen} black");
+        }
+    }
+
+    #[test]
+    fn a_forced_repetition_is_unwinnable() {
+        // Each side has one legal move, back and forth... only kings and a
+        // blocked pawn each: quickly decided either way.
+        let pos = position("7k/5K2/7P/8/8/8/8/8 b - - 0 1");
+        assert_eq!(analyze(&pos, Color::Black, Mode::Full), Verdict::Unwinnable);
+    }
+}

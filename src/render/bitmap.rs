@@ -1,0 +1,57 @@
+//! What the PNG pictures share: the embedded font, registered once with
+//! plotters, and the RGB buffer's PNG encoding.
+
+use std::sync::Once;
+
+/// The boards' embedded DejaVu Sans subset: one font file for every picture.
+use super::font::FONT_BYTES as DEJAVU_SANS;
+
+/// The family name our charts ask plotters for.
+pub const FONT: &str = "sans-serif";
+
+/// Why a picture could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("drawing: {0}")]
+    Draw(String),
+    #[error("PNG encoding: {0}")]
+    Encode(#[from] png::EncodingError),
+}
+
+/// Registers the embedded font with plotters, once per process.
+pub fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        if plotters::style::register_font(FONT, plotters::style::FontStyle::Normal, DEJAVU_SANS)
+            .is_err()
+        {
+            tracing::error!("the embedded font does not load");
+        }
+    });
+}
+
+/// An RGB buffer (`width * height * 3` bytes) as a PNG file.
+pub fn encode_png(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(rgb)?;
+    writer.finish()?;
+    Ok(out)
+}
+
+/// A drawing error as ours (plotters' errors are generic over the backend).
+pub fn draw_error(error: impl std::fmt::Display) -> RenderError {
+    RenderError::Draw(error.to_string())
+}
+
+#[cfg(test)]
+pub(crate) fn decode_png(bytes: &[u8]) -> (u32, u32) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().expect("PNG header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("PNG frame");
+    (info.width, info.height)
+}

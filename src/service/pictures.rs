@@ -1,0 +1,118 @@
+//! Board images and game GIFs attached to replies.
+
+use std::sync::Arc;
+
+use shakmaty::Color;
+
+use super::games::Pick;
+use super::texts::Names;
+use super::{Attachment, Attempt, BoardView, Context, Reply, Service};
+use crate::core::event::Event;
+use crate::i18n::Arg;
+use crate::render::{self, BoardOptions, Caption, PlayerLine};
+use crate::storage::Store;
+
+/// GIFs are drawn smaller than boards: one frame per ply adds up.
+const GIF_SIZE: u32 = 360;
+
+impl<S: Store> Service<S> {
+    /// Gives every reply that shows a position its board PNG (`board.png`).
+    pub(super) fn attach_boards(&self, replies: &mut [Reply]) {
+        if !self.config.board_images {
+            return;
+        }
+        for reply in replies {
+            let Some(view) = &reply.board else { continue };
+            if reply.attachments.iter().any(|a| a.filename == "board.png") {
+                continue;
+            }
+            let over = reply
+                .events
+                .iter()
+                .any(|e| matches!(e.event, Event::GameOver { .. }));
+            match self.board_png(view, over) {
+                Ok(png) => reply.attachments.push(Attachment {
+                    filename: "board.png".to_owned(),
+                    content_type: "image/png".to_owned(),
+                    bytes: png.into(),
+                }),
+                // The text already shows the position: send it without the picture.
+                Err(error) => tracing::warn!(%error, game = view.game, "board image failed"),
+            }
+        }
+    }
+
+    fn board_options(&self, orientation: Color, caption: Caption) -> BoardOptions {
+        BoardOptions {
+            size: self.config.board_size,
+            orientation,
+            coordinates: true,
+            theme: self.config.board_theme,
+            caption: Some(caption),
+        }
+    }
+
+    fn board_png(&self, view: &BoardView, over: bool) -> Result<Vec<u8>, render::RenderError> {
+        let turn = match view.fen.split_whitespace().nth(1) {
+            Some("b") => Color::Black,
+            _ => Color::White,
+        };
+        let caption = Caption {
+            white: PlayerLine::new(&view.white),
+            black: PlayerLine::new(&view.black),
+            turn: (!over).then_some(turn),
+        };
+        let options = self.board_options(render::color_from_name(&view.orientation), caption);
+        render::board_png(&view.fen, view.last_move.as_deref(), &options)
+    }
+
+    /// `/gif`: the game so far as an animated GIF, seen from the asker's side.
+    pub(super) async fn gif(&self, ctx: &Context, id: Option<i64>) -> Attempt {
+        let loaded = match self.pick_game(ctx, id, false).await? {
+            Pick::Game(loaded, _) => loaded,
+            Pick::Answer(replies) => return Ok(replies),
+        };
+        let (record, game) = (&loaded.record, &loaded.game);
+        let names = Names::new(&record.white_player, &record.black_player);
+        let viewer = game
+            .players()
+            .side_of(ctx.player.id)
+            .unwrap_or(Color::White);
+        let caption = Caption {
+            white: PlayerLine::new(names.display(Color::White)),
+            black: PlayerLine::new(names.display(Color::Black)),
+            turn: None,
+        };
+        let mut options = self.board_options(viewer, caption);
+        options.size = GIF_SIZE;
+        let moves: Vec<shakmaty::Move> = game.moves().iter().map(|p| p.m).collect();
+        let game_arg = ("game", Arg::from(record.id));
+        match render::game_gif(game.start_position(), &moves, &options) {
+            Ok(bytes) => {
+                let text = self.text(
+                    ctx,
+                    "gif",
+                    &[
+                        game_arg,
+                        ("white", Arg::from(names.display(Color::White))),
+                        ("black", Arg::from(names.display(Color::Black))),
+                        ("plies", Arg::from(moves.len() as i64)),
+                    ],
+                );
+                let mut reply = self.private(ctx, text);
+                reply.attachments.push(Attachment {
+                    filename: format!("game-{}.gif", record.id),
+                    content_type: "image/gif".to_owned(),
+                    bytes: Arc::from(bytes),
+                });
+                Ok(vec![reply])
+            }
+            Err(error) => {
+                tracing::warn!(%error, game = record.id, "game GIF failed");
+                Ok(vec![
+                    self.private(ctx, self.text(ctx, "gif-failed", &[game_arg])),
+                ])
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! Glicko-2 ratings: updated in the same commit that ends a rated game,
+//! and shown by `rating [@user]` with a chart of their history.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+
+use super::{Attachment, Attempt, Context, Failure, Service};
+use crate::competition::glicko2::{self, Rating};
+use crate::core::command::UserRef;
+use crate::core::event::GameResult;
+use crate::core::notation::Lang;
+use crate::i18n::{Arg, I18n};
+use crate::render::rating_chart::rating_chart_png;
+use crate::storage::{GameRecord, GameState, RatingRow, RatingUpdate, Store};
+
+/// How one player's rating moved with a game.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct RatingChange {
+    pub name: String,
+    pub before: f64,
+    pub after: f64,
+}
+
+impl<S: Store> Service<S> {
+    /// The rating updates for a game that `state` ends, if it was rated and
+    /// scored (aborted games are not), with what to tell the players.
+    pub(super) async fn rating_updates(
+        &self,
+        record: &GameRecord,
+        state: &GameState,
+    ) -> Result<(Vec<RatingUpdate>, Vec<RatingChange>), Failure> {
+        let GameState::Over {
+            result, ended_at, ..
+        } = *state
+        else {
+            return Ok((Vec::new(), Vec::new()));
+        };
+        let white_score = match result {
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+            GameResult::NoResult => return Ok((Vec::new(), Vec::new())),
+        };
+        if !record.rated || record.state != GameState::Ongoing {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let settings = &self.config.ratings;
+        let white = self.store.rating(record.server_id, record.white).await?;
+        let black = self.store.rating(record.server_id, record.black).await?;
+        let current = |row: &Option<RatingRow>| match row {
+            Some(row) => (
+                Rating {
+                    rating: row.rating,
+                    deviation: row.deviation,
+                    volatility: row.volatility,
+                },
+                idle_days(row.rated_at, ended_at),
+                row.games,
+            ),
+            None => (Rating::initial(settings), 0.0, 0),
+        };
+        let (w, w_days, w_games) = current(&white);
+        let (b, b_days, b_games) = current(&black);
+        let (new_w, new_b) = glicko2::rate_game((w, w_days), (b, b_days), white_score, settings);
+        let update = |player, expected_games, rating: Rating| RatingUpdate {
+            server_id: record.server_id,
+            player,
+            expected_games,
+            rating: rating.rating,
+            deviation: rating.deviation,
+            volatility: rating.volatility,
+            game_id: record.id,
+            at: ended_at,
+        };
+        let changes = vec![
+            RatingChange {
+                name: record.white_player.display_name.clone(),
+                before: w.rating,
+                after: new_w.rating,
+            },
+            RatingChange {
+                name: record.black_player.display_name.clone(),
+                before: b.rating,
+                after: new_b.rating,
+            },
+        ];
+        Ok((
+            vec![
+                update(record.white, w_games, new_w),
+                update(record.black, b_games, new_b),
+            ],
+            changes,
+        ))
+    }
+
+    pub(super) async fn rating(
+        &self,
+        ctx: &Context,
+        user: Option<&UserRef>,
+        _now: DateTime<Utc>,
+    ) -> Attempt {
+        let player = match user {
+            None => Some(ctx.player.clone()),
+            Some(user) => self.store.find_player(ctx.platform, user.as_str()).await?,
+        };
+        let Some(player) = player else {
+            let name = user.map(UserRef::as_str).unwrap_or_default();
+            let text = self.text(ctx, "rating-unknown", &[("player", Arg::from(name))]);
+            return Ok(vec![self.private(ctx, text)]);
+        };
+        let settings = &self.config.ratings;
+        let row = self.store.rating(ctx.server.id, player.id).await?;
+        let (rating, games) = match &row {
+            Some(row) => (
+                Rating {
+                    rating: row.rating,
+                    deviation: row.deviation,
+                    volatility: row.volatility,
+                },
+                row.games,
+            ),
+            None => (Rating::initial(settings), 0),
+        };
+        let shown = rating_text(&rating, settings);
+        let text = self.text(
+            ctx,
+            "rating-current",
+            &[
+                ("player", Arg::from(player.display_name.as_str())),
+                ("rating", Arg::from(shown)),
+                ("deviation", Arg::from(rating.deviation.round() as i64)),
+                ("games", Arg::from(games)),
+            ],
+        );
+        let history = self.store.rating_history(ctx.server.id, player.id).await?;
+        let mut points = vec![settings.initial_rating];
+        points.extend(history.iter().map(|p| p.rating));
+        let mut reply = self.public(ctx, None, text);
+        match rating_chart_png(&player.display_name, &points) {
+            Ok(png) => reply.attachments.push(Attachment {
+                filename: format!("rating-{}.png", player.id.0),
+                content_type: "image/png".to_owned(),
+                bytes: Arc::from(png),
+            }),
+            Err(error) => tracing::error!(%error, "cannot draw a rating chart"),
+        }
+        Ok(vec![reply])
+    }
+}
+
+/// Days between two instants, fractional, never negative.
+fn idle_days(from: DateTime<Utc>, to: DateTime<Utc>) -> f64 {
+    ((to - from).num_seconds().max(0) as f64) / 86_400.0
+}
+
+/// A rating rounded, with `?` while it is provisional (as lichess shows it).
+pub(super) fn rating_text(rating: &Rating, settings: &glicko2::Settings) -> String {
+    let whole = rating.rating.round() as i64;
+    if rating.is_provisional(settings) {
+        format!("{whole}?")
+    } else {
+        whole.to_string()
+    }
+}
+
+/// "alice 1500 → 1662 (+162), bob 1500 → 1338 (-162)" in the reader's language.
+pub(super) fn changes_text(i18n: &I18n, lang: Lang, changes: &[RatingChange]) -> String {
+    let parts: Vec<String> = changes
+        .iter()
+        .map(|c| {
+            let delta = (c.after.round() - c.before.round()) as i64;
+            i18n.text(
+                lang,
+                "rating-change",
+                &[
+                    ("player", Arg::from(c.name.as_str())),
+                    ("before", Arg::from(c.before.round() as i64)),
+                    ("after", Arg::from(c.after.round() as i64)),
+                    ("delta", Arg::from(format!("{delta:+}"))),
+                ],
+            )
+        })
+        .collect();
+    parts.join(", ")
+}

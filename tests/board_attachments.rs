@@ -1,0 +1,92 @@
+//! The service attaches a board PNG to every reply that shows a position,
+//! oriented for the reader, also when an act is replayed; `/gif` answers
+//! with the game as a GIF; images can be turned off.
+
+use chrono::{DateTime, TimeZone, Utc};
+use pawnpost::service::{Act, Input, Reply, Service, ServiceConfig, User};
+use pawnpost::storage::Platform;
+use pawnpost::storage::memory::MemoryStore;
+
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap()
+}
+
+async fn act(service: &Service<MemoryStore>, user: &str, text: &str, key: &str) -> Vec<Reply> {
+    let act = Act {
+        platform: Platform::Console,
+        server: "club".into(),
+        channel: "main".into(),
+        user: User {
+            id: user.into(),
+            name: user.into(),
+            locale: None,
+            moderator: false,
+        },
+        key: Some(key.into()),
+        input: Input::Text(text.into()),
+    };
+    service.handle(act, now()).await
+}
+
+fn board_png(reply: &Reply) -> Option<&[u8]> {
+    reply
+        .attachments
+        .iter()
+        .find(|a| a.filename == "board.png" && a.content_type == "image/png")
+        .map(|a| &a.bytes[..])
+}
+
+/// After 1. e4 the fifth column of the fifth row holds a pawn (e4) when seen
+/// by White, nothing (d5) when seen by Black. Boards are 480 px with a 36 px strip.
+fn pawn_on_e4_side(png: &[u8]) -> bool {
+    let image = image::load_from_memory(png).unwrap().to_rgb8();
+    let (x, y) = (4 * 60 + 30, 36 + 4 * 60 + 40);
+    image.get_pixel(x, y).0 == [255, 255, 255]
+}
+
+#[tokio::test]
+async fn boards_are_attached_oriented_and_rebuilt_on_replay() {
+    let service = Service::new(MemoryStore::new(), ServiceConfig::default());
+    act(&service, "alice", "/challenge @bob color:white", "1").await;
+    let accepted = act(&service, "bob", "/accept", "2").await;
+    assert!(
+        accepted
+            .iter()
+            .any(|r| r.board.is_some() && board_png(r).is_some())
+    );
+    let moved = act(&service, "alice", "/move e4", "3").await;
+    let png = moved
+        .iter()
+        .find_map(board_png)
+        .expect("a board after a move");
+    assert!(pawn_on_e4_side(png), "alice sees from White's side");
+    let black_view = act(&service, "bob", "/board", "4").await;
+    assert!(
+        !pawn_on_e4_side(board_png(&black_view[0]).unwrap()),
+        "bob sees from Black's side"
+    );
+    // The same act again: the stored answer, with its image drawn again.
+    let replayed = act(&service, "alice", "/move e4", "3").await;
+    assert_eq!(replayed.iter().find_map(board_png), Some(png));
+    // Replies without a position carry no image.
+    let help = act(&service, "alice", "/help", "5").await;
+    assert!(help.iter().all(|r| r.attachments.is_empty()));
+    let gif = act(&service, "bob", "/gif", "6").await;
+    let file = &gif[0].attachments[0];
+    assert_eq!(file.content_type, "image/gif");
+    assert!(file.bytes.starts_with(b"GIF89a"));
+}
+
+#[tokio::test]
+async fn board_images_can_be_turned_off() {
+    let config = ServiceConfig {
+        board_images: false,
+        ..ServiceConfig::default()
+    };
+    let service = Service::new(MemoryStore::new(), config);
+    act(&service, "alice", "/challenge @bob color:white", "1").await;
+    act(&service, "bob", "/accept", "2").await;
+    let moved = act(&service, "alice", "/move e4", "3").await;
+    assert!(moved.iter().any(|r| r.board.is_some()));
+    assert!(moved.iter().all(|r| r.attachments.is_empty()));
+}

@@ -1,0 +1,653 @@
+//! A fake Discord on 127.0.0.1 for tests and benches: the REST endpoints
+//! the bot calls (recorded for assertions) and a ws:// gateway that speaks
+//! HELLO, IDENTIFY, READY and heartbeats, holds one connection per shard,
+//! and dispatches INTERACTION_CREATE to the shard that owns the guild.
+//!
+//! serenity drops events it cannot deserialize without a word, so every
+//! payload built here is checked against serenity's own model before it is
+//! sent: a test fails loudly instead of waiting for nothing.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::extract::{FromRequest, Multipart, Request, State};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde_json::{Value, json};
+use tokio::sync::{Notify, mpsc};
+
+/// The bot's application (and user) id in READY.
+pub const APPLICATION_ID: u64 = 900_000_000_000_000_001;
+/// How long a test waits for the bot before failing.
+pub const PATIENCE: Duration = Duration::from_secs(10);
+
+/// One REST request the bot made.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub method: String,
+    pub path: String,
+    /// The JSON body, or a multipart request's `payload_json`.
+    pub json: Value,
+    pub files: Vec<File>,
+    pub at: Instant,
+}
+
+impl Recorded {
+    /// The interaction callback's message (`data`), or the body itself.
+    pub fn message(&self) -> &Value {
+        if self.json.get("type").is_some() && self.json.get("data").is_some() {
+            &self.json["data"]
+        } else {
+            &self.json
+        }
+    }
+
+    pub fn is_ephemeral(&self) -> bool {
+        self.message()["flags"].as_u64().unwrap_or(0) & 64 != 0
+    }
+
+    pub fn content(&self) -> &str {
+        self.message()["content"].as_str().unwrap_or("")
+    }
+
+    /// Every custom id of the message's buttons.
+    pub fn buttons(&self) -> Vec<String> {
+        let rows = self.message()["components"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        rows.iter()
+            .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+            .filter_map(|b| b["custom_id"].as_str().map(str::to_owned))
+            .collect()
+    }
+
+    /// The content, embed titles and descriptions, in one string.
+    pub fn all_text(&self) -> String {
+        let mut text = self.content().to_owned();
+        for embed in self.message()["embeds"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+        {
+            for key in ["title", "description"] {
+                if let Some(s) = embed[key].as_str() {
+                    text.push('\n');
+                    text.push_str(s);
+                }
+            }
+        }
+        text
+    }
+}
+
+/// A file attached to a request.
+#[derive(Clone, Debug)]
+pub struct File {
+    pub filename: String,
+    pub content_type: String,
+    pub bytes: Vec<u8>,
+}
+
+/// A user in a guild.
+#[derive(Clone, Debug)]
+pub struct FakeUser {
+    pub id: u64,
+    pub name: String,
+    /// The member's permissions bit set (32 = Manage Server).
+    pub permissions: u64,
+    pub locale: String,
+}
+
+impl FakeUser {
+    pub fn new(id: u64, name: &str) -> FakeUser {
+        FakeUser {
+            id,
+            name: name.to_owned(),
+            permissions: 0,
+            locale: "en-US".to_owned(),
+        }
+    }
+
+    pub fn mention(&self) -> String {
+        format!("<@{}>", self.id)
+    }
+
+    fn user_json(&self) -> Value {
+        json!({
+            "id": self.id.to_string(), "username": self.name, "global_name": self.name,
+            "discriminator": "0", "avatar": null, "public_flags": 0
+        })
+    }
+
+    fn member_json(&self) -> Value {
+        json!({
+            "user": self.user_json(), "nick": null, "avatar": null, "roles": [],
+            "joined_at": "2026-01-01T00:00:00.000000+00:00", "premium_since": null,
+            "deaf": false, "mute": false, "flags": 0, "pending": false,
+            "permissions": self.permissions.to_string(), "communication_disabled_until": null
+        })
+    }
+}
+
+struct Shard {
+    total: u32,
+    outbox: mpsc::UnboundedSender<String>,
+}
+
+#[derive(Default)]
+struct Inner {
+    requests: Mutex<Vec<Recorded>>,
+    recorded: Notify,
+    shards: Mutex<HashMap<u32, Shard>>,
+    connected: Notify,
+    /// Shards `/gateway/bot` recommends.
+    recommended_shards: u32,
+    ids: AtomicU64,
+    sequence: AtomicU64,
+    base: Mutex<String>,
+    log: bool,
+    /// The channel of each interaction's token, for its webhook messages.
+    channels: Mutex<HashMap<String, u64>>,
+    /// Who waits for the callback of which interaction.
+    waiting: Mutex<HashMap<u64, tokio::sync::oneshot::Sender<Recorded>>>,
+}
+
+/// A running fake Discord.
+pub struct FakeDiscord {
+    pub addr: SocketAddr,
+    /// Users whose names the fake resolves in options ([`FakeDiscord::know`]).
+    users: Mutex<Vec<FakeUser>>,
+    inner: Arc<Inner>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+impl FakeDiscord {
+    /// Starts on a free port; `/gateway/bot` recommends `shards` shards.
+    pub async fn start(shards: u32) -> FakeDiscord {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("address");
+        let inner = Arc::new(Inner {
+            recommended_shards: shards.max(1),
+            ids: AtomicU64::new(1_100_000_000_000_000_000),
+            log: std::env::var_os("FAKE_DISCORD_LOG").is_some(),
+            ..Inner::default()
+        });
+        *inner.base.lock().unwrap() = format!("127.0.0.1:{}", addr.port());
+        let app = Router::new()
+            .route("/", get(gateway))
+            .fallback(rest)
+            .with_state(Arc::clone(&inner));
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        FakeDiscord {
+            addr,
+            users: Mutex::new(Vec::new()),
+            inner,
+            server,
+        }
+    }
+
+    /// Lets the fake resolve `user`'s name when an option names them.
+    pub fn know(&self, user: &FakeUser) {
+        self.users.lock().unwrap().push(user.clone());
+    }
+
+    /// What `discord.api_base` should be.
+    pub fn api_base(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// A fresh snowflake (interaction ids, message ids).
+    pub fn next_id(&self) -> u64 {
+        self.inner.ids.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// Waits until `count` shard connections are identified.
+    pub async fn wait_for_shards(&self, count: usize) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let connected = self.inner.connected.notified();
+            if self.inner.shards.lock().unwrap().len() >= count {
+                return;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(!left.is_zero(), "no {count} shard connections in time");
+            let _ = tokio::time::timeout(left, connected).await;
+        }
+    }
+
+    /// Forgets every shard connection (after a bot stopped).
+    pub fn forget_shards(&self) {
+        self.inner.shards.lock().unwrap().clear();
+    }
+
+    /// Dispatches an INTERACTION_CREATE to the shard owning its guild.
+    pub fn dispatch(&self, interaction: &Value) {
+        check::<serenity::all::Interaction>("INTERACTION_CREATE", interaction);
+        let guild: u64 = interaction["guild_id"]
+            .as_str()
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(0);
+        let shards = self.inner.shards.lock().unwrap();
+        let total = shards
+            .values()
+            .map(|s| s.total)
+            .next()
+            .expect("a shard is connected");
+        let shard = ((guild >> 22) % u64::from(total)) as u32;
+        let target = shards.get(&shard).expect("the guild's shard is connected");
+        let seq = self.inner.sequence.fetch_add(1, Ordering::SeqCst) + 2;
+        let frame = json!({ "op": 0, "t": "INTERACTION_CREATE", "s": seq, "d": interaction });
+        if self.inner.log {
+            eprintln!("fake discord → shard {shard}: {frame}");
+        }
+        let _ = target.outbox.send(frame.to_string());
+    }
+
+    /// Dispatches an interaction and waits for the bot's callback to it.
+    pub async fn answer(&self, (id, payload): (u64, Value)) -> Recorded {
+        let (tell, told) = tokio::sync::oneshot::channel();
+        self.inner.waiting.lock().unwrap().insert(id, tell);
+        self.dispatch(&payload);
+        match tokio::time::timeout(PATIENCE, told).await {
+            Ok(Ok(recorded)) => recorded,
+            _ => panic!("no answer to interaction {id}"),
+        }
+    }
+
+    /// Every request so far.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.inner.requests.lock().unwrap().clone()
+    }
+
+    /// How many requests so far.
+    pub fn request_count(&self) -> usize {
+        self.inner.requests.lock().unwrap().len()
+    }
+
+    /// Waits for the first request after `from` (an index) that `matches`.
+    pub async fn wait_for(&self, from: usize, matches: impl Fn(&Recorded) -> bool) -> Recorded {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let recorded = self.inner.recorded.notified();
+            let found = {
+                let requests = self.inner.requests.lock().unwrap();
+                let since = requests.get(from..).unwrap_or(&[]);
+                since.iter().find(|r| matches(r)).cloned()
+            };
+            if let Some(found) = found {
+                return found;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                let paths: Vec<String> = self
+                    .requests()
+                    .iter()
+                    .map(|r| format!("{} {}", r.method, r.path))
+                    .collect();
+                panic!("the bot did not send the expected request; it sent {paths:#?}");
+            }
+            let _ = tokio::time::timeout(left, recorded).await;
+        }
+    }
+
+    /// The callback answering interaction `id`.
+    pub async fn callback(&self, id: u64) -> Recorded {
+        let path = format!("/api/v10/interactions/{id}/");
+        self.wait_for(0, |r| r.path.starts_with(&path)).await
+    }
+
+    /// Followups and edits sent with interaction `id`'s token.
+    pub fn followups(&self, id: u64) -> Vec<Recorded> {
+        let path = format!("/api/v10/webhooks/{APPLICATION_ID}/{}", token(id));
+        self.requests()
+            .into_iter()
+            .filter(|r| r.path.starts_with(&path))
+            .collect()
+    }
+
+    /// A slash command as Discord sends it. `options` is the command's
+    /// option list (for `/chess`, the subcommand's).
+    pub fn command(
+        &self,
+        guild: u64,
+        channel: u64,
+        user: &FakeUser,
+        name: &str,
+        subcommand: Option<&str>,
+        options: Value,
+    ) -> (u64, Value) {
+        let options = match subcommand {
+            Some(sub) => json!([{ "name": sub, "type": 1, "options": options }]),
+            None => options,
+        };
+        let data =
+            json!({ "id": "800000000000000001", "name": name, "type": 1, "options": options });
+        self.interaction(2, guild, channel, user, data, None)
+    }
+
+    /// An autocomplete request: `options` marks the typed one `focused`.
+    pub fn autocomplete(
+        &self,
+        guild: u64,
+        channel: u64,
+        user: &FakeUser,
+        name: &str,
+        options: Value,
+    ) -> (u64, Value) {
+        let data =
+            json!({ "id": "800000000000000001", "name": name, "type": 1, "options": options });
+        self.interaction(4, guild, channel, user, data, None)
+    }
+
+    /// A button click on a message the bot sent.
+    pub fn click(
+        &self,
+        guild: u64,
+        channel: u64,
+        user: &FakeUser,
+        custom_id: &str,
+    ) -> (u64, Value) {
+        let data = json!({ "custom_id": custom_id, "component_type": 2 });
+        let message = message_json(self.next_id(), channel, "", &json!({}));
+        self.interaction(3, guild, channel, user, data, Some(message))
+    }
+
+    fn interaction(
+        &self,
+        kind: u8,
+        guild: u64,
+        channel: u64,
+        user: &FakeUser,
+        data: Value,
+        message: Option<Value>,
+    ) -> (u64, Value) {
+        let id = self.next_id();
+        self.inner
+            .channels
+            .lock()
+            .unwrap()
+            .insert(token(id), channel);
+        let mut payload = json!({
+            "id": id.to_string(),
+            "application_id": APPLICATION_ID.to_string(),
+            "type": kind,
+            "data": data,
+            "guild_id": guild.to_string(),
+            "channel": { "id": channel.to_string(), "type": 0, "name": "chess" },
+            "channel_id": channel.to_string(),
+            "member": user.member_json(),
+            "token": token(id),
+            "version": 1,
+            "app_permissions": "2251799813685247",
+            "locale": user.locale,
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": { "0": guild.to_string() },
+            "context": 0,
+            "attachment_size_limit": 10_485_760
+        });
+        if let Some(message) = message {
+            payload["message"] = message;
+        }
+        (id, payload)
+    }
+}
+
+/// The token of interaction `id` (unique, so its followups can be found).
+pub fn token(id: u64) -> String {
+    format!("token-{id}")
+}
+
+/// Panics with serenity's own complaint if `payload` would be dropped.
+fn check<T: serde::de::DeserializeOwned>(what: &str, payload: &Value) {
+    if let Err(error) = serde_json::from_value::<T>(payload.clone()) {
+        panic!("fake Discord built an invalid {what}: {error}\n{payload:#}");
+    }
+}
+
+fn bot_user() -> Value {
+    json!({
+        "id": APPLICATION_ID.to_string(), "username": "pawnpost", "discriminator": "0",
+        "global_name": null, "avatar": null, "bot": true, "flags": 0, "verified": true,
+        "mfa_enabled": false
+    })
+}
+
+/// A message as Discord returns it.
+fn message_json(id: u64, channel: u64, content: &str, sent: &Value) -> Value {
+    let message = json!({
+        "id": id.to_string(),
+        "channel_id": channel.to_string(),
+        "author": bot_user(),
+        "content": content,
+        "timestamp": "2026-01-01T00:00:00.000000+00:00",
+        "edited_timestamp": null,
+        "tts": false,
+        "mention_everyone": false,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": sent.get("embeds").cloned().unwrap_or(json!([])),
+        "pinned": false,
+        "type": 0,
+        "flags": sent.get("flags").cloned().unwrap_or(json!(0)),
+        "components": []
+    });
+    check::<serenity::all::Message>("message", &message);
+    message
+}
+
+async fn gateway(ws: WebSocketUpgrade, State(inner): State<Arc<Inner>>) -> Response {
+    ws.on_upgrade(move |socket| shard_connection(socket, inner))
+}
+
+/// One shard's connection: HELLO, then IDENTIFY → READY, heartbeats, dispatches.
+async fn shard_connection(mut socket: WebSocket, inner: Arc<Inner>) {
+    let hello = json!({ "op": 10, "d": { "heartbeat_interval": 41_250 } });
+    if socket
+        .send(WsMessage::Text(hello.to_string().into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let (outbox, mut outgoing) = mpsc::unbounded_channel::<String>();
+    let mut shard_id = None;
+    loop {
+        tokio::select! {
+            frame = outgoing.recv() => {
+                let Some(frame) = frame else { break };
+                if socket.send(WsMessage::Text(frame.into())).await.is_err() {
+                    break;
+                }
+            }
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(WsMessage::Text(text))) => text.to_string(),
+                    Some(Ok(WsMessage::Binary(_) | WsMessage::Ping(_) | WsMessage::Pong(_))) => continue,
+                    _ => break,
+                };
+                let Ok(frame) = serde_json::from_str::<Value>(&text) else { continue };
+                match frame["op"].as_u64() {
+                    Some(1) => {
+                        let ack = json!({ "op": 11 }).to_string();
+                        if socket.send(WsMessage::Text(ack.into())).await.is_err() {
+                            break;
+                        }
+                    }
+                    Some(2) => {
+                        let id = frame["d"]["shard"][0].as_u64().unwrap_or(0) as u32;
+                        let total = frame["d"]["shard"][1].as_u64().unwrap_or(1).max(1) as u32;
+                        let base = inner.base.lock().unwrap().clone();
+                        let ready = json!({
+                            "v": 10,
+                            "user": bot_user(),
+                            "guilds": [],
+                            "session_id": format!("session-{id}"),
+                            "resume_gateway_url": format!("ws://{base}"),
+                            "shard": [id, total],
+                            "application": { "id": APPLICATION_ID.to_string(), "flags": 0 }
+                        });
+                        check::<serenity::all::Ready>("READY", &ready);
+                        let frame = json!({ "op": 0, "t": "READY", "s": 1, "d": ready });
+                        if socket.send(WsMessage::Text(frame.to_string().into())).await.is_err() {
+                            break;
+                        }
+                        inner.shards.lock().unwrap().insert(id, Shard { total, outbox: outbox.clone() });
+                        shard_id = Some(id);
+                        inner.connected.notify_waiters();
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    if let Some(id) = shard_id {
+        let mut shards = inner.shards.lock().unwrap();
+        if shards
+            .get(&id)
+            .is_some_and(|s| s.outbox.same_channel(&outbox))
+        {
+            shards.remove(&id);
+        }
+    }
+}
+
+/// Every REST call: recorded, then answered like Discord would.
+async fn rest(State(inner): State<Arc<Inner>>, request: Request) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let is_multipart = request
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/"));
+    let (json, files) = if is_multipart {
+        read_multipart(request).await
+    } else {
+        let body = Bytes::from_request(request, &()).await.unwrap_or_default();
+        (
+            serde_json::from_slice(&body).unwrap_or(Value::Null),
+            Vec::new(),
+        )
+    };
+    if inner.log {
+        eprintln!(
+            "fake discord ← {method} {path} {json} ({} files)",
+            files.len()
+        );
+    }
+    let answer = answer(&inner, &method, &path, &json);
+    let recorded = Recorded {
+        method: method.to_string(),
+        path,
+        json,
+        files,
+        at: Instant::now(),
+    };
+    let interaction = recorded
+        .path
+        .strip_prefix("/api/v10/interactions/")
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|id| id.parse::<u64>().ok());
+    // Recorded before the waiter hears of it, so that what it reads next
+    // (`requests()`) already holds this request.
+    inner.requests.lock().unwrap().push(recorded.clone());
+    if let Some(tell) = interaction.and_then(|id| inner.waiting.lock().unwrap().remove(&id)) {
+        let _ = tell.send(recorded);
+    }
+    inner.recorded.notify_waiters();
+    answer
+}
+
+async fn read_multipart(request: Request) -> (Value, Vec<File>) {
+    let Ok(mut multipart) = Multipart::from_request(request, &()).await else {
+        return (Value::Null, Vec::new());
+    };
+    let (mut json, mut files) = (Value::Null, Vec::new());
+    while let Ok(Some(field)) = multipart.next_field().await {
+        let name = field.name().unwrap_or_default().to_owned();
+        let filename = field.file_name().map(str::to_owned);
+        let content_type = field.content_type().unwrap_or_default().to_owned();
+        let bytes = field.bytes().await.unwrap_or_default();
+        match filename {
+            Some(filename) => files.push(File {
+                filename,
+                content_type,
+                bytes: bytes.to_vec(),
+            }),
+            None if name == "payload_json" => {
+                json = serde_json::from_slice(&bytes).unwrap_or(Value::Null)
+            }
+            None => {}
+        }
+    }
+    (json, files)
+}
+
+fn answer(inner: &Inner, method: &Method, path: &str, body: &Value) -> Response {
+    let base = inner.base.lock().unwrap().clone();
+    let parts: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
+    let id = || inner.ids.fetch_add(1, Ordering::SeqCst);
+    let ok = |value: Value| (StatusCode::OK, axum::Json(value)).into_response();
+    match (method.as_str(), parts.as_slice()) {
+        ("GET", ["gateway"]) => ok(json!({ "url": format!("ws://{base}") })),
+        ("GET", ["gateway", "bot"]) => ok(json!({
+            "url": format!("ws://{base}"),
+            "shards": inner.recommended_shards,
+            "session_start_limit": { "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1 }
+        })),
+        ("POST", ["interactions", _, _, "callback"]) => StatusCode::NO_CONTENT.into_response(),
+        ("PUT", ["applications", _, "commands"])
+        | ("PUT", ["applications", _, "guilds", _, "commands"]) => ok(json!([])),
+        ("POST", ["webhooks", _, token])
+        | ("PATCH" | "GET", ["webhooks", _, token, "messages", _]) => {
+            let channel = inner.channels.lock().unwrap().get(*token).copied();
+            let content = body["content"].as_str().unwrap_or("");
+            ok(message_json(id(), channel.unwrap_or(1), content, body))
+        }
+        ("DELETE", ["webhooks", _, _, "messages", _]) => StatusCode::NO_CONTENT.into_response(),
+        ("POST", ["channels", channel, "messages"]) => {
+            let channel = channel.parse().unwrap_or(1);
+            ok(message_json(
+                id(),
+                channel,
+                body["content"].as_str().unwrap_or(""),
+                body,
+            ))
+        }
+        ("POST", ["users", "@me", "channels"]) => ok(json!({
+            "id": id().to_string(), "type": 1, "last_message_id": null,
+            "recipients": [{ "id": body["recipient_id"].clone(), "username": "player", "discriminator": "0", "avatar": null }]
+        })),
+        ("POST", ["channels", parent, "messages", _, "threads"]) => ok(json!({
+            "id": id().to_string(), "type": 11, "guild_id": "1", "parent_id": parent,
+            "name": body["name"].clone(), "position": 0, "nsfw": false, "permission_overwrites": []
+        })),
+        _ => (
+            StatusCode::NOT_FOUND,
+            axum::Json(json!({ "message": "Unknown route", "code": 0 })),
+        )
+            .into_response(),
+    }
+}

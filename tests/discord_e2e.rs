@@ -1,0 +1,658 @@
+//! The real serenity client against a fake Discord on 127.0.0.1: a game
+//! played through slash commands, buttons and autocomplete; refusals,
+//! replays, a restart and a flag fall.
+
+#[path = "common/fake_discord.rs"]
+mod fake_discord;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration as StdDuration;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use fake_discord::{FakeDiscord, FakeUser, Recorded};
+use pawnpost::adapters::discord::shards::ShardPlan;
+use pawnpost::adapters::discord::{Bot, DiscordOptions};
+use pawnpost::config::Secret;
+use pawnpost::core::notation::Lang;
+use pawnpost::scheduler::{self, Settings, TimeSource};
+use pawnpost::service::{Service, ServiceConfig};
+use pawnpost::storage::Store;
+use pawnpost::storage::sqlite::SqliteStore;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+const GUILD: u64 = 700_000_000_000_000_001;
+const CHANNEL: u64 = 710_000_000_000_000_001;
+
+/// A clock the test moves by hand.
+#[derive(Clone)]
+struct ManualTime(Arc<Mutex<DateTime<Utc>>>);
+
+impl ManualTime {
+    fn new() -> ManualTime {
+        ManualTime(Arc::new(Mutex::new(
+            Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap(),
+        )))
+    }
+
+    fn advance(&self, by: Duration) {
+        *self.0.lock().unwrap() += by;
+    }
+}
+
+impl TimeSource for ManualTime {
+    fn now(&self) -> DateTime<Utc> {
+        *self.0.lock().unwrap()
+    }
+}
+
+/// A bot running against the fake, and how to stop it.
+struct Running {
+    service: Arc<Service<SqliteStore>>,
+    stop: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+    notifier: pawnpost::adapters::discord::DiscordNotifier,
+}
+
+impl Running {
+    async fn stop(mut self, fake: &FakeDiscord) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = tokio::time::timeout(StdDuration::from_secs(10), self.task).await;
+        fake.forget_shards();
+    }
+}
+
+async fn start_bot(fake: &FakeDiscord, db: &std::path::Path, time: &ManualTime) -> Running {
+    start_bot_with(fake, db, time, |_| {}).await
+}
+
+async fn start_bot_with(
+    fake: &FakeDiscord,
+    db: &std::path::Path,
+    time: &ManualTime,
+    adjust: impl FnOnce(&mut DiscordOptions),
+) -> Running {
+    let store = SqliteStore::open(db).expect("database");
+    let service = Arc::new(Service::new(store, ServiceConfig::default()));
+    let options = DiscordOptions {
+        token: Secret::new("fake-token"),
+        api_base: Some(fake.api_base()),
+        shards: ShardPlan::Auto,
+        guilds: Vec::new(),
+        rate_limit_per_minute: 0,
+        moderator_roles: Vec::new(),
+        threads: false,
+        default_language: Lang::En,
+    };
+    let mut options = options;
+    adjust(&mut options);
+    let bot = Bot::connect(Arc::clone(&service), options, Arc::new(time.clone()))
+        .await
+        .expect("bot");
+    let notifier = bot.notifier();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(bot.run(async move {
+        let _ = stopped.await;
+    }));
+    fake.wait_for_shards(1).await;
+    Running {
+        service,
+        stop: Some(stop),
+        task,
+        notifier,
+    }
+}
+
+/// Sends an interaction and returns the bot's answer to it.
+async fn send(fake: &FakeDiscord, interaction: (u64, Value)) -> Recorded {
+    fake.answer(interaction).await
+}
+
+fn alice() -> FakeUser {
+    FakeUser::new(510_000_000_000_000_001, "alice")
+}
+
+fn bob() -> FakeUser {
+    FakeUser::new(520_000_000_000_000_002, "bob")
+}
+
+fn carol() -> FakeUser {
+    FakeUser::new(530_000_000_000_000_003, "carol")
+}
+
+fn move_options(text: &str, extra: Value) -> Value {
+    let mut options = vec![json!({ "name": "move", "type": 3, "value": text })];
+    if let Value::Array(more) = extra {
+        options.extend(more);
+    }
+    Value::Array(options)
+}
+
+/// The reply carries a board PNG.
+fn assert_board_attached(recorded: &Recorded) {
+    assert!(
+        recorded.files.iter().any(|f| f.filename == "board.png"),
+        "no board.png attached"
+    );
+    assert_pngs_decode(recorded);
+}
+
+/// Every attached PNG decodes.
+fn assert_pngs_decode(recorded: &Recorded) {
+    for file in &recorded.files {
+        if file.content_type == "image/png" || file.filename.ends_with(".png") {
+            let decoder = png::Decoder::new(std::io::Cursor::new(file.bytes.clone()));
+            let mut reader = decoder.read_info().expect("a PNG header");
+            let mut pixels = vec![0; reader.output_buffer_size().expect("size")];
+            reader.next_frame(&mut pixels).expect("a PNG frame");
+        }
+    }
+}
+
+/// Challenge, accept by button, and e4: the game id.
+async fn open_game(fake: &FakeDiscord, alice: &FakeUser, bob: &FakeUser, time: &str) -> i64 {
+    fake.know(bob);
+    let challenge = send(
+        fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            alice,
+            "chess",
+            Some("challenge"),
+            json!([
+                { "name": "user", "type": 6, "value": bob.id.to_string() },
+                { "name": "color", "type": 3, "value": "white" },
+                { "name": "time", "type": 3, "value": time }
+            ]),
+        ),
+    )
+    .await;
+    assert!(!challenge.is_ephemeral(), "{challenge:?}");
+    assert!(
+        challenge.content().contains(&bob.mention()),
+        "{}",
+        challenge.content()
+    );
+    let accept = challenge
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("challenge-accept:"))
+        .expect("an Accept button");
+    assert!(
+        challenge
+            .buttons()
+            .iter()
+            .any(|b| b.starts_with("challenge-decline:"))
+    );
+
+    let started = send(fake, fake.click(GUILD, CHANNEL, bob, &accept)).await;
+    assert!(!started.is_ephemeral(), "{started:?}");
+    assert!(
+        started.content().contains(&alice.mention()),
+        "white is to move"
+    );
+    let embed = &started.message()["embeds"][0];
+    let title = embed["title"].as_str().expect("a game embed");
+    assert!(title.contains("alice") && title.contains("bob"), "{title}");
+    let game: i64 = title
+        .trim_start_matches('#')
+        .split(' ')
+        .next()
+        .and_then(|id| id.parse().ok())
+        .expect("the game id in the title");
+    assert!(started.buttons().contains(&format!("resign:{game}")));
+    assert_board_attached(&started);
+
+    let e4 = send(
+        fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            alice,
+            "move",
+            None,
+            move_options("e4", json!([])),
+        ),
+    )
+    .await;
+    assert!(!e4.is_ephemeral(), "{e4:?}");
+    assert!(e4.all_text().contains("e4"));
+    assert!(e4.content().contains(&bob.mention()), "bob is to move");
+    game
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    let (alice, mut bob, carol) = (alice(), bob(), carol());
+    let game = open_game(&fake, &alice, &bob, "3d").await;
+
+    // The flag instant is a Discord timestamp each reader sees in their own zone.
+    let requests = fake.requests();
+    let last_move = requests
+        .iter()
+        .rev()
+        .find(|r| r.all_text().contains("e4"))
+        .unwrap();
+    assert!(
+        last_move.all_text().contains(":R>"),
+        "{}",
+        last_move.all_text()
+    );
+
+    // A third user cannot move in the game: refused privately, nothing changes.
+    let refused = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &carol,
+            "move",
+            None,
+            move_options("e5", json!([{ "name": "game", "type": 4, "value": game }])),
+        ),
+    )
+    .await;
+    assert!(refused.is_ephemeral(), "{refused:?}");
+    assert!(!refused.content().contains("<@"), "a refusal pings nobody");
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert_eq!(record.moves.len(), 1);
+
+    // Autocomplete offers bob's legal moves, filtered by what he typed.
+    let all = send(
+        &fake,
+        fake.autocomplete(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            json!([{ "name": "move", "type": 3, "value": "", "focused": true }]),
+        ),
+    )
+    .await;
+    assert_eq!(all.json["type"], 8, "an autocomplete result");
+    let names = |r: &Recorded| -> Vec<String> {
+        r.json["data"]["choices"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|c| c["value"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let choices = names(&all);
+    assert_eq!(
+        choices.len(),
+        20,
+        "black's 20 legal replies to 1.e4: {choices:?}"
+    );
+    for expected in ["e5", "Nf6", "c5", "Nc6", "a6", "h5"] {
+        assert!(
+            choices.contains(&expected.to_owned()),
+            "{expected} in {choices:?}"
+        );
+    }
+    let knights = send(
+        &fake,
+        fake.autocomplete(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            json!([{ "name": "move", "type": 3, "value": "N", "focused": true }]),
+        ),
+    )
+    .await;
+    assert_eq!(names(&knights), ["Na6", "Nc6", "Nf6", "Nh6"]);
+    // A game option suggests the caller's games here.
+    let games = send(
+        &fake,
+        fake.autocomplete(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            json!([
+                { "name": "move", "type": 3, "value": "e5" },
+                { "name": "game", "type": 4, "value": "", "focused": true }
+            ]),
+        ),
+    )
+    .await;
+    let offered = games.json["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(offered.len(), 1, "{offered:?}");
+    assert_eq!(offered[0]["value"], game);
+    // Not alice's move: nothing to suggest.
+    let none = send(
+        &fake,
+        fake.autocomplete(
+            GUILD,
+            CHANNEL,
+            &alice,
+            "move",
+            json!([{ "name": "move", "type": 3, "value": "", "focused": true }]),
+        ),
+    )
+    .await;
+    assert!(names(&none).is_empty());
+
+    // Bob plays in French: a French reply.
+    bob.locale = "fr".to_owned();
+    let e5 = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            None,
+            move_options("e5", json!([])),
+        ),
+    )
+    .await;
+    assert!(e5.all_text().contains("a joué"), "{}", e5.all_text());
+
+    // The same interaction delivered twice applies once.
+    let nf3 = fake.command(
+        GUILD,
+        CHANNEL,
+        &alice,
+        "move",
+        None,
+        move_options(
+            "Nf3",
+            json!([{ "name": "offer_draw", "type": 5, "value": true }]),
+        ),
+    );
+    let first = send(&fake, nf3.clone()).await;
+    let before = fake.request_count();
+    fake.dispatch(&nf3.1);
+    let again = fake
+        .wait_for(before, |r| {
+            r.path
+                .starts_with(&format!("/api/v10/interactions/{}/", nf3.0))
+        })
+        .await;
+    assert_eq!(first.all_text(), again.all_text());
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert_eq!(record.moves.len(), 3, "Nf3 once");
+    let accept_draw = format!("draw-accept:{game}");
+    assert!(
+        first.buttons().contains(&accept_draw),
+        "{:?}",
+        first.buttons()
+    );
+
+    // Alice cannot accept her own offer; bob can.
+    let own = send(&fake, fake.click(GUILD, CHANNEL, &alice, &accept_draw)).await;
+    assert!(own.is_ephemeral(), "{own:?}");
+    let drawn = send(&fake, fake.click(GUILD, CHANNEL, &bob, &accept_draw)).await;
+    assert!(!drawn.is_ephemeral());
+    assert!(drawn.buttons().is_empty(), "a finished game has no buttons");
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert!(
+        matches!(record.state, pawnpost::storage::GameState::Over { .. }),
+        "{:?}",
+        record.state
+    );
+
+    let standings = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &alice,
+            "chess",
+            Some("standings"),
+            json!([]),
+        ),
+    )
+    .await;
+    let text = standings.all_text();
+    assert!(text.contains("alice") && text.contains("bob"), "{text}");
+
+    // Resign asks first, privately.
+    let question = send(
+        &fake,
+        fake.click(GUILD, CHANNEL, &alice, &format!("resign:{game}")),
+    )
+    .await;
+    assert!(question.is_ephemeral());
+    assert_eq!(question.buttons(), [format!("resign-confirm:{game}")]);
+
+    // Every answer the bot sent is well formed; every PNG decodes.
+    for request in fake.requests() {
+        assert_pngs_decode(&request);
+        assert!(!request.path.contains("fake-token"));
+    }
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_bot_continues_the_game() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("pawnpost.db");
+    let time = ManualTime::new();
+    let (alice, bob) = (alice(), bob());
+    let bot = start_bot(&fake, &db, &time).await;
+    let game = open_game(&fake, &alice, &bob, "3d").await;
+    bot.stop(&fake).await;
+
+    let bot = start_bot(&fake, &db, &time).await;
+    let e5 = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            None,
+            move_options("e5", json!([])),
+        ),
+    )
+    .await;
+    assert!(!e5.is_ephemeral(), "{e5:?}");
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert_eq!(record.moves.len(), 2);
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_fall_is_posted_in_the_game_channel_with_a_mention() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let (alice, bob) = (alice(), bob());
+    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    let game = open_game(&fake, &alice, &bob, "1d").await;
+
+    let (stop, stopped) = oneshot::channel::<()>();
+    let settings = Settings {
+        heartbeat_every: StdDuration::from_millis(50),
+        ..Settings::default()
+    };
+    let scheduler = tokio::spawn(scheduler::run(
+        Arc::clone(&bot.service),
+        bot.notifier.clone(),
+        time.clone(),
+        settings,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let before = fake.request_count();
+    time.advance(Duration::days(2));
+    let path = format!("/api/v10/channels/{CHANNEL}/messages");
+    let notice = fake.wait_for(before, |r| r.path == path).await;
+    assert!(
+        notice.content().contains(&alice.mention()),
+        "{}",
+        notice.content()
+    );
+    assert!(notice.all_text().contains(&format!("{game}")));
+    let _ = stop.send(());
+    let _ = scheduler.await;
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert!(matches!(
+        record.state,
+        pawnpost::storage::GameState::Over { .. }
+    ));
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn threads_moderators_rate_limits_and_junk() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let bot = start_bot_with(&fake, &dir.path().join("pawnpost.db"), &time, |o| {
+        o.threads = true;
+        o.rate_limit_per_minute = 4;
+    })
+    .await;
+    let (alice, bob) = (alice(), bob());
+    let game = open_game(&fake, &alice, &bob, "3d").await;
+
+    // A new game gets its own thread, named after its players.
+    let thread = fake
+        .wait_for(0, |r| r.method == "POST" && r.path.ends_with("/threads"))
+        .await;
+    assert!(
+        thread
+            .path
+            .starts_with(&format!("/api/v10/channels/{CHANNEL}/messages/"))
+    );
+    let name = thread.json["name"].as_str().unwrap_or_default();
+    assert!(name.contains("alice") && name.contains("bob"), "{name}");
+
+    // Junk is refused privately, never crashes the bot.
+    let unknown = send(
+        &fake,
+        fake.command(GUILD, CHANNEL, &alice, "nope", None, json!([])),
+    )
+    .await;
+    assert!(unknown.is_ephemeral());
+    let button = send(
+        &fake,
+        fake.click(GUILD, CHANNEL, &alice, "board:not-a-number"),
+    )
+    .await;
+    assert!(button.is_ephemeral());
+    let odd = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            None,
+            json!([{ "name": "move", "type": 4, "value": 5 }]),
+        ),
+    )
+    .await;
+    assert!(odd.is_ephemeral(), "{odd:?}");
+
+    // Only a moderator may abort a started game.
+    let e5 = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            None,
+            move_options("e5", json!([])),
+        ),
+    )
+    .await;
+    assert!(!e5.is_ephemeral());
+    let abort = |user: &FakeUser| {
+        fake.command(
+            GUILD,
+            CHANNEL,
+            user,
+            "chess",
+            Some("abort"),
+            json!([{ "name": "game", "type": 4, "value": game }]),
+        )
+    };
+    let refused = send(&fake, abort(&alice)).await;
+    assert!(refused.is_ephemeral(), "{refused:?}");
+    let mut moderator = FakeUser::new(540_000_000_000_000_004, "mod");
+    moderator.permissions = 32; // Manage Server
+    let aborted = send(&fake, abort(&moderator)).await;
+    assert!(!aborted.is_ephemeral(), "{aborted:?}");
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert!(matches!(
+        record.state,
+        pawnpost::storage::GameState::Over { .. }
+    ));
+
+    // Past the per-user limit: a polite private message, and no act.
+    let dave = FakeUser::new(550_000_000_000_000_005, "dave");
+    let help = || fake.command(GUILD, CHANNEL, &dave, "chess", Some("help"), json!([]));
+    for _ in 0..4 {
+        let answer = send(&fake, help()).await;
+        assert!(!answer.content().contains("a little fast"));
+    }
+    let limited = send(&fake, help()).await;
+    assert!(limited.is_ephemeral());
+    assert!(
+        limited.content().contains("a little fast"),
+        "{}",
+        limited.content()
+    );
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_split_the_shards() {
+    let fake = FakeDiscord::start(2).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("pawnpost.db");
+    let time = ManualTime::new();
+    let first = start_bot_with(&fake, &db, &time, |o| {
+        o.shards = "0-0/2".parse().unwrap();
+    })
+    .await;
+    let second = start_bot_with(&fake, &db, &time, |o| {
+        o.shards = "1/2".parse().unwrap();
+    })
+    .await;
+    fake.wait_for_shards(2).await;
+    // One guild on each shard: (id >> 22) % 2.
+    for guild in [2u64 << 22, 3u64 << 22] {
+        let help = send(
+            &fake,
+            fake.command(guild, CHANNEL, &alice(), "chess", Some("help"), json!([])),
+        )
+        .await;
+        assert!(
+            help.is_ephemeral() && !help.content().is_empty(),
+            "{help:?}"
+        );
+    }
+    let is_registration = |r: &Recorded| r.method == "PUT" && r.path.ends_with("/commands");
+    fake.wait_for(0, is_registration).await;
+    let registrations = fake
+        .requests()
+        .iter()
+        .filter(|r| is_registration(r))
+        .count();
+    assert_eq!(
+        registrations, 1,
+        "only the process holding shard 0 registers"
+    );
+    first.stop(&fake).await;
+    second.stop(&fake).await;
+}
