@@ -314,12 +314,17 @@ fn mentions(seen: &Seen, user: &OwnedUserId) -> bool {
 
 /// Checks the bot's board images (when the renderer sends one) download as PNGs.
 async fn board_images_download(player: &Player, mark: usize, room: &OwnedRoomId) {
+    let mut boards = 0;
     for seen in player.inbox.bot_messages(mark, room) {
         if let Some(source) = &seen.image {
             let bytes = player.download(source).await;
-            assert!(bytes.starts_with(b"\x89PNG"), "the board image is a PNG");
+            let board = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
+                .expect("the board image decodes as a PNG");
+            assert!(board.width() >= 240, "a board, not a thumbnail");
+            boards += 1;
         }
     }
+    assert!(boards > 0, "the moves' replies carry board images");
 }
 
 /// The upload path itself: a reply with a PNG attachment arrives as an
@@ -335,7 +340,7 @@ async fn attachments_arrive(bot: &RunningBot, reader: &Player, room: &OwnedRoomI
         events: Vec::new(),
         board: None,
         attachments: vec![Attachment {
-            filename: "board.png".into(),
+            filename: "upload-check.png".into(),
             content_type: "image/png".into(),
             bytes: Arc::from(TINY_PNG),
         }],
@@ -345,7 +350,7 @@ async fn attachments_arrive(bot: &RunningBot, reader: &Player, room: &OwnedRoomI
     let image = reader
         .inbox
         .after(mark, "the uploaded image", |s| {
-            &s.room == room && s.sender == BOT && s.image.is_some()
+            &s.room == room && s.sender == BOT && s.body == "upload-check.png"
         })
         .await;
     let bytes = reader.download(image.image.as_ref().expect("image")).await;
