@@ -9,14 +9,7 @@ use super::font::FONT_BYTES as DEJAVU_SANS;
 /// The family name our charts ask plotters for.
 pub const FONT: &str = "sans-serif";
 
-/// Why a picture could not be made.
-#[derive(Debug, thiserror::Error)]
-pub enum RenderError {
-    #[error("drawing: {0}")]
-    Draw(String),
-    #[error("PNG encoding: {0}")]
-    Encode(#[from] png::EncodingError),
-}
+pub use super::RenderError;
 
 /// Registers the embedded font with plotters, once per process.
 pub fn register_font() {
@@ -36,9 +29,10 @@ pub fn encode_png(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, Render
     let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header()?;
-    writer.write_image_data(rgb)?;
-    writer.finish()?;
+    let encode_error = |e: png::EncodingError| RenderError::Encode(e.to_string());
+    let mut writer = encoder.write_header().map_err(encode_error)?;
+    writer.write_image_data(rgb).map_err(encode_error)?;
+    writer.finish().map_err(encode_error)?;
     Ok(out)
 }
 

@@ -1,14 +1,10 @@
-//! Charts as PNG bytes, drawn with plotters' bitmap backend and the embedded
+//! Results charts as PNG bytes (the rating chart is in `rating_chart`), drawn with plotters' bitmap backend and the embedded
 //! font (registered once; no system font is read).
 
 use plotters::prelude::*;
 
 use super::RenderError;
-use super::bitmap::{FONT as FAMILY, register_font};
-
-fn chart_error(error: impl std::fmt::Display) -> RenderError {
-    RenderError::Encode(error.to_string())
-}
+use super::bitmap::{FONT as FAMILY, draw_error as chart_error, encode_png, register_font};
 
 /// One bar of a results chart: a player's wins, draws and losses.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,61 +13,6 @@ pub struct ResultsBar {
     pub won: u32,
     pub drawn: u32,
     pub lost: u32,
-}
-
-fn rgb_png(buffer: &[u8], width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, width, height);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
-    let mut writer = encoder.write_header().map_err(chart_error)?;
-    writer.write_image_data(buffer).map_err(chart_error)?;
-    writer.finish().map_err(chart_error)?;
-    Ok(out)
-}
-
-/// A line chart of a rating after each game: `points` are (game number, rating).
-pub fn rating_history_png(
-    title: &str,
-    points: &[(u32, f64)],
-    (width, height): (u32, u32),
-) -> Result<Vec<u8>, RenderError> {
-    register_font();
-    let mut buffer = vec![0u8; width as usize * height as usize * 3];
-    {
-        let root = BitMapBackend::with_buffer(&mut buffer, (width, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(chart_error)?;
-        let last = points.iter().map(|p| p.0).max().unwrap_or(1).max(1);
-        let low = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
-        let high = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
-        let (low, high) = if low.is_finite() {
-            (low - 20.0, high + 20.0)
-        } else {
-            (1400.0, 1600.0)
-        };
-        let title: String = title.chars().take(60).collect();
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, (FAMILY, 20))
-            .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(45)
-            .build_cartesian_2d(0u32..last, low..high)
-            .map_err(chart_error)?;
-        chart
-            .configure_mesh()
-            .label_style((FAMILY, 12))
-            .draw()
-            .map_err(chart_error)?;
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().copied(),
-                BLUE.stroke_width(2),
-            ))
-            .map_err(chart_error)?;
-        root.present().map_err(chart_error)?;
-    }
-    rgb_png(&buffer, width, height)
 }
 
 /// A stacked bar chart of wins (green), draws (grey) and losses (red) per player.
@@ -127,7 +68,7 @@ pub fn results_png(
         }
         root.present().map_err(chart_error)?;
     }
-    rgb_png(&buffer, width, height)
+    encode_png(&buffer, width, height)
 }
 
 #[cfg(test)]
@@ -141,25 +82,6 @@ mod tests {
         let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
         let info = reader.next_frame(&mut buffer).unwrap();
         (info.width, info.height, buffer)
-    }
-
-    #[test]
-    fn rating_history_decodes_with_a_line_and_text() {
-        let points: Vec<(u32, f64)> = (0..20)
-            .map(|i| (i, 1500.0 + (i as f64 * 7.0).sin() * 40.0))
-            .collect();
-        let png = rating_history_png("alice", &points, (480, 320)).unwrap();
-        let (w, h, pixels) = decode(&png);
-        assert_eq!((w, h), (480, 320));
-        let blue = pixels.chunks(3).filter(|p| p[2] > 200 && p[0] < 80).count();
-        assert!(blue > 100, "{blue}");
-        let dark = pixels
-            .chunks(3)
-            .filter(|p| p.iter().all(|c| *c < 80))
-            .count();
-        assert!(dark > 100, "labels drawn: {dark}");
-        // No games yet still draws an empty chart.
-        assert!(rating_history_png("", &[], (300, 200)).is_ok());
     }
 
     #[test]

@@ -48,6 +48,8 @@ pub enum RenderError {
     Uci(String),
     #[error("encoding: {0}")]
     Encode(String),
+    #[error("drawing: {0}")]
+    Draw(String),
 }
 
 /// The squares of a UCI move, for the highlight (`e1h1` castling shows the rook's square).
