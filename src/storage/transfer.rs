@@ -228,6 +228,39 @@ pub const TABLES: &[Table] = &[
         key: 1,
         identity: true,
     },
+    Table {
+        name: "ladders",
+        columns: &[("server_id", BigInt), ("version", BigInt)],
+        key: 1,
+        identity: false,
+    },
+    Table {
+        name: "ladder_rungs",
+        columns: &[
+            ("server_id", BigInt),
+            ("player_id", BigInt),
+            ("place", Int),
+            ("active_at", Instant),
+        ],
+        key: 2,
+        identity: false,
+    },
+    Table {
+        name: "ladder_matches",
+        columns: &[
+            ("id", BigInt),
+            ("server_id", BigInt),
+            ("challenge_id", BigInt),
+            ("game_id", BigInt),
+            ("challenger_id", BigInt),
+            ("defender_id", BigInt),
+            ("status", Text),
+            ("accept_by", Instant),
+            ("created_at", Instant),
+        ],
+        key: 1,
+        identity: true,
+    },
 ];
 
 /// A value as SQLite holds it: the neutral form rows travel in.
