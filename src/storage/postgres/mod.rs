@@ -917,12 +917,15 @@ mod tests {
 
     store_suite!(optional async fresh);
 
-    const TABLES: [&str; 13] = [
+    const TABLES: [&str; 16] = [
         "challenges",
         "channels",
         "game_notes",
         "games",
         "heartbeat",
+        "ladder_matches",
+        "ladder_rungs",
+        "ladders",
         "leaves",
         "moves",
         "players",
