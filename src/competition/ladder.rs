@@ -264,7 +264,8 @@ mod tests {
     #[test]
     fn outcomes_move_the_ladder_as_the_rules_say() {
         use LadderOutcome::*;
-        let cases: &[(&[i64], i64, i64, LadderOutcome, &[i64])] = &[
+        type Case = (&'static [i64], i64, i64, LadderOutcome, &'static [i64]);
+        let cases: &[Case] = &[
             (&[1, 2], 2, 1, ChallengerWins, &[2, 1]),
             (&[1, 2, 3, 4], 4, 1, ChallengerWins, &[4, 1, 2, 3]),
             (&[1, 2, 3, 4], 4, 3, ChallengerWins, &[1, 2, 4, 3]),

@@ -226,3 +226,29 @@ record-line = { $player } against { $opponent }: { $won } won, { $drawn } drawn,
 ## Board images
 gif = Game #{ $game }: { $white } – { $black }, { $plies } plies.
 gif-failed = The animation of game #{ $game } could not be drawn.
+
+## ladder
+ladder-header = Challenge ladder (challenge up to { $places } places above):
+ladder-line = { $place }. { $player }
+ladder-empty = Nobody is on the ladder yet: `/ladder join` to be the first.
+ladder-png-place = Place
+ladder-png-player = Player
+ladder-joined = { $player } joins the ladder at place { $place }.
+ladder-left = { $player } leaves the ladder; everyone below moves up one place.
+ladder-already-on = You are already on the ladder.
+ladder-not-on = { $player } is not on the ladder.
+ladder-not-above = { $player } is not above you on the ladder.
+ladder-too-far = { $player } is too far above you: you may challenge at most { $places } places up.
+ladder-busy = { $player } already has a ladder challenge under way.
+ladder-challenged = Ladder challenge #{ $challenge }: { $player } (place { $from }) challenges { $opponent } (place { $to }). { $opponent }, accept within { $days } days (`/accept { $challenge }`) or lose your place by forfeit.
+ladder-climbed = Ladder: { $player } takes place { $place } from { $opponent }.
+ladder-forfeit = Ladder: { $opponent } did not take up the challenge; { $player } takes place { $place } by forfeit.
+ladder-unchanged = Ladder: no change between { $player } and { $opponent }.
+ladder-withdrawn = Ladder challenge withdrawn: nothing changes.
+ladder-inactive-dropped = { $player }, you have played no ladder game for { $days } days: you drop to place { $place } on the ladder.
+ladder-inactive-removed = { $player }, you have played no ladder game for { $days } days: you are taken off the ladder (you were at place { $place }).
+discord-cmd-ladder = The challenge ladder: show it, join, leave, challenge a player above
+discord-choice-ladder_show = Show the ladder
+discord-choice-ladder_join = Join
+discord-choice-ladder_leave = Leave
+discord-choice-ladder_challenge = Challenge the player named

@@ -100,6 +100,8 @@ pub struct LadderMatchRow {
     pub server_id: i64,
     /// The ordinary challenge it made.
     pub challenge_id: i64,
+    /// The platform id of the challenge's channel (where its news goes).
+    pub channel: String,
     /// The game, once accepted.
     pub game_id: Option<i64>,
     pub challenger: PlayerId,

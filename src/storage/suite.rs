@@ -1301,7 +1301,7 @@ pub async fn ladder_matches_follow_their_challenge_and_game<S: Store>(store: &S)
             .unsettled_ladder_matches(w.server.id)
             .await
             .expect("unsettled"),
-        [pending.clone()]
+        std::slice::from_ref(&pending)
     );
     assert!(
         store
@@ -1312,7 +1312,7 @@ pub async fn ladder_matches_follow_their_challenge_and_game<S: Store>(store: &S)
     );
     assert_eq!(
         store.due_ladder_forfeits(t(60), 10).await.expect("due"),
-        [pending.clone()]
+        std::slice::from_ref(&pending)
     );
     assert_eq!(
         store.next_ladder_deadline(None).await.expect("next"),

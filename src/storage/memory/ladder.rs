@@ -69,10 +69,18 @@ impl State {
         }
         if let (Some(new), Some(challenge_id)) = (new_match, committed.challenge_id) {
             let id = self.ladder_matches.len() as i64 + 1;
+            let channel = self
+                .challenges
+                .iter()
+                .find(|c| c.id == challenge_id)
+                .and_then(|c| self.channels.iter().find(|ch| ch.id == c.channel_id))
+                .map(|ch| ch.platform_id.clone())
+                .unwrap_or_default();
             self.ladder_matches.push(LadderMatchRow {
                 id,
                 server_id: new.server_id,
                 challenge_id,
+                channel,
                 game_id: None,
                 challenger: new.challenger,
                 defender: new.defender,

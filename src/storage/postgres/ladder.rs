@@ -12,8 +12,12 @@ use crate::storage::{
     LadderWrite, Result, StorageError,
 };
 
-const MATCH_COLUMNS: &str =
-    "id, server_id, challenge_id, game_id, challenger_id, defender_id, status, accept_by";
+const MATCH_COLUMNS: &str = "m.id, m.server_id, m.challenge_id, m.game_id, m.challenger_id, \
+                             m.defender_id, m.status, m.accept_by, ch.platform_id";
+
+/// The ladder challenges with their challenge's channel.
+const MATCH_TABLES: &str = "ladder_matches m JOIN challenges c ON c.id = m.challenge_id \
+                            JOIN channels ch ON ch.id = c.channel_id";
 
 fn to_match(row: &Row) -> Result<LadderMatchRow> {
     let status: String = rows::get(row, 6)?;
@@ -21,6 +25,7 @@ fn to_match(row: &Row) -> Result<LadderMatchRow> {
         id: rows::get(row, 0)?,
         server_id: rows::get(row, 1)?,
         challenge_id: rows::get(row, 2)?,
+        channel: rows::get(row, 8)?,
         game_id: rows::get(row, 3)?,
         challenger: PlayerId(rows::get(row, 4)?),
         defender: PlayerId(rows::get(row, 5)?),
@@ -36,7 +41,7 @@ impl PgStore {
         filter: &str,
         params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
     ) -> Result<Vec<LadderMatchRow>> {
-        let sql = format!("SELECT {MATCH_COLUMNS} FROM ladder_matches WHERE {filter}");
+        let sql = format!("SELECT {MATCH_COLUMNS} FROM {MATCH_TABLES} WHERE {filter}");
         self.query(&sql, params)
             .await?
             .iter()
@@ -82,7 +87,7 @@ impl PgStore {
         server_id: i64,
     ) -> Result<Vec<LadderMatchRow>> {
         self.ladder_matches(
-            "server_id = $1 AND status IN ('pending', 'playing') ORDER BY id",
+            "m.server_id = $1 AND m.status IN ('pending', 'playing') ORDER BY m.id",
             &[&server_id],
         )
         .await
@@ -94,8 +99,8 @@ impl PgStore {
         id: i64,
     ) -> Result<Option<LadderMatchRow>> {
         let filter = match column {
-            LadderMatchKey::Challenge => "challenge_id = $1",
-            LadderMatchKey::Game => "game_id = $1",
+            LadderMatchKey::Challenge => "m.challenge_id = $1",
+            LadderMatchKey::Game => "m.game_id = $1",
         };
         Ok(self
             .ladder_matches(filter, &[&id])
@@ -110,7 +115,7 @@ impl PgStore {
         limit: usize,
     ) -> Result<Vec<LadderMatchRow>> {
         self.ladder_matches(
-            "status = 'pending' AND accept_by <= $1 ORDER BY accept_by, id LIMIT $2",
+            "m.status = 'pending' AND m.accept_by <= $1 ORDER BY m.accept_by, m.id LIMIT $2",
             &[&stored(now), &(limit as i64)],
         )
         .await

@@ -11,10 +11,14 @@ use crate::storage::{
     LadderWrite, Result, StorageError,
 };
 
-const MATCH_COLUMNS: &str = "id, server_id, challenge_id, game_id, challenger_id, defender_id, \
-                             status, accept_by";
+const MATCH_COLUMNS: &str = "m.id, m.server_id, m.challenge_id, m.game_id, m.challenger_id, \
+                             m.defender_id, m.status, m.accept_by, ch.platform_id";
 
-type MatchTuple = (i64, i64, i64, Option<i64>, i64, i64, String, String);
+/// The ladder challenges with their challenge's channel.
+const MATCH_TABLES: &str = "ladder_matches m JOIN challenges c ON c.id = m.challenge_id \
+                            JOIN channels ch ON ch.id = c.channel_id";
+
+type MatchTuple = (i64, i64, i64, Option<i64>, i64, i64, String, String, String);
 
 fn match_row(r: &Row<'_>) -> rusqlite::Result<MatchTuple> {
     Ok((
@@ -26,15 +30,18 @@ fn match_row(r: &Row<'_>) -> rusqlite::Result<MatchTuple> {
         r.get(5)?,
         r.get(6)?,
         r.get(7)?,
+        r.get(8)?,
     ))
 }
 
 fn to_match(t: MatchTuple) -> Result<LadderMatchRow> {
-    let (id, server_id, challenge_id, game_id, challenger, defender, status, accept_by) = t;
+    let (id, server_id, challenge_id, game_id, challenger, defender, status, accept_by, channel) =
+        t;
     Ok(LadderMatchRow {
         id,
         server_id,
         challenge_id,
+        channel,
         game_id,
         challenger: PlayerId(challenger),
         defender: PlayerId(defender),
@@ -49,7 +56,7 @@ fn matches(
     filter: &str,
     args: impl rusqlite::Params,
 ) -> Result<Vec<LadderMatchRow>> {
-    let sql = format!("SELECT {MATCH_COLUMNS} FROM ladder_matches WHERE {filter}");
+    let sql = format!("SELECT {MATCH_COLUMNS} FROM {MATCH_TABLES} WHERE {filter}");
     let rows = conn
         .prepare_cached(&sql)?
         .query_map(args, match_row)?
@@ -96,19 +103,19 @@ pub(super) fn ladder(conn: &Connection, server_id: i64) -> Result<LadderRow> {
 pub(super) fn unsettled(conn: &Connection, server_id: i64) -> Result<Vec<LadderMatchRow>> {
     matches(
         conn,
-        "server_id = ?1 AND status IN ('pending', 'playing') ORDER BY id",
+        "m.server_id = ?1 AND m.status IN ('pending', 'playing') ORDER BY m.id",
         params![server_id],
     )
 }
 
 pub(super) fn of_challenge(conn: &Connection, challenge_id: i64) -> Result<Option<LadderMatchRow>> {
-    Ok(matches(conn, "challenge_id = ?1", params![challenge_id])?
+    Ok(matches(conn, "m.challenge_id = ?1", params![challenge_id])?
         .into_iter()
         .next())
 }
 
 pub(super) fn of_game(conn: &Connection, game_id: i64) -> Result<Option<LadderMatchRow>> {
-    Ok(matches(conn, "game_id = ?1", params![game_id])?
+    Ok(matches(conn, "m.game_id = ?1", params![game_id])?
         .into_iter()
         .next())
 }
@@ -120,7 +127,7 @@ pub(super) fn due_forfeits(
 ) -> Result<Vec<LadderMatchRow>> {
     matches(
         conn,
-        "status = 'pending' AND accept_by <= ?1 ORDER BY accept_by, id LIMIT ?2",
+        "m.status = 'pending' AND m.accept_by <= ?1 ORDER BY m.accept_by, m.id LIMIT ?2",
         params![to_text(now), limit as i64],
     )
 }
