@@ -237,3 +237,32 @@ fn the_ladder_speaks_french() {
     assert_eq!(text(&out[1]), "alice rejoint l'échelle à la place 1.");
     assert!(text(&out[2]).starts_with("Échelle de défis"), "{}", out[2]);
 }
+
+#[test]
+fn an_aborted_ladder_game_changes_nothing_and_a_later_challenge_works() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /ladder join
+         bob: /ladder join
+         bob: /ladder challenge @alice
+         alice: /accept
+         :advance 3d
+         bob: /ladder challenge @alice
+         alice: /decline
+         carol: /ladder show",
+    );
+    // Nobody moved within the time for the first move: the clock aborts
+    // the game, and the ladder challenge counts for nothing.
+    assert!(
+        any_text(&out, "Ladder: no change between bob and alice."),
+        "{out:#?}"
+    );
+    assert!(
+        any_text(
+            &out,
+            "Ladder: alice did not take up the challenge; bob takes place 1 by forfeit."
+        ),
+        "{out:#?}"
+    );
+    assert_eq!(last_ladder(&out), ["1. bob", "2. alice"]);
+}

@@ -567,8 +567,10 @@ impl<S: Store> Service<S> {
             ladder: Some(write_of(&row, &ladder, &activity, &[rung.player], now)),
             ..Commit::default()
         };
+        // Renewed, or already at the bottom: nothing to tell.
+        let moved = ladder.place(rung.player) != before;
         let player = self.store.player(rung.player).await?;
-        let notice = player.filter(|_| !busy).map(|player| {
+        let notice = player.filter(|_| moved).map(|player| {
             let lang = player.language.unwrap_or(self.config.default_language);
             let (key, place) = match ladder.place(rung.player) {
                 Some(place) => ("ladder-inactive-dropped", place),
