@@ -266,3 +266,31 @@ fn an_aborted_ladder_game_changes_nothing_and_a_later_challenge_works() {
     );
     assert_eq!(last_ladder(&out), ["1. bob", "2. alice"]);
 }
+
+#[test]
+fn the_ladder_png_decodes() {
+    let console = Console::new();
+    let files = tempfile::tempdir().expect("files dir");
+    let script = console.script(
+        "alice: /ladder join
+         bob: /ladder join
+         carol: /ladder show",
+    );
+    let output = console
+        .command()
+        .args(["console", "--json", "--now", common::START, "--files"])
+        .arg(files.path())
+        .arg("--script")
+        .arg(&script)
+        .output()
+        .expect("run pawnpost");
+    assert!(output.status.success(), "{output:?}");
+    let path = files.path().join("line-0003-0-ladder.png");
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .expect("PNG header");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut pixels).expect("PNG data");
+    assert!(info.width > 50 && info.height > 30, "{info:?}");
+}
