@@ -43,6 +43,7 @@ pub struct Config {
     pub clocks: ClocksConfig,
     pub board: BoardConfig,
     pub discord: DiscordConfig,
+    pub matrix: MatrixConfig,
     pub ratings: RatingsConfig,
     /// `[[seasons]]`: named date ranges for `standings season:NAME`.
     pub seasons: Vec<SeasonConfig>,
@@ -329,6 +330,63 @@ impl Default for DiscordConfig {
     }
 }
 
+/// The Matrix bot account. Matrix runs when `homeserver` and `user_id` are set.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MatrixConfig {
+    /// The homeserver's client URL (`https://matrix.example.org`).
+    pub homeserver: Option<String>,
+    /// The bot's account (`@pawnpost:example.org`).
+    pub user_id: Option<String>,
+    /// The account's password, used for the first login only; prefer the
+    /// `MATRIX_PASSWORD` variable.
+    pub password: Option<Secret>,
+    /// An access token instead of a password (with `device_id`); prefer the
+    /// `MATRIX_ACCESS_TOKEN` variable.
+    pub access_token: Option<Secret>,
+    /// The device the access token belongs to.
+    pub device_id: Option<String>,
+    /// The name other users see for the bot's device.
+    pub device_name: String,
+    /// The directory for the session and matrix-sdk's state and crypto stores.
+    pub store_path: PathBuf,
+    /// Encrypts the stores at rest when set; prefer `MATRIX_STORE_PASSPHRASE`.
+    pub store_passphrase: Option<Secret>,
+    /// The word that starts a command (`!chess move e4`).
+    pub prefix: String,
+    /// Invitations accepted only from these users (`@alice:example.org`) or
+    /// servers (`example.org`); empty accepts every invitation.
+    pub allowed_inviters: Vec<String>,
+    /// The community for standings of rooms outside any space (default: the
+    /// bot's homeserver name).
+    pub server: Option<String>,
+}
+
+impl MatrixConfig {
+    /// Whether the Matrix bot should run.
+    pub fn is_configured(&self) -> bool {
+        self.homeserver.is_some() && self.user_id.is_some()
+    }
+}
+
+impl Default for MatrixConfig {
+    fn default() -> MatrixConfig {
+        MatrixConfig {
+            homeserver: None,
+            user_id: None,
+            password: None,
+            access_token: None,
+            device_id: None,
+            device_name: "pawnpost".to_owned(),
+            store_path: PathBuf::from("matrix-store"),
+            store_passphrase: None,
+            prefix: "!chess".to_owned(),
+            allowed_inviters: Vec::new(),
+            server: None,
+        }
+    }
+}
+
 impl Default for DatabaseConfig {
     fn default() -> DatabaseConfig {
         DatabaseConfig {
@@ -432,7 +490,39 @@ impl Config {
         if let Some(token) = var("PAWNPOST_DISCORD_TOKEN").or_else(|| var("DISCORD_TOKEN")) {
             self.discord.token = Some(Secret::new(token));
         }
+        self.apply_matrix_env(&var);
         Ok(())
+    }
+
+    /// `PAWNPOST_MATRIX_*`, and the usual `MATRIX_PASSWORD`,
+    /// `MATRIX_ACCESS_TOKEN` and `MATRIX_STORE_PASSPHRASE` for secrets.
+    fn apply_matrix_env(&mut self, var: &impl Fn(&str) -> Option<String>) {
+        let matrix = &mut self.matrix;
+        let either = |name: &str| var(&format!("PAWNPOST_{name}")).or_else(|| var(name));
+        if let Some(url) = var("PAWNPOST_MATRIX_HOMESERVER") {
+            matrix.homeserver = Some(url);
+        }
+        if let Some(user) = var("PAWNPOST_MATRIX_USER_ID") {
+            matrix.user_id = Some(user);
+        }
+        if let Some(device) = var("PAWNPOST_MATRIX_DEVICE_ID") {
+            matrix.device_id = Some(device);
+        }
+        if let Some(path) = var("PAWNPOST_MATRIX_STORE_PATH") {
+            matrix.store_path = PathBuf::from(path);
+        }
+        if let Some(prefix) = var("PAWNPOST_MATRIX_PREFIX") {
+            matrix.prefix = prefix;
+        }
+        if let Some(password) = either("MATRIX_PASSWORD") {
+            matrix.password = Some(Secret::new(password));
+        }
+        if let Some(token) = either("MATRIX_ACCESS_TOKEN") {
+            matrix.access_token = Some(Secret::new(token));
+        }
+        if let Some(passphrase) = either("MATRIX_STORE_PASSPHRASE") {
+            matrix.store_passphrase = Some(Secret::new(passphrase));
+        }
     }
 }
 
@@ -491,6 +581,25 @@ mod tests {
             let config: Config = toml::from_str(&format!("[ladder]\n{bad}\n")).expect("toml");
             assert!(config.ladder.to_settings().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn matrix_comes_from_the_environment_and_hides_its_secrets() {
+        let env: HashMap<&str, &str> = [
+            ("PAWNPOST_MATRIX_HOMESERVER", "http://127.0.0.1:8008"),
+            ("PAWNPOST_MATRIX_USER_ID", "@bot:localhost"),
+            ("MATRIX_PASSWORD", "hunter2"),
+            ("PAWNPOST_MATRIX_PREFIX", "!echecs"),
+        ]
+        .into();
+        let mut config = Config::default();
+        assert!(!config.matrix.is_configured());
+        config
+            .apply_env(|name| env.get(name).map(|v| v.to_string()))
+            .expect("valid");
+        assert!(config.matrix.is_configured());
+        assert_eq!(config.matrix.prefix, "!echecs");
+        assert!(!format!("{config:?}").contains("hunter2"));
     }
 
     #[test]

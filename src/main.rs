@@ -152,7 +152,9 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
             Opened::Sqlite(store) => print_pgn(&service(&config, store)?, game).await,
             Opened::Postgres(store) => print_pgn(&service(&config, store)?, game).await,
         },
-        None if config.discord.token.is_some() => serve(&config).await,
+        None if config.discord.token.is_some() || config.matrix.is_configured() => {
+            serve(&config).await
+        }
         None => {
             eprintln!(
                 "No Discord token configured: playing in the console on {}.\n\
@@ -190,16 +192,35 @@ fn render(args: &RenderArgs) -> Result<()> {
 }
 
 async fn serve(config: &Config) -> Result<()> {
-    if config.discord.token.is_none() {
-        bail!("no chat platform is configured: set DISCORD_TOKEN (see README.md)");
+    let discord = config.discord.token.is_some();
+    let matrix = config.matrix.is_configured();
+    if discord && matrix {
+        // Each platform's scheduler posts notices on its own platform only.
+        bail!("both Discord and Matrix are configured: run one `pawnpost serve` per platform");
+    }
+    if !discord && !matrix {
+        bail!(
+            "no chat platform is configured: set DISCORD_TOKEN or the [matrix] section (see README.md)"
+        );
+    }
+    match open_store(config, None).await? {
+        Opened::Sqlite(store) => serve_platform(Arc::new(service(config, store)?), config).await,
+        Opened::Postgres(store) => serve_platform(Arc::new(service(config, store)?), config).await,
+    }
+}
+
+/// Runs the configured platform's bot on `service`.
+async fn serve_platform<S: Store>(service: Arc<Service<S>>, config: &Config) -> Result<()> {
+    #[cfg(feature = "matrix")]
+    if config.matrix.is_configured() {
+        return serve_matrix(service, config).await;
+    }
+    #[cfg(not(feature = "matrix"))]
+    if config.matrix.is_configured() {
+        bail!("this build has no Matrix adapter (the cargo feature `matrix` is off)");
     }
     let options = DiscordOptions::from_config(&config.discord, config.defaults.language)?;
-    match open_store(config, None).await? {
-        Opened::Sqlite(store) => serve_on(Arc::new(service(config, store)?), config, options).await,
-        Opened::Postgres(store) => {
-            serve_on(Arc::new(service(config, store)?), config, options).await
-        }
-    }
+    serve_on(service, config, options).await
 }
 
 /// The Discord bot and its scheduler on one store, until Ctrl-C.
@@ -235,6 +256,63 @@ async fn serve_on<S: Store>(
 /// Completes once `flag` turns true (or its sender is gone).
 async fn wait_for(mut flag: tokio::sync::watch::Receiver<bool>) {
     let _ = flag.wait_for(|stop| *stop).await;
+}
+
+/// Runs the Matrix bot and the deadline scheduler (its notices go to the
+/// games' rooms) until Ctrl-C or SIGTERM.
+#[cfg(feature = "matrix")]
+async fn serve_matrix<S: Store>(service: Arc<Service<S>>, config: &Config) -> Result<()> {
+    use pawnpost::adapters::matrix::MatrixBot;
+
+    let bot = MatrixBot::connect(&config.matrix).await?;
+    tracing::info!(user = %bot.settings().own_user, "Matrix bot running");
+    let stop = shutdown_signal();
+    let settings = scheduler::Settings {
+        outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),
+        ..scheduler::Settings::default()
+    };
+    let deadlines = tokio::spawn(scheduler::run(
+        Arc::clone(&service),
+        bot.notifier(),
+        SystemTime,
+        settings,
+        stopped(stop.clone()),
+    ));
+    bot.run(&service, stopped(stop)).await?;
+    deadlines.await.context("the scheduler stopped")?;
+    Ok(())
+}
+
+/// Becomes `true` on Ctrl-C or SIGTERM.
+#[cfg(feature = "matrix")]
+fn shutdown_signal() -> tokio::sync::watch::Receiver<bool> {
+    let (tell, listen) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        let terminate = async {
+            use tokio::signal::unix::{SignalKind, signal};
+            match signal(SignalKind::terminate()) {
+                Ok(mut term) => {
+                    term.recv().await;
+                }
+                Err(_) => std::future::pending().await,
+            }
+        };
+        #[cfg(not(unix))]
+        let terminate = std::future::pending::<()>();
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate => {}
+        }
+        let _ = tell.send(true);
+    });
+    listen
+}
+
+/// Completes once `signal` turns `true`.
+#[cfg(feature = "matrix")]
+async fn stopped(mut signal: tokio::sync::watch::Receiver<bool>) {
+    let _ = signal.wait_for(|stop| *stop).await;
 }
 
 async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {

@@ -63,6 +63,8 @@ help =
     /challenge [@player] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
     /move <move> [offer_draw] [game:<id>] · /draw offer|accept|decline · /claim [threefold|fifty] [<move>]
     /leave start <days>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    /gif · /rating [@player] · /record @a @b · /standings [season:<name>]
+    /ladder [show|join|leave|challenge @player]: the challenge ladder
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
 
@@ -230,7 +232,7 @@ gif-failed = The animation of game #{ $game } could not be drawn.
 ## ladder
 ladder-header = Challenge ladder (challenge up to { $places } places above):
 ladder-line = { $place }. { $player }
-ladder-empty = Nobody is on the ladder yet: `/ladder join` to be the first.
+ladder-empty = Nobody is on the ladder yet: /ladder join to be the first.
 ladder-png-place = Place
 ladder-png-player = Player
 ladder-joined = { $player } joins the ladder at place { $place }.
@@ -240,7 +242,7 @@ ladder-not-on = { $player } is not on the ladder.
 ladder-not-above = { $player } is not above you on the ladder.
 ladder-too-far = { $player } is too far above you: you may challenge at most { $places } places up.
 ladder-busy = { $player } already has a ladder challenge under way.
-ladder-challenged = Ladder challenge #{ $challenge }: { $player } (place { $from }) challenges { $opponent } (place { $to }). { $opponent }, accept within { $days } days (`/accept { $challenge }`) or lose your place by forfeit.
+ladder-challenged = Ladder challenge #{ $challenge }: { $player } (place { $from }) challenges { $opponent } (place { $to }). { $opponent }, accept within { $days } days (/accept { $challenge }) or lose your place by forfeit.
 ladder-climbed = Ladder: { $player } takes place { $place } from { $opponent }.
 ladder-forfeit = Ladder: { $opponent } did not take up the challenge; { $player } takes place { $place } by forfeit.
 ladder-unchanged = Ladder: no change between { $player } and { $opponent }.

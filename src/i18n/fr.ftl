@@ -63,6 +63,8 @@ help =
     /challenge [@joueur] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
     /move <coup> [offer_draw] [game:<n°>] · /draw offer|accept|decline · /claim [threefold|fifty] [<coup>]
     /leave start <jours>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
+    /gif · /rating [@joueur] · /record @a @b · /standings [season:<nom>]
+    /ladder [show|join|leave|challenge @joueur] : l'échelle de défis
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
 
@@ -230,7 +232,7 @@ gif-failed = Impossible de dessiner l’animation de la partie n° { $game }.
 ## ladder
 ladder-header = Échelle de défis (on peut défier jusqu'à { $places } places au-dessus de soi) :
 ladder-line = { $place }. { $player }
-ladder-empty = Personne n'est encore sur l'échelle : `/ladder join` pour y monter le premier.
+ladder-empty = Personne n'est encore sur l'échelle : /ladder join pour y monter le premier.
 ladder-png-place = Place
 ladder-png-player = Joueur
 ladder-joined = { $player } rejoint l'échelle à la place { $place }.
@@ -240,7 +242,7 @@ ladder-not-on = { $player } n'est pas sur l'échelle.
 ladder-not-above = { $player } n'est pas au-dessus de vous sur l'échelle.
 ladder-too-far = { $player } est trop haut : vous pouvez défier au plus { $places } places au-dessus de vous.
 ladder-busy = { $player } a déjà un défi d'échelle en cours.
-ladder-challenged = Défi d'échelle n° { $challenge } : { $player } (place { $from }) défie { $opponent } (place { $to }). { $opponent }, acceptez sous { $days } jours (`/accept { $challenge }`), sinon vous perdez votre place par forfait.
+ladder-challenged = Défi d'échelle n° { $challenge } : { $player } (place { $from }) défie { $opponent } (place { $to }). { $opponent }, acceptez sous { $days } jours (/accept { $challenge }), sinon vous perdez votre place par forfait.
 ladder-climbed = Échelle : { $player } prend la place { $place } à { $opponent }.
 ladder-forfeit = Échelle : { $opponent } n'a pas relevé le défi ; { $player } prend la place { $place } par forfait.
 ladder-unchanged = Échelle : rien ne change entre { $player } et { $opponent }.
