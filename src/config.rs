@@ -47,6 +47,79 @@ pub struct Config {
     pub ratings: RatingsConfig,
     /// `[[seasons]]`: named date ranges for `standings season:NAME`.
     pub seasons: Vec<SeasonConfig>,
+    pub ladder: LadderConfig,
+}
+
+/// The challenge ladder (`[ladder]`); the rules are in `competition::ladder`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LadderConfig {
+    /// How many places up a player may challenge.
+    pub max_places_up: u32,
+    /// Days the challenged player has to accept before forfeiting their place.
+    pub accept_days: u32,
+    /// Days without a ladder game before a player is inactive; 0: never.
+    pub inactive_days: u32,
+    /// `drop` (down `inactive_drop` places) or `remove` (off the ladder).
+    pub inactive_action: String,
+    /// Places an inactive player drops.
+    pub inactive_drop: u32,
+    /// The time control of ladder games (`3d`, `30d+1d`, ...).
+    pub time_control: String,
+    /// Whether ladder games are rated.
+    pub rated: bool,
+}
+
+impl Default for LadderConfig {
+    fn default() -> LadderConfig {
+        let rules = crate::competition::ladder::Settings::default();
+        LadderConfig {
+            max_places_up: rules.max_places_up as u32,
+            accept_days: rules.accept_days,
+            inactive_days: rules.inactive_days,
+            inactive_action: "drop".to_owned(),
+            inactive_drop: match rules.inactivity {
+                crate::competition::ladder::Inactivity::Drop(places) => places as u32,
+                crate::competition::ladder::Inactivity::Remove => 3,
+            },
+            time_control: rules.time_control,
+            rated: rules.rated,
+        }
+    }
+}
+
+impl LadderConfig {
+    /// The settings the ladder code uses, or why they make no sense.
+    pub fn to_settings(&self) -> Result<crate::competition::ladder::Settings, String> {
+        use crate::competition::ladder::{Inactivity, Settings};
+        let inactivity = match self.inactive_action.as_str() {
+            "drop" => Inactivity::Drop(self.inactive_drop as usize),
+            "remove" => Inactivity::Remove,
+            other => {
+                return Err(format!(
+                    "inactive_action: expected drop or remove, not {other:?}"
+                ));
+            }
+        };
+        if self.max_places_up == 0 || self.accept_days == 0 {
+            return Err("max_places_up and accept_days must be at least 1".to_owned());
+        }
+        if self
+            .time_control
+            .parse::<crate::core::clock::TimeControl>()
+            .is_err()
+        {
+            return Err(format!("time_control: cannot read {:?}", self.time_control));
+        }
+        Ok(Settings {
+            max_places_up: self.max_places_up as usize,
+            accept_days: self.accept_days,
+            inactive_days: self.inactive_days,
+            inactivity,
+            time_control: self.time_control.clone(),
+            rated: self.rated,
+        })
+    }
 }
 
 /// A season: games that ended from `from` to `to` (both days included, UTC).
@@ -483,6 +556,31 @@ mod tests {
         assert_eq!(token.expose(), "abc.def");
         // The token never shows in debug output.
         assert!(!format!("{token:?}").contains("abc"));
+    }
+
+    #[test]
+    fn ladder_settings_are_read_and_checked() {
+        use crate::competition::ladder::Inactivity;
+        let config: Config = toml::from_str(
+            "[ladder]\nmax_places_up = 2\ninactive_action = \"remove\"\ntime_control = \"5d\"\n",
+        )
+        .expect("config");
+        let settings = config.ladder.to_settings().expect("settings");
+        assert_eq!(settings.max_places_up, 2);
+        assert_eq!(settings.inactivity, Inactivity::Remove);
+        assert_eq!(settings.accept_days, 3);
+        assert_eq!(
+            LadderConfig::default().to_settings(),
+            Ok(crate::competition::ladder::Settings::default())
+        );
+        for bad in [
+            "inactive_action = \"fly\"",
+            "time_control = \"soon\"",
+            "accept_days = 0",
+        ] {
+            let config: Config = toml::from_str(&format!("[ladder]\n{bad}\n")).expect("toml");
+            assert!(config.ladder.to_settings().is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -441,6 +441,10 @@ fn service<S: Store>(config: &Config, store: S) -> Result<Service<S>> {
         board_size: config.board.size,
         board_theme: Theme::from_name(&config.board.theme)
             .with_context(|| format!("[board] theme: no theme {:?}", config.board.theme))?,
+        ladder: config
+            .ladder
+            .to_settings()
+            .map_err(|message| anyhow::anyhow!("[ladder] {message}"))?,
     };
     if !(pawnpost::render::MIN_SIZE..=pawnpost::render::MAX_SIZE).contains(&config.board.size) {
         bail!(

@@ -2,10 +2,89 @@
 //! up to `reach` places above; a win from below takes the higher place and
 //! everyone in between moves down one; a draw or a defender's win changes
 //! nothing; a challenge not accepted in time is lost by the defender.
+//!
+//! # The rules, as the bot applies them
+//!
+//! - **Joining** puts a player at the bottom; **leaving** closes the gap
+//!   (everyone below moves up one).
+//! - **Challenges** reach at most [`Settings::max_places_up`] places up, and
+//!   a player is in at most one unsettled ladder challenge at a time (as
+//!   challenger or as defender), so nobody can be swamped or dodge forever.
+//! - **Forfeit**: a ladder challenge not accepted within
+//!   [`Settings::accept_days`] days, or declined, is a forfeit win for the
+//!   challenger: the ladder moves exactly as if the challenger had won the
+//!   game over the board. A challenger who cancels withdraws: nothing moves.
+//! - **Results**: the challenger's win takes the defender's place and moves
+//!   everyone from there down one; a draw, the defender's win or an aborted
+//!   game change nothing.
+//! - **Inactivity**: a player whose last ladder game (or joining) is
+//!   [`Settings::inactive_days`] days old and who has no ladder challenge
+//!   under way drops [`Inactivity::Drop`] places (the players passed move up
+//!   one) or is removed, and the count starts again from then. A player
+//!   with a challenge under way is not inactive.
 
+use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::core::event::GameResult;
 use crate::core::game::PlayerId;
+use shakmaty::Color;
+
+/// What happens to a player who has not played on the ladder for a while.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inactivity {
+    /// Down this many places (never below the bottom).
+    Drop(usize),
+    /// Off the ladder.
+    Remove,
+}
+
+/// How a server's ladder runs (`[ladder]` in the configuration).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// How many places up a challenge may reach.
+    pub max_places_up: usize,
+    /// Days the defender has to accept before forfeiting.
+    pub accept_days: u32,
+    /// Days without a ladder game before a player counts as inactive; 0: never.
+    pub inactive_days: u32,
+    pub inactivity: Inactivity,
+    /// The time control of ladder games, in the challenge syntax (`3d`).
+    pub time_control: String,
+    /// Whether ladder games are rated.
+    pub rated: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            max_places_up: 3,
+            accept_days: 3,
+            inactive_days: 30,
+            inactivity: Inactivity::Drop(3),
+            time_control: "3d".to_owned(),
+            rated: true,
+        }
+    }
+}
+
+impl Settings {
+    /// When a challenge made at `now` is forfeited unless accepted.
+    pub fn accept_by(&self, now: DateTime<Utc>) -> DateTime<Utc> {
+        now + Duration::days(i64::from(self.accept_days))
+    }
+
+    /// How long a player may go without a ladder game, if inactivity counts.
+    pub fn inactive_after(&self) -> Option<Duration> {
+        (self.inactive_days > 0).then(|| Duration::days(i64::from(self.inactive_days)))
+    }
+
+    /// Whether a player last active at `active_at` is inactive at `now`.
+    pub fn is_inactive(&self, active_at: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+        self.inactive_after()
+            .is_some_and(|after| active_at + after <= now)
+    }
+}
 
 /// Why a ladder act is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -33,6 +112,19 @@ pub enum LadderOutcome {
     ChallengerWins,
     DefenderWins,
     Draw,
+}
+
+impl LadderOutcome {
+    /// The outcome of a finished ladder game the challenger played with
+    /// `challenger_color`; `None` for a game without a result (aborted).
+    pub fn of_game(challenger_color: Color, result: GameResult) -> Option<LadderOutcome> {
+        match result.winner() {
+            Some(winner) if winner == challenger_color => Some(LadderOutcome::ChallengerWins),
+            Some(_) => Some(LadderOutcome::DefenderWins),
+            None if result == GameResult::Draw => Some(LadderOutcome::Draw),
+            None => None,
+        }
+    }
 }
 
 impl Ladder {
@@ -96,6 +188,14 @@ impl Ladder {
         true
     }
 
+    /// Applies the configured inactivity rule to `player`.
+    pub fn apply_inactivity(&mut self, player: PlayerId, rule: Inactivity) {
+        match rule {
+            Inactivity::Drop(places) => self.drop_inactive(player, Some(places)),
+            Inactivity::Remove => self.drop_inactive(player, None),
+        }
+    }
+
     /// An inactive player drops `places` places (the ones passed move up),
     /// or leaves the ladder when `places` is `None`.
     pub fn drop_inactive(&mut self, player: PlayerId, places: Option<usize>) {
@@ -157,6 +257,84 @@ mod tests {
                 "{from}→{to}"
             );
         }
+    }
+
+    /// (ladder, challenger, defender, outcome, ladder after): every outcome
+    /// at every distance, including a forfeit (scored as the challenger's win).
+    #[test]
+    fn outcomes_move_the_ladder_as_the_rules_say() {
+        use LadderOutcome::*;
+        type Case = (&'static [i64], i64, i64, LadderOutcome, &'static [i64]);
+        let cases: &[Case] = &[
+            (&[1, 2], 2, 1, ChallengerWins, &[2, 1]),
+            (&[1, 2, 3, 4], 4, 1, ChallengerWins, &[4, 1, 2, 3]),
+            (&[1, 2, 3, 4], 4, 3, ChallengerWins, &[1, 2, 4, 3]),
+            (&[1, 2, 3, 4], 3, 2, ChallengerWins, &[1, 3, 2, 4]),
+            (&[1, 2, 3, 4], 4, 1, Draw, &[1, 2, 3, 4]),
+            (&[1, 2, 3, 4], 4, 1, DefenderWins, &[1, 2, 3, 4]),
+            // The challenger overtook the defender meanwhile: nothing to take.
+            (&[2, 1, 3], 2, 1, ChallengerWins, &[2, 1, 3]),
+            // The defender left meanwhile: nothing to take.
+            (&[1, 2, 3], 3, 9, ChallengerWins, &[1, 2, 3]),
+        ];
+        for (before, challenger, defender, outcome, after) in cases {
+            let mut l = ladder(before);
+            let changed = l.settle(PlayerId(*challenger), PlayerId(*defender), *outcome);
+            assert_eq!(
+                ids(&l),
+                *after,
+                "{before:?} {challenger}→{defender} {outcome:?}"
+            );
+            assert_eq!(changed, before != after);
+        }
+    }
+
+    #[test]
+    fn game_results_become_ladder_outcomes() {
+        use GameResult::*;
+        let cases = [
+            (Color::White, WhiteWins, Some(LadderOutcome::ChallengerWins)),
+            (Color::Black, WhiteWins, Some(LadderOutcome::DefenderWins)),
+            (Color::Black, BlackWins, Some(LadderOutcome::ChallengerWins)),
+            (Color::White, Draw, Some(LadderOutcome::Draw)),
+            (Color::White, NoResult, None),
+        ];
+        for (color, result, expected) in cases {
+            assert_eq!(
+                LadderOutcome::of_game(color, result),
+                expected,
+                "{color:?} {result:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn inactivity_counts_whole_days_and_can_be_off() {
+        let at = |s: &str| s.parse::<DateTime<Utc>>().expect("instant");
+        let joined = at("2026-01-01T12:00:00Z");
+        let settings = Settings::default();
+        let cases = [
+            ("2026-01-31T11:59:59Z", 30, false),
+            ("2026-01-31T12:00:00Z", 30, true),
+            ("2026-03-01T00:00:00Z", 0, false),
+        ];
+        for (now, days, inactive) in cases {
+            let settings = Settings {
+                inactive_days: days,
+                ..settings.clone()
+            };
+            assert_eq!(
+                settings.is_inactive(joined, at(now)),
+                inactive,
+                "{now} {days}"
+            );
+        }
+        assert_eq!(settings.accept_by(joined), at("2026-01-04T12:00:00Z"));
+        let mut l = ladder(&[1, 2, 3, 4, 5]);
+        l.apply_inactivity(PlayerId(2), Inactivity::Drop(3));
+        assert_eq!(ids(&l), [1, 3, 4, 5, 2]);
+        l.apply_inactivity(PlayerId(3), Inactivity::Remove);
+        assert_eq!(ids(&l), [1, 4, 5, 2]);
     }
 
     #[test]

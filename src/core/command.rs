@@ -45,6 +45,18 @@ pub enum NotifyWish {
     Off,
 }
 
+/// What a player does on the server's challenge ladder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LadderAction {
+    Show,
+    Join,
+    Leave,
+    /// Challenge a player above (a ladder game if they accept).
+    Challenge {
+        opponent: UserRef,
+    },
+}
+
 /// What to do with a draw offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DrawAction {
@@ -165,6 +177,8 @@ pub enum Command {
     SetNotify(NotifyWish),
     /// Leave (vacation): start for whole days, end early, or show.
     Leave(LeaveAction),
+    /// The challenge ladder: show, join, leave, challenge.
+    Ladder(LadderAction),
     Help,
 }
 
@@ -310,6 +324,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             },
         },
         "settings" => parse_settings(&mut words)?,
+        "ladder" => parse_ladder(&mut words)?,
         "help" => Command::Help,
         other => return Err(CommandError::Unknown(bounded(other))),
     };
@@ -481,6 +496,32 @@ fn parse_leave(words: &mut Words) -> Result<Command, CommandError> {
         _ => return Err(bad("leave", &action)),
     };
     Ok(Command::Leave(action))
+}
+
+fn parse_ladder(words: &mut Words) -> Result<Command, CommandError> {
+    let action = match words.positional.first().map(|w| w.to_ascii_lowercase()) {
+        Some(action) if !action.starts_with('@') => {
+            words.positional.remove(0);
+            action
+        }
+        _ => "show".to_owned(),
+    };
+    let action = match action.as_str() {
+        "show" => LadderAction::Show,
+        "join" => LadderAction::Join,
+        "leave" => LadderAction::Leave,
+        "challenge" => {
+            let text = words
+                .take("user")
+                .or_else(|| take_mention(words))
+                .ok_or(CommandError::MissingArgument("user"))?;
+            LadderAction::Challenge {
+                opponent: UserRef::new(&text)?,
+            }
+        }
+        _ => return Err(bad("ladder", &action)),
+    };
+    Ok(Command::Ladder(action))
 }
 
 fn parse_more_time(words: &mut Words) -> Result<Command, CommandError> {
@@ -784,6 +825,37 @@ mod tests {
                 }),
             ),
             ("/record", Err(CommandError::MissingArgument("user"))),
+            ("/ladder", Ok(Command::Ladder(LadderAction::Show))),
+            ("/ladder show", Ok(Command::Ladder(LadderAction::Show))),
+            ("/ladder JOIN", Ok(Command::Ladder(LadderAction::Join))),
+            ("/ladder leave", Ok(Command::Ladder(LadderAction::Leave))),
+            (
+                "/ladder challenge @bob",
+                Ok(Command::Ladder(LadderAction::Challenge {
+                    opponent: user("bob"),
+                })),
+            ),
+            (
+                "/ladder challenge user:bob",
+                Ok(Command::Ladder(LadderAction::Challenge {
+                    opponent: user("bob"),
+                })),
+            ),
+            (
+                "/ladder challenge",
+                Err(CommandError::MissingArgument("user")),
+            ),
+            (
+                "/ladder climb",
+                Err(CommandError::BadValue {
+                    option: "ladder",
+                    value: "climb".to_owned(),
+                }),
+            ),
+            (
+                "/ladder join @bob",
+                Err(CommandError::Unexpected("@bob".to_owned())),
+            ),
         ];
         for (line, expected) in cases {
             assert_eq!(parse(line), expected, "{line}");

@@ -64,6 +64,7 @@ help =
     /move <move> [offer_draw] [game:<id>] · /draw offer|accept|decline · /claim [threefold|fifty] [<move>]
     /leave start <days>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@player] · /record @a @b · /standings [season:<name>]
+    /ladder [show|join|leave|challenge @player]: the challenge ladder
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
 
@@ -227,3 +228,29 @@ record-line = { $player } against { $opponent }: { $won } won, { $drawn } drawn,
 ## Board images
 gif = Game #{ $game }: { $white } – { $black }, { $plies } plies.
 gif-failed = The animation of game #{ $game } could not be drawn.
+
+## ladder
+ladder-header = Challenge ladder (challenge up to { $places } places above):
+ladder-line = { $place }. { $player }
+ladder-empty = Nobody is on the ladder yet: /ladder join to be the first.
+ladder-png-place = Place
+ladder-png-player = Player
+ladder-joined = { $player } joins the ladder at place { $place }.
+ladder-left = { $player } leaves the ladder; everyone below moves up one place.
+ladder-already-on = You are already on the ladder.
+ladder-not-on = { $player } is not on the ladder.
+ladder-not-above = { $player } is not above you on the ladder.
+ladder-too-far = { $player } is too far above you: you may challenge at most { $places } places up.
+ladder-busy = { $player } already has a ladder challenge under way.
+ladder-challenged = Ladder challenge #{ $challenge }: { $player } (place { $from }) challenges { $opponent } (place { $to }). { $opponent }, accept within { $days } days (/accept { $challenge }) or lose your place by forfeit.
+ladder-climbed = Ladder: { $player } takes place { $place } from { $opponent }.
+ladder-forfeit = Ladder: { $opponent } did not take up the challenge; { $player } takes place { $place } by forfeit.
+ladder-unchanged = Ladder: no change between { $player } and { $opponent }.
+ladder-withdrawn = Ladder challenge withdrawn: nothing changes.
+ladder-inactive-dropped = { $player }, you have played no ladder game for { $days } days: you drop to place { $place } on the ladder.
+ladder-inactive-removed = { $player }, you have played no ladder game for { $days } days: you are taken off the ladder (you were at place { $place }).
+discord-cmd-ladder = The challenge ladder: show it, join, leave, challenge a player above
+discord-choice-ladder_show = Show the ladder
+discord-choice-ladder_join = Join
+discord-choice-ladder_leave = Leave
+discord-choice-ladder_challenge = Challenge the player named

@@ -64,6 +64,7 @@ help =
     /move <coup> [offer_draw] [game:<n°>] · /draw offer|accept|decline · /claim [threefold|fifty] [<coup>]
     /leave start <jours>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@joueur] · /record @a @b · /standings [season:<nom>]
+    /ladder [show|join|leave|challenge @joueur] : l'échelle de défis
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
 
@@ -227,3 +228,29 @@ record-line = { $player } contre { $opponent } : { $won } gagnées, { $drawn } n
 ## Images de l’échiquier
 gif = Partie n° { $game } : { $white } – { $black }, { $plies } demi-coups.
 gif-failed = Impossible de dessiner l’animation de la partie n° { $game }.
+
+## ladder
+ladder-header = Échelle de défis (on peut défier jusqu'à { $places } places au-dessus de soi) :
+ladder-line = { $place }. { $player }
+ladder-empty = Personne n'est encore sur l'échelle : /ladder join pour y monter le premier.
+ladder-png-place = Place
+ladder-png-player = Joueur
+ladder-joined = { $player } rejoint l'échelle à la place { $place }.
+ladder-left = { $player } quitte l'échelle ; tous ceux d'en dessous remontent d'une place.
+ladder-already-on = Vous êtes déjà sur l'échelle.
+ladder-not-on = { $player } n'est pas sur l'échelle.
+ladder-not-above = { $player } n'est pas au-dessus de vous sur l'échelle.
+ladder-too-far = { $player } est trop haut : vous pouvez défier au plus { $places } places au-dessus de vous.
+ladder-busy = { $player } a déjà un défi d'échelle en cours.
+ladder-challenged = Défi d'échelle n° { $challenge } : { $player } (place { $from }) défie { $opponent } (place { $to }). { $opponent }, acceptez sous { $days } jours (/accept { $challenge }), sinon vous perdez votre place par forfait.
+ladder-climbed = Échelle : { $player } prend la place { $place } à { $opponent }.
+ladder-forfeit = Échelle : { $opponent } n'a pas relevé le défi ; { $player } prend la place { $place } par forfait.
+ladder-unchanged = Échelle : rien ne change entre { $player } et { $opponent }.
+ladder-withdrawn = Défi d'échelle retiré : rien ne change.
+ladder-inactive-dropped = { $player }, vous n'avez joué aucune partie d'échelle depuis { $days } jours : vous descendez à la place { $place }.
+ladder-inactive-removed = { $player }, vous n'avez joué aucune partie d'échelle depuis { $days } jours : vous êtes retiré de l'échelle (vous étiez à la place { $place }).
+discord-cmd-ladder = L'échelle de défis : la voir, y entrer, la quitter, défier un joueur au-dessus
+discord-choice-ladder_show = Voir l'échelle
+discord-choice-ladder_join = Y entrer
+discord-choice-ladder_leave = La quitter
+discord-choice-ladder_challenge = Défier le joueur indiqué

@@ -10,8 +10,8 @@ use crate::core::command::{ColorWish, Command};
 use crate::core::game::{Game, Players, SetupError};
 use crate::i18n::Arg;
 use crate::storage::{
-    ChallengeClosing, ChallengeRow, ChallengeStatus, ColorChoice, Commit, Committed, NewChallenge,
-    NewGame, StorageError, Store,
+    ChallengeClosing, ChallengeRow, ChallengeStatus, ColorChoice, Commit, Committed,
+    LadderMatchStatus, LadderMatchUpdate, NewChallenge, NewGame, StorageError, Store,
 };
 
 impl<S: Store> Service<S> {
@@ -172,6 +172,8 @@ impl<S: Store> Service<S> {
             clock: Some(*game.clock()),
             remind_at: self.next_reminder(&game, now),
         };
+        // A ladder challenge becomes a ladder game.
+        let ladder_match = self.pending_ladder_match(challenge.id).await?;
         let commit = Commit {
             act_key: ctx.act_key.clone(),
             closing_challenge: Some(ChallengeClosing {
@@ -179,6 +181,12 @@ impl<S: Store> Service<S> {
                 to: ChallengeStatus::Accepted,
             }),
             new_game: Some(new_game),
+            ladder_match_update: ladder_match.map(|m| LadderMatchUpdate {
+                id: m.id,
+                from: LadderMatchStatus::Pending,
+                to: LadderMatchStatus::Playing,
+                link_new_game: true,
+            }),
             ..Commit::default()
         };
         let white = self.store.player(players.white).await?;
@@ -256,7 +264,7 @@ impl<S: Store> Service<S> {
             Role::Cancelling => (ChallengeStatus::Cancelled, "challenge-cancelled"),
             _ => (ChallengeStatus::Declined, "challenge-declined"),
         };
-        let commit = Commit {
+        let mut commit = Commit {
             act_key: ctx.act_key.clone(),
             closing_challenge: Some(ChallengeClosing {
                 id: challenge.id,
@@ -268,7 +276,26 @@ impl<S: Store> Service<S> {
             ("player", Arg::from(ctx.player.display_name.as_str())),
             ("challenge", Arg::from(challenge.id)),
         ];
-        let reply = self.public(ctx, None, self.text(ctx, message, &args));
+        let mut reply = self.public(ctx, None, self.text(ctx, message, &args));
+        // Declining a ladder challenge forfeits it; cancelling withdraws it.
+        if let Some(matched) = self.pending_ladder_match(challenge.id).await? {
+            let settlement = match role {
+                Role::Cancelling => {
+                    self.settle_ladder_match(&matched, LadderMatchStatus::Withdrawn, &[], now)
+                        .await?
+                }
+                _ => {
+                    let active = [matched.challenger];
+                    self.settle_ladder_match(&matched, LadderMatchStatus::Forfeited, &active, now)
+                        .await?
+                }
+            };
+            settlement.add_to(&mut commit);
+            reply.text.push('\n');
+            reply
+                .text
+                .push_str(&self.settlement_text(ctx.lang, &settlement));
+        }
         self.commit_replies(commit, now, vec![reply]).await
     }
 

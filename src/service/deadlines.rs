@@ -26,7 +26,8 @@ impl<S: Store> Service<S> {
     pub async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>, StorageError> {
         let game = self.store.next_wake_up().await?;
         let leave_end = self.store.next_leave_end().await?;
-        Ok([game, leave_end].into_iter().flatten().min())
+        let ladder = self.next_ladder_deadline().await?;
+        Ok([game, leave_end, ladder].into_iter().flatten().min())
     }
 
     /// Ends every game whose flag has fallen at `now`, sends the reminders
@@ -36,6 +37,7 @@ impl<S: Store> Service<S> {
         // Leaves first: a clock that restarted may be the next to run out.
         let mut replies = self.end_due_leaves(now).await;
         replies.extend(self.attend_due_games(now).await);
+        replies.extend(self.attend_ladders(now).await);
         replies
     }
 
@@ -338,6 +340,7 @@ impl<S: Store> Service<S> {
             remind_at: self.next_reminder(&game, now),
         };
         let (rating_updates, changes) = self.rating_updates(record, &update.state).await?;
+        let settlement = self.ladder_game_settlement(record, &update.state).await?;
         let mut reply = reply;
         if !changes.is_empty() {
             reply.text.push('\n');
@@ -345,12 +348,17 @@ impl<S: Store> Service<S> {
                 .text
                 .push_str(&super::ratings::changes_text(&self.i18n, lang, &changes));
         }
-        let commit = Commit {
+        let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
             game_updates: vec![update],
             rating_updates,
             ..Commit::default()
         };
+        if let Some(settlement) = &settlement {
+            settlement.add_to(&mut commit);
+            reply.text.push('\n');
+            reply.text.push_str(&self.settlement_text(lang, settlement));
+        }
         match self.store.commit(commit, now, move |_| vec![reply]).await {
             Ok((_, replies)) => Ok(Some(replies)),
             // Another scheduler (or a move) got there first: nothing to say twice.

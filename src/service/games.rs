@@ -101,8 +101,16 @@ impl<S: Store> Service<S> {
         next.state = update.state;
         next.pending_offer = update.pending_offer;
         next.clock = update.clock;
+        // A ladder game's end moves the ladder in the same commit too.
+        let settlement = self.ladder_game_settlement(record, &update.state).await?;
+        if let Some(settlement) = &settlement {
+            reply.text.push('\n');
+            reply
+                .text
+                .push_str(&self.settlement_text(ctx.lang, settlement));
+        }
         let mut replies = vec![reply];
-        let commit = match leave_commit {
+        let mut commit = match leave_commit {
             None => Commit {
                 act_key: ctx.act_key.clone(),
                 game_updates: vec![update],
@@ -117,6 +125,9 @@ impl<S: Store> Service<S> {
                 ending
             }
         };
+        if let Some(settlement) = &settlement {
+            settlement.add_to(&mut commit);
+        }
         let replies = self.commit_replies(commit, now, replies).await?;
         // Committed: the next act on this game starts from here without a reload.
         self.games.put(LoadedGame::new(next, game));

@@ -12,6 +12,7 @@ mod challenges;
 mod deadlines;
 mod games;
 mod info;
+mod ladder;
 mod leave;
 mod pictures;
 mod ratings;
@@ -61,6 +62,8 @@ pub struct ServiceConfig {
     /// The board images' width in pixels (240..=1024).
     pub board_size: u32,
     pub board_theme: crate::render::Theme,
+    /// How the challenge ladder runs.
+    pub ladder: crate::competition::ladder::Settings,
 }
 
 impl Default for ServiceConfig {
@@ -77,6 +80,7 @@ impl Default for ServiceConfig {
             board_images: true,
             board_size: 480,
             board_theme: crate::render::Theme::Brown,
+            ladder: crate::competition::ladder::Settings::default(),
         }
     }
 }
@@ -351,6 +355,7 @@ impl<S: Store> Service<S> {
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
             Command::SetNotify(wish) => self.set_notify(ctx, *wish, now).await,
             Command::Leave(action) => self.leave(ctx, *action, now).await,
+            Command::Ladder(action) => self.ladder(ctx, action, now).await,
             Command::Help => Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]),
         }
     }

@@ -1,6 +1,8 @@
 //! An in-memory [`Store`] for fast tests: the same semantics as SQLite,
 //! plain collections behind one lock, no SQL.
 
+mod ladder;
+
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
@@ -32,6 +34,9 @@ struct State {
     rating_history: Vec<(i64, PlayerId, RatingPoint)>,
     /// Games a scheduler claimed, and when the claim ends (their wake-up until a save).
     claims: HashMap<i64, DateTime<Utc>>,
+    /// Each server's ladder, by server id.
+    ladders: HashMap<i64, ladder::StoredLadder>,
+    ladder_matches: Vec<super::LadderMatchRow>,
 }
 
 /// Everything in memory; dropped with the store.
@@ -150,7 +155,7 @@ impl State {
                 return Err(StorageError::Conflict);
             }
         }
-        Ok(())
+        self.check_ladder(commit)
     }
 
     /// What SQLite's foreign keys refuse for a new challenge.
@@ -206,6 +211,7 @@ impl State {
     fn apply(&mut self, commit: Commit, now: DateTime<Utc>) -> Committed {
         let now = to_stored_precision(now);
         let mut committed = Committed::default();
+
         if let Some(new) = commit.new_challenge {
             committed.challenge_id = Some(self.insert_challenge(new, now));
         }
@@ -252,6 +258,12 @@ impl State {
         {
             player.notify = notify;
         }
+        self.apply_ladder(
+            commit.ladder.as_ref(),
+            commit.new_ladder_match.as_ref(),
+            commit.ladder_match_update,
+            &committed,
+        );
         committed
     }
 
@@ -842,6 +854,74 @@ impl Store for MemoryStore {
                 .then(a.name.cmp(&b.name))
         });
         Ok(rows)
+    }
+
+    async fn ladder(&self, server_id: i64) -> Result<super::LadderRow> {
+        Ok(self.lock()?.ladder_row(server_id))
+    }
+
+    async fn unsettled_ladder_matches(&self, server_id: i64) -> Result<Vec<super::LadderMatchRow>> {
+        let state = self.lock()?;
+        Ok(state
+            .ladder_matches
+            .iter()
+            .filter(|m| m.server_id == server_id && m.status.is_unsettled())
+            .cloned()
+            .collect())
+    }
+
+    async fn ladder_match_of_challenge(
+        &self,
+        challenge_id: i64,
+    ) -> Result<Option<super::LadderMatchRow>> {
+        let state = self.lock()?;
+        Ok(state
+            .ladder_matches
+            .iter()
+            .find(|m| m.challenge_id == challenge_id)
+            .cloned())
+    }
+
+    async fn ladder_match_of_game(&self, game_id: i64) -> Result<Option<super::LadderMatchRow>> {
+        let state = self.lock()?;
+        Ok(state
+            .ladder_matches
+            .iter()
+            .find(|m| m.game_id == Some(game_id))
+            .cloned())
+    }
+
+    async fn due_ladder_forfeits(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<super::LadderMatchRow>> {
+        let state = self.lock()?;
+        let now = to_stored_precision(now);
+        let mut due: Vec<_> = state
+            .ladder_matches
+            .iter()
+            .filter(|m| m.status == super::LadderMatchStatus::Pending && m.accept_by <= now)
+            .cloned()
+            .collect();
+        due.sort_by_key(|m| (m.accept_by, m.id));
+        due.truncate(limit);
+        Ok(due)
+    }
+
+    async fn idle_ladder_rungs(
+        &self,
+        active_before: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<super::IdleRung>> {
+        Ok(self.lock()?.idle_rungs(active_before, limit))
+    }
+
+    async fn next_ladder_deadline(
+        &self,
+        inactive_after: Option<chrono::Duration>,
+    ) -> Result<Option<DateTime<Utc>>> {
+        Ok(self.lock()?.next_ladder_deadline(inactive_after))
     }
 }
 

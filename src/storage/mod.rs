@@ -12,6 +12,7 @@
 //! multi-threaded runtime. The SQLite store does its blocking work on
 //! tokio's blocking pool; the in-memory store answers at once.
 
+mod ladder;
 pub mod memory;
 pub mod postgres;
 pub mod sqlite;
@@ -30,6 +31,11 @@ use crate::core::clock::Clock;
 use crate::core::event::{GameResult, Reason};
 use crate::core::game::{DrawRules, Note, PlayerId};
 use crate::core::notation::Lang;
+
+pub use ladder::{
+    IdleRung, LadderEntry, LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow,
+    LadderWrite, NewLadderMatch,
+};
 
 pub type Result<T, E = StorageError> = std::result::Result<T, E>;
 
@@ -482,6 +488,12 @@ pub struct Commit {
     pub ending_leave: Option<LeaveEnding>,
     /// New ratings after a rated game ended (in the same commit as its end).
     pub rating_updates: Vec<RatingUpdate>,
+    /// A server's new ladder ranking.
+    pub ladder: Option<LadderWrite>,
+    /// A ladder challenge made with `new_challenge`.
+    pub new_ladder_match: Option<NewLadderMatch>,
+    /// A ladder challenge accepted (with `new_game`), settled or withdrawn.
+    pub ladder_match_update: Option<LadderMatchUpdate>,
 }
 
 /// Everything an act needs to know before it is carried out.
@@ -723,4 +735,48 @@ pub trait Store: Send + Sync + 'static {
 
     /// The server's 1/½/0 table over finished, scored games, best first.
     fn standings(&self, server_id: i64) -> impl Future<Output = Result<Vec<StandingRow>>> + Send;
+
+    /// The server's ladder, best first (empty, version 0, before anyone joins).
+    fn ladder(&self, server_id: i64) -> impl Future<Output = Result<LadderRow>> + Send;
+
+    /// The server's ladder challenges still pending or being played.
+    fn unsettled_ladder_matches(
+        &self,
+        server_id: i64,
+    ) -> impl Future<Output = Result<Vec<LadderMatchRow>>> + Send;
+
+    /// The ladder challenge that made challenge `challenge_id`, if any.
+    fn ladder_match_of_challenge(
+        &self,
+        challenge_id: i64,
+    ) -> impl Future<Output = Result<Option<LadderMatchRow>>> + Send;
+
+    /// The ladder challenge that game `game_id` settles, if any.
+    fn ladder_match_of_game(
+        &self,
+        game_id: i64,
+    ) -> impl Future<Output = Result<Option<LadderMatchRow>>> + Send;
+
+    /// Pending ladder challenges whose time to accept has run out at `now`,
+    /// earliest first, at most `limit`.
+    fn due_ladder_forfeits(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<LadderMatchRow>>> + Send;
+
+    /// Ladder players last active at or before `active_before`, longest idle
+    /// first, at most `limit`.
+    fn idle_ladder_rungs(
+        &self,
+        active_before: DateTime<Utc>,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<IdleRung>>> + Send;
+
+    /// The earliest ladder deadline: a pending challenge's `accept_by`, or a
+    /// player's last activity plus `inactive_after` (when inactivity counts).
+    fn next_ladder_deadline(
+        &self,
+        inactive_after: Option<chrono::Duration>,
+    ) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
 }

@@ -7,6 +7,8 @@
 //! blocking SQLite work on tokio's blocking pool, so the runtime never waits
 //! on the disk.
 
+mod ladder;
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -19,9 +21,9 @@ use super::transfer::{Table, Value};
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
     ColorChoice, Commit, Committed, DueGame, FinishedGame, GameRecord, GameState, GameSummary,
-    GameUpdate, LeaveRow, MoveRow, NewChallenge, NewGame, Notify, OpenedAct, Platform, PlayerRow,
-    RatingPoint, RatingRow, RatingUpdate, Result, ServerDefaults, ServerRow, StandingRow,
-    StorageError, Store,
+    GameUpdate, IdleRung, LadderMatchRow, LadderRow, LeaveRow, MoveRow, NewChallenge, NewGame,
+    Notify, OpenedAct, Platform, PlayerRow, RatingPoint, RatingRow, RatingUpdate, Result,
+    ServerDefaults, ServerRow, StandingRow, StorageError, Store,
 };
 use crate::core::clock::Clock;
 use crate::core::event::{GameResult, Reason, color_str, parse_color};
@@ -50,6 +52,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0006_competition",
         include_str!("../../migrations/0006_competition.sql"),
+    ),
+    (
+        "0007_ladder",
+        include_str!("../../migrations/0007_ladder.sql"),
     ),
 ];
 
@@ -835,6 +841,7 @@ fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Re
             return Err(StorageError::Conflict);
         }
     }
+    ladder::write(tx, commit, &committed, now)?;
     Ok(committed)
 }
 
@@ -1567,6 +1574,50 @@ impl Store for SqliteStore {
         })
         .await
     }
+
+    async fn ladder(&self, server_id: i64) -> Result<LadderRow> {
+        self.read(move |conn| ladder::ladder(conn, server_id)).await
+    }
+
+    async fn unsettled_ladder_matches(&self, server_id: i64) -> Result<Vec<LadderMatchRow>> {
+        self.read(move |conn| ladder::unsettled(conn, server_id))
+            .await
+    }
+
+    async fn ladder_match_of_challenge(&self, challenge_id: i64) -> Result<Option<LadderMatchRow>> {
+        self.read(move |conn| ladder::of_challenge(conn, challenge_id))
+            .await
+    }
+
+    async fn ladder_match_of_game(&self, game_id: i64) -> Result<Option<LadderMatchRow>> {
+        self.read(move |conn| ladder::of_game(conn, game_id)).await
+    }
+
+    async fn due_ladder_forfeits(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<LadderMatchRow>> {
+        self.read(move |conn| ladder::due_forfeits(conn, now, limit))
+            .await
+    }
+
+    async fn idle_ladder_rungs(
+        &self,
+        active_before: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<IdleRung>> {
+        self.read(move |conn| ladder::idle_rungs(conn, active_before, limit))
+            .await
+    }
+
+    async fn next_ladder_deadline(
+        &self,
+        inactive_after: Option<chrono::Duration>,
+    ) -> Result<Option<DateTime<Utc>>> {
+        self.read(move |conn| ladder::next_deadline(conn, inactive_after))
+            .await
+    }
 }
 
 #[cfg(test)]
@@ -1584,12 +1635,15 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 12] = [
+    const TABLES: [&str; 15] = [
         "challenges",
         "channels",
         "game_notes",
         "games",
         "heartbeat",
+        "ladder_matches",
+        "ladder_rungs",
+        "ladders",
         "leaves",
         "moves",
         "players",

@@ -43,6 +43,8 @@ macro_rules! store_suite {
             ratings_move_with_their_game_count,
             finished_games_leave_out_running_and_aborted_ones,
             due_games_are_claimed_once,
+            ladders_are_written_whole_and_check_versions,
+            ladder_matches_follow_their_challenge_and_game,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -1170,5 +1172,245 @@ pub async fn due_games_are_claimed_once<S: Store>(store: &S) {
             id: first,
             version: record.version + 1
         }]
+    );
+}
+
+fn ladder_write(w: &World, expected_version: i64, entries: &[(PlayerId, i64)]) -> Commit {
+    Commit {
+        ladder: Some(LadderWrite {
+            server_id: w.server.id,
+            expected_version,
+            entries: entries.iter().map(|&(p, at)| (p, t(at))).collect(),
+        }),
+        ..Commit::default()
+    }
+}
+
+fn ladder_order(ladder: &LadderRow) -> Vec<(String, DateTime<Utc>)> {
+    ladder
+        .entries
+        .iter()
+        .map(|e| (e.name.clone(), e.active_at))
+        .collect()
+}
+
+pub async fn ladders_are_written_whole_and_check_versions<S: Store>(store: &S) {
+    let w = world(store).await;
+    let empty = store.ladder(w.server.id).await.expect("ladder");
+    assert_eq!((empty.version, empty.entries.len()), (0, 0));
+    assert_eq!(
+        store
+            .next_ladder_deadline(Some(Duration::days(30)))
+            .await
+            .expect("next"),
+        None
+    );
+
+    let first = ladder_write(&w, 0, &[(w.alice.id, 10), (w.bob.id, 20)]);
+    store
+        .commit(first.clone(), t(20), |_| ())
+        .await
+        .expect("join");
+    let ladder = store.ladder(w.server.id).await.expect("ladder");
+    assert_eq!(ladder.version, 1);
+    assert_eq!(
+        ladder_order(&ladder),
+        [("alice".to_owned(), t(10)), ("bob".to_owned(), t(20))]
+    );
+
+    // A write from a stale read is refused whole.
+    let stale = store.commit(first, t(21), |_| ()).await;
+    assert!(matches!(stale, Err(StorageError::Conflict)), "{stale:?}");
+    let swapped = ladder_write(&w, 1, &[(w.bob.id, 30), (w.alice.id, 30), (w.carol.id, 25)]);
+    store.commit(swapped, t(30), |_| ()).await.expect("swap");
+    let ladder = store.ladder(w.server.id).await.expect("ladder");
+    assert_eq!(ladder.version, 2);
+    let names: Vec<_> = ladder_order(&ladder).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["bob", "alice", "carol"]);
+
+    // The longest idle first; inactivity counts from the oldest activity.
+    let idle = store.idle_ladder_rungs(t(30), 10).await.expect("idle");
+    let idle: Vec<_> = idle.iter().map(|r| (r.player, r.active_at)).collect();
+    assert_eq!(
+        idle,
+        [(w.carol.id, t(25)), (w.bob.id, t(30)), (w.alice.id, t(30))]
+    );
+    assert_eq!(
+        store
+            .idle_ladder_rungs(t(29), 10)
+            .await
+            .expect("idle")
+            .len(),
+        1
+    );
+    assert_eq!(
+        store.idle_ladder_rungs(t(30), 1).await.expect("idle").len(),
+        1
+    );
+    assert_eq!(
+        store
+            .next_ladder_deadline(Some(Duration::days(30)))
+            .await
+            .expect("next"),
+        Some(t(25) + Duration::days(30))
+    );
+    assert_eq!(store.next_ladder_deadline(None).await.expect("next"), None);
+    let other = store.ladder(w.server.id + 1).await.expect("other server");
+    assert!(other.entries.is_empty());
+}
+
+pub async fn ladder_matches_follow_their_challenge_and_game<S: Store>(store: &S) {
+    let w = world(store).await;
+    let joined = ladder_write(&w, 0, &[(w.bob.id, 0), (w.alice.id, 0)]);
+    store.commit(joined, t(0), |_| ()).await.expect("join");
+    let made = Commit {
+        new_challenge: Some(new_challenge(&w, w.channel.id, t(60))),
+        new_ladder_match: Some(NewLadderMatch {
+            server_id: w.server.id,
+            challenger: w.alice.id,
+            defender: w.bob.id,
+            accept_by: t(60),
+        }),
+        ..Commit::default()
+    };
+    let (committed, ()) = store.commit(made, t(1), |_| ()).await.expect("challenge");
+    let challenge_id = committed.challenge_id.expect("challenge id");
+    let pending = store
+        .ladder_match_of_challenge(challenge_id)
+        .await
+        .expect("read")
+        .expect("the ladder challenge");
+    assert_eq!(
+        (
+            pending.challenger,
+            pending.defender,
+            pending.status,
+            pending.game_id,
+            pending.accept_by
+        ),
+        (
+            w.alice.id,
+            w.bob.id,
+            LadderMatchStatus::Pending,
+            None,
+            t(60)
+        )
+    );
+    assert_eq!(
+        store
+            .unsettled_ladder_matches(w.server.id)
+            .await
+            .expect("unsettled"),
+        std::slice::from_ref(&pending)
+    );
+    assert!(
+        store
+            .due_ladder_forfeits(t(59), 10)
+            .await
+            .expect("due")
+            .is_empty()
+    );
+    assert_eq!(
+        store.due_ladder_forfeits(t(60), 10).await.expect("due"),
+        std::slice::from_ref(&pending)
+    );
+    assert_eq!(
+        store.next_ladder_deadline(None).await.expect("next"),
+        Some(t(60))
+    );
+
+    let accept = |from| Commit {
+        closing_challenge: Some(ChallengeClosing {
+            id: challenge_id,
+            to: ChallengeStatus::Accepted,
+        }),
+        new_game: Some(NewGame {
+            challenge_id: Some(challenge_id),
+            ..new_game(&w, w.alice.id, w.bob.id)
+        }),
+        ladder_match_update: Some(LadderMatchUpdate {
+            id: pending.id,
+            from,
+            to: LadderMatchStatus::Playing,
+            link_new_game: true,
+        }),
+        ..Commit::default()
+    };
+    // A ladder challenge that moved on refuses the whole acceptance.
+    let wrong = store
+        .commit(accept(LadderMatchStatus::Playing), t(2), |_| ())
+        .await;
+    assert!(matches!(wrong, Err(StorageError::Conflict)), "{wrong:?}");
+    assert_eq!(
+        store
+            .open_challenges(w.channel.id, t(2))
+            .await
+            .expect("open")
+            .len(),
+        1
+    );
+    let (committed, ()) = store
+        .commit(accept(LadderMatchStatus::Pending), t(2), |_| ())
+        .await
+        .expect("accept");
+    let game_id = committed.game_id.expect("game");
+    let playing = store
+        .ladder_match_of_game(game_id)
+        .await
+        .expect("read")
+        .expect("by game");
+    assert_eq!(
+        (playing.id, playing.status),
+        (pending.id, LadderMatchStatus::Playing)
+    );
+    assert!(
+        store
+            .due_ladder_forfeits(t(90), 10)
+            .await
+            .expect("due")
+            .is_empty()
+    );
+    assert_eq!(store.next_ladder_deadline(None).await.expect("next"), None);
+
+    // The result settles the match and moves the ladder in one commit.
+    let settle = Commit {
+        ladder_match_update: Some(LadderMatchUpdate {
+            id: pending.id,
+            from: LadderMatchStatus::Playing,
+            to: LadderMatchStatus::ChallengerWon,
+            link_new_game: false,
+        }),
+        ..ladder_write(&w, 1, &[(w.alice.id, 5), (w.bob.id, 5)])
+    };
+    store.commit(settle, t(5), |_| ()).await.expect("settle");
+    let settled = store
+        .ladder_match_of_game(game_id)
+        .await
+        .expect("read")
+        .expect("by game");
+    assert_eq!(settled.status, LadderMatchStatus::ChallengerWon);
+    assert_eq!(settled.game_id, Some(game_id), "the game stays linked");
+    assert!(
+        store
+            .unsettled_ladder_matches(w.server.id)
+            .await
+            .expect("unsettled")
+            .is_empty()
+    );
+    let names: Vec<_> = store
+        .ladder(w.server.id)
+        .await
+        .expect("ladder")
+        .entries
+        .into_iter()
+        .map(|e| e.name)
+        .collect();
+    assert_eq!(names, ["alice", "bob"]);
+    assert_eq!(
+        store
+            .ladder_match_of_challenge(challenge_id + 99)
+            .await
+            .expect("read"),
+        None
     );
 }

@@ -228,6 +228,39 @@ pub const TABLES: &[Table] = &[
         key: 1,
         identity: true,
     },
+    Table {
+        name: "ladders",
+        columns: &[("server_id", BigInt), ("version", BigInt)],
+        key: 1,
+        identity: false,
+    },
+    Table {
+        name: "ladder_rungs",
+        columns: &[
+            ("server_id", BigInt),
+            ("player_id", BigInt),
+            ("place", Int),
+            ("active_at", Instant),
+        ],
+        key: 2,
+        identity: false,
+    },
+    Table {
+        name: "ladder_matches",
+        columns: &[
+            ("id", BigInt),
+            ("server_id", BigInt),
+            ("challenge_id", BigInt),
+            ("game_id", BigInt),
+            ("challenger_id", BigInt),
+            ("defender_id", BigInt),
+            ("status", Text),
+            ("accept_by", Instant),
+            ("created_at", Instant),
+        ],
+        key: 1,
+        identity: true,
+    },
 ];
 
 /// A value as SQLite holds it: the neutral form rows travel in.
@@ -331,6 +364,9 @@ mod tests {
             ("carol", "b", "/challenge"),
             ("bob", "a", "/settings language fr"),
             ("bob", "a", "/leave start 2"),
+            ("erin", "c", "/ladder join"),
+            ("frank", "c", "/ladder join"),
+            ("frank", "c", "/ladder challenge @erin"),
         ];
         for (index, (user, channel, text)) in script.iter().enumerate() {
             let at = start + Duration::minutes(index as i64);
@@ -353,6 +389,9 @@ mod tests {
             "leaves",
             "ratings",
             "rating_history",
+            "ladders",
+            "ladder_rungs",
+            "ladder_matches",
         ] {
             let rows = copied.iter().find(|c| c.table == table).expect(table);
             assert!(rows.target > 0, "{table} copied empty");
@@ -392,6 +431,15 @@ mod tests {
             sqlite.last_heartbeat().await.expect("beat"),
             pg.last_heartbeat().await.expect("beat")
         );
+        assert_eq!(
+            sqlite.ladder(1).await.expect("ladder"),
+            pg.ladder(1).await.expect("ladder")
+        );
+        assert_eq!(
+            sqlite.unsettled_ladder_matches(1).await.expect("matches"),
+            pg.unsettled_ladder_matches(1).await.expect("matches")
+        );
+        assert_eq!(pg.ladder(1).await.expect("ladder").entries.len(), 2);
         let bob = sqlite
             .find_player(Platform::Discord, "bob")
             .await

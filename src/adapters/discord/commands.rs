@@ -10,7 +10,7 @@ use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption};
 
 use super::interactions::Options;
 use crate::core::command::{
-    ColorWish, Command, CommandError, DrawAction, LeaveAction, NotifyWish, UserRef,
+    ColorWish, Command, CommandError, DrawAction, LadderAction, LeaveAction, NotifyWish, UserRef,
 };
 use crate::core::event::ClaimKind;
 use crate::core::notation::{Lang, MAX_MOVE_INPUT};
@@ -362,6 +362,38 @@ pub const CHESS: &[CommandSpec] = &[
                     .ok_or(CommandError::MissingArgument("player"))??,
                 opponent: o.user("opponent").map(user_ref).transpose()?,
             })
+        },
+    },
+    CommandSpec {
+        name: "ladder",
+        fr: "echelle",
+        options: &[
+            required(opt(
+                "action",
+                "action",
+                Kind::Choice(&[
+                    "ladder_show",
+                    "ladder_join",
+                    "ladder_leave",
+                    "ladder_challenge",
+                ]),
+            )),
+            opt("player", "joueur", Kind::User),
+        ],
+        build: |o| {
+            let action = match o.required_text("action")? {
+                "ladder_show" => LadderAction::Show,
+                "ladder_join" => LadderAction::Join,
+                "ladder_leave" => LadderAction::Leave,
+                "ladder_challenge" => LadderAction::Challenge {
+                    opponent: o
+                        .user("player")
+                        .map(user_ref)
+                        .ok_or(CommandError::MissingArgument("player"))??,
+                },
+                other => return Err(bad("action", other)),
+            };
+            Ok(Command::Ladder(action))
         },
     },
     CommandSpec {

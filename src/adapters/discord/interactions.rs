@@ -133,7 +133,7 @@ pub fn to_command(data: &CommandData) -> Result<Command, CommandError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::command::{ColorWish, DrawAction, LeaveAction, UserRef};
+    use crate::core::command::{ColorWish, DrawAction, LadderAction, LeaveAction, UserRef};
     use serde_json::{Value as Json, json};
 
     /// Command data as Discord sends it.
@@ -228,6 +228,32 @@ mod tests {
                     option: "days",
                     value: "-2".into(),
                 }),
+            ),
+            (
+                chess(
+                    "ladder",
+                    json!([
+                        { "name": "action", "type": 3, "value": "ladder_challenge" },
+                        { "name": "player", "type": 6, "value": "42" }
+                    ]),
+                ),
+                Ok(Command::Ladder(LadderAction::Challenge {
+                    opponent: UserRef::new("42").unwrap(),
+                })),
+            ),
+            (
+                chess(
+                    "ladder",
+                    json!([{ "name": "action", "type": 3, "value": "ladder_challenge" }]),
+                ),
+                Err(CommandError::MissingArgument("player")),
+            ),
+            (
+                chess(
+                    "ladder",
+                    json!([{ "name": "action", "type": 3, "value": "ladder_join" }]),
+                ),
+                Ok(Command::Ladder(LadderAction::Join)),
             ),
             (chess("standings", json!([])), Ok(Command::Standings)),
             (

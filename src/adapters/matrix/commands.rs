@@ -13,7 +13,7 @@ const MOVE_SHORTCUT: &str = "!move";
 pub const MAX_MESSAGE_BYTES: usize = 4096;
 
 /// The command names the service's texts may hint at with a leading `/`.
-const COMMAND_NAMES: [&str; 19] = [
+const COMMAND_NAMES: [&str; 20] = [
     "challenge",
     "accept",
     "decline",
@@ -32,6 +32,7 @@ const COMMAND_NAMES: [&str; 19] = [
     "standings",
     "settings",
     "help",
+    "ladder",
     "m",
 ];
 

@@ -10,6 +10,7 @@
 //! `FOR UPDATE SKIP LOCKED`. Migrations live in `migrations/postgres/`.
 
 mod import;
+mod ladder;
 mod rows;
 pub mod schema;
 pub mod scratch;
@@ -855,6 +856,50 @@ impl Store for PgStore {
         })
         .collect()
     }
+
+    async fn ladder(&self, server_id: i64) -> Result<super::LadderRow> {
+        self.read_ladder(server_id).await
+    }
+
+    async fn unsettled_ladder_matches(&self, server_id: i64) -> Result<Vec<super::LadderMatchRow>> {
+        self.read_unsettled_ladder_matches(server_id).await
+    }
+
+    async fn ladder_match_of_challenge(
+        &self,
+        challenge_id: i64,
+    ) -> Result<Option<super::LadderMatchRow>> {
+        self.read_ladder_match(ladder::LadderMatchKey::Challenge, challenge_id)
+            .await
+    }
+
+    async fn ladder_match_of_game(&self, game_id: i64) -> Result<Option<super::LadderMatchRow>> {
+        self.read_ladder_match(ladder::LadderMatchKey::Game, game_id)
+            .await
+    }
+
+    async fn due_ladder_forfeits(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<super::LadderMatchRow>> {
+        self.read_due_ladder_forfeits(now, limit).await
+    }
+
+    async fn idle_ladder_rungs(
+        &self,
+        active_before: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<super::IdleRung>> {
+        self.read_idle_ladder_rungs(active_before, limit).await
+    }
+
+    async fn next_ladder_deadline(
+        &self,
+        inactive_after: Option<chrono::Duration>,
+    ) -> Result<Option<DateTime<Utc>>> {
+        self.read_next_ladder_deadline(inactive_after).await
+    }
 }
 
 #[cfg(test)]
@@ -872,12 +917,15 @@ mod tests {
 
     store_suite!(optional async fresh);
 
-    const TABLES: [&str; 13] = [
+    const TABLES: [&str; 16] = [
         "challenges",
         "channels",
         "game_notes",
         "games",
         "heartbeat",
+        "ladder_matches",
+        "ladder_rungs",
+        "ladders",
         "leaves",
         "moves",
         "players",

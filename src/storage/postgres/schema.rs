@@ -17,6 +17,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0002_competition",
         include_str!("../../../migrations/postgres/0002_competition.sql"),
     ),
+    (
+        "0003_ladder",
+        include_str!("../../../migrations/postgres/0003_ladder.sql"),
+    ),
 ];
 
 /// First key of the advisory lock the migrations take ("pawn" in ASCII);

@@ -35,6 +35,7 @@ where
 {
     let now = stored(now);
     let committed = write_new_rows(tx, commit, now).await?;
+    super::ladder::write(tx, commit, &committed, now).await?;
     let value = answer(&committed);
     let answer_json = match &commit.act_key {
         Some(_) => Some(
