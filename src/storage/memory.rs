@@ -18,6 +18,8 @@ use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, PlayerId};
 use crate::storage::Notify;
 
+mod tournaments;
+
 #[derive(Default)]
 struct State {
     servers: Vec<ServerRow>,
@@ -30,6 +32,9 @@ struct State {
     leaves: Vec<LeaveRow>,
     ratings: Vec<RatingRow>,
     rating_history: Vec<(i64, PlayerId, RatingPoint)>,
+    tournaments: Vec<crate::storage::TournamentRow>,
+    entrants: Vec<tournaments::Entrant>,
+    pairings: Vec<tournaments::Pairing>,
 }
 
 /// Everything in memory; dropped with the store.
@@ -140,6 +145,7 @@ impl State {
                 return Err(StorageError::Conflict);
             }
         }
+        self.check_tournament_changes(commit)?;
         for update in &commit.game_updates {
             // SQLite's `UPDATE ... WHERE id = ? AND version = ?` cannot tell a
             // missing game from a moved-on one: both are a conflict.
@@ -188,7 +194,7 @@ impl State {
 
     /// The ids [`State::apply`] will give the commit's new rows.
     fn next_ids(&self, commit: &Commit) -> Committed {
-        Committed {
+        let mut committed = Committed {
             challenge_id: commit
                 .new_challenge
                 .as_ref()
@@ -197,7 +203,11 @@ impl State {
                 .new_game
                 .as_ref()
                 .map(|_| self.games.len() as i64 + 1),
-        }
+            ..Committed::default()
+        };
+        let games_before = self.games.len() as i64 + i64::from(commit.new_game.is_some());
+        self.next_tournament_ids(commit, games_before, &mut committed);
+        committed
     }
 
     /// Applies a commit that [`State::check`] accepted; it cannot fail.
@@ -244,6 +254,7 @@ impl State {
         for update in commit.rating_updates {
             self.write_rating(update);
         }
+        self.apply_tournament_changes(commit.tournament_changes, now, &mut committed);
         if let Some((id, notify)) = commit.player_notify
             && let Some(player) = self.players.iter_mut().find(|p| p.id == id)
         {
@@ -804,6 +815,47 @@ impl Store for MemoryStore {
                 .then(a.name.cmp(&b.name))
         });
         Ok(rows)
+    }
+
+    async fn tournament(&self, id: i64) -> Result<Option<crate::storage::TournamentRow>> {
+        Ok(self.lock()?.tournament(id))
+    }
+
+    async fn tournaments_in_channel(
+        &self,
+        channel_id: i64,
+    ) -> Result<Vec<crate::storage::TournamentRow>> {
+        Ok(self.lock()?.tournaments_in_channel(channel_id))
+    }
+
+    async fn tournament_entrants(
+        &self,
+        tournament_id: i64,
+    ) -> Result<Vec<crate::storage::EntrantRow>> {
+        Ok(self.lock()?.tournament_entrants(tournament_id))
+    }
+
+    async fn tournament_pairings(
+        &self,
+        tournament_id: i64,
+    ) -> Result<Vec<crate::storage::PairingRow>> {
+        Ok(self.lock()?.tournament_pairings(tournament_id))
+    }
+
+    async fn tournament_of_game(&self, game_id: i64) -> Result<Option<i64>> {
+        Ok(self.lock()?.tournament_of_game(game_id))
+    }
+
+    async fn due_tournaments(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<crate::storage::DueTournament>> {
+        Ok(self.lock()?.due_tournaments(now, limit))
+    }
+
+    async fn next_tournament_start(&self) -> Result<Option<DateTime<Utc>>> {
+        Ok(self.lock()?.next_tournament_start())
     }
 }
 

