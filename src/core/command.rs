@@ -10,6 +10,9 @@
 //! `@name` words name a user, `"..."` groups words (for a FEN), and other
 //! words are positional arguments.
 
+mod tournament;
+pub use tournament::{NewTournamentWish, TournamentCommand};
+
 use super::event::ClaimKind;
 use super::notation::{Lang, MAX_MOVE_INPUT};
 
@@ -166,6 +169,8 @@ pub enum Command {
     /// Leave (vacation): start for whole days, end early, or show.
     Leave(LeaveAction),
     Help,
+    /// A tournament act (create, join, leave, start, pairings, standings, withdraw).
+    Tournament(TournamentCommand),
 }
 
 /// Why a text is not a command. Each has a `kind()` name for i18n.
@@ -311,6 +316,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         },
         "settings" => parse_settings(&mut words)?,
         "help" => Command::Help,
+        "tournament" | "tournoi" => tournament::parse(&mut words)?,
         other => return Err(CommandError::Unknown(bounded(other))),
     };
     words.finish()?;

@@ -17,6 +17,8 @@ mod pictures;
 mod ratings;
 mod suggest;
 mod texts;
+mod tournament_flow;
+mod tournaments;
 
 use std::sync::Arc;
 
@@ -352,6 +354,7 @@ impl<S: Store> Service<S> {
             Command::SetNotify(wish) => self.set_notify(ctx, *wish, now).await,
             Command::Leave(action) => self.leave(ctx, *action, now).await,
             Command::Help => Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]),
+            Command::Tournament(act) => self.tournament_act(ctx, act, now).await,
         }
     }
 

@@ -6,42 +6,8 @@ use chrono::{DateTime, Utc};
 use super::{GameState, NewGame};
 use crate::core::game::PlayerId;
 
-/// How a tournament pairs its players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TournamentSystem {
-    RoundRobin,
-    DoubleRoundRobin,
-    Swiss,
-    Knockout,
-    Scheveningen,
-}
-
-impl TournamentSystem {
-    pub const ALL: [TournamentSystem; 5] = [
-        TournamentSystem::RoundRobin,
-        TournamentSystem::DoubleRoundRobin,
-        TournamentSystem::Swiss,
-        TournamentSystem::Knockout,
-        TournamentSystem::Scheveningen,
-    ];
-
-    /// The stored (and typed) name: `round_robin`, `swiss`, ...
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TournamentSystem::RoundRobin => "round_robin",
-            TournamentSystem::DoubleRoundRobin => "double_round_robin",
-            TournamentSystem::Swiss => "swiss",
-            TournamentSystem::Knockout => "knockout",
-            TournamentSystem::Scheveningen => "scheveningen",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<TournamentSystem> {
-        TournamentSystem::ALL
-            .into_iter()
-            .find(|system| system.as_str() == name)
-    }
-}
+/// How a tournament pairs its players (the pure code's enum, stored by name).
+pub use crate::competition::tournament::System as TournamentSystem;
 
 /// Where a tournament stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
