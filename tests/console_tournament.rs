@@ -154,3 +154,62 @@ fn a_round_robin_of_four_is_played_to_the_end() {
         "{pairings}"
     );
 }
+
+#[test]
+fn a_swiss_starts_when_entry_closes_pairs_byes_and_ends_after_a_withdrawal() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /tournament create swiss entry 2 bye:0.5 tc 5d
+         alice: /tournament join
+         bob: /tournament join
+         carol: /tournament join
+         carol: /tournament withdraw
+         :advance 2d
+         alice: /tournament join
+         alice: /move e4 game:1
+         bob: /resign game:1
+         carol: /tournament withdraw
+         carol: /tournament withdraw
+         dave: /tournament pairings round 2
+         dave: /tournament standings",
+    );
+    let all = texts(&out);
+    let position = |needle: &str| {
+        all.iter()
+            .position(|t| t.contains(needle))
+            .unwrap_or_else(|| panic!("{needle} in {all:#?}"))
+    };
+    // Entry closes after two days; the scheduler starts it.
+    position("Tournament #1 has not started: use /tournament leave.");
+    let started = position("Tournament #1 has started with 3 players.");
+    assert!(started > position("carol joined"));
+    position("Entry to tournament #1 is closed.");
+    // Round 1: the lowest seed has the bye (½ point here).
+    let first = &all[started];
+    assert!(first.contains("Round 1: carol has a bye."), "{first}");
+    position("Tournament #1, round 1: game #1, alice (White) – bob (Black).");
+    // Bob's resignation ends round 1: round 2 is paired in the same commit,
+    // with the bye to bob (carol already had one) and colours alternating.
+    let round_two = position("Tournament #1: round 2 is paired.");
+    assert!(
+        all[round_two].contains("Round 2: bob has a bye."),
+        "{}",
+        all[round_two]
+    );
+    position("Tournament #1, round 2: game #2, carol (White) – alice (Black).");
+    // Carol withdraws: her running game is a forfeit win for alice, and
+    // that was the last game of the last round.
+    let withdrawn =
+        position("carol withdrew from tournament #1: their remaining games are lost by forfeit");
+    assert!(
+        all[withdrawn].contains("is over. Winner: alice!"),
+        "{}",
+        all[withdrawn]
+    );
+    position("Tournament #1 is over.");
+    position("1. carol – alice (game #2) -/+");
+    let table = all.last().expect("standings");
+    assert!(table.contains("1 | alice | 2 |"), "{table}");
+    assert!(table.contains("2 | bob | 0.5 |"), "{table}");
+    assert!(table.contains("3 | carol (-) | 0.5 |"), "{table}");
+}
