@@ -619,3 +619,287 @@ fn result_text(outcome: Outcome) -> &'static str {
         Outcome::Pending => "*",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use chrono::{DateTime, TimeZone, Utc};
+
+    use crate::service::{Act, Input, Prompt, Reply, Service, ServiceConfig, User};
+    use crate::storage::memory::MemoryStore;
+    use crate::storage::{Platform, Store, TournamentState};
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()
+    }
+
+    struct Club {
+        service: Service<MemoryStore>,
+        keys: std::cell::Cell<u32>,
+    }
+
+    impl Club {
+        fn new() -> Club {
+            let config = ServiceConfig {
+                board_images: false,
+                ..ServiceConfig::default()
+            };
+            Club {
+                service: Service::new(MemoryStore::new(), config),
+                keys: std::cell::Cell::new(0),
+            }
+        }
+
+        async fn act_as(
+            &self,
+            user: &str,
+            text: &str,
+            locale: Option<&str>,
+            key: &str,
+        ) -> Vec<Reply> {
+            let act = Act {
+                platform: Platform::Console,
+                server: "club".into(),
+                channel: "main".into(),
+                user: User {
+                    id: user.into(),
+                    name: user.into(),
+                    locale: locale.map(str::to_owned),
+                    moderator: false,
+                },
+                key: Some(key.into()),
+                input: Input::Text(text.into()),
+            };
+            self.service.handle(act, now()).await
+        }
+
+        async fn act(&self, user: &str, text: &str) -> Vec<Reply> {
+            self.keys.set(self.keys.get() + 1);
+            let key = format!("k{}", self.keys.get());
+            self.act_as(user, text, None, &key).await
+        }
+
+        async fn script(&self, lines: &str) -> Vec<String> {
+            let mut texts = Vec::new();
+            for line in lines.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                let (user, text) = line.split_once(": ").expect("user: text");
+                texts.extend(self.act(user, text).await.into_iter().map(|r| r.text));
+            }
+            texts
+        }
+    }
+
+    fn has(texts: &[String], needle: &str) -> bool {
+        texts.iter().any(|t| t.contains(needle))
+    }
+
+    #[tokio::test]
+    async fn a_knockout_plays_matches_tie_breaks_and_a_final() {
+        let club = Club::new();
+        club.script(
+            "alice: tournament create knockout unrated
+             alice: tournament join
+             bob: tournament join
+             carol: tournament join",
+        )
+        .await;
+        let start = club.act("alice", "tournament start").await;
+        let texts: Vec<&str> = start.iter().map(|r| r.text.as_str()).collect();
+        // Three players in a bracket of four: the top seed has a bye.
+        assert!(texts[0].contains("Round 1: alice has a bye."), "{texts:?}");
+        assert_eq!(start[1].prompt, Prompt::NewGame { game: 1 });
+        assert_eq!(start[1].to.as_deref(), Some("bob"));
+        // Two draws, then the tie-break game, drawn: Black (carol) goes through.
+        let texts = club
+            .script(
+                "bob: move e4 game:1
+                 carol: move e5 offer_draw game:1
+                 bob: draw accept game:1
+                 carol: move e4 game:2
+                 bob: move e5 offer_draw game:2
+                 carol: draw accept game:2
+                 bob: move d4 game:3
+                 carol: move d5 offer_draw game:3
+                 bob: draw accept game:3",
+            )
+            .await;
+        assert!(
+            has(&texts, "round 1: game #2, carol (White) – bob (Black)."),
+            "{texts:?}"
+        );
+        assert!(
+            has(&texts, "round 1: game #3, bob (White) – carol (Black)."),
+            "{texts:?}"
+        );
+        assert!(
+            has(&texts, "Tournament #1: round 2 is paired."),
+            "{texts:?}"
+        );
+        assert!(
+            has(&texts, "round 2: game #4, alice (White) – carol (Black)."),
+            "{texts:?}"
+        );
+        // The final: two wins for alice.
+        let texts = club
+            .script(
+                "alice: move e4 game:4
+                 carol: resign game:4
+                 carol: move e4 game:5
+                 alice: move e5 game:5
+                 carol: resign game:5",
+            )
+            .await;
+        assert!(
+            has(&texts, "Tournament #1 is over. Winner: alice!"),
+            "{texts:?}"
+        );
+        let row = club
+            .service
+            .store()
+            .tournament(1)
+            .await
+            .expect("read")
+            .expect("row");
+        assert_eq!((row.state, row.round), (TournamentState::Finished, 2));
+    }
+
+    #[tokio::test]
+    async fn an_early_withdrawal_annuls_every_result_and_ends_the_games() {
+        let club = Club::new();
+        club.script(
+            "alice: tournament create rr
+             alice: tournament join
+             bob: tournament join
+             carol: tournament join
+             dave: tournament join
+             alice: tournament start
+             alice: move e4 game:1
+             dave: move e5 game:1",
+        )
+        .await;
+        let texts = club.script("dave: tournament withdraw").await;
+        assert!(
+            has(
+                &texts,
+                "dave withdrew from tournament #1 before playing half of their games"
+            ),
+            "{texts:?}"
+        );
+        let pairings = club
+            .service
+            .store()
+            .tournament_pairings(1)
+            .await
+            .expect("pairings");
+        let dave = club
+            .service
+            .store()
+            .find_player(Platform::Console, "dave")
+            .await
+            .expect("read")
+            .expect("dave");
+        let his: Vec<_> = pairings
+            .iter()
+            .filter(|p| p.white == dave.id || p.black == Some(dave.id))
+            .collect();
+        assert_eq!(his.len(), 3);
+        for p in his {
+            assert_eq!(p.score, Some(crate::storage::PairingScore::Annulled));
+            let game = club
+                .service
+                .store()
+                .game(p.game_id.expect("a game"))
+                .await
+                .expect("read")
+                .expect("game");
+            assert!(
+                matches!(game.state, crate::storage::GameState::Over { .. }),
+                "game {} ended",
+                game.id
+            );
+        }
+        // The others play on; dave's column is empty in the crosstable.
+        let table = club.script("bob: tournament standings").await;
+        assert!(has(&table, "dave (-) |  |  |  | x | 0 |"), "{table:?}");
+        let again = club.script("dave: tournament withdraw").await;
+        assert!(
+            has(&again, "You are not playing in tournament #1."),
+            "{again:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn refused_acts_change_nothing_and_replays_answer_the_same() {
+        let club = Club::new();
+        let texts = club
+            .script(
+                "alice: tournament create swiss max 2
+                 alice: tournament join
+                 alice: tournament join
+                 bob: tournament leave
+                 bob: tournament join
+                 carol: tournament join
+                 carol: tournament create chess960
+                 carol: tournament create swiss tc 3x
+                 carol: tournament pairings
+                 carol: tournament withdraw #7",
+            )
+            .await;
+        for needle in [
+            "You are already in tournament #1.",
+            "You are not playing in tournament #1.",
+            "Tournament #1 is full.",
+            "Something is missing: system.",
+            "“3x” is not a valid time.",
+            "No pairings yet.",
+            "There is no tournament here.",
+        ] {
+            assert!(has(&texts, needle), "{needle} in {texts:?}");
+        }
+        let entrants = club
+            .service
+            .store()
+            .tournament_entrants(1)
+            .await
+            .expect("entrants");
+        assert_eq!(entrants.len(), 2);
+        // The same start, delivered twice, pairs once.
+        let first = club
+            .act_as("alice", "tournament start", None, "start-1")
+            .await;
+        let second = club
+            .act_as("alice", "tournament start", None, "start-1")
+            .await;
+        assert_eq!(first, second);
+        assert_eq!(
+            club.service
+                .store()
+                .tournament_pairings(1)
+                .await
+                .expect("p")
+                .len(),
+            1
+        );
+    }
+
+    #[tokio::test]
+    async fn scheveningen_teams_are_announced_in_french() {
+        let club = Club::new();
+        club.script(
+            "alice: tournament create scheveningen unrated
+             alice: tournament join
+             bob: tournament join
+             carol: tournament join
+             dave: tournament join",
+        )
+        .await;
+        let replies = club
+            .act_as("alice", "tournoi start", Some("fr"), "fr-start")
+            .await;
+        let texts: Vec<String> = replies.into_iter().map(|r| r.text).collect();
+        assert!(
+            has(&texts, "Équipe A : alice, dave. Équipe B : bob, carol."),
+            "{texts:?}"
+        );
+        assert_eq!(texts.iter().filter(|t| t.contains("partie n°")).count(), 4);
+    }
+}
