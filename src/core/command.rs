@@ -11,7 +11,12 @@
 //! words are positional arguments.
 
 mod tournament;
-pub use tournament::{NewTournamentWish, TournamentCommand};
+pub use tournament::{NewTournamentWish, TournamentCommand, system_from_word};
+
+/// Bounds of the tournament options (for adapters that declare them).
+pub mod tournament_limits {
+    pub use super::tournament::{MAX_ENTRY_DAYS, MAX_NAME, MAX_PLAYERS, MAX_ROUNDS};
+}
 
 use super::event::ClaimKind;
 use super::notation::{Lang, MAX_MOVE_INPUT};

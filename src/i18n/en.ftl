@@ -287,3 +287,6 @@ discord-choice-double_round_robin = Double round robin
 discord-choice-swiss = Swiss
 discord-choice-knockout = Knockout
 discord-choice-scheveningen = Scheveningen
+discord-choice-bye_one = 1 point
+discord-choice-bye_half = ½ point
+discord-choice-bye_zero = 0 points

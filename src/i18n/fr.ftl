@@ -287,3 +287,6 @@ discord-choice-double_round_robin = Toutes rondes aller-retour
 discord-choice-swiss = Suisse
 discord-choice-knockout = Élimination directe
 discord-choice-scheveningen = Scheveningen
+discord-choice-bye_one = 1 point
+discord-choice-bye_half = ½ point
+discord-choice-bye_zero = 0 point
