@@ -7,14 +7,15 @@
 //!
 //! # Withdrawal
 //!
-//! In round robins and Scheveningen, after the FIDE Tournament Rules'
-//! practice (and ICCF's): a player who withdraws before half of their games
-//! are decided has all their results annulled, struck from everyone's score
-//! and tie-breaks; otherwise their results stand and each game not yet
-//! decided is scored as a forfeit win for the opponent (`+/-`, not rated).
-//! In Swiss and knockout events the results so far stand, games not yet
-//! decided are forfeited, and the player is not paired again (a knockout
-//! opponent goes through).
+//! After the FIDE Tournament Rules (Handbook C.06, chapter V, articles 4
+//! and 5). In round robins and Scheveningen, a player who withdraws having
+//! completed fewer than half of their games has all their results annulled:
+//! struck from everyone's score and tie-breaks (rated games stay rated).
+//! Otherwise their results stand and each game not yet decided is scored
+//! as a forfeit win for the opponent (`+/-`, not rated). In Swiss and
+//! knockout events the results so far stand, games not yet decided are
+//! forfeited, and the player is not paired again (a knockout opponent goes
+//! through).
 
 use super::knockout::{self, MatchState};
 use super::round_robin;
