@@ -43,6 +43,7 @@ pub struct Config {
     pub clocks: ClocksConfig,
     pub board: BoardConfig,
     pub discord: DiscordConfig,
+    pub matrix: MatrixConfig,
     pub ratings: RatingsConfig,
     /// `[[seasons]]`: named date ranges for `standings season:NAME`.
     pub seasons: Vec<SeasonConfig>,
@@ -163,8 +164,50 @@ impl Default for ClocksConfig {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DatabaseConfig {
-    /// The SQLite file.
+    /// The SQLite file (when `url` is not set).
     pub path: PathBuf,
+    /// `sqlite:FILE` or `postgres://user:password@host:port/db`; takes the
+    /// place of `path`. A secret: it may hold a password.
+    pub url: Option<Secret>,
+    /// Connections each process keeps to PostgreSQL.
+    pub pool_size: usize,
+}
+
+/// Which database the configuration names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    Sqlite(PathBuf),
+    /// The URL, kept away from logs.
+    Postgres(Secret),
+}
+
+impl DatabaseConfig {
+    /// The database `url` names, else the SQLite file at `path`.
+    pub fn target(&self) -> Result<Database, ConfigError> {
+        match &self.url {
+            None => Ok(Database::Sqlite(self.path.clone())),
+            Some(url) => Database::from_url(url.expose()),
+        }
+    }
+}
+
+impl Database {
+    /// `sqlite:FILE` (or `sqlite://FILE`), `postgres://...` or `postgresql://...`.
+    pub fn from_url(url: &str) -> Result<Database, ConfigError> {
+        if let Some(file) = url.strip_prefix("sqlite:") {
+            let file = file.strip_prefix("//").unwrap_or(file);
+            if file.is_empty() {
+                return Err(ConfigError::Url("sqlite: needs a file name".to_owned()));
+            }
+            return Ok(Database::Sqlite(PathBuf::from(file)));
+        }
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Ok(Database::Postgres(Secret::new(url)));
+        }
+        Err(ConfigError::Url(
+            "expected sqlite:FILE or postgres://user@host/db".to_owned(),
+        ))
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -214,10 +257,69 @@ impl Default for DiscordConfig {
     }
 }
 
+/// The Matrix bot account. Matrix runs when `homeserver` and `user_id` are set.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MatrixConfig {
+    /// The homeserver's client URL (`https://matrix.example.org`).
+    pub homeserver: Option<String>,
+    /// The bot's account (`@pawnpost:example.org`).
+    pub user_id: Option<String>,
+    /// The account's password, used for the first login only; prefer the
+    /// `MATRIX_PASSWORD` variable.
+    pub password: Option<Secret>,
+    /// An access token instead of a password (with `device_id`); prefer the
+    /// `MATRIX_ACCESS_TOKEN` variable.
+    pub access_token: Option<Secret>,
+    /// The device the access token belongs to.
+    pub device_id: Option<String>,
+    /// The name other users see for the bot's device.
+    pub device_name: String,
+    /// The directory for the session and matrix-sdk's state and crypto stores.
+    pub store_path: PathBuf,
+    /// Encrypts the stores at rest when set; prefer `MATRIX_STORE_PASSPHRASE`.
+    pub store_passphrase: Option<Secret>,
+    /// The word that starts a command (`!chess move e4`).
+    pub prefix: String,
+    /// Invitations accepted only from these users (`@alice:example.org`) or
+    /// servers (`example.org`); empty accepts every invitation.
+    pub allowed_inviters: Vec<String>,
+    /// The community for standings of rooms outside any space (default: the
+    /// bot's homeserver name).
+    pub server: Option<String>,
+}
+
+impl MatrixConfig {
+    /// Whether the Matrix bot should run.
+    pub fn is_configured(&self) -> bool {
+        self.homeserver.is_some() && self.user_id.is_some()
+    }
+}
+
+impl Default for MatrixConfig {
+    fn default() -> MatrixConfig {
+        MatrixConfig {
+            homeserver: None,
+            user_id: None,
+            password: None,
+            access_token: None,
+            device_id: None,
+            device_name: "pawnpost".to_owned(),
+            store_path: PathBuf::from("matrix-store"),
+            store_passphrase: None,
+            prefix: "!chess".to_owned(),
+            allowed_inviters: Vec::new(),
+            server: None,
+        }
+    }
+}
+
 impl Default for DatabaseConfig {
     fn default() -> DatabaseConfig {
         DatabaseConfig {
             path: PathBuf::from("pawnpost.db"),
+            url: None,
+            pool_size: 16,
         }
     }
 }
@@ -245,6 +347,8 @@ pub enum ConfigError {
         path: PathBuf,
         source: Box<toml::de::Error>,
     },
+    #[error("database url: {0}")]
+    Url(String),
     #[error("environment variable {name}: {message}")]
     Env { name: String, message: String },
 }
@@ -280,6 +384,15 @@ impl Config {
         if let Some(path) = var("PAWNPOST_DATABASE_PATH") {
             self.database.path = PathBuf::from(path);
         }
+        if let Some(url) = var("PAWNPOST_DATABASE_URL") {
+            self.database.url = Some(Secret::new(url));
+        }
+        if let Some(size) = var("PAWNPOST_DATABASE_POOL_SIZE") {
+            self.database.pool_size = size.parse().map_err(|_| ConfigError::Env {
+                name: "PAWNPOST_DATABASE_POOL_SIZE".to_owned(),
+                message: format!("not a number of connections: {size:?}"),
+            })?;
+        }
         if let Some(tag) = var("PAWNPOST_DEFAULTS_LANGUAGE") {
             self.defaults.language = Lang::from_locale(&tag).ok_or_else(|| ConfigError::Env {
                 name: "PAWNPOST_DEFAULTS_LANGUAGE".to_owned(),
@@ -304,7 +417,39 @@ impl Config {
         if let Some(token) = var("PAWNPOST_DISCORD_TOKEN").or_else(|| var("DISCORD_TOKEN")) {
             self.discord.token = Some(Secret::new(token));
         }
+        self.apply_matrix_env(&var);
         Ok(())
+    }
+
+    /// `PAWNPOST_MATRIX_*`, and the usual `MATRIX_PASSWORD`,
+    /// `MATRIX_ACCESS_TOKEN` and `MATRIX_STORE_PASSPHRASE` for secrets.
+    fn apply_matrix_env(&mut self, var: &impl Fn(&str) -> Option<String>) {
+        let matrix = &mut self.matrix;
+        let either = |name: &str| var(&format!("PAWNPOST_{name}")).or_else(|| var(name));
+        if let Some(url) = var("PAWNPOST_MATRIX_HOMESERVER") {
+            matrix.homeserver = Some(url);
+        }
+        if let Some(user) = var("PAWNPOST_MATRIX_USER_ID") {
+            matrix.user_id = Some(user);
+        }
+        if let Some(device) = var("PAWNPOST_MATRIX_DEVICE_ID") {
+            matrix.device_id = Some(device);
+        }
+        if let Some(path) = var("PAWNPOST_MATRIX_STORE_PATH") {
+            matrix.store_path = PathBuf::from(path);
+        }
+        if let Some(prefix) = var("PAWNPOST_MATRIX_PREFIX") {
+            matrix.prefix = prefix;
+        }
+        if let Some(password) = either("MATRIX_PASSWORD") {
+            matrix.password = Some(Secret::new(password));
+        }
+        if let Some(token) = either("MATRIX_ACCESS_TOKEN") {
+            matrix.access_token = Some(Secret::new(token));
+        }
+        if let Some(passphrase) = either("MATRIX_STORE_PASSPHRASE") {
+            matrix.store_passphrase = Some(Secret::new(passphrase));
+        }
     }
 }
 
@@ -341,6 +486,25 @@ mod tests {
     }
 
     #[test]
+    fn matrix_comes_from_the_environment_and_hides_its_secrets() {
+        let env: HashMap<&str, &str> = [
+            ("PAWNPOST_MATRIX_HOMESERVER", "http://127.0.0.1:8008"),
+            ("PAWNPOST_MATRIX_USER_ID", "@bot:localhost"),
+            ("MATRIX_PASSWORD", "hunter2"),
+            ("PAWNPOST_MATRIX_PREFIX", "!echecs"),
+        ]
+        .into();
+        let mut config = Config::default();
+        assert!(!config.matrix.is_configured());
+        config
+            .apply_env(|name| env.get(name).map(|v| v.to_string()))
+            .expect("valid");
+        assert!(config.matrix.is_configured());
+        assert_eq!(config.matrix.prefix, "!echecs");
+        assert!(!format!("{config:?}").contains("hunter2"));
+    }
+
+    #[test]
     fn seasons_include_both_end_days() {
         let config: Config = toml::from_str(
             "[[seasons]]\nname = \"2026\"\nfrom = \"2026-01-01\"\nto = \"2026-12-31\"\n",
@@ -349,6 +513,52 @@ mod tests {
         let season = config.seasons[0].to_season();
         assert_eq!(season.from.to_rfc3339(), "2026-01-01T00:00:00+00:00");
         assert_eq!(season.to.to_rfc3339(), "2027-01-01T00:00:00+00:00");
+    }
+
+    #[test]
+    fn the_database_url_picks_the_store() {
+        let cases = [
+            ("sqlite:games.db", Some(Database::Sqlite("games.db".into()))),
+            (
+                "sqlite:///srv/p.db",
+                Some(Database::Sqlite("/srv/p.db".into())),
+            ),
+            (
+                "postgres://bot:pw@127.0.0.1:5432/pawnpost",
+                Some(Database::Postgres(Secret::new(
+                    "postgres://bot:pw@127.0.0.1:5432/pawnpost",
+                ))),
+            ),
+            (
+                "postgresql://db/pawnpost",
+                Some(Database::Postgres(Secret::new("postgresql://db/pawnpost"))),
+            ),
+            ("sqlite:", None),
+            ("mysql://db", None),
+            ("games.db", None),
+        ];
+        for (url, expected) in cases {
+            assert_eq!(Database::from_url(url).ok(), expected, "{url}");
+        }
+        // Without a url, the old `path` key still names the SQLite file.
+        let config: Config = toml::from_str("[database]\npath = \"old.db\"").expect("parse");
+        assert_eq!(
+            config.database.target().expect("target"),
+            Database::Sqlite("old.db".into())
+        );
+        let env = |name: &str| {
+            (name == "PAWNPOST_DATABASE_URL").then(|| "postgres://u:secret@h/db".to_owned())
+        };
+        let mut config = Config::default();
+        config.apply_env(env).expect("valid");
+        assert!(matches!(
+            config.database.target(),
+            Ok(Database::Postgres(_))
+        ));
+        assert!(
+            !format!("{config:?}").contains("secret"),
+            "the URL is never shown"
+        );
     }
 
     #[test]

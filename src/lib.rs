@@ -13,9 +13,12 @@
 //! - [`i18n`]: every message a user reads, in English and French.
 //! - [`render`]: pictures of games (board PNGs, game GIFs, charts, text
 //!   diagrams); pure CPU, sprites prepared once per size.
-//! - [`adapters`]: the console (and, later, Discord and Matrix); they only
+//! - [`adapters`]: the console, Discord and Matrix; they only
 //!   translate between a platform and the service.
 //! - [`config`]: defaults, file, environment; secrets never logged.
+
+// matrix-sdk's deeply nested futures and event types need a deeper limit.
+#![recursion_limit = "256"]
 
 pub mod adapters;
 pub mod competition;

@@ -11,11 +11,14 @@ use std::sync::Arc;
 
 use pawnpost::adapters::console::{self, ConsoleOptions};
 use pawnpost::adapters::discord::{Bot, DiscordOptions};
-use pawnpost::config::Config;
+use pawnpost::config::{Config, Database};
 use pawnpost::render::{BoardOptions, Theme};
 use pawnpost::scheduler::{self, SystemTime, TimeSource};
 use pawnpost::service::{Service, ServiceConfig};
+use pawnpost::storage::Store;
+use pawnpost::storage::postgres::PgStore;
 use pawnpost::storage::sqlite::SqliteStore;
+use pawnpost::storage::transfer;
 
 /// A correspondence chess bot for Discord, Matrix and the console.
 #[derive(Parser)]
@@ -34,11 +37,18 @@ enum Command {
     Serve,
     /// Play from the terminal or a script.
     Console(ConsoleArgs),
-    /// Create or upgrade the database, then exit.
+    /// Create or upgrade the database, then exit; with --from and --to,
+    /// copy everything from a SQLite file into an empty PostgreSQL database.
     Migrate {
         /// The SQLite file (default: from the configuration).
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["from", "to"])]
         db: Option<PathBuf>,
+        /// The database to copy from: sqlite:FILE.
+        #[arg(long, requires = "to")]
+        from: Option<String>,
+        /// The database to copy into: postgres://user@host:port/db.
+        #[arg(long, requires = "from")]
+        to: Option<String>,
     },
     /// Read FENs on stdin, one per line, and print for each who can still
     /// mate: `WB`, `W-`, `-B` or `--`, then each side's helpmate in UCI.
@@ -126,36 +136,35 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
         Some(Command::Serve) => serve(&config).await,
         Some(Command::Unwinnable { full }) => run_unwinnable(full),
         Some(Command::Console(args)) => run_console(&config, args).await,
-        Some(Command::Migrate { db }) => {
-            let path = db.unwrap_or_else(|| config.database.path.clone());
-            let store =
-                SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
-            println!(
-                "{}: schema version {}",
-                path.display(),
-                store.schema_version()?
-            );
-            Ok(())
-        }
-        Some(Command::Render(args)) => render(&args),
-        Some(Command::Pgn { game, db }) => {
-            let service = open_service(&config, db.as_ref())?;
-            match service.export_pgn(game).await? {
-                Some(pgn) => {
-                    print!("{pgn}");
-                    Ok(())
-                }
-                None => bail!("no game {game}"),
+        Some(Command::Migrate { db, from, to }) => match (from, to) {
+            (Some(from), Some(to)) => copy_database(&config, &from, &to).await,
+            _ => {
+                let version = match open_store(&config, db.as_ref()).await? {
+                    Opened::Sqlite(store) => store.schema_version()?,
+                    Opened::Postgres(store) => store.schema_version().await?,
+                };
+                println!("database schema version {version}");
+                Ok(())
             }
+        },
+        Some(Command::Render(args)) => render(&args),
+        Some(Command::Pgn { game, db }) => match open_store(&config, db.as_ref()).await? {
+            Opened::Sqlite(store) => print_pgn(&service(&config, store)?, game).await,
+            Opened::Postgres(store) => print_pgn(&service(&config, store)?, game).await,
+        },
+        None if config.discord.token.is_some() || config.matrix.is_configured() => {
+            serve(&config).await
         }
-        None if config.discord.token.is_some() => serve(&config).await,
         None => {
             eprintln!(
                 "No Discord token configured: playing in the console on {}.\n\
                  Type `alice: /challenge @bob`, then `bob: /accept`, `alice: /move e4` ... \
                  (`alice: /help` lists the commands; Ctrl-D quits).\n\
                  To run the bot, set DISCORD_TOKEN (see README.md).",
-                config.database.path.display()
+                match config.database.target()? {
+                    Database::Sqlite(path) => path.display().to_string(),
+                    Database::Postgres(_) => "PostgreSQL".to_owned(),
+                }
             );
             run_console(&config, ConsoleArgs::default()).await
         }
@@ -183,11 +192,43 @@ fn render(args: &RenderArgs) -> Result<()> {
 }
 
 async fn serve(config: &Config) -> Result<()> {
-    if config.discord.token.is_none() {
-        bail!("no chat platform is configured: set DISCORD_TOKEN (see README.md)");
+    let discord = config.discord.token.is_some();
+    let matrix = config.matrix.is_configured();
+    if discord && matrix {
+        // Each platform's scheduler posts notices on its own platform only.
+        bail!("both Discord and Matrix are configured: run one `pawnpost serve` per platform");
+    }
+    if !discord && !matrix {
+        bail!(
+            "no chat platform is configured: set DISCORD_TOKEN or the [matrix] section (see README.md)"
+        );
+    }
+    match open_store(config, None).await? {
+        Opened::Sqlite(store) => serve_platform(Arc::new(service(config, store)?), config).await,
+        Opened::Postgres(store) => serve_platform(Arc::new(service(config, store)?), config).await,
+    }
+}
+
+/// Runs the configured platform's bot on `service`.
+async fn serve_platform<S: Store>(service: Arc<Service<S>>, config: &Config) -> Result<()> {
+    #[cfg(feature = "matrix")]
+    if config.matrix.is_configured() {
+        return serve_matrix(service, config).await;
+    }
+    #[cfg(not(feature = "matrix"))]
+    if config.matrix.is_configured() {
+        bail!("this build has no Matrix adapter (the cargo feature `matrix` is off)");
     }
     let options = DiscordOptions::from_config(&config.discord, config.defaults.language)?;
-    let service = Arc::new(open_service(config, None)?);
+    serve_on(service, config, options).await
+}
+
+/// The Discord bot and its scheduler on one store, until Ctrl-C.
+async fn serve_on<S: Store>(
+    service: Arc<Service<S>>,
+    config: &Config,
+    options: DiscordOptions,
+) -> Result<()> {
     let time: Arc<dyn TimeSource> = Arc::new(SystemTime);
     let bot = Bot::connect(Arc::clone(&service), options, time).await?;
     let settings = scheduler::Settings {
@@ -217,11 +258,137 @@ async fn wait_for(mut flag: tokio::sync::watch::Receiver<bool>) {
     let _ = flag.wait_for(|stop| *stop).await;
 }
 
+/// Runs the Matrix bot and the deadline scheduler (its notices go to the
+/// games' rooms) until Ctrl-C or SIGTERM.
+#[cfg(feature = "matrix")]
+async fn serve_matrix<S: Store>(service: Arc<Service<S>>, config: &Config) -> Result<()> {
+    use pawnpost::adapters::matrix::MatrixBot;
+
+    let bot = MatrixBot::connect(&config.matrix).await?;
+    tracing::info!(user = %bot.settings().own_user, "Matrix bot running");
+    let stop = shutdown_signal();
+    let settings = scheduler::Settings {
+        outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),
+        ..scheduler::Settings::default()
+    };
+    let deadlines = tokio::spawn(scheduler::run(
+        Arc::clone(&service),
+        bot.notifier(),
+        SystemTime,
+        settings,
+        stopped(stop.clone()),
+    ));
+    bot.run(&service, stopped(stop)).await?;
+    deadlines.await.context("the scheduler stopped")?;
+    Ok(())
+}
+
+/// Becomes `true` on Ctrl-C or SIGTERM.
+#[cfg(feature = "matrix")]
+fn shutdown_signal() -> tokio::sync::watch::Receiver<bool> {
+    let (tell, listen) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        let terminate = async {
+            use tokio::signal::unix::{SignalKind, signal};
+            match signal(SignalKind::terminate()) {
+                Ok(mut term) => {
+                    term.recv().await;
+                }
+                Err(_) => std::future::pending().await,
+            }
+        };
+        #[cfg(not(unix))]
+        let terminate = std::future::pending::<()>();
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate => {}
+        }
+        let _ = tell.send(true);
+    });
+    listen
+}
+
+/// Completes once `signal` turns `true`.
+#[cfg(feature = "matrix")]
+async fn stopped(mut signal: tokio::sync::watch::Receiver<bool>) {
+    let _ = signal.wait_for(|stop| *stop).await;
+}
+
 async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
     // A terminal shows text: boards are drawn only when they go to a directory.
     let mut config = config.clone();
     config.board.images &= args.boards.is_some();
-    let service = open_service(&config, args.db.as_ref())?;
+    match open_store(&config, args.db.as_ref()).await? {
+        Opened::Sqlite(store) => console_on(&service(&config, store)?, args).await,
+        Opened::Postgres(store) => console_on(&service(&config, store)?, args).await,
+    }
+}
+
+async fn print_pgn<S: Store>(service: &Service<S>, game: i64) -> Result<()> {
+    match service.export_pgn(game).await? {
+        Some(pgn) => {
+            print!("{pgn}");
+            Ok(())
+        }
+        None => bail!("no game {game}"),
+    }
+}
+
+/// `pawnpost migrate --from sqlite:FILE --to postgres://...`
+async fn copy_database(config: &Config, from: &str, to: &str) -> Result<()> {
+    let Database::Sqlite(path) = Database::from_url(from)? else {
+        bail!("--from takes sqlite:FILE");
+    };
+    let Database::Postgres(url) = Database::from_url(to)? else {
+        bail!("--to takes postgres://user@host:port/db");
+    };
+    if !path.exists() {
+        bail!("{} does not exist", path.display());
+    }
+    let source = SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
+    let target = PgStore::connect(url.expose(), config.database.pool_size)
+        .await
+        .context("connecting to PostgreSQL")?;
+    let copied = transfer::copy_sqlite_to_postgres(&source, &target)
+        .await
+        .context("copying")?;
+    println!("{:<16} {:>10} {:>10}", "table", "sqlite", "postgres");
+    for table in &copied {
+        println!(
+            "{:<16} {:>10} {:>10}",
+            table.table, table.source, table.target
+        );
+    }
+    println!("every table has the same number of rows on both sides");
+    Ok(())
+}
+
+/// The configured store, or the SQLite file `db` when given.
+enum Opened {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
+}
+
+async fn open_store(config: &Config, db: Option<&PathBuf>) -> Result<Opened> {
+    let target = match db {
+        Some(path) => Database::Sqlite(path.clone()),
+        None => config.database.target()?,
+    };
+    Ok(match target {
+        Database::Sqlite(path) => Opened::Sqlite(
+            SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?,
+        ),
+        // The error never repeats the URL: it may hold a password.
+        Database::Postgres(url) => Opened::Postgres(
+            PgStore::connect(url.expose(), config.database.pool_size)
+                .await
+                .context("connecting to PostgreSQL")?,
+        ),
+    })
+}
+
+async fn console_on<S: Store>(service: &Service<S>, args: ConsoleArgs) -> Result<()> {
     let now = args
         .now
         .as_deref()
@@ -244,7 +411,7 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
             let file =
                 std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
             options.script_name = Some(path.display().to_string());
-            console::run(&service, BufReader::new(file), stdout.lock(), &options).await?;
+            console::run(service, BufReader::new(file), stdout.lock(), &options).await?;
         }
         None => {
             let stdin = std::io::stdin();
@@ -252,15 +419,13 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
                 // Piped input is a script too, but without a stable name: no keys.
                 tracing::debug!("reading acts from a pipe");
             }
-            console::run(&service, stdin.lock(), stdout.lock(), &options).await?;
+            console::run(service, stdin.lock(), stdout.lock(), &options).await?;
         }
     }
     Ok(())
 }
 
-fn open_service(config: &Config, db: Option<&PathBuf>) -> Result<Service<SqliteStore>> {
-    let path = db.cloned().unwrap_or_else(|| config.database.path.clone());
-    let store = SqliteStore::open(&path).with_context(|| format!("opening {}", path.display()))?;
+fn service<S: Store>(config: &Config, store: S) -> Result<Service<S>> {
     let service_config = ServiceConfig {
         default_language: config.defaults.language,
         default_time_control: config.defaults.time_control.clone(),

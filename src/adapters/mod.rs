@@ -3,3 +3,5 @@
 
 pub mod console;
 pub mod discord;
+#[cfg(feature = "matrix")]
+pub mod matrix;

@@ -17,6 +17,10 @@ use crate::storage::{Commit, DueGame, GameUpdate, StorageError, Store};
 /// Games handled per store query; more are fetched until none are due.
 const BATCH: usize = 200;
 
+/// How long a claimed batch stays this scheduler's: ample for a batch, and
+/// short enough that the games of a process that died come back soon.
+const CLAIM_LEASE: chrono::Duration = chrono::Duration::minutes(2);
+
 impl<S: Store> Service<S> {
     /// The earliest instant the scheduler has work: a flag or a reminder.
     pub async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>, StorageError> {
@@ -126,7 +130,12 @@ impl<S: Store> Service<S> {
     async fn attend_due_games(&self, now: DateTime<Utc>) -> Vec<Reply> {
         let mut replies = Vec::new();
         loop {
-            let due = match self.store.due_games(now, BATCH).await {
+            // Claimed, so that schedulers in other processes take other games.
+            let due = match self
+                .store
+                .claim_due_games(now, now + CLAIM_LEASE, BATCH)
+                .await
+            {
                 Ok(due) => due,
                 Err(error) => {
                     tracing::error!(%error, "cannot read due games");
@@ -152,6 +161,10 @@ impl<S: Store> Service<S> {
                         tracing::error!(%error, game = game.id, "cannot attend a due game");
                     }
                 }
+            }
+            if handled > 0 {
+                // Shows how processes sharing a database split the work.
+                tracing::info!(handled, "due games attended");
             }
             // A full batch where nothing was done would repeat forever: stop.
             if !full_batch || handled == 0 {

@@ -35,6 +35,8 @@ struct State {
     tournaments: Vec<crate::storage::TournamentRow>,
     entrants: Vec<tournaments::Entrant>,
     pairings: Vec<tournaments::Pairing>,
+    /// Games a scheduler claimed, and when the claim ends (their wake-up until a save).
+    claims: HashMap<i64, DateTime<Utc>>,
 }
 
 /// Everything in memory; dropped with the store.
@@ -226,6 +228,7 @@ impl State {
             committed.game_id = Some(self.insert_game(new, now));
         }
         for update in commit.game_updates {
+            self.claims.remove(&update.id);
             self.update_game(update);
         }
         if let Some((id, language)) = commit.player_language
@@ -403,7 +406,42 @@ fn wake_at(game: &GameRecord) -> Option<DateTime<Utc>> {
     [deadline(game), remind].into_iter().flatten().min()
 }
 
+impl State {
+    /// A game's wake-up: the end of a scheduler's claim, else its reminder or flag.
+    fn wake(&self, game: &GameRecord) -> Option<DateTime<Utc>> {
+        match self.claims.get(&game.id) {
+            Some(until) => Some(*until),
+            None => wake_at(game),
+        }
+    }
+}
+
 impl Store for MemoryStore {
+    async fn claim_due_games(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<DueGame>> {
+        let due = self.due_games(now, limit).await?;
+        let mut state = self.lock()?;
+        // Checked again under this lock: another claimer may have come in between.
+        let due: Vec<DueGame> = due
+            .into_iter()
+            .filter(|d| {
+                state
+                    .games
+                    .iter()
+                    .find(|(g, _)| g.id == d.id)
+                    .is_some_and(|(g, _)| state.wake(g).is_some_and(|at| at <= now))
+            })
+            .collect();
+        for game in &due {
+            state.claims.insert(game.id, lease_until);
+        }
+        Ok(due)
+    }
+
     async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
         let state = self.lock()?;
         Ok(state
@@ -488,7 +526,7 @@ impl Store for MemoryStore {
 
     async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
         let state = self.lock()?;
-        Ok(state.games.iter().filter_map(|(g, _)| wake_at(g)).min())
+        Ok(state.games.iter().filter_map(|(g, _)| state.wake(g)).min())
     }
 
     async fn due_games(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
@@ -497,7 +535,7 @@ impl Store for MemoryStore {
             .games
             .iter()
             .filter_map(|(g, _)| {
-                let at = wake_at(g).filter(|at| *at <= now)?;
+                let at = state.wake(g).filter(|at| *at <= now)?;
                 Some((
                     at,
                     DueGame {

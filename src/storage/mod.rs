@@ -13,8 +13,10 @@
 //! tokio's blocking pool; the in-memory store answers at once.
 
 pub mod memory;
+pub mod postgres;
 pub mod sqlite;
 mod tournament;
+pub mod transfer;
 
 #[cfg(test)]
 pub mod suite;
@@ -650,6 +652,19 @@ pub trait Store: Send + Sync + 'static {
     fn due_games(
         &self,
         now: DateTime<Utc>,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
+
+    /// Claims running games whose wake-up has come at `now`, earliest first,
+    /// at most `limit`: a claimed game's wake-up moves to `lease_until`, so
+    /// every other scheduler (in this process or another) passes it over
+    /// until then, unless a save gives it a new one first. A claimer that
+    /// dies leaves its games to come back at `lease_until`. Claims only
+    /// spread the work: a game's version still decides who may end it.
+    fn claim_due_games(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
         limit: usize,
     ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
 

@@ -17,6 +17,7 @@ use shakmaty::Color;
 
 mod tournaments;
 
+use super::transfer::{Table, Value};
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
     ColorChoice, Commit, Committed, DueGame, FinishedGame, GameRecord, GameState, GameSummary,
@@ -152,6 +153,76 @@ impl SqliteStore {
             let value = work(&tx)?;
             tx.commit()?;
             Ok(value)
+        })
+        .await
+    }
+}
+
+impl SqliteStore {
+    /// Up to `limit` rows of `table` after the key `after`, in key order:
+    /// one page of the copy to PostgreSQL.
+    pub async fn export_page(
+        &self,
+        table: &'static Table,
+        after: Option<Vec<Value>>,
+        limit: usize,
+    ) -> Result<Vec<Vec<Value>>> {
+        self.read(move |conn| {
+            let keys = table.key_list();
+            let filter = match &after {
+                Some(_) => {
+                    let marks: Vec<String> = (1..=table.key).map(|i| format!("?{i}")).collect();
+                    format!("WHERE ({keys}) > ({})", marks.join(", "))
+                }
+                None => String::new(),
+            };
+            let sql = format!(
+                "SELECT {} FROM {} {filter} ORDER BY {keys} LIMIT {limit}",
+                table.column_list(),
+                table.name
+            );
+            let params: Vec<rusqlite::types::Value> = after
+                .unwrap_or_default()
+                .into_iter()
+                .map(|value| match value {
+                    Value::Null => rusqlite::types::Value::Null,
+                    Value::Int(i) => rusqlite::types::Value::Integer(i),
+                    Value::Real(r) => rusqlite::types::Value::Real(r),
+                    Value::Text(t) => rusqlite::types::Value::Text(t),
+                })
+                .collect();
+            let width = table.columns.len();
+            let mut statement = conn.prepare(&sql)?;
+            let rows = statement
+                .query_map(rusqlite::params_from_iter(params), |r| {
+                    (0..width)
+                        .map(|i| r.get::<_, rusqlite::types::Value>(i))
+                        .collect::<rusqlite::Result<Vec<_>>>()
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            rows.into_iter()
+                .map(|row| {
+                    row.into_iter()
+                        .map(|value| match value {
+                            rusqlite::types::Value::Null => Ok(Value::Null),
+                            rusqlite::types::Value::Integer(i) => Ok(Value::Int(i)),
+                            rusqlite::types::Value::Real(r) => Ok(Value::Real(r)),
+                            rusqlite::types::Value::Text(t) => Ok(Value::Text(t)),
+                            other => Err(corrupt(table.name, &format!("{other:?}"))),
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .await
+    }
+
+    /// How many rows `table` holds.
+    pub async fn count_rows(&self, table: &'static Table) -> Result<u64> {
+        self.read(move |conn| {
+            let sql = format!("SELECT count(*) FROM {}", table.name);
+            let count: i64 = conn.query_row(&sql, [], |r| r.get(0))?;
+            Ok(count as u64)
         })
         .await
     }
@@ -1222,6 +1293,38 @@ impl Store for SqliteStore {
             })?
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(StorageError::from)
+        })
+        .await
+    }
+
+    async fn claim_due_games(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<DueGame>> {
+        self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let due = tx
+                .prepare_cached(
+                    "SELECT id, version FROM games
+                     WHERE wake_at IS NOT NULL AND wake_at <= ?1
+                     ORDER BY wake_at, id LIMIT ?2",
+                )?
+                .query_map(params![to_text(now), limit as i64], |r| {
+                    Ok(DueGame {
+                        id: r.get(0)?,
+                        version: r.get(1)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let mut claim = tx.prepare_cached("UPDATE games SET wake_at = ?1 WHERE id = ?2")?;
+            for game in &due {
+                claim.execute(params![deadline_text(lease_until), game.id])?;
+            }
+            drop(claim);
+            tx.commit()?;
+            Ok(due)
         })
         .await
     }

@@ -15,11 +15,18 @@ use crate::core::notation::Lang;
 
 /// One `#[tokio::test]` per check of this suite. `$fresh()` returns
 /// `(guard, store)`: the guard (a temporary directory, say) lives as long
-/// as the test.
+/// as the test. With `optional async`, `$fresh().await` returns an
+/// `Option` of that, and `None` skips the check (a server that is not there).
 macro_rules! store_suite {
     ($fresh:path) => {
+        $crate::storage::suite::store_suite!(@checks [sync] $fresh);
+    };
+    (optional async $fresh:path) => {
+        $crate::storage::suite::store_suite!(@checks [optional_async] $fresh);
+    };
+    (@checks $mode:tt $fresh:path) => {
         $crate::storage::suite::store_suite!(
-            @each $fresh;
+            @each $mode $fresh;
             identities_are_created_once,
             challenges_become_games_atomically,
             game_updates_append_and_check_versions,
@@ -35,15 +42,27 @@ macro_rules! store_suite {
             the_only_game_in_a_channel_is_found_by_version,
             ratings_move_with_their_game_count,
             finished_games_leave_out_running_and_aborted_ones,
+            due_games_are_claimed_once,
             tournaments_keep_entrants_pairings_and_versions,
             tournament_entry_windows_wake_the_scheduler,
         );
     };
-    (@each $fresh:path; $($check:ident),+ $(,)?) => {
+    (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
         $(
             #[tokio::test]
             async fn $check() {
                 let (_guard, store) = $fresh();
+                $crate::storage::suite::$check(&store).await;
+            }
+        )+
+    };
+    (@each [optional_async] $fresh:path; $($check:ident),+ $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $check() {
+                let Some((_guard, store)) = $fresh().await else {
+                    return;
+                };
                 $crate::storage::suite::$check(&store).await;
             }
         )+
@@ -1099,6 +1118,61 @@ pub async fn finished_games_leave_out_running_and_aborted_ones<S: Store>(store: 
         ]
     );
     assert_eq!((games[0].white, games[0].black), (w.bob.id, w.carol.id));
+}
+
+/// A claimed game is passed over until its lease ends or a save moves it on.
+pub async fn due_games_are_claimed_once<S: Store>(store: &S) {
+    let w = world(store).await;
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let second = create_game(store, new_game(&w, w.carol.id, w.bob.id)).await;
+    let three = t(1) + Duration::days(3);
+    let lease = three + Duration::minutes(2);
+    let ids = |games: Vec<DueGame>| games.into_iter().map(|g| g.id).collect::<Vec<_>>();
+    let claim = |now, limit| store.claim_due_games(now, lease, limit);
+    assert!(
+        claim(three - Duration::seconds(1), 10)
+            .await
+            .expect("claim")
+            .is_empty()
+    );
+    assert_eq!(ids(claim(three, 1).await.expect("claim")), vec![first]);
+    assert_eq!(ids(claim(three, 10).await.expect("claim")), vec![second]);
+    assert!(
+        claim(three, 10).await.expect("claim").is_empty(),
+        "both taken"
+    );
+    assert!(store.due_games(three, 10).await.expect("read").is_empty());
+    assert_eq!(store.next_wake_up().await.expect("read"), Some(lease));
+    // A claimer that never came back: the games return when the lease ends.
+    let back = store.claim_due_games(lease, lease + Duration::minutes(2), 10);
+    assert_eq!(ids(back.await.expect("claim")), vec![first, second]);
+    // A save gives the game its own wake-up again.
+    let record = store.game(first).await.expect("read").expect("game");
+    let update = GameUpdate {
+        id: first,
+        expected_version: record.version,
+        new_moves: Vec::new(),
+        new_notes: Vec::new(),
+        state: GameState::Ongoing,
+        pending_offer: None,
+        turn: Color::White,
+        clock: record.clock,
+        remind_at: None,
+    };
+    let commit = Commit {
+        game_updates: vec![update],
+        ..Commit::default()
+    };
+    store.commit(commit, three, |_| ()).await.expect("save");
+    assert_eq!(store.next_wake_up().await.expect("read"), Some(three));
+    let again = claim(three, 10).await.expect("claim");
+    assert_eq!(
+        again,
+        vec![DueGame {
+            id: first,
+            version: record.version + 1
+        }]
+    );
 }
 
 fn a_tournament(w: &World, closes: Option<DateTime<Utc>>) -> NewTournament {

@@ -1,0 +1,261 @@
+//! Message text to command text, and command hints back to Matrix syntax.
+//!
+//! A command is a text message that starts with the prefix (`!chess move
+//! e4`), or the `!move e4` shortcut. What follows the prefix is the console's
+//! command language, parsed by [`crate::core::command::parse`]. Pills (links
+//! to `https://matrix.to/#/@user:server`) stand for their user id, so a
+//! challenge written with a client's mention picker names the right user.
+
+/// The shortcut that plays a move without the prefix.
+const MOVE_SHORTCUT: &str = "!move";
+
+/// Messages longer than this are not commands (and are not read further).
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// The command names the service's texts may hint at with a leading `/`.
+const COMMAND_NAMES: [&str; 19] = [
+    "challenge",
+    "accept",
+    "decline",
+    "cancel",
+    "move",
+    "draw",
+    "claim",
+    "resign",
+    "abort",
+    "moretime",
+    "leave",
+    "board",
+    "moves",
+    "pgn",
+    "games",
+    "standings",
+    "settings",
+    "help",
+    "m",
+];
+
+/// The command text in a message body, or `None` when the message is not
+/// addressed to the bot. A bare prefix asks for help.
+pub fn command_text(body: &str, prefix: &str) -> Option<String> {
+    if body.len() > MAX_MESSAGE_BYTES {
+        return None;
+    }
+    let body = strip_reply_fallback(body).trim();
+    if let Some(rest) = strip_word(body, prefix) {
+        let rest = rest.trim();
+        return Some(if rest.is_empty() {
+            "help".to_owned()
+        } else {
+            rest.to_owned()
+        });
+    }
+    let rest = strip_word(body, MOVE_SHORTCUT)?;
+    Some(format!("move {}", rest.trim()))
+}
+
+/// `rest` when `text` starts with `word` (ASCII case-insensitive) followed by
+/// whitespace or nothing.
+fn strip_word<'a>(text: &'a str, word: &str) -> Option<&'a str> {
+    let head = text.get(..word.len())?;
+    let rest = &text[word.len()..];
+    let ends = rest.is_empty() || rest.starts_with(char::is_whitespace);
+    (head.eq_ignore_ascii_case(word) && ends).then_some(rest)
+}
+
+/// Drops the `> quoted` lines some clients put before a reply's own text.
+fn strip_reply_fallback(body: &str) -> &str {
+    if !body.starts_with("> ") {
+        return body;
+    }
+    let mut rest = body;
+    while rest.starts_with('>') {
+        rest = rest.split_once('\n').map_or("", |(_, tail)| tail);
+    }
+    rest
+}
+
+/// Replaces the display names of pills in `body` by the user ids they link
+/// to, read from the message's HTML.
+pub fn resolve_pills(body: &str, html: Option<&str>) -> String {
+    let mut body = body.to_owned();
+    let Some(html) = html else { return body };
+    for (user_id, label) in pills(html) {
+        if label == user_id || label.is_empty() {
+            continue;
+        }
+        if let Some(at) = body.find(&label) {
+            body.replace_range(at..at + label.len(), &user_id);
+        }
+    }
+    body
+}
+
+/// `(user id, link text)` of each `<a href="https://matrix.to/#/@...">` in `html`.
+fn pills(html: &str) -> Vec<(String, String)> {
+    const LINK: &str = "href=\"https://matrix.to/#/";
+    let mut found = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find(LINK) {
+        rest = &rest[at + LINK.len()..];
+        let Some(end) = rest.find('"') else { break };
+        let target = percent_decode(&rest[..end]);
+        rest = &rest[end..];
+        let label = rest
+            .split_once('>')
+            .and_then(|(_, tail)| tail.split_once("</a>"))
+            .map(|(label, _)| unescape_html(label.trim()));
+        if let (true, Some(label)) = (target.starts_with('@'), label) {
+            found.push((target, label));
+        }
+    }
+    found
+}
+
+/// `%40` → `@` and friends: matrix.to links may percent-encode the id.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).and_then(|h| {
+            std::str::from_utf8(h)
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        });
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn unescape_html(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Rewrites the service's `/accept`-style hints into this room's syntax
+/// (`!chess accept`), since Matrix clients keep `/` for their own commands.
+pub fn matrix_hints(text: &str, prefix: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('/') {
+        let (before, from_slash) = rest.split_at(at);
+        out.push_str(before);
+        let starts_word = out
+            .chars()
+            .last()
+            .is_none_or(|c| c.is_whitespace() || c == '(' || c == '«');
+        let name_len = from_slash[1..]
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(from_slash.len() - 1);
+        let name = &from_slash[1..1 + name_len];
+        if starts_word && COMMAND_NAMES.contains(&name) {
+            out.push_str(prefix);
+            out.push(' ');
+            out.push_str(name);
+        } else {
+            out.push('/');
+            out.push_str(name);
+        }
+        rest = &from_slash[1 + name_len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_become_command_text() {
+        let cases = [
+            ("!chess move e4", Some("move e4")),
+            (
+                "  !chess   challenge @bob:localhost  ",
+                Some("challenge @bob:localhost"),
+            ),
+            ("!CHESS draw accept", Some("draw accept")),
+            ("!chess", Some("help")),
+            ("!move e4", Some("move e4")),
+            ("!move  Nf3 offer_draw", Some("move Nf3 offer_draw")),
+            ("!chessmove e4", None),
+            ("!movee4", None),
+            ("hello !chess move e4", None),
+            ("e4", None),
+            ("", None),
+            ("> <@bob:localhost> e4?\n\n!chess move e5", Some("move e5")),
+        ];
+        for (body, expected) in cases {
+            assert_eq!(
+                command_text(body, "!chess").as_deref(),
+                expected,
+                "{body:?}"
+            );
+        }
+        assert_eq!(
+            command_text("!echecs coup e4", "!echecs").as_deref(),
+            Some("coup e4")
+        );
+        let long = format!("!chess move {}", "e".repeat(MAX_MESSAGE_BYTES));
+        assert_eq!(command_text(&long, "!chess"), None);
+        // Non-ASCII bodies never split a character.
+        assert_eq!(command_text("é!chess", "!chess"), None);
+        assert_eq!(command_text("éé", "!chess"), None);
+    }
+
+    #[test]
+    fn pills_name_their_user() {
+        let html =
+            r#"!chess challenge <a href="https://matrix.to/#/@bob:localhost">Bob &amp; co</a>"#;
+        assert_eq!(
+            resolve_pills("!chess challenge Bob & co", Some(html)),
+            "!chess challenge @bob:localhost"
+        );
+        let encoded = r#"<a href="https://matrix.to/#/%40bob%3Alocalhost">Bob</a>"#;
+        assert_eq!(
+            resolve_pills("!chess challenge Bob", Some(encoded)),
+            "!chess challenge @bob:localhost"
+        );
+        // Room links and plain bodies are left alone.
+        let room = r##"<a href="https://matrix.to/#/#chess:localhost">chess</a>"##;
+        assert_eq!(resolve_pills("see chess", Some(room)), "see chess");
+        assert_eq!(resolve_pills("!chess games", None), "!chess games");
+        assert_eq!(
+            resolve_pills("x", Some(r#"<a href="https://matrix.to/#/@"#)),
+            "x"
+        );
+    }
+
+    #[test]
+    fn slash_hints_use_the_prefix() {
+        let cases = [
+            (
+                "Alice challenges Bob (#3): /accept or /decline.",
+                "Alice challenges Bob (#3): !chess accept or !chess decline.",
+            ),
+            (
+                "Bob: /draw accept or /draw decline.",
+                "Bob: !chess draw accept or !chess draw decline.",
+            ),
+            ("1/2-1/2 and e4/d4", "1/2-1/2 and e4/d4"),
+            ("/unknown stays", "/unknown stays"),
+            ("trailing /", "trailing /"),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(matrix_hints(text, "!chess"), expected, "{text}");
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Matrix: the bot as a Matrix account (matrix-sdk, end-to-end encryption,
+//! SQLite stores).
+//!
+//! A room is a channel; the room's space, or else the configured community
+//! (the homeserver by default), is the server standings count on. Commands
+//! are text messages (`!chess move e4`, `!move e4`) in the console's command
+//! language; replies are `m.notice`s mentioning the player addressed, with
+//! attachments uploaded beside them; a ✅ on a challenge or draw offer
+//! accepts it.
+//!
+//! - [`session`]: log in once, then restore the same device;
+//! - [`sync`]: the sync loop, invitations and acts;
+//! - [`events`]: which timeline events are new and what they ask;
+//! - [`commands`]: message text to command text, and hints back;
+//! - [`notice`], [`send`]: replies as notices and uploads;
+//! - [`offers`]: what a ✅ accepts;
+//! - [`rooms`], [`ids`]: spaces, names, invitations, ids.
+
+pub mod commands;
+pub mod events;
+pub mod ids;
+pub mod notice;
+pub mod offers;
+mod rooms;
+mod send;
+mod session;
+mod sync;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use matrix_sdk::Client;
+use matrix_sdk::ruma::OwnedUserId;
+
+use crate::config::MatrixConfig;
+use crate::scheduler::Notifier;
+use crate::service::{Reply, Service};
+use crate::storage::Store;
+
+/// Why the Matrix bot could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum MatrixError {
+    #[error("Matrix configuration: {0}")]
+    Config(&'static str),
+    #[error("Matrix client: {0}")]
+    Client(String),
+    #[error("Matrix: {0}")]
+    Sdk(#[from] matrix_sdk::Error),
+    #[error("Matrix store: {0}")]
+    Store(#[from] matrix_sdk::StoreError),
+    #[error("Matrix session file: {0}")]
+    Io(std::io::Error),
+}
+
+/// What the running bot needs besides its client.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub prefix: String,
+    pub allowed_inviters: Vec<String>,
+    /// The community of rooms outside any space.
+    pub fallback_server: String,
+    pub own_user: OwnedUserId,
+}
+
+/// The bot, logged in and ready to sync.
+pub struct MatrixBot {
+    client: Client,
+    settings: Arc<Settings>,
+}
+
+impl MatrixBot {
+    /// Logs in (the first time) or restores the saved session.
+    pub async fn connect(config: &MatrixConfig) -> Result<MatrixBot, MatrixError> {
+        let client = session::connect(config).await?;
+        let own_user = client
+            .user_id()
+            .ok_or(MatrixError::Config("the client has no user after login"))?
+            .to_owned();
+        let fallback_server = config
+            .server
+            .clone()
+            .unwrap_or_else(|| own_user.server_name().to_string());
+        let settings = Settings {
+            prefix: config.prefix.clone(),
+            allowed_inviters: config.allowed_inviters.clone(),
+            fallback_server,
+            own_user,
+        };
+        Ok(MatrixBot {
+            client,
+            settings: Arc::new(settings),
+        })
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The bot's device, stable across restarts.
+    pub fn device_id(&self) -> Option<String> {
+        self.client.device_id().map(ToString::to_string)
+    }
+
+    /// Where the scheduler's notices (flags, reminders) for Matrix rooms go.
+    pub fn notifier(&self) -> MatrixNotifier {
+        MatrixNotifier {
+            client: self.client.clone(),
+            settings: Arc::clone(&self.settings),
+        }
+    }
+
+    /// Syncs and answers until `shutdown` completes.
+    pub async fn run<S: Store>(
+        &self,
+        service: &Service<S>,
+        shutdown: impl Future<Output = ()>,
+    ) -> Result<(), MatrixError> {
+        sync::run(&self.client, &self.settings, service, shutdown).await
+    }
+}
+
+/// Sends replies that no Matrix message asked for (the scheduler's); replies
+/// for other platforms' channels are left to them.
+#[derive(Clone)]
+pub struct MatrixNotifier {
+    client: Client,
+    settings: Arc<Settings>,
+}
+
+impl Notifier for MatrixNotifier {
+    async fn deliver(&self, replies: Vec<Reply>) {
+        send::deliver(&self.client, &self.settings.prefix, &replies, None).await;
+    }
+}

@@ -1,0 +1,124 @@
+//! A [`Reply`] as the text of an `m.notice`: plain body, HTML, and the user
+//! it mentions (an intentional mention with a pill link).
+
+use crate::service::Reply;
+
+use super::commands::matrix_hints;
+use super::ids::mxid_of;
+
+/// The parts of one notice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub body: String,
+    pub html: String,
+    /// The user to mention (`@bob:example.org`), listed in `m.mentions`.
+    pub mention: Option<String>,
+}
+
+/// The notice for `reply`; `name_of_to` is the addressed user's display name
+/// in the room, when known.
+pub fn notice_for(reply: &Reply, name_of_to: Option<&str>, prefix: &str) -> Notice {
+    let text = matrix_hints(&reply.text, prefix);
+    let html_text = text_to_html(&text);
+    // A direct message needs no mention: it is already the reader's own room.
+    let mention = reply.to.as_deref().filter(|_| !reply.direct).map(mxid_of);
+    match &mention {
+        None => Notice {
+            body: text,
+            html: html_text,
+            mention: None,
+        },
+        Some(user_id) => {
+            let name = name_of_to.unwrap_or(user_id);
+            Notice {
+                body: format!("{name}: {text}"),
+                html: format!(
+                    "<a href=\"https://matrix.to/#/{}\">{}</a>: {html_text}",
+                    escape_html(user_id),
+                    escape_html(name)
+                ),
+                mention,
+            }
+        }
+    }
+}
+
+/// Escaped text; several lines (diagrams, lists) keep their layout in `<pre>`.
+fn text_to_html(text: &str) -> String {
+    match text.split_once('\n') {
+        None => escape_html(text),
+        Some((first, rest)) => format!(
+            "{}<pre><code>{}</code></pre>",
+            escape_html(first),
+            escape_html(rest)
+        ),
+    }
+}
+
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(text: &str, to: Option<&str>, direct: bool) -> Reply {
+        Reply {
+            channel: "!room:localhost".into(),
+            to: to.map(str::to_owned),
+            ephemeral: false,
+            direct,
+            text: text.into(),
+            events: Vec::new(),
+            board: None,
+            attachments: Vec::new(),
+            prompt: Default::default(),
+        }
+    }
+
+    #[test]
+    fn the_addressed_player_gets_a_pill_and_a_mention() {
+        let notice = notice_for(
+            &reply("Your move <now> /move", Some("bob:localhost"), false),
+            Some("Bob"),
+            "!chess",
+        );
+        assert_eq!(notice.mention.as_deref(), Some("@bob:localhost"));
+        assert_eq!(notice.body, "Bob: Your move <now> !chess move");
+        assert_eq!(
+            notice.html,
+            "<a href=\"https://matrix.to/#/@bob:localhost\">Bob</a>: Your move &lt;now&gt; !chess move"
+        );
+    }
+
+    #[test]
+    fn plain_and_direct_replies_mention_nobody() {
+        let plain = notice_for(&reply("Hello", None, false), None, "!chess");
+        assert_eq!(plain.mention, None);
+        assert_eq!(plain.html, "Hello");
+        let direct = notice_for(&reply("Hi", Some("bob:localhost"), true), None, "!chess");
+        assert_eq!(direct.mention, None);
+        assert_eq!(direct.body, "Hi");
+    }
+
+    #[test]
+    fn several_lines_keep_their_layout() {
+        let notice = notice_for(&reply("Board:\n r n\n & b", None, false), None, "!c");
+        assert_eq!(notice.html, "Board:<pre><code> r n\n &amp; b</code></pre>");
+        // Without a display name, the id stands in.
+        let unnamed = notice_for(&reply("x", Some("@bob:localhost"), false), None, "!c");
+        assert_eq!(unnamed.body, "@bob:localhost: x");
+    }
+}

@@ -1,0 +1,161 @@
+//! Sending replies: an `m.notice` per reply, then its attachments as
+//! uploads (`m.image` for the board PNG), then the offer it makes, if any,
+//! remembered for ✅ reactions. Encrypted rooms are handled by matrix-sdk.
+//! A failed send is logged and the next reply still goes out.
+
+use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
+use matrix_sdk::ruma::events::Mentions;
+use matrix_sdk::ruma::events::room::message::RoomMessageEventContent;
+use matrix_sdk::ruma::{OwnedUserId, RoomId, UInt};
+use matrix_sdk::{Client, Room};
+
+use crate::core::command::Command;
+use crate::service::{Attachment, Reply};
+
+use super::ids::{is_room_id, mxid_of};
+use super::notice::notice_for;
+use super::offers::{Offer, offer_in};
+use super::rooms::display_name;
+
+/// Sends `replies` in order; `command` is what the user asked, if anyone.
+pub async fn deliver(client: &Client, prefix: &str, replies: &[Reply], command: Option<&Command>) {
+    for reply in replies {
+        if let Err(error) = deliver_one(client, prefix, reply, command).await {
+            tracing::warn!(%error, channel = %reply.channel, "a Matrix reply was not sent");
+        }
+    }
+}
+
+async fn deliver_one(
+    client: &Client,
+    prefix: &str,
+    reply: &Reply,
+    command: Option<&Command>,
+) -> Result<(), matrix_sdk::Error> {
+    let Some(room) = destination(client, reply).await? else {
+        return Ok(());
+    };
+    let to: Option<OwnedUserId> = reply
+        .to
+        .as_deref()
+        .and_then(|id| OwnedUserId::try_from(mxid_of(id)).ok());
+    let name = match &to {
+        Some(user) => display_name(&room, user).await,
+        None => None,
+    };
+    let notice = notice_for(reply, name.as_deref(), prefix);
+    let mut content = RoomMessageEventContent::notice_html(notice.body, notice.html);
+    let mentioned = notice.mention.and_then(|id| OwnedUserId::try_from(id).ok());
+    content = content.add_mentions(Mentions::with_user_ids(mentioned));
+    tracing::debug!(room = %room.room_id(), "sending a notice");
+    let sent = room.send(content).await?;
+    tracing::debug!(event = %sent.response.event_id, "notice sent");
+    if let Some(offer) = offer_in(reply, command) {
+        remember_offer(client, sent.response.event_id.as_str(), offer).await;
+    }
+    for attachment in &reply.attachments {
+        send_attachment(&room, attachment).await?;
+    }
+    Ok(())
+}
+
+/// The room a reply goes to: its channel, or the addressee's direct-message
+/// room. `None` for other platforms' channels and unknown rooms.
+async fn destination(client: &Client, reply: &Reply) -> Result<Option<Room>, matrix_sdk::Error> {
+    if reply.direct {
+        let Some(user) = reply
+            .to
+            .as_deref()
+            .and_then(|id| OwnedUserId::try_from(mxid_of(id)).ok())
+        else {
+            return Ok(None);
+        };
+        if let Some(room) = client.get_dm_room(&user) {
+            return Ok(Some(room));
+        }
+        return client.create_dm(&user).await.map(Some);
+    }
+    if !is_room_id(&reply.channel) {
+        return Ok(None);
+    }
+    let Ok(room_id) = <&RoomId>::try_from(reply.channel.as_str()) else {
+        return Ok(None);
+    };
+    Ok(client.get_room(room_id))
+}
+
+async fn remember_offer(client: &Client, event_id: &str, offer: Offer) {
+    let Ok(value) = serde_json::to_vec(&offer) else {
+        return;
+    };
+    let stored = client
+        .state_store()
+        .set_custom_value_no_read(&Offer::store_key(event_id), value)
+        .await;
+    if let Err(error) = stored {
+        tracing::warn!(%error, "cannot remember an offer for reactions");
+    }
+}
+
+/// The offer made by the bot's notice `event_id`, if it made one.
+pub async fn offer_of(client: &Client, event_id: &str) -> Option<Offer> {
+    let value = client
+        .state_store()
+        .get_custom_value(&Offer::store_key(event_id))
+        .await
+        .ok()??;
+    serde_json::from_slice(&value).ok()
+}
+
+/// Uploads a file (encrypted in encrypted rooms) and posts it.
+async fn send_attachment(room: &Room, attachment: &Attachment) -> Result<(), matrix_sdk::Error> {
+    let mime: mime::Mime = attachment
+        .content_type
+        .parse()
+        .unwrap_or(mime::APPLICATION_OCTET_STREAM);
+    let mut config = AttachmentConfig::new();
+    if let Some((width, height)) = png_size(&attachment.bytes) {
+        config = config.info(AttachmentInfo::Image(BaseImageInfo {
+            width: Some(UInt::from(width)),
+            height: Some(UInt::from(height)),
+            size: UInt::new(attachment.bytes.len() as u64),
+            ..BaseImageInfo::default()
+        }));
+    }
+    room.send_attachment(
+        attachment.filename.clone(),
+        &mime,
+        attachment.bytes.to_vec(),
+        config,
+    )
+    .await?;
+    Ok(())
+}
+
+/// Width and height from a PNG's header, so clients can lay the image out
+/// before downloading it.
+fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if bytes.get(..8)? != SIGNATURE || bytes.get(12..16)? != b"IHDR" {
+        return None;
+    }
+    let word = |at: usize| -> Option<u32> {
+        Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+    };
+    Some((word(16)?, word(20)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn png_sizes_come_from_the_header() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend(480u32.to_be_bytes());
+        png.extend(360u32.to_be_bytes());
+        assert_eq!(png_size(&png), Some((480, 360)));
+        assert_eq!(png_size(b"GIF89a"), None);
+        assert_eq!(png_size(&png[..18]), None);
+    }
+}

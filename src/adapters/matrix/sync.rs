@@ -1,0 +1,211 @@
+//! The sync loop: each sync response's invitations are answered and its new
+//! timeline events turned into acts, room by room and in order.
+//!
+//! The very first start only catches up (the rooms' history is not replayed);
+//! afterwards matrix-sdk resumes from its saved sync token, so what was said
+//! while the bot was down is handled once it is back. An event's id is its
+//! act's idempotency key: an event seen twice changes nothing.
+
+use std::future::Future;
+use std::time::Duration;
+
+use chrono::Utc;
+use futures_util::StreamExt;
+use matrix_sdk::config::SyncSettings;
+use matrix_sdk::deserialized_responses::TimelineEvent;
+use matrix_sdk::ruma::UserId;
+use matrix_sdk::sync::SyncResponse;
+use matrix_sdk::{Client, Room};
+
+use crate::core::command::{self, Command};
+use crate::service::{Act, Input, Service, User};
+use crate::storage::{Platform, Store};
+
+use super::commands::{command_text, resolve_pills};
+use super::events::{Incoming, first_new_event, read};
+use super::ids::platform_id_of;
+use super::offers::is_accept_reaction;
+use super::rooms::{answer_invites, display_name, server_of};
+use super::send::{deliver, offer_of};
+use super::{MatrixError, Settings};
+
+/// Set in the state store once the first sync has been skipped.
+const CAUGHT_UP_KEY: &[u8] = b"pawnpost.caught_up";
+/// The long-poll timeout of each sync request.
+const SYNC_TIMEOUT: Duration = Duration::from_secs(30);
+/// The pause after a failed sync.
+const SYNC_RETRY: Duration = Duration::from_secs(5);
+
+/// Syncs until `shutdown` completes.
+pub async fn run<S: Store>(
+    client: &Client,
+    settings: &Settings,
+    service: &Service<S>,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), MatrixError> {
+    tokio::pin!(shutdown);
+    if client
+        .state_store()
+        .get_custom_value(CAUGHT_UP_KEY)
+        .await?
+        .is_none()
+    {
+        let response = tokio::select! {
+            response = client.sync_once(SyncSettings::default()) => response?,
+            _ = &mut shutdown => return Ok(()),
+        };
+        answer_invites(
+            client,
+            response.rooms.invited.into_keys(),
+            &settings.allowed_inviters,
+        );
+        client
+            .state_store()
+            .set_custom_value_no_read(CAUGHT_UP_KEY, b"1".to_vec())
+            .await?;
+        tracing::info!("caught up with Matrix; earlier messages are not replayed");
+    }
+    // Acts run in their own loop, in arrival order: sending a reply may wait
+    // on the next sync, so the sync loop must never wait on a reply.
+    let (queue, mut work) = tokio::sync::mpsc::unbounded_channel::<(Room, Incoming)>();
+    let acts = async {
+        while let Some((room, incoming)) = work.recv().await {
+            handle_event(client, settings, service, &room, incoming).await;
+        }
+    };
+    let syncing = async move {
+        let sync = client
+            .sync_stream(SyncSettings::default().timeout(SYNC_TIMEOUT))
+            .await;
+        tokio::pin!(sync);
+        loop {
+            let next = tokio::select! {
+                next = sync.next() => next,
+                _ = &mut shutdown => return,
+            };
+            match next {
+                None => return,
+                Some(Ok(response)) => queue_events(client, settings, &queue, response),
+                Some(Err(error)) => {
+                    tracing::warn!(%error, "Matrix sync failed; trying again");
+                    tokio::select! {
+                        _ = tokio::time::sleep(SYNC_RETRY) => {}
+                        _ = &mut shutdown => return,
+                    }
+                }
+            }
+        }
+        // Dropping the queue here lets the acts already received finish.
+    };
+    tokio::join!(syncing, acts);
+    Ok(())
+}
+
+/// Answers the response's invitations and queues its new events.
+fn queue_events(
+    client: &Client,
+    settings: &Settings,
+    queue: &tokio::sync::mpsc::UnboundedSender<(Room, Incoming)>,
+    response: SyncResponse,
+) {
+    answer_invites(
+        client,
+        response.rooms.invited.into_keys(),
+        &settings.allowed_inviters,
+    );
+    for (room_id, update) in response.rooms.joined {
+        let Some(room) = client.get_room(&room_id) else {
+            continue;
+        };
+        let events: &[TimelineEvent] = &update.timeline.events;
+        let start = first_new_event(
+            events.iter().map(TimelineEvent::raw),
+            settings.own_user.as_str(),
+        );
+        for event in &events[start..] {
+            if let Some(incoming) = read(event.raw()) {
+                let _ = queue.send((room.clone(), incoming));
+            }
+        }
+    }
+}
+
+async fn handle_event<S: Store>(
+    client: &Client,
+    settings: &Settings,
+    service: &Service<S>,
+    room: &Room,
+    incoming: Incoming,
+) {
+    let (event_id, sender, input) = match incoming {
+        Incoming::Text {
+            event_id,
+            sender,
+            body,
+            html,
+        } => {
+            let body = resolve_pills(&body, html.as_deref());
+            let Some(text) = command_text(&body, &settings.prefix) else {
+                return;
+            };
+            (event_id, sender, Input::Text(text))
+        }
+        Incoming::Reaction {
+            event_id,
+            sender,
+            target,
+            key,
+        } => {
+            if !is_accept_reaction(&key) {
+                return;
+            }
+            let Some(offer) = offer_of(client, &target).await else {
+                return;
+            };
+            (event_id, sender, Input::Command(offer.accept()))
+        }
+        Incoming::Unreadable { event_id, sender } => {
+            tracing::warn!(%event_id, %sender, room = %room.room_id(), "cannot decrypt an event");
+            return;
+        }
+    };
+    if sender == settings.own_user.as_str() {
+        return;
+    }
+    let Ok(sender_id) = <&UserId>::try_from(sender.as_str()) else {
+        return;
+    };
+    let name = display_name(room, sender_id)
+        .await
+        .unwrap_or_else(|| sender_id.localpart().to_owned());
+    let command: Option<Command> = match &input {
+        Input::Text(text) => command::parse(text).ok(),
+        Input::Command(command) => Some(command.clone()),
+    };
+    let act = Act {
+        platform: Platform::Matrix,
+        server: server_of(room, &settings.fallback_server).await,
+        channel: room.room_id().to_string(),
+        user: User {
+            id: platform_id_of(&sender),
+            name,
+            locale: None,
+            moderator: is_moderator(room, sender_id).await,
+        },
+        key: Some(format!("matrix:{event_id}")),
+        input,
+    };
+    let replies = service.handle(act, Utc::now()).await;
+    tracing::debug!(replies = replies.len(), "act answered");
+    deliver(client, &settings.prefix, &replies, command.as_ref()).await;
+}
+
+/// Room moderators (power level 50 and above) moderate its games, as Manage
+/// Server holders do on Discord.
+async fn is_moderator(room: &Room, user: &UserId) -> bool {
+    use matrix_sdk::room::RoomMemberRole;
+    match room.get_suggested_user_role(user).await {
+        Ok(role) => role != RoomMemberRole::User,
+        Err(_) => false,
+    }
+}

@@ -1,0 +1,559 @@
+//! The Matrix bot against a real Synapse: two players (alice, bob) on real
+//! matrix-sdk clients, the bot in-process on its SQLite stores.
+//!
+//! Needs `MATRIX_HS` (see `.ci/run` and `../shared/tools/synapse-test-server.sh`,
+//! which registers alice, bob and chessbot with password `pass-<name>`).
+//! Without it the test says so and passes, so `cargo test` works anywhere.
+
+#![cfg(feature = "matrix")]
+#![recursion_limit = "256"]
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use matrix_sdk::config::SyncSettings;
+use matrix_sdk::media::{MediaFormat, MediaRequestParameters};
+use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;
+use matrix_sdk::ruma::events::reaction::ReactionEventContent;
+use matrix_sdk::ruma::events::relation::Annotation;
+use matrix_sdk::ruma::events::room::encryption::RoomEncryptionEventContent;
+use matrix_sdk::ruma::events::room::message::{
+    MessageType, OriginalSyncRoomMessageEvent, RoomMessageEventContent,
+};
+use matrix_sdk::ruma::events::{InitialStateEvent, room::MediaSource};
+use matrix_sdk::ruma::serde::Raw;
+use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedUserId, UserId};
+use matrix_sdk::{Client, Room, RoomMemberships};
+use pawnpost::adapters::matrix::MatrixBot;
+use pawnpost::config::{MatrixConfig, Secret};
+use pawnpost::scheduler::Notifier;
+use pawnpost::service::{Attachment, Reply, Service, ServiceConfig};
+use pawnpost::storage::sqlite::SqliteStore;
+use tokio::task::JoinHandle;
+
+/// The longest any single expected answer may take.
+const WAIT: Duration = Duration::from_secs(30);
+/// How long to watch for answers that must not come.
+const QUIET: Duration = Duration::from_secs(3);
+/// The whole scenario's bound.
+const WHOLE_TEST: Duration = Duration::from_secs(420);
+
+const BOT: &str = "@chessbot:localhost";
+/// A 1×1 PNG, to check the upload path whatever the renderer produces.
+const TINY_PNG: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+    0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0xf0,
+    0x1f, 0x00, 0x05, 0x00, 0x01, 0xff, 0x56, 0xc7, 0x2f, 0x0d, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
+    0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+/// A message a player's client received.
+#[derive(Clone, Debug)]
+struct Seen {
+    room: OwnedRoomId,
+    event_id: OwnedEventId,
+    sender: OwnedUserId,
+    body: String,
+    html: Option<String>,
+    mentions: Vec<OwnedUserId>,
+    image: Option<MediaSource>,
+}
+
+/// Everything one client received, in order.
+#[derive(Clone, Default)]
+struct Inbox {
+    seen: Arc<Mutex<Vec<Seen>>>,
+    arrived: Arc<tokio::sync::Notify>,
+}
+
+impl Inbox {
+    fn mark(&self) -> usize {
+        self.seen.lock().expect("inbox").len()
+    }
+
+    /// The first message after `mark` matching `wanted`, waiting at most `WAIT`.
+    async fn after(&self, mark: usize, what: &str, wanted: impl Fn(&Seen) -> bool) -> Seen {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let notified = self.arrived.notified();
+            if let Some(found) = self.seen.lock().expect("inbox")[mark..]
+                .iter()
+                .find(|s| wanted(s))
+                .cloned()
+            {
+                return found;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                let seen: Vec<String> = self.seen.lock().expect("inbox")[mark..]
+                    .iter()
+                    .map(|s| format!("{}: {}", s.sender, s.body))
+                    .collect();
+                panic!("timed out waiting for {what}; received since: {seen:#?}");
+            }
+        }
+    }
+
+    /// The bot's messages in `room` after `mark`.
+    fn bot_messages(&self, mark: usize, room: &OwnedRoomId) -> Vec<Seen> {
+        self.seen.lock().expect("inbox")[mark..]
+            .iter()
+            .filter(|s| &s.room == room && s.sender == BOT)
+            .cloned()
+            .collect()
+    }
+}
+
+/// A player: a logged-in client that keeps syncing.
+struct Player {
+    client: Client,
+    inbox: Inbox,
+    sync: JoinHandle<()>,
+}
+
+impl Player {
+    async fn login(homeserver: &str, name: &str) -> Player {
+        let client = Client::builder()
+            .homeserver_url(homeserver)
+            .build()
+            .await
+            .expect("client");
+        client
+            .matrix_auth()
+            .login_username(name, &format!("pass-{name}"))
+            .initial_device_display_name(name)
+            .send()
+            .await
+            .expect("login");
+        client
+            .sync_once(SyncSettings::default())
+            .await
+            .expect("first sync");
+        let inbox = Inbox::default();
+        let collect = inbox.clone();
+        client.add_event_handler(move |event: OriginalSyncRoomMessageEvent, room: Room| {
+            let inbox = collect.clone();
+            async move {
+                let (body, html, image) = match &event.content.msgtype {
+                    MessageType::Notice(n) => (
+                        n.body.clone(),
+                        n.formatted.as_ref().map(|f| f.body.clone()),
+                        None,
+                    ),
+                    MessageType::Text(t) => (t.body.clone(), None, None),
+                    MessageType::Image(i) => (i.body.clone(), None, Some(i.source.clone())),
+                    _ => return,
+                };
+                let mentions = event
+                    .content
+                    .mentions
+                    .as_ref()
+                    .map(|m| m.user_ids.iter().cloned().collect())
+                    .unwrap_or_default();
+                inbox.seen.lock().expect("inbox").push(Seen {
+                    room: room.room_id().to_owned(),
+                    event_id: event.event_id.clone(),
+                    sender: event.sender.clone(),
+                    body,
+                    html,
+                    mentions,
+                    image,
+                });
+                inbox.arrived.notify_waiters();
+            }
+        });
+        let syncing = client.clone();
+        let sync = tokio::spawn(async move {
+            let settings = SyncSettings::default().timeout(Duration::from_secs(5));
+            let _ = syncing.sync(settings).await;
+        });
+        Player {
+            client,
+            inbox,
+            sync,
+        }
+    }
+
+    fn id(&self) -> OwnedUserId {
+        self.client.user_id().expect("logged in").to_owned()
+    }
+
+    fn room(&self, id: &OwnedRoomId) -> Room {
+        self.client.get_room(id).expect("room known")
+    }
+
+    async fn say(&self, room: &OwnedRoomId, text: &str) -> OwnedEventId {
+        self.room(room)
+            .send(RoomMessageEventContent::text_plain(text))
+            .await
+            .expect("send")
+            .response
+            .event_id
+    }
+
+    async fn react(&self, room: &OwnedRoomId, target: &OwnedEventId, key: &str) {
+        let reaction = ReactionEventContent::new(Annotation::new(target.clone(), key.to_owned()));
+        self.room(room).send(reaction).await.expect("react");
+    }
+
+    /// A new room with `invited` invited, encrypted or not.
+    async fn create_room(&self, invited: &[&UserId], encrypted: bool) -> OwnedRoomId {
+        let mut request = CreateRoom::new();
+        request.invite = invited.iter().map(|u| (*u).to_owned()).collect();
+        if encrypted {
+            let event = InitialStateEvent::with_empty_state_key(
+                RoomEncryptionEventContent::with_recommended_defaults(),
+            );
+            request.initial_state = vec![Raw::new(&event).expect("state").cast()];
+        }
+        self.client
+            .create_room(request)
+            .await
+            .expect("create room")
+            .room_id()
+            .to_owned()
+    }
+
+    async fn invite(&self, room: &OwnedRoomId, user: &str) {
+        let user = UserId::parse(user).expect("user id");
+        self.room(room)
+            .invite_user_by_id(&user)
+            .await
+            .expect("invite");
+    }
+
+    /// Waits until `user` is a joined member of `room`, as this client sees it.
+    async fn until_joined(&self, room: &OwnedRoomId, user: &str) {
+        let user = UserId::parse(user).expect("user id");
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            if let Some(room) = self.client.get_room(room) {
+                let joined = room
+                    .members_no_sync(RoomMemberships::JOIN)
+                    .await
+                    .unwrap_or_default();
+                if joined.iter().any(|m| m.user_id() == user) {
+                    return;
+                }
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{user} did not join {room}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    async fn download(&self, source: &MediaSource) -> Vec<u8> {
+        let request = MediaRequestParameters {
+            source: source.clone(),
+            format: MediaFormat::File,
+        };
+        self.client
+            .media()
+            .get_media_content(&request, false)
+            .await
+            .expect("download")
+    }
+}
+
+/// The bot, running in this process until stopped.
+struct RunningBot {
+    stop: tokio::sync::watch::Sender<bool>,
+    task: JoinHandle<()>,
+    device: Option<String>,
+    notifier: pawnpost::adapters::matrix::MatrixNotifier,
+}
+
+async fn start_bot(homeserver: &str, dir: &Path) -> RunningBot {
+    let config = MatrixConfig {
+        homeserver: Some(homeserver.to_owned()),
+        user_id: Some(BOT.to_owned()),
+        password: Some(Secret::new("pass-chessbot")),
+        store_path: dir.join("matrix"),
+        ..MatrixConfig::default()
+    };
+    let store = SqliteStore::open(dir.join("pawnpost.db")).expect("store");
+    let service = Service::new(store, ServiceConfig::default());
+    let bot = MatrixBot::connect(&config).await.expect("bot connects");
+    let (stop, mut stopped) = tokio::sync::watch::channel(false);
+    let device = bot.device_id();
+    let notifier = bot.notifier();
+    let task = tokio::spawn(async move {
+        let shutdown = async move {
+            let _ = stopped.wait_for(|s| *s).await;
+        };
+        bot.run(&service, shutdown).await.expect("bot runs");
+    });
+    RunningBot {
+        stop,
+        task,
+        device,
+        notifier,
+    }
+}
+
+impl RunningBot {
+    async fn stop(self) {
+        let _ = self.stop.send(true);
+        tokio::time::timeout(WAIT, self.task)
+            .await
+            .expect("the bot stops in time")
+            .expect("the bot task ends cleanly");
+    }
+}
+
+fn mentions(seen: &Seen, user: &OwnedUserId) -> bool {
+    seen.mentions.contains(user)
+        && seen
+            .html
+            .as_deref()
+            .is_some_and(|html| html.contains(&format!("https://matrix.to/#/{user}")))
+}
+
+/// Checks the bot's board images (when the renderer sends one) download as PNGs.
+async fn board_images_download(player: &Player, mark: usize, room: &OwnedRoomId) {
+    let mut boards = 0;
+    for seen in player.inbox.bot_messages(mark, room) {
+        if let Some(source) = &seen.image {
+            let bytes = player.download(source).await;
+            let board = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
+                .expect("the board image decodes as a PNG");
+            assert!(board.width() >= 240, "a board, not a thumbnail");
+            boards += 1;
+        }
+    }
+    assert!(boards > 0, "the moves' replies carry board images");
+}
+
+/// The upload path itself: a reply with a PNG attachment arrives as an
+/// `m.image` whose content downloads intact (decrypted in encrypted rooms).
+async fn attachments_arrive(bot: &RunningBot, reader: &Player, room: &OwnedRoomId) {
+    let mark = reader.inbox.mark();
+    let reply = Reply {
+        channel: room.to_string(),
+        to: None,
+        ephemeral: false,
+        direct: false,
+        text: "Board:".into(),
+        events: Vec::new(),
+        board: None,
+        attachments: vec![Attachment {
+            filename: "upload-check.png".into(),
+            content_type: "image/png".into(),
+            bytes: Arc::from(TINY_PNG),
+        }],
+        prompt: Default::default(),
+    };
+    bot.notifier.deliver(vec![reply]).await;
+    let image = reader
+        .inbox
+        .after(mark, "the uploaded image", |s| {
+            &s.room == room && s.sender == BOT && s.body == "upload-check.png"
+        })
+        .await;
+    let bytes = reader.download(image.image.as_ref().expect("image")).await;
+    assert_eq!(bytes, TINY_PNG);
+}
+
+/// One game from challenge to agreed draw, with the bot restarted mid-game
+/// when `restart_in` is given.
+async fn play_a_game(
+    alice: &Player,
+    bob: &Player,
+    room: &OwnedRoomId,
+    mut bot: RunningBot,
+    restart_in: Option<(&str, &Path)>,
+) -> RunningBot {
+    let (a, b) = (alice.id(), bob.id());
+    let start = alice.inbox.mark();
+
+    // Alice challenges Bob; the notice mentions Bob with a pill.
+    let mark = bob.inbox.mark();
+    alice
+        .say(room, "!chess challenge @bob:localhost color:white")
+        .await;
+    let challenge = bob
+        .inbox
+        .after(mark, "the challenge", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &b)
+        })
+        .await;
+    assert!(
+        challenge.body.contains("!chess accept"),
+        "{}",
+        challenge.body
+    );
+
+    // Bob accepts with ✅; Alice (White) is told to move.
+    let mark = alice.inbox.mark();
+    bob.react(room, &challenge.event_id, "✅").await;
+    let started = alice
+        .inbox
+        .after(mark, "the game start", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &a)
+        })
+        .await;
+    assert!(started.body.contains("(White)"), "{}", started.body);
+
+    let mark = bob.inbox.mark();
+    alice.say(room, "!chess move e4").await;
+    bob.inbox
+        .after(mark, "Bob's turn after e4", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &b) && s.body.contains("e4")
+        })
+        .await;
+
+    if let Some((homeserver, dir)) = restart_in {
+        // The bot goes down; Bob moves meanwhile; the restarted bot (same
+        // device, same stores) catches up from its sync token.
+        let device = bot.device.clone();
+        bot.stop().await;
+        let mark = alice.inbox.mark();
+        bob.say(room, "!move e5").await;
+        bot = start_bot(homeserver, dir).await;
+        assert_eq!(bot.device, device, "the device id survives a restart");
+        alice
+            .inbox
+            .after(mark, "the move made while the bot was down", |s| {
+                &s.room == room && s.sender == BOT && mentions(s, &a) && s.body.contains("e5")
+            })
+            .await;
+    } else {
+        let mark = alice.inbox.mark();
+        bob.say(room, "!move e5").await;
+        alice
+            .inbox
+            .after(mark, "Alice's turn after e5", |s| {
+                &s.room == room && s.sender == BOT && mentions(s, &a) && s.body.contains("e5")
+            })
+            .await;
+    }
+
+    // An illegal move is refused, and changes nothing.
+    let mark = alice.inbox.mark();
+    alice.say(room, "!move e5").await;
+    let refusal = alice
+        .inbox
+        .after(mark, "the refusal", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &a)
+        })
+        .await;
+    assert!(!refusal.body.contains("played"), "{}", refusal.body);
+    let mark = bob.inbox.mark();
+    alice.say(room, "!move Nf3").await;
+    bob.inbox
+        .after(mark, "Bob's turn after Nf3", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &b) && s.body.contains("Nf3")
+        })
+        .await;
+    let mark = alice.inbox.mark();
+    bob.say(room, "!move Nc6").await;
+    alice
+        .inbox
+        .after(mark, "Alice's turn after Nc6", |s| {
+            &s.room == room && s.sender == BOT && s.body.contains("Nc6")
+        })
+        .await;
+
+    // Bob offers a draw; Alice accepts it with ✅.
+    let mark = alice.inbox.mark();
+    bob.say(room, "!chess draw offer").await;
+    let offer = alice
+        .inbox
+        .after(mark, "the draw offer", |s| {
+            &s.room == room && s.sender == BOT && s.body.contains("!chess draw accept")
+        })
+        .await;
+    let mark = bob.inbox.mark();
+    alice.react(room, &offer.event_id, "✅").await;
+    let over = bob
+        .inbox
+        .after(mark, "the agreed draw", |s| {
+            &s.room == room && s.sender == BOT && s.body.contains("Draw by agreement")
+        })
+        .await;
+    assert!(over.body.contains("over"), "{}", over.body);
+
+    board_images_download(alice, start, room).await;
+    attachments_arrive(&bot, alice, room).await;
+    bot
+}
+
+/// A room with old commands in it, joined later: nothing old is answered.
+async fn backlog_is_not_replayed(alice: &Player) {
+    let room = alice.create_room(&[], false).await;
+    alice.say(&room, "!chess help").await;
+    alice.say(&room, "!chess challenge @bob:localhost").await;
+    let mark = alice.inbox.mark();
+    alice.invite(&room, BOT).await;
+    alice.until_joined(&room, BOT).await;
+    alice.say(&room, "!chess games").await;
+    alice
+        .inbox
+        .after(mark, "the answer to !chess games", |s| {
+            s.room == room && s.sender == BOT && s.body.contains("no games")
+        })
+        .await;
+    tokio::time::sleep(QUIET).await;
+    let answers = alice.inbox.bot_messages(mark, &room);
+    assert_eq!(
+        answers.len(),
+        1,
+        "only the new command is answered: {answers:#?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_bot_plays_through_a_real_homeserver() {
+    let Ok(homeserver) = std::env::var("MATRIX_HS") else {
+        eprintln!(
+            "skipped: MATRIX_HS is not set (start ../shared/tools/synapse-test-server.sh, \
+             as .ci/run does, to run this test)"
+        );
+        return;
+    };
+    tokio::time::timeout(WHOLE_TEST, scenario(&homeserver))
+        .await
+        .expect("the whole scenario finishes in time");
+}
+
+async fn scenario(homeserver: &str) {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "pawnpost=info".into()),
+        )
+        .with_test_writer()
+        .try_init();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let alice = Player::login(homeserver, "alice").await;
+    let bob = Player::login(homeserver, "bob").await;
+    let bot_id = UserId::parse(BOT).expect("bot id");
+    let mut bot = start_bot(homeserver, dir.path()).await;
+
+    // A plain room: invite, challenge, ✅, moves, refusal, draw by ✅.
+    let plain = alice.create_room(&[&bob.id(), &bot_id], false).await;
+    bob.client.join_room_by_id(&plain).await.expect("bob joins");
+    alice.until_joined(&plain, BOT).await;
+    alice.until_joined(&plain, bob.id().as_str()).await;
+    bot = play_a_game(&alice, &bob, &plain, bot, None).await;
+
+    // The same in an encrypted room, with the bot restarted mid-game.
+    let secret = alice.create_room(&[&bob.id(), &bot_id], true).await;
+    bob.client
+        .join_room_by_id(&secret)
+        .await
+        .expect("bob joins");
+    alice.until_joined(&secret, BOT).await;
+    alice.until_joined(&secret, bob.id().as_str()).await;
+    bob.until_joined(&secret, BOT).await;
+    bot = play_a_game(&alice, &bob, &secret, bot, Some((homeserver, dir.path()))).await;
+
+    backlog_is_not_replayed(&alice).await;
+
+    bot.stop().await;
+    alice.sync.abort();
+    bob.sync.abort();
+}
