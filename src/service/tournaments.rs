@@ -525,12 +525,26 @@ impl<S: Store> Service<S> {
             ]);
             rows.push(row);
         }
+        // Round robins play every round at once: the last round whose
+        // games (and every earlier round's) are all decided.
+        let round = match snapshot.row.system {
+            tournament::System::Swiss | tournament::System::Knockout => snapshot.row.round,
+            _ => {
+                let open = pairings
+                    .iter()
+                    .filter(|p| !p.outcome.is_decided())
+                    .map(|p| p.round)
+                    .min();
+                let last = pairings.iter().map(|p| p.round).max().unwrap_or(0);
+                open.map_or(last, |r| r.saturating_sub(1))
+            }
+        };
         let mut text = vec![self.i18n.text(
             lang,
             "tournament-crosstable-header",
             &[
                 ("tournament", Arg::from(snapshot.title())),
-                ("round", Arg::from(snapshot.row.round)),
+                ("round", Arg::from(round)),
             ],
         )];
         text.push(header.join(" | "));
