@@ -10,3 +10,4 @@ pub mod round_robin;
 pub mod standings;
 pub mod swiss;
 pub mod tiebreak;
+pub mod tournament;

@@ -10,6 +10,14 @@
 //! `@name` words name a user, `"..."` groups words (for a FEN), and other
 //! words are positional arguments.
 
+mod tournament;
+pub use tournament::{NewTournamentWish, TournamentCommand, system_from_word};
+
+/// Bounds of the tournament options (for adapters that declare them).
+pub mod tournament_limits {
+    pub use super::tournament::{MAX_ENTRY_DAYS, MAX_NAME, MAX_PLAYERS, MAX_ROUNDS};
+}
+
 use super::event::ClaimKind;
 use super::notation::{Lang, MAX_MOVE_INPUT};
 
@@ -180,6 +188,8 @@ pub enum Command {
     /// The challenge ladder: show, join, leave, challenge.
     Ladder(LadderAction),
     Help,
+    /// A tournament act (create, join, leave, start, pairings, standings, withdraw).
+    Tournament(TournamentCommand),
 }
 
 /// Why a text is not a command. Each has a `kind()` name for i18n.
@@ -326,6 +336,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "settings" => parse_settings(&mut words)?,
         "ladder" => parse_ladder(&mut words)?,
         "help" => Command::Help,
+        "tournament" | "tournoi" => tournament::parse(&mut words)?,
         other => return Err(CommandError::Unknown(bounded(other))),
     };
     words.finish()?;

@@ -65,6 +65,7 @@ help =
     /leave start <days>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@player] · /record @a @b · /standings [season:<name>]
     /ladder [show|join|leave|challenge @player]: the challenge ladder
+    /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry DAYS] · /tournament join|leave|start|pairings|standings|withdraw [#id]
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
 
@@ -254,3 +255,68 @@ discord-choice-ladder_show = Show the ladder
 discord-choice-ladder_join = Join
 discord-choice-ladder_leave = Leave
 discord-choice-ladder_challenge = Challenge the player named
+
+## tournament
+tournament-system-round_robin = round robin
+tournament-system-double_round_robin = double round robin
+tournament-system-swiss = Swiss
+tournament-system-knockout = knockout
+tournament-system-scheveningen = Scheveningen
+tournament-rated = rated
+tournament-unrated = unrated
+tournament-created = { $player } created tournament { $tournament }: { $system }, { $time }, { $rated }. Join with /tournament join id:{ $id }.
+tournament-none = There is no tournament here. Create one with /tournament create <system>.
+tournament-entry-closed = Entry to tournament { $tournament } is closed.
+tournament-already-in = You are already in tournament { $tournament }.
+tournament-not-in = You are not playing in tournament { $tournament }.
+tournament-full = Tournament { $tournament } is full.
+tournament-joined = { $player } joined tournament { $tournament } ({ $players } players).
+tournament-left = { $player } left tournament { $tournament } ({ $players } players).
+tournament-not-organiser = Only the organiser or a moderator may start tournament { $tournament }.
+tournament-too-few = Tournament { $tournament } cannot start with { $players } players: it needs at least { $min }.
+tournament-odd-teams = Tournament { $tournament } cannot start: Scheveningen needs an even number of players ({ $players } joined).
+tournament-started = Tournament { $tournament } has started with { $players } players. Seeds: { $seeds }.
+tournament-teams = Team A: { $a }. Team B: { $b }.
+tournament-round = Tournament { $tournament }: round { $round } is paired.
+tournament-game = Tournament #{ $tournament }, round { $round }: game #{ $game }, { $white } (White) – { $black } (Black).
+tournament-bye = Round { $round }: { $player } has a bye.
+tournament-finished = Tournament { $tournament } is over. Winner: { $winner }!
+tournament-withdraw-not-started = Tournament { $tournament } has not started: use /tournament leave.
+tournament-over = Tournament { $tournament } is over.
+tournament-withdrawn-annulled = { $player } withdrew from tournament { $tournament } before playing half of their games: their results are annulled.
+tournament-withdrawn-forfeits = { $player } withdrew from tournament { $tournament }: their remaining games are lost by forfeit (+/-, not rated).
+tournament-pairings-header = Tournament { $tournament }: pairings
+tournament-pairings-round = Round { $round }
+tournament-pairing = { $board }. { $white } – { $black } (game #{ $game }) { $result }
+tournament-pairing-bye = { $player }: bye { $result }
+tournament-pairings-none = No pairings yet.
+tournament-crosstable-header = Tournament { $tournament }: crosstable after round { $round }
+tournament-col-player = Player
+tournament-col-points = Pts
+tournament-col-sb = SB
+tournament-col-buchholz = Buchholz
+tournament-col-wins = Wins
+discord-cmd-tournament = Tournaments: round robin, Swiss, knockout, Scheveningen
+discord-cmd-tournament-create = Create a tournament in this channel
+discord-cmd-tournament-join = Join a tournament before it starts
+discord-cmd-tournament-leave = Leave a tournament before it starts
+discord-cmd-tournament-start = Start a tournament (organiser or moderator)
+discord-cmd-tournament-pairings = Show a tournament's pairings
+discord-cmd-tournament-standings = Show a tournament's crosstable
+discord-cmd-tournament-withdraw = Withdraw from a running tournament
+discord-opt-system = Pairing system
+discord-opt-name = Tournament name
+discord-opt-rounds = Number of rounds (Swiss)
+discord-opt-max = Most players
+discord-opt-entry = Days before it starts by itself
+discord-opt-bye = Points for a bye (Swiss)
+discord-opt-tournament = Tournament number
+discord-opt-round = Round number
+discord-choice-round_robin = Round robin
+discord-choice-double_round_robin = Double round robin
+discord-choice-swiss = Swiss
+discord-choice-knockout = Knockout
+discord-choice-scheveningen = Scheveningen
+discord-choice-bye_one = 1 point
+discord-choice-bye_half = ½ point
+discord-choice-bye_zero = 0 points

@@ -65,6 +65,7 @@ help =
     /leave start <jours>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@joueur] · /record @a @b · /standings [season:<nom>]
     /ladder [show|join|leave|challenge @joueur] : l'échelle de défis
+    /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry JOURS] · /tournament join|leave|start|pairings|standings|withdraw [#n°]
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
 
@@ -254,3 +255,68 @@ discord-choice-ladder_show = Voir l'échelle
 discord-choice-ladder_join = Y entrer
 discord-choice-ladder_leave = La quitter
 discord-choice-ladder_challenge = Défier le joueur indiqué
+
+## tournament
+tournament-system-round_robin = toutes rondes
+tournament-system-double_round_robin = toutes rondes aller-retour
+tournament-system-swiss = système suisse
+tournament-system-knockout = élimination directe
+tournament-system-scheveningen = Scheveningen
+tournament-rated = parties classées
+tournament-unrated = parties non classées
+tournament-created = { $player } a créé le tournoi { $tournament } : { $system }, cadence { $time }, { $rated }. Inscription : /tournament join id:{ $id }.
+tournament-none = Aucun tournoi ici. Créez-en un avec /tournament create <système>.
+tournament-entry-closed = Les inscriptions au tournoi { $tournament } sont closes.
+tournament-already-in = Vous êtes déjà inscrit au tournoi { $tournament }.
+tournament-not-in = Vous ne jouez pas dans le tournoi { $tournament }.
+tournament-full = Le tournoi { $tournament } est complet.
+tournament-joined = { $player } s’est inscrit au tournoi { $tournament } ({ $players } joueurs).
+tournament-left = { $player } s’est désinscrit du tournoi { $tournament } ({ $players } joueurs).
+tournament-not-organiser = Seuls l’organisateur et les modérateurs peuvent lancer le tournoi { $tournament }.
+tournament-too-few = Le tournoi { $tournament } ne peut pas commencer avec { $players } joueurs : il en faut au moins { $min }.
+tournament-odd-teams = Le tournoi { $tournament } ne peut pas commencer : le Scheveningen demande un nombre pair de joueurs ({ $players } inscrits).
+tournament-started = Le tournoi { $tournament } commence avec { $players } joueurs. Têtes de série : { $seeds }.
+tournament-teams = Équipe A : { $a }. Équipe B : { $b }.
+tournament-round = Tournoi { $tournament } : la ronde { $round } est appariée.
+tournament-game = Tournoi n° { $tournament }, ronde { $round } : partie n° { $game }, { $white } (Blancs) – { $black } (Noirs).
+tournament-bye = Ronde { $round } : { $player } est exempt.
+tournament-finished = Le tournoi { $tournament } est terminé. Vainqueur : { $winner } !
+tournament-withdraw-not-started = Le tournoi { $tournament } n’a pas commencé : utilisez /tournament leave.
+tournament-over = Le tournoi { $tournament } est terminé.
+tournament-withdrawn-annulled = { $player } a abandonné le tournoi { $tournament } avant d’avoir joué la moitié de ses parties : ses résultats sont annulés.
+tournament-withdrawn-forfeits = { $player } a abandonné le tournoi { $tournament } : ses parties restantes sont perdues par forfait (+/-, sans effet sur la cote).
+tournament-pairings-header = Tournoi { $tournament } : appariements
+tournament-pairings-round = Ronde { $round }
+tournament-pairing = { $board }. { $white } – { $black } (partie n° { $game }) { $result }
+tournament-pairing-bye = { $player } : exempt { $result }
+tournament-pairings-none = Pas encore d’appariements.
+tournament-crosstable-header = Tournoi { $tournament } : grille américaine après la ronde { $round }
+tournament-col-player = Joueur
+tournament-col-points = Pts
+tournament-col-sb = SB
+tournament-col-buchholz = Buchholz
+tournament-col-wins = Victoires
+discord-cmd-tournament = Tournois : toutes rondes, suisse, élimination directe, Scheveningen
+discord-cmd-tournament-create = Créer un tournoi dans ce salon
+discord-cmd-tournament-join = S’inscrire à un tournoi avant son début
+discord-cmd-tournament-leave = Se désinscrire d’un tournoi avant son début
+discord-cmd-tournament-start = Lancer un tournoi (organisateur ou modérateur)
+discord-cmd-tournament-pairings = Voir les appariements d’un tournoi
+discord-cmd-tournament-standings = Voir la grille d’un tournoi
+discord-cmd-tournament-withdraw = Abandonner un tournoi en cours
+discord-opt-system = Système d’appariement
+discord-opt-name = Nom du tournoi
+discord-opt-rounds = Nombre de rondes (suisse)
+discord-opt-max = Nombre maximal de joueurs
+discord-opt-entry = Jours avant le début automatique
+discord-opt-bye = Points pour une exemption (suisse)
+discord-opt-tournament = Numéro du tournoi
+discord-opt-round = Numéro de la ronde
+discord-choice-round_robin = Toutes rondes
+discord-choice-double_round_robin = Toutes rondes aller-retour
+discord-choice-swiss = Suisse
+discord-choice-knockout = Élimination directe
+discord-choice-scheveningen = Scheveningen
+discord-choice-bye_one = 1 point
+discord-choice-bye_half = ½ point
+discord-choice-bye_zero = 0 point

@@ -27,7 +27,11 @@ impl<S: Store> Service<S> {
         let game = self.store.next_wake_up().await?;
         let leave_end = self.store.next_leave_end().await?;
         let ladder = self.next_ladder_deadline().await?;
-        Ok([game, leave_end, ladder].into_iter().flatten().min())
+        let tournament_start = self.store.next_tournament_start().await?;
+        Ok([game, leave_end, ladder, tournament_start]
+            .into_iter()
+            .flatten()
+            .min())
     }
 
     /// Ends every game whose flag has fallen at `now`, sends the reminders
@@ -38,6 +42,7 @@ impl<S: Store> Service<S> {
         let mut replies = self.end_due_leaves(now).await;
         replies.extend(self.attend_due_games(now).await);
         replies.extend(self.attend_ladders(now).await);
+        replies.extend(self.start_due_tournaments(now).await);
         replies
     }
 
@@ -348,10 +353,19 @@ impl<S: Store> Service<S> {
                 .text
                 .push_str(&super::ratings::changes_text(&self.i18n, lang, &changes));
         }
+        // A tournament game's end moves its tournament on in the same commit.
+        let (tournament_changes, notes) = match self
+            .after_tournament_game(record, &update.state, lang, now)
+            .await?
+        {
+            Some((changes, notes)) => (changes, Some(notes)),
+            None => (Vec::new(), None),
+        };
         let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
             game_updates: vec![update],
             rating_updates,
+            tournament_changes,
             ..Commit::default()
         };
         if let Some(settlement) = &settlement {
@@ -359,7 +373,12 @@ impl<S: Store> Service<S> {
             reply.text.push('\n');
             reply.text.push_str(&self.settlement_text(lang, settlement));
         }
-        match self.store.commit(commit, now, move |_| vec![reply]).await {
+        let answer = move |committed: &crate::storage::Committed| {
+            let mut replies = vec![reply];
+            replies.extend(notes.map(|n| n.render(committed)).unwrap_or_default());
+            replies
+        };
+        match self.store.commit(commit, now, answer).await {
             Ok((_, replies)) => Ok(Some(replies)),
             // Another scheduler (or a move) got there first: nothing to say twice.
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Some(Vec::new())),

@@ -128,7 +128,25 @@ impl<S: Store> Service<S> {
         if let Some(settlement) = &settlement {
             settlement.add_to(&mut commit);
         }
-        let replies = self.commit_replies(commit, now, replies).await?;
+        // A tournament game's end moves its tournament on in the same commit.
+        let notes = match self
+            .after_tournament_game(record, &next.state, ctx.lang, now)
+            .await?
+        {
+            Some((changes, notes)) => {
+                commit.tournament_changes = changes;
+                Some(notes)
+            }
+            None => None,
+        };
+        let (_, replies) = self
+            .store
+            .commit(commit, now, move |committed| {
+                let mut replies = replies;
+                replies.extend(notes.map(|n| n.render(committed)).unwrap_or_default());
+                replies
+            })
+            .await?;
         // Committed: the next act on this game starts from here without a reload.
         self.games.put(LoadedGame::new(next, game));
         self.deadline_changed.notify_one();

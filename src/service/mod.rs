@@ -18,6 +18,8 @@ mod pictures;
 mod ratings;
 mod suggest;
 mod texts;
+mod tournament_flow;
+mod tournaments;
 
 use std::sync::Arc;
 
@@ -357,6 +359,7 @@ impl<S: Store> Service<S> {
             Command::Leave(action) => self.leave(ctx, *action, now).await,
             Command::Ladder(action) => self.ladder(ctx, action, now).await,
             Command::Help => Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]),
+            Command::Tournament(act) => self.tournament_act(ctx, act, now).await,
         }
     }
 

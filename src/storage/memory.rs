@@ -20,6 +20,8 @@ use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, PlayerId};
 use crate::storage::Notify;
 
+mod tournaments;
+
 #[derive(Default)]
 struct State {
     servers: Vec<ServerRow>,
@@ -32,6 +34,9 @@ struct State {
     leaves: Vec<LeaveRow>,
     ratings: Vec<RatingRow>,
     rating_history: Vec<(i64, PlayerId, RatingPoint)>,
+    tournaments: Vec<crate::storage::TournamentRow>,
+    entrants: Vec<tournaments::Entrant>,
+    pairings: Vec<tournaments::Pairing>,
     /// Games a scheduler claimed, and when the claim ends (their wake-up until a save).
     claims: HashMap<i64, DateTime<Utc>>,
     /// Each server's ladder, by server id.
@@ -147,6 +152,7 @@ impl State {
                 return Err(StorageError::Conflict);
             }
         }
+        self.check_tournament_changes(commit)?;
         for update in &commit.game_updates {
             // SQLite's `UPDATE ... WHERE id = ? AND version = ?` cannot tell a
             // missing game from a moved-on one: both are a conflict.
@@ -195,7 +201,7 @@ impl State {
 
     /// The ids [`State::apply`] will give the commit's new rows.
     fn next_ids(&self, commit: &Commit) -> Committed {
-        Committed {
+        let mut committed = Committed {
             challenge_id: commit
                 .new_challenge
                 .as_ref()
@@ -204,7 +210,11 @@ impl State {
                 .new_game
                 .as_ref()
                 .map(|_| self.games.len() as i64 + 1),
-        }
+            ..Committed::default()
+        };
+        let games_before = self.games.len() as i64 + i64::from(commit.new_game.is_some());
+        self.next_tournament_ids(commit, games_before, &mut committed);
+        committed
     }
 
     /// Applies a commit that [`State::check`] accepted; it cannot fail.
@@ -253,6 +263,7 @@ impl State {
         for update in commit.rating_updates {
             self.write_rating(update);
         }
+        self.apply_tournament_changes(commit.tournament_changes, now, &mut committed);
         if let Some((id, notify)) = commit.player_notify
             && let Some(player) = self.players.iter_mut().find(|p| p.id == id)
         {
@@ -922,6 +933,47 @@ impl Store for MemoryStore {
         inactive_after: Option<chrono::Duration>,
     ) -> Result<Option<DateTime<Utc>>> {
         Ok(self.lock()?.next_ladder_deadline(inactive_after))
+    }
+
+    async fn tournament(&self, id: i64) -> Result<Option<crate::storage::TournamentRow>> {
+        Ok(self.lock()?.tournament(id))
+    }
+
+    async fn tournaments_in_channel(
+        &self,
+        channel_id: i64,
+    ) -> Result<Vec<crate::storage::TournamentRow>> {
+        Ok(self.lock()?.tournaments_in_channel(channel_id))
+    }
+
+    async fn tournament_entrants(
+        &self,
+        tournament_id: i64,
+    ) -> Result<Vec<crate::storage::EntrantRow>> {
+        Ok(self.lock()?.tournament_entrants(tournament_id))
+    }
+
+    async fn tournament_pairings(
+        &self,
+        tournament_id: i64,
+    ) -> Result<Vec<crate::storage::PairingRow>> {
+        Ok(self.lock()?.tournament_pairings(tournament_id))
+    }
+
+    async fn tournament_of_game(&self, game_id: i64) -> Result<Option<i64>> {
+        Ok(self.lock()?.tournament_of_game(game_id))
+    }
+
+    async fn due_tournaments(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<crate::storage::DueTournament>> {
+        Ok(self.lock()?.due_tournaments(now, limit))
+    }
+
+    async fn next_tournament_start(&self) -> Result<Option<DateTime<Utc>>> {
+        Ok(self.lock()?.next_tournament_start())
     }
 }
 

@@ -16,6 +16,7 @@ mod ladder;
 pub mod memory;
 pub mod postgres;
 pub mod sqlite;
+mod tournament;
 pub mod transfer;
 
 #[cfg(test)]
@@ -35,6 +36,10 @@ use crate::core::notation::Lang;
 pub use ladder::{
     IdleRung, LadderEntry, LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow,
     LadderWrite, NewLadderMatch,
+};
+pub use tournament::{
+    DueTournament, EntrantRow, NewPairing, NewTournament, PairingRow, PairingScore,
+    TournamentChange, TournamentRow, TournamentState, TournamentSystem,
 };
 
 pub type Result<T, E = StorageError> = std::result::Result<T, E>;
@@ -494,6 +499,8 @@ pub struct Commit {
     pub new_ladder_match: Option<NewLadderMatch>,
     /// A ladder challenge accepted (with `new_game`), settled or withdrawn.
     pub ladder_match_update: Option<LadderMatchUpdate>,
+    /// Tournament writes, in order (a game's end may pair the next round).
+    pub tournament_changes: Vec<TournamentChange>,
 }
 
 /// Everything an act needs to know before it is carried out.
@@ -538,10 +545,15 @@ pub enum ChannelGames {
 }
 
 /// Ids the commit assigned.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Committed {
     pub challenge_id: Option<i64>,
     pub game_id: Option<i64>,
+    /// The tournament a `TournamentChange::Create` made.
+    pub tournament_id: Option<i64>,
+    /// The games created for `TournamentChange::Pair`s, in their order
+    /// (pairings without a game are skipped).
+    pub tournament_games: Vec<i64>,
 }
 
 /// The storage a service runs on.
@@ -779,4 +791,38 @@ pub trait Store: Send + Sync + 'static {
         &self,
         inactive_after: Option<chrono::Duration>,
     ) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
+
+    /// A tournament by id.
+    fn tournament(&self, id: i64) -> impl Future<Output = Result<Option<TournamentRow>>> + Send;
+
+    /// The tournaments created in a channel, newest first.
+    fn tournaments_in_channel(
+        &self,
+        channel_id: i64,
+    ) -> impl Future<Output = Result<Vec<TournamentRow>>> + Send;
+
+    /// A tournament's entrants, in join order.
+    fn tournament_entrants(
+        &self,
+        tournament_id: i64,
+    ) -> impl Future<Output = Result<Vec<EntrantRow>>> + Send;
+
+    /// A tournament's pairings with their games' states, by round, board and creation.
+    fn tournament_pairings(
+        &self,
+        tournament_id: i64,
+    ) -> impl Future<Output = Result<Vec<PairingRow>>> + Send;
+
+    /// The tournament a game was played in, if any.
+    fn tournament_of_game(&self, game_id: i64) -> impl Future<Output = Result<Option<i64>>> + Send;
+
+    /// Tournaments still open for entry whose window closed at `now`, earliest first.
+    fn due_tournaments(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<DueTournament>>> + Send;
+
+    /// The earliest close of an entry window still open.
+    fn next_tournament_start(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
 }

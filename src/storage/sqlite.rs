@@ -17,6 +17,8 @@ use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehav
 use serde::Serialize;
 use shakmaty::Color;
 
+mod tournaments;
+
 use super::transfer::{Table, Value};
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
@@ -56,6 +58,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0007_ladder",
         include_str!("../../migrations/0007_ladder.sql"),
+    ),
+    (
+        "0008_tournaments",
+        include_str!("../../migrations/0008_tournaments.sql"),
     ),
 ];
 
@@ -830,6 +836,9 @@ fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Re
     }
     for update in &commit.rating_updates {
         write_rating(tx, update)?;
+    }
+    for change in &commit.tournament_changes {
+        tournaments::write_change(tx, change, now, &mut committed)?;
     }
     if let Some(ending) = &commit.ending_leave {
         let changed = tx
@@ -1618,6 +1627,44 @@ impl Store for SqliteStore {
         self.read(move |conn| ladder::next_deadline(conn, inactive_after))
             .await
     }
+
+    async fn tournament(&self, id: i64) -> Result<Option<super::TournamentRow>> {
+        self.read(move |conn| tournaments::tournament(conn, id))
+            .await
+    }
+
+    async fn tournaments_in_channel(&self, channel_id: i64) -> Result<Vec<super::TournamentRow>> {
+        self.read(move |conn| tournaments::tournaments_in_channel(conn, channel_id))
+            .await
+    }
+
+    async fn tournament_entrants(&self, tournament_id: i64) -> Result<Vec<super::EntrantRow>> {
+        self.read(move |conn| tournaments::entrants(conn, tournament_id))
+            .await
+    }
+
+    async fn tournament_pairings(&self, tournament_id: i64) -> Result<Vec<super::PairingRow>> {
+        self.read(move |conn| tournaments::pairings(conn, tournament_id))
+            .await
+    }
+
+    async fn tournament_of_game(&self, game_id: i64) -> Result<Option<i64>> {
+        self.read(move |conn| tournaments::tournament_of_game(conn, game_id))
+            .await
+    }
+
+    async fn due_tournaments(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<super::DueTournament>> {
+        self.read(move |conn| tournaments::due(conn, now, limit))
+            .await
+    }
+
+    async fn next_tournament_start(&self) -> Result<Option<DateTime<Utc>>> {
+        self.read(tournaments::next_start).await
+    }
 }
 
 #[cfg(test)]
@@ -1635,7 +1682,7 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 15] = [
+    const TABLES: [&str; 18] = [
         "challenges",
         "channels",
         "game_notes",
@@ -1651,6 +1698,9 @@ mod tests {
         "rating_history",
         "ratings",
         "servers",
+        "tournament_entrants",
+        "tournament_games",
+        "tournaments",
     ];
 
     fn tables(conn: &Connection) -> Vec<String> {

@@ -45,6 +45,8 @@ macro_rules! store_suite {
             due_games_are_claimed_once,
             ladders_are_written_whole_and_check_versions,
             ladder_matches_follow_their_challenge_and_game,
+            tournaments_keep_entrants_pairings_and_versions,
+            tournament_entry_windows_wake_the_scheduler,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -1412,5 +1414,300 @@ pub async fn ladder_matches_follow_their_challenge_and_game<S: Store>(store: &S)
             .await
             .expect("read"),
         None
+    );
+}
+
+fn a_tournament(w: &World, closes: Option<DateTime<Utc>>) -> NewTournament {
+    NewTournament {
+        server_id: w.server.id,
+        channel_id: w.channel.id,
+        name: "Printemps « ouvert »".to_owned(),
+        system: TournamentSystem::Swiss,
+        time_control: "3d".to_owned(),
+        rated: false,
+        rounds: Some(3),
+        bye_half_points: 1,
+        max_players: Some(8),
+        entry_closes_at: closes,
+        created_by: w.alice.id,
+    }
+}
+
+async fn apply<S: Store>(store: &S, at: i64, changes: Vec<TournamentChange>) -> Result<Committed> {
+    let commit = Commit {
+        tournament_changes: changes,
+        ..Commit::default()
+    };
+    store.commit(commit, t(at), |_| ()).await.map(|(c, _)| c)
+}
+
+pub async fn tournaments_keep_entrants_pairings_and_versions<S: Store>(store: &S) {
+    let w = world(store).await;
+    let created = apply(
+        store,
+        1,
+        vec![TournamentChange::Create(a_tournament(&w, None))],
+    )
+    .await
+    .expect("create");
+    let id = created.tournament_id.expect("an id");
+    let row = store.tournament(id).await.expect("read").expect("row");
+    assert_eq!(
+        (row.state, row.round, row.version, row.created_at),
+        (TournamentState::Entry, 0, 0, t(1))
+    );
+    assert_eq!(row.name, "Printemps « ouvert »");
+    assert_eq!(row.channel, "main");
+    assert_eq!(
+        (row.rounds, row.bye_half_points, row.max_players),
+        (Some(3), 1, Some(8))
+    );
+    assert_eq!(
+        store
+            .tournaments_in_channel(w.channel.id)
+            .await
+            .expect("list"),
+        vec![row]
+    );
+
+    let join = |player: PlayerId, at: i64| TournamentChange::Join {
+        tournament_id: id,
+        player,
+        at: t(at),
+    };
+    for (n, p) in [&w.alice, &w.bob, &w.carol].into_iter().enumerate() {
+        apply(store, 2 + n as i64, vec![join(p.id, 2 + n as i64)])
+            .await
+            .expect("join");
+    }
+    let twice = apply(store, 9, vec![join(w.bob.id, 9)]).await;
+    assert!(matches!(twice, Err(StorageError::Conflict)), "{twice:?}");
+    apply(
+        store,
+        10,
+        vec![TournamentChange::Leave {
+            tournament_id: id,
+            player: w.carol.id,
+        }],
+    )
+    .await
+    .expect("leave");
+    let entrants = store.tournament_entrants(id).await.expect("entrants");
+    let names: Vec<&str> = entrants.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["alice", "bob"], "join order");
+    assert_eq!(entrants[1].joined_at, t(3));
+
+    // Starting: seeds, one game, one bye, and the version moves on.
+    let game = new_game(&w, w.alice.id, w.bob.id);
+    let started = apply(
+        store,
+        11,
+        vec![
+            TournamentChange::Advance {
+                id,
+                expected_version: 0,
+                state: TournamentState::Running,
+                round: 1,
+            },
+            TournamentChange::Seed {
+                tournament_id: id,
+                player: w.alice.id,
+                seed: 1,
+            },
+            TournamentChange::Seed {
+                tournament_id: id,
+                player: w.bob.id,
+                seed: 2,
+            },
+            TournamentChange::Pair(NewPairing {
+                tournament_id: id,
+                round: 1,
+                board: 1,
+                white: w.alice.id,
+                black: Some(w.bob.id),
+                game: Some(game),
+                score: None,
+            }),
+            TournamentChange::Pair(NewPairing {
+                tournament_id: id,
+                round: 1,
+                board: 2,
+                white: w.carol.id,
+                black: None,
+                game: None,
+                score: Some(PairingScore::Bye),
+            }),
+        ],
+    )
+    .await
+    .expect("start");
+    assert_eq!(started.tournament_games.len(), 1);
+    let game_id = started.tournament_games[0];
+    let stored = store
+        .game(game_id)
+        .await
+        .expect("read")
+        .expect("the game exists");
+    assert_eq!((stored.white, stored.black), (w.alice.id, w.bob.id));
+    assert_eq!(
+        store.tournament_of_game(game_id).await.expect("read"),
+        Some(id)
+    );
+    let row = store.tournament(id).await.expect("read").expect("row");
+    assert_eq!(
+        (row.state, row.round, row.version),
+        (TournamentState::Running, 1, 1)
+    );
+    let seeds: Vec<Option<u32>> = store
+        .tournament_entrants(id)
+        .await
+        .expect("entrants")
+        .iter()
+        .map(|e| e.seed)
+        .collect();
+    assert_eq!(seeds, [Some(1), Some(2)]);
+
+    // A stale version writes nothing, not even the other changes.
+    let stale = apply(
+        store,
+        12,
+        vec![
+            TournamentChange::Withdraw {
+                tournament_id: id,
+                player: w.bob.id,
+                at: t(12),
+            },
+            TournamentChange::Advance {
+                id,
+                expected_version: 0,
+                state: TournamentState::Finished,
+                round: 1,
+            },
+        ],
+    )
+    .await;
+    assert!(matches!(stale, Err(StorageError::Conflict)), "{stale:?}");
+    assert!(
+        store
+            .tournament_entrants(id)
+            .await
+            .expect("e")
+            .iter()
+            .all(|e| e.withdrawn_at.is_none())
+    );
+
+    let pairings = store.tournament_pairings(id).await.expect("pairings");
+    assert_eq!(pairings.len(), 2);
+    assert_eq!(pairings[0].game_state, Some(GameState::Ongoing));
+    assert_eq!(
+        (pairings[1].black, pairings[1].score),
+        (None, Some(PairingScore::Bye))
+    );
+
+    // The game ends; a withdrawal and a forfeit score are recorded.
+    save(
+        store,
+        game_id,
+        t(13),
+        ending(game_id, GameResult::Draw, Reason::Agreement, t(13)),
+    )
+    .await;
+    apply(
+        store,
+        14,
+        vec![
+            TournamentChange::Advance {
+                id,
+                expected_version: 1,
+                state: TournamentState::Finished,
+                round: 1,
+            },
+            TournamentChange::Withdraw {
+                tournament_id: id,
+                player: w.bob.id,
+                at: t(14),
+            },
+            TournamentChange::Score {
+                pairing_id: pairings[0].id,
+                score: PairingScore::WhiteForfeitWin,
+            },
+        ],
+    )
+    .await
+    .expect("finish");
+    let pairings = store.tournament_pairings(id).await.expect("pairings");
+    assert!(matches!(
+        pairings[0].game_state,
+        Some(GameState::Over {
+            result: GameResult::Draw,
+            ..
+        })
+    ));
+    assert_eq!(pairings[0].score, Some(PairingScore::WhiteForfeitWin));
+    let bob = &store.tournament_entrants(id).await.expect("e")[1];
+    assert_eq!(bob.withdrawn_at, Some(t(14)));
+    assert_eq!(store.tournament(999).await.expect("read"), None);
+}
+
+pub async fn tournament_entry_windows_wake_the_scheduler<S: Store>(store: &S) {
+    let w = world(store).await;
+    assert_eq!(store.next_tournament_start().await.expect("next"), None);
+    let mut ids = Vec::new();
+    for closes in [Some(t(60)), Some(t(30)), None] {
+        let created = apply(
+            store,
+            1,
+            vec![TournamentChange::Create(a_tournament(&w, closes))],
+        )
+        .await
+        .expect("create");
+        ids.push(created.tournament_id.expect("id"));
+    }
+    assert_eq!(
+        store.next_tournament_start().await.expect("next"),
+        Some(t(30))
+    );
+    assert!(
+        store
+            .due_tournaments(t(29), 10)
+            .await
+            .expect("due")
+            .is_empty()
+    );
+    let due = store.due_tournaments(t(90), 10).await.expect("due");
+    assert_eq!(
+        due,
+        [
+            DueTournament {
+                id: ids[1],
+                version: 0
+            },
+            DueTournament {
+                id: ids[0],
+                version: 0
+            }
+        ]
+    );
+    assert_eq!(store.due_tournaments(t(90), 1).await.expect("due").len(), 1);
+    // Started tournaments no longer wake anyone.
+    apply(
+        store,
+        31,
+        vec![TournamentChange::Advance {
+            id: ids[1],
+            expected_version: 0,
+            state: TournamentState::Running,
+            round: 1,
+        }],
+    )
+    .await
+    .expect("start");
+    assert_eq!(
+        store.next_tournament_start().await.expect("next"),
+        Some(t(60))
+    );
+    assert_eq!(
+        store.due_tournaments(t(90), 10).await.expect("due").len(),
+        1
     );
 }

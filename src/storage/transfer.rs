@@ -261,6 +261,56 @@ pub const TABLES: &[Table] = &[
         key: 1,
         identity: true,
     },
+    Table {
+        name: "tournaments",
+        columns: &[
+            ("id", BigInt),
+            ("server_id", BigInt),
+            ("channel_id", BigInt),
+            ("name", Text),
+            ("system", Text),
+            ("time_control", Text),
+            ("rated", Bool),
+            ("rounds", Int),
+            ("bye_half_points", Int),
+            ("max_players", Int),
+            ("entry_closes_at", Instant),
+            ("state", Text),
+            ("round", Int),
+            ("created_by", BigInt),
+            ("created_at", Instant),
+            ("version", BigInt),
+        ],
+        key: 1,
+        identity: true,
+    },
+    Table {
+        name: "tournament_entrants",
+        columns: &[
+            ("tournament_id", BigInt),
+            ("player_id", BigInt),
+            ("joined_at", Instant),
+            ("seed", Int),
+            ("withdrawn_at", Instant),
+        ],
+        key: 2,
+        identity: false,
+    },
+    Table {
+        name: "tournament_games",
+        columns: &[
+            ("id", BigInt),
+            ("tournament_id", BigInt),
+            ("round", Int),
+            ("board", Int),
+            ("white_id", BigInt),
+            ("black_id", BigInt),
+            ("game_id", BigInt),
+            ("score", Text),
+        ],
+        key: 1,
+        identity: true,
+    },
 ];
 
 /// A value as SQLite holds it: the neutral form rows travel in.
@@ -367,6 +417,11 @@ mod tests {
             ("erin", "c", "/ladder join"),
             ("frank", "c", "/ladder join"),
             ("frank", "c", "/ladder challenge @erin"),
+            ("carol", "c", "/tournament create swiss unrated"),
+            ("carol", "c", "/tournament join"),
+            ("dave", "c", "/tournament join"),
+            ("alice", "c", "/tournament join"),
+            ("carol", "c", "/tournament start"),
         ];
         for (index, (user, channel, text)) in script.iter().enumerate() {
             let at = start + Duration::minutes(index as i64);
@@ -392,6 +447,9 @@ mod tests {
             "ladders",
             "ladder_rungs",
             "ladder_matches",
+            "tournaments",
+            "tournament_entrants",
+            "tournament_games",
         ] {
             let rows = copied.iter().find(|c| c.table == table).expect(table);
             assert!(rows.target > 0, "{table} copied empty");

@@ -8,6 +8,9 @@
 
 use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption};
 
+mod tournament;
+pub use tournament::{TOURNAMENT, TOURNAMENT_FR, TOURNAMENT_NAME, tournament_subcommand};
+
 use super::interactions::Options;
 use crate::core::command::{
     ColorWish, Command, CommandError, DrawAction, LadderAction, LeaveAction, NotifyWish, UserRef,
@@ -515,7 +518,22 @@ pub fn registrations(i18n: &I18n) -> Vec<CreateCommand> {
         }
         chess = chess.add_option(sub);
     }
-    vec![move_command, chess]
+    let (en, fr) = describe(format!("discord-cmd-{TOURNAMENT_NAME}"));
+    let mut tournaments = CreateCommand::new(TOURNAMENT_NAME)
+        .name_localized("fr", TOURNAMENT_FR)
+        .description(en)
+        .description_localized("fr", fr);
+    for spec in TOURNAMENT {
+        let (en, fr) = describe(format!("discord-cmd-{TOURNAMENT_NAME}-{}", spec.name));
+        let mut sub = CreateCommandOption::new(CommandOptionType::SubCommand, spec.name, en)
+            .name_localized("fr", spec.fr)
+            .description_localized("fr", fr);
+        for option in spec.options {
+            sub = sub.add_sub_option(option_for(i18n, option));
+        }
+        tournaments = tournaments.add_option(sub);
+    }
+    vec![move_command, chess, tournaments]
 }
 
 fn option_for(i18n: &I18n, spec: &OptionSpec) -> CreateCommandOption {
@@ -566,6 +584,16 @@ pub fn message_ids() -> Vec<String> {
             }
         }
     }
+    ids.push(format!("discord-cmd-{TOURNAMENT_NAME}"));
+    for spec in TOURNAMENT {
+        ids.push(format!("discord-cmd-{TOURNAMENT_NAME}-{}", spec.name));
+        for option in spec.options {
+            ids.push(format!("discord-opt-{}", option.name));
+            if let Kind::Choice(values) = option.kind {
+                ids.extend(values.iter().map(|v| format!("discord-choice-{v}")));
+            }
+        }
+    }
     ids.sort();
     ids.dedup();
     ids
@@ -607,6 +635,18 @@ mod tests {
         }
         // Discord allows 25 subcommands and 25 options each.
         assert!(CHESS.len() <= 25);
+        let mut seen = std::collections::BTreeSet::new();
+        for spec in TOURNAMENT {
+            assert!(
+                is_valid_name(spec.name) && is_valid_name(spec.fr),
+                "{}",
+                spec.name
+            );
+            assert!(seen.insert(spec.name), "{} twice", spec.name);
+            for option in spec.options {
+                assert!(is_valid_name(option.name) && is_valid_name(option.fr));
+            }
+        }
     }
 
     #[test]
@@ -621,6 +661,6 @@ mod tests {
                 assert!((1..=100).contains(&count), "{id} ({lang:?}): {count} chars");
             }
         }
-        assert_eq!(registrations(&i18n).len(), 2);
+        assert_eq!(registrations(&i18n).len(), 3);
     }
 }

@@ -58,6 +58,14 @@ impl Options {
         Options { values }
     }
 
+    /// A boolean option (`None` when absent).
+    pub fn boolean(&self, name: &str) -> Option<bool> {
+        match self.get(name)? {
+            Value::Boolean(b) => Some(*b),
+            _ => None,
+        }
+    }
+
     fn get(&self, name: &str) -> Option<&Value> {
         self.values.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
@@ -117,6 +125,15 @@ pub fn resolve(data: &CommandData) -> Result<(&'static CommandSpec, Options), Co
                 return Err(CommandError::Empty);
             };
             let spec = commands::chess_subcommand(&sub.name)
+                .ok_or_else(|| CommandError::Unknown(bounded(&sub.name)))?;
+            Ok((spec, Options::from_discord(options, &data.resolved)))
+        }
+        commands::TOURNAMENT_NAME => {
+            let sub = data.options.first().ok_or(CommandError::Empty)?;
+            let CommandDataOptionValue::SubCommand(options) = &sub.value else {
+                return Err(CommandError::Empty);
+            };
+            let spec = commands::tournament_subcommand(&sub.name)
                 .ok_or_else(|| CommandError::Unknown(bounded(&sub.name)))?;
             Ok((spec, Options::from_discord(options, &data.resolved)))
         }
@@ -277,5 +294,62 @@ mod tests {
         let cut = bounded(&long);
         assert!(cut.len() <= MAX_COMMAND_BYTES);
         assert!(cut.chars().all(|c| c == 'é'));
+    }
+
+    #[test]
+    fn tournament_subcommands_become_commands() {
+        use crate::competition::tournament::System;
+        use crate::core::command::{NewTournamentWish, TournamentCommand};
+        let tournament = |sub: &str, options: Json| {
+            data(
+                "tournament",
+                json!([{ "name": sub, "type": 1, "options": options }]),
+            )
+        };
+        let create = tournament(
+            "create",
+            json!([
+                { "name": "system", "type": 3, "value": "swiss" },
+                { "name": "rounds", "type": 4, "value": 5 },
+                { "name": "rated", "type": 5, "value": false },
+                { "name": "bye", "type": 3, "value": "bye_half" }
+            ]),
+        );
+        assert_eq!(
+            to_command(&create),
+            Ok(Command::Tournament(TournamentCommand::Create(
+                NewTournamentWish {
+                    system: System::Swiss,
+                    name: None,
+                    rounds: Some(5),
+                    time_control: None,
+                    rated: false,
+                    max_players: None,
+                    entry_days: None,
+                    bye_half_points: Some(1),
+                }
+            )))
+        );
+        let pairings = tournament(
+            "pairings",
+            json!([
+                { "name": "tournament", "type": 4, "value": 3 },
+                { "name": "round", "type": 4, "value": 2 }
+            ]),
+        );
+        assert_eq!(
+            to_command(&pairings),
+            Ok(Command::Tournament(TournamentCommand::Pairings {
+                tournament: Some(3),
+                round: Some(2)
+            }))
+        );
+        assert_eq!(
+            to_command(&tournament("join", json!([]))),
+            Ok(Command::Tournament(TournamentCommand::Join {
+                tournament: None
+            }))
+        );
+        assert!(to_command(&tournament("dance", json!([]))).is_err());
     }
 }

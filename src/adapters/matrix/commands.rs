@@ -13,7 +13,7 @@ const MOVE_SHORTCUT: &str = "!move";
 pub const MAX_MESSAGE_BYTES: usize = 4096;
 
 /// The command names the service's texts may hint at with a leading `/`.
-const COMMAND_NAMES: [&str; 20] = [
+const COMMAND_NAMES: [&str; 24] = [
     "challenge",
     "accept",
     "decline",
@@ -33,6 +33,10 @@ const COMMAND_NAMES: [&str; 20] = [
     "settings",
     "help",
     "ladder",
+    "tournament",
+    "gif",
+    "rating",
+    "record",
     "m",
 ];
 
@@ -254,6 +258,10 @@ mod tests {
             ("1/2-1/2 and e4/d4", "1/2-1/2 and e4/d4"),
             ("/unknown stays", "/unknown stays"),
             ("trailing /", "trailing /"),
+            (
+                "Join with /tournament join id:2, or /ladder join.",
+                "Join with !chess tournament join id:2, or !chess ladder join.",
+            ),
         ];
         for (text, expected) in cases {
             assert_eq!(matrix_hints(text, "!chess"), expected, "{text}");

@@ -14,6 +14,7 @@ mod ladder;
 mod rows;
 pub mod schema;
 pub mod scratch;
+mod tournaments;
 mod write;
 
 pub use import::Import;
@@ -900,6 +901,104 @@ impl Store for PgStore {
     ) -> Result<Option<DateTime<Utc>>> {
         self.read_next_ladder_deadline(inactive_after).await
     }
+
+    async fn tournament(&self, id: i64) -> Result<Option<super::TournamentRow>> {
+        let sql = format!(
+            "SELECT {} FROM tournaments t JOIN channels c ON c.id = t.channel_id
+             WHERE t.id = $1",
+            tournaments::TOURNAMENT_COLUMNS
+        );
+        self.query_opt(&sql, &[&id])
+            .await?
+            .map(|row| tournaments::tournament(&row))
+            .transpose()
+    }
+
+    async fn tournaments_in_channel(&self, channel_id: i64) -> Result<Vec<super::TournamentRow>> {
+        let sql = format!(
+            "SELECT {} FROM tournaments t JOIN channels c ON c.id = t.channel_id
+             WHERE t.channel_id = $1 ORDER BY t.id DESC",
+            tournaments::TOURNAMENT_COLUMNS
+        );
+        self.query(&sql, &[&channel_id])
+            .await?
+            .iter()
+            .map(tournaments::tournament)
+            .collect()
+    }
+
+    async fn tournament_entrants(&self, tournament_id: i64) -> Result<Vec<super::EntrantRow>> {
+        let sql = format!(
+            "SELECT {} FROM tournament_entrants e JOIN players p ON p.id = e.player_id
+             WHERE e.tournament_id = $1 ORDER BY e.joined_at, e.player_id",
+            tournaments::ENTRANT_COLUMNS
+        );
+        self.query(&sql, &[&tournament_id])
+            .await?
+            .iter()
+            .map(tournaments::entrant)
+            .collect()
+    }
+
+    async fn tournament_pairings(&self, tournament_id: i64) -> Result<Vec<super::PairingRow>> {
+        let sql = format!(
+            "SELECT {} FROM tournament_games t LEFT JOIN games g ON g.id = t.game_id
+             WHERE t.tournament_id = $1 ORDER BY t.round, t.board, t.id",
+            tournaments::PAIRING_COLUMNS
+        );
+        self.query(&sql, &[&tournament_id])
+            .await?
+            .iter()
+            .map(tournaments::pairing)
+            .collect()
+    }
+
+    async fn tournament_of_game(&self, game_id: i64) -> Result<Option<i64>> {
+        self.query_opt(
+            "SELECT tournament_id FROM tournament_games WHERE game_id = $1",
+            &[&game_id],
+        )
+        .await?
+        .map(|row| rows::get(&row, 0))
+        .transpose()
+    }
+
+    async fn due_tournaments(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<super::DueTournament>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.query(
+            "SELECT id, version FROM tournaments
+             WHERE state = 'entry' AND entry_closes_at IS NOT NULL AND entry_closes_at <= $1
+             ORDER BY entry_closes_at, id LIMIT $2",
+            &[&stored(now), &limit],
+        )
+        .await?
+        .iter()
+        .map(|row| {
+            Ok(super::DueTournament {
+                id: rows::get(row, 0)?,
+                version: rows::get(row, 1)?,
+            })
+        })
+        .collect()
+    }
+
+    async fn next_tournament_start(&self) -> Result<Option<DateTime<Utc>>> {
+        let row = self
+            .query_opt(
+                "SELECT min(entry_closes_at) FROM tournaments
+                 WHERE state = 'entry' AND entry_closes_at IS NOT NULL",
+                &[],
+            )
+            .await?;
+        match row {
+            Some(row) => rows::get(&row, 0),
+            None => Ok(None),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -917,7 +1016,7 @@ mod tests {
 
     store_suite!(optional async fresh);
 
-    const TABLES: [&str; 16] = [
+    const TABLES: [&str; 19] = [
         "challenges",
         "channels",
         "game_notes",
@@ -934,12 +1033,19 @@ mod tests {
         "ratings",
         "schema_migrations",
         "servers",
+        "tournament_entrants",
+        "tournament_games",
+        "tournaments",
     ];
 
     #[test]
     fn migrations_are_numbered_in_order() {
         for (index, (name, sql)) in schema::MIGRATIONS.iter().enumerate() {
-            assert!(name.starts_with(&format!("{:04}_", index + 1)), "{name}");
+            assert!(
+                name.starts_with(&format!("{:04}_", index + 1)),
+                "{name} is not migration {}",
+                index + 1
+            );
             assert!(!sql.trim().is_empty(), "{name} is empty");
         }
     }

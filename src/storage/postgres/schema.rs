@@ -21,6 +21,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0003_ladder",
         include_str!("../../../migrations/postgres/0003_ladder.sql"),
     ),
+    (
+        "0004_tournaments",
+        include_str!("../../../migrations/postgres/0004_tournaments.sql"),
+    ),
 ];
 
 /// First key of the advisory lock the migrations take ("pawn" in ASCII);

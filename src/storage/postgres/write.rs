@@ -34,7 +34,9 @@ where
     F: FnOnce(&Committed) -> R,
 {
     let now = stored(now);
-    let committed = write_new_rows(tx, commit, now).await?;
+    let mut committed = write_new_rows(tx, commit, now).await?;
+    // Tournament rows come next: their new games' ids go into the answer.
+    super::tournaments::write_changes(tx, &commit.tournament_changes, now, &mut committed).await?;
     super::ladder::write(tx, commit, &committed, now).await?;
     let value = answer(&committed);
     let answer_json = match &commit.act_key {
@@ -138,7 +140,11 @@ async fn insert_challenge(
     Ok(row.get(0))
 }
 
-async fn insert_game(tx: &Transaction<'_>, new: &NewGame, now: DateTime<Utc>) -> Result<i64> {
+pub(super) async fn insert_game(
+    tx: &Transaction<'_>,
+    new: &NewGame,
+    now: DateTime<Utc>,
+) -> Result<i64> {
     let statement = tx
         .prepare_cached(
             "INSERT INTO games (server_id, channel_id, white_id, black_id, start_fen, time_control,

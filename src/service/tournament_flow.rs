@@ -1,0 +1,553 @@
+//! A tournament's course, the service's side: the snapshot the pure code
+//! reads, the games it creates, what follows a result (in the same commit
+//! as the result), the scheduled start, and the announcements.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+
+use super::{Failure, Prompt, Reply, Service};
+use crate::competition::tournament::{self, Next, Outcome, Pairing, Planned, StartError};
+use crate::core::clock::TimeControl;
+use crate::core::event::GameResult;
+use crate::core::game::{DrawRules, Game, PlayerId, Players};
+use crate::core::notation::Lang;
+use crate::i18n::{Arg, I18n};
+use crate::storage::{
+    Commit, Committed, EntrantRow, GameRecord, GameState, NewGame, NewPairing, PairingRow,
+    PairingScore, StorageError, Store, TournamentChange, TournamentRow, TournamentState,
+};
+
+/// Tournaments started per scheduler pass.
+const BATCH: usize = 50;
+
+/// A tournament as read before an act: its row, entrants and pairings.
+#[derive(Clone, Debug)]
+pub(super) struct Snapshot {
+    pub row: TournamentRow,
+    /// In seed order once started (join order before).
+    pub entrants: Vec<EntrantRow>,
+    pub pairings: Vec<PairingRow>,
+}
+
+impl Snapshot {
+    pub(super) async fn load<S: Store>(store: &S, row: TournamentRow) -> Result<Snapshot, Failure> {
+        let mut entrants = store.tournament_entrants(row.id).await?;
+        entrants.sort_by_key(|e| (e.seed.unwrap_or(u32::MAX), e.joined_at, e.player.0));
+        let pairings = store.tournament_pairings(row.id).await?;
+        Ok(Snapshot {
+            row,
+            entrants,
+            pairings,
+        })
+    }
+
+    /// A player's seed index.
+    pub(super) fn index_of(&self, player: PlayerId) -> Option<usize> {
+        self.entrants.iter().position(|e| e.player == player)
+    }
+
+    pub(super) fn withdrawn(&self) -> Vec<bool> {
+        self.entrants
+            .iter()
+            .map(|e| e.withdrawn_at.is_some())
+            .collect()
+    }
+
+    /// The pairings as the pure code sees them.
+    pub(super) fn pure_pairings(&self) -> Result<Vec<Pairing>, Failure> {
+        let index = |player: PlayerId| {
+            self.index_of(player).ok_or(StorageError::Corrupt(format!(
+                "pairing of non-entrant {}",
+                player.0
+            )))
+        };
+        self.pairings
+            .iter()
+            .map(|p| {
+                Ok(Pairing {
+                    round: p.round,
+                    board: p.board,
+                    white: index(p.white)?,
+                    black: p.black.map(index).transpose()?,
+                    outcome: outcome(p),
+                })
+            })
+            .collect()
+    }
+
+    /// The value of a bye in the crosstable: Swiss byes score, round-robin rests do not.
+    pub(super) fn bye_half(&self) -> u32 {
+        match self.row.system {
+            tournament::System::Swiss => self.row.bye_half_points,
+            _ => 0,
+        }
+    }
+
+    /// Swiss rounds to play.
+    pub(super) fn rounds(&self) -> u32 {
+        let n = self.entrants.len();
+        self.row
+            .rounds
+            .unwrap_or_else(|| tournament::default_rounds(n))
+            .min(n.saturating_sub(1).max(1) as u32)
+    }
+
+    pub(super) fn title(&self) -> String {
+        match self.row.name.is_empty() {
+            true => format!("#{}", self.row.id),
+            false => format!("#{} « {} »", self.row.id, self.row.name),
+        }
+    }
+}
+
+/// How a stored pairing stands.
+pub(super) fn outcome(p: &PairingRow) -> Outcome {
+    match p.score {
+        Some(PairingScore::Bye) => Outcome::Bye,
+        Some(PairingScore::WhiteForfeitWin) => Outcome::Forfeit { white_half: 2 },
+        Some(PairingScore::BlackForfeitWin) => Outcome::Forfeit { white_half: 0 },
+        Some(PairingScore::DoubleForfeit) => Outcome::DoubleForfeit,
+        Some(PairingScore::Annulled) => Outcome::Annulled,
+        None => match p.game_state {
+            Some(GameState::Over { result, .. }) => match result {
+                GameResult::WhiteWins => Outcome::Played { white_half: 2 },
+                GameResult::BlackWins => Outcome::Played { white_half: 0 },
+                GameResult::Draw => Outcome::Played { white_half: 1 },
+                // An aborted tournament game scores for neither (-/-).
+                GameResult::NoResult => Outcome::DoubleForfeit,
+            },
+            _ => Outcome::Pending,
+        },
+    }
+}
+
+/// The stored score of an outcome decided without a game.
+pub(super) fn score_of(outcome: Outcome) -> Option<PairingScore> {
+    match outcome {
+        Outcome::Bye => Some(PairingScore::Bye),
+        Outcome::Forfeit { white_half: 2 } => Some(PairingScore::WhiteForfeitWin),
+        Outcome::Forfeit { .. } => Some(PairingScore::BlackForfeitWin),
+        Outcome::DoubleForfeit => Some(PairingScore::DoubleForfeit),
+        Outcome::Annulled => Some(PairingScore::Annulled),
+        Outcome::Pending | Outcome::Played { .. } => None,
+    }
+}
+
+/// A new game to announce once its id is known.
+#[derive(Clone, Debug)]
+struct GameNotice {
+    round: u32,
+    white: (String, String),
+    black: (String, String),
+}
+
+/// What a tournament change tells the channel, rendered once the commit
+/// has given the new games their ids.
+#[derive(Clone)]
+pub(super) struct Announcements {
+    i18n: Arc<I18n>,
+    lang: Lang,
+    channel: String,
+    tournament: i64,
+    /// Said before the games (the start, a new round, the end).
+    pub lines: Vec<String>,
+    games: Vec<GameNotice>,
+    /// Files to send with the lines (the final crosstable).
+    pub attachments: Vec<super::Attachment>,
+}
+
+impl Announcements {
+    pub(super) fn new(i18n: Arc<I18n>, lang: Lang, snapshot: &Snapshot) -> Announcements {
+        Announcements {
+            i18n,
+            lang,
+            channel: snapshot.row.channel.clone(),
+            tournament: snapshot.row.id,
+            lines: Vec::new(),
+            games: Vec::new(),
+            attachments: Vec::new(),
+        }
+    }
+
+    /// The replies: the lines, then one message per new game (adapters
+    /// with threads open one for each).
+    pub(super) fn render(self, committed: &Committed) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        if !self.lines.is_empty() {
+            replies.push(Reply {
+                channel: self.channel.clone(),
+                to: None,
+                ephemeral: false,
+                direct: false,
+                text: self.lines.join("\n"),
+                events: Vec::new(),
+                board: None,
+                attachments: self.attachments,
+                prompt: Prompt::None,
+            });
+        }
+        for (notice, game) in self.games.iter().zip(&committed.tournament_games) {
+            let text = self.i18n.text(
+                self.lang,
+                "tournament-game",
+                &[
+                    ("tournament", Arg::from(self.tournament)),
+                    ("round", Arg::from(notice.round)),
+                    ("game", Arg::from(*game)),
+                    ("white", Arg::from(notice.white.0.as_str())),
+                    ("black", Arg::from(notice.black.0.as_str())),
+                ],
+            );
+            replies.push(Reply {
+                channel: self.channel.clone(),
+                to: Some(notice.white.1.clone()),
+                ephemeral: false,
+                direct: false,
+                text,
+                events: Vec::new(),
+                board: None,
+                attachments: Vec::new(),
+                prompt: Prompt::NewGame { game: *game },
+            });
+        }
+        replies
+    }
+}
+
+impl<S: Store> Service<S> {
+    /// The pairings to create for `plans`, games started at `now`.
+    pub(super) fn pair_changes(
+        &self,
+        snapshot: &Snapshot,
+        plans: &[Planned],
+        draw_rules: DrawRules,
+        now: DateTime<Utc>,
+        notes: &mut Announcements,
+    ) -> Vec<TournamentChange> {
+        let row = &snapshot.row;
+        let control: TimeControl = row.time_control.parse().unwrap_or(TimeControl::Unlimited);
+        let mut changes = Vec::with_capacity(plans.len());
+        for plan in plans {
+            let white = &snapshot.entrants[plan.white];
+            let Some(black) = plan.black.map(|b| &snapshot.entrants[b]) else {
+                notes.lines.push(self.i18n.text(
+                    notes.lang,
+                    "tournament-bye",
+                    &[
+                        ("round", Arg::from(plan.round)),
+                        ("player", Arg::from(white.name.as_str())),
+                    ],
+                ));
+                changes.push(TournamentChange::Pair(NewPairing {
+                    tournament_id: row.id,
+                    round: plan.round,
+                    board: plan.board,
+                    white: white.player,
+                    black: None,
+                    game: None,
+                    score: Some(PairingScore::Bye),
+                }));
+                continue;
+            };
+            let players = Players {
+                white: white.player,
+                black: black.player,
+            };
+            let game = Game::new(players, None, draw_rules, now).map(|mut game| {
+                game.start_clock(control);
+                game
+            });
+            let Ok(game) = game else {
+                // Only a player paired with themselves fails: never from the pairing code.
+                tracing::error!(tournament = row.id, "a pairing could not become a game");
+                continue;
+            };
+            changes.push(TournamentChange::Pair(NewPairing {
+                tournament_id: row.id,
+                round: plan.round,
+                board: plan.board,
+                white: white.player,
+                black: Some(black.player),
+                game: Some(NewGame {
+                    server_id: row.server_id,
+                    channel_id: row.channel_id,
+                    white: white.player,
+                    black: black.player,
+                    start_fen: None,
+                    time_control: row.time_control.clone(),
+                    rated: row.rated,
+                    draw_rules,
+                    turn: game.turn(),
+                    challenge_id: None,
+                    clock: Some(*game.clock()),
+                    remind_at: self.next_reminder(&game, now),
+                }),
+                score: None,
+            }));
+            notes.games.push(GameNotice {
+                round: plan.round,
+                white: (white.name.clone(), white.platform_id.clone()),
+                black: (black.name.clone(), black.platform_id.clone()),
+            });
+        }
+        changes
+    }
+
+    /// Starting a tournament: seeds (rating, then join order) and the first
+    /// pairings; `Err` when it cannot start with its players.
+    pub(super) async fn start_changes(
+        &self,
+        mut snapshot: Snapshot,
+        draw_rules: DrawRules,
+        lang: Lang,
+        now: DateTime<Utc>,
+    ) -> Result<Result<(Vec<TournamentChange>, Announcements), StartError>, Failure> {
+        let mut rated = Vec::with_capacity(snapshot.entrants.len());
+        for entrant in &snapshot.entrants {
+            let rating = self
+                .store
+                .rating(snapshot.row.server_id, entrant.player)
+                .await?
+                .map_or(self.config.ratings.initial_rating, |r| r.rating);
+            rated.push((entrant.clone(), rating));
+        }
+        // Stable: equal ratings keep the join order.
+        rated.sort_by(|a, b| b.1.total_cmp(&a.1));
+        snapshot.entrants = rated.into_iter().map(|(e, _)| e).collect();
+        let plans = match tournament::start(snapshot.row.system, snapshot.entrants.len()) {
+            Ok(plans) => plans,
+            Err(error) => return Ok(Err(error)),
+        };
+        let row = &snapshot.row;
+        let mut changes = vec![TournamentChange::Advance {
+            id: row.id,
+            expected_version: row.version,
+            state: TournamentState::Running,
+            round: 1,
+        }];
+        for (seed, entrant) in snapshot.entrants.iter().enumerate() {
+            changes.push(TournamentChange::Seed {
+                tournament_id: row.id,
+                player: entrant.player,
+                seed: seed as u32 + 1,
+            });
+        }
+        let mut notes = Announcements::new(Arc::clone(&self.i18n), lang, &snapshot);
+        let seeds: Vec<&str> = snapshot.entrants.iter().map(|e| e.name.as_str()).collect();
+        notes.lines.push(self.i18n.text(
+            lang,
+            "tournament-started",
+            &[
+                ("tournament", Arg::from(snapshot.title())),
+                ("players", Arg::from(seeds.len() as i64)),
+                ("seeds", Arg::from(seeds.join(", "))),
+            ],
+        ));
+        if row.system == tournament::System::Scheveningen {
+            let (a, b) = tournament::scheveningen_teams(seeds.len());
+            let names = |team: &[usize]| -> String {
+                team.iter()
+                    .map(|&i| seeds[i])
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            notes.lines.push(self.i18n.text(
+                lang,
+                "tournament-teams",
+                &[("a", Arg::from(names(&a))), ("b", Arg::from(names(&b)))],
+            ));
+        }
+        changes.extend(self.pair_changes(&snapshot, &plans, draw_rules, now, &mut notes));
+        Ok(Ok((changes, notes)))
+    }
+
+    /// What follows the pairings as `snapshot` has them (after a result or a
+    /// withdrawal): always a version bump, so two results of one round
+    /// cannot both miss that the round is over; and the next pairings, or the end.
+    pub(super) fn follow_up(
+        &self,
+        snapshot: &Snapshot,
+        draw_rules: DrawRules,
+        lang: Lang,
+        now: DateTime<Utc>,
+    ) -> Result<(Vec<TournamentChange>, Announcements), Failure> {
+        let row = &snapshot.row;
+        let pairings = snapshot.pure_pairings()?;
+        let next = tournament::next(
+            row.system,
+            &snapshot.withdrawn(),
+            row.round,
+            snapshot.rounds(),
+            &pairings,
+            snapshot.bye_half(),
+        );
+        let mut notes = Announcements::new(Arc::clone(&self.i18n), lang, snapshot);
+        let advance = |state, round| TournamentChange::Advance {
+            id: row.id,
+            expected_version: row.version,
+            state,
+            round,
+        };
+        let changes = match next {
+            Next::Wait => vec![advance(row.state, row.round)],
+            Next::Pair { round, pairings } => {
+                if round != row.round {
+                    notes.lines.push(self.i18n.text(
+                        lang,
+                        "tournament-round",
+                        &[
+                            ("tournament", Arg::from(snapshot.title())),
+                            ("round", Arg::from(round)),
+                        ],
+                    ));
+                }
+                let mut changes = vec![advance(TournamentState::Running, round)];
+                changes.extend(self.pair_changes(snapshot, &pairings, draw_rules, now, &mut notes));
+                changes
+            }
+            Next::Finished => {
+                let table = self.crosstable_text(snapshot, lang)?;
+                let winner = table.winner.clone().unwrap_or_default();
+                notes.lines.push(self.i18n.text(
+                    lang,
+                    "tournament-finished",
+                    &[
+                        ("tournament", Arg::from(snapshot.title())),
+                        ("winner", Arg::from(winner)),
+                    ],
+                ));
+                notes.lines.push(table.text);
+                notes.attachments.extend(table.png);
+                vec![advance(TournamentState::Finished, row.round)]
+            }
+        };
+        Ok((changes, notes))
+    }
+
+    /// When a game ends, its tournament's follow-up, for the same commit.
+    pub(super) async fn after_tournament_game(
+        &self,
+        record: &GameRecord,
+        state: &GameState,
+        lang: Lang,
+        now: DateTime<Utc>,
+    ) -> Result<Option<(Vec<TournamentChange>, Announcements)>, Failure> {
+        if !matches!(state, GameState::Over { .. }) {
+            return Ok(None);
+        }
+        let Some(id) = self.store.tournament_of_game(record.id).await? else {
+            return Ok(None);
+        };
+        let Some(row) = self.store.tournament(id).await? else {
+            return Ok(None);
+        };
+        if row.state != TournamentState::Running {
+            return Ok(None);
+        }
+        let mut snapshot = Snapshot::load(&self.store, row).await?;
+        for pairing in &mut snapshot.pairings {
+            if pairing.game_id == Some(record.id) {
+                pairing.game_state = Some(*state);
+            }
+        }
+        self.follow_up(&snapshot, record.draw_rules, lang, now)
+            .map(Some)
+    }
+
+    /// Starts the tournaments whose entry window has closed (or cancels
+    /// them when too few joined), and returns the announcements.
+    pub(super) async fn start_due_tournaments(&self, now: DateTime<Utc>) -> Vec<Reply> {
+        let due = match self.store.due_tournaments(now, BATCH).await {
+            Ok(due) => due,
+            Err(error) => {
+                tracing::error!(%error, "cannot read due tournaments");
+                return Vec::new();
+            }
+        };
+        let mut replies = Vec::new();
+        for tournament in due {
+            match self.start_due(tournament.id, tournament.version, now).await {
+                Ok(notices) => replies.extend(notices),
+                Err(Failure::Storage(error)) => {
+                    tracing::error!(%error, tournament = tournament.id, "cannot start a tournament");
+                }
+            }
+        }
+        replies
+    }
+
+    async fn start_due(
+        &self,
+        id: i64,
+        version: i64,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Reply>, Failure> {
+        let Some(row) = self.store.tournament(id).await? else {
+            return Ok(Vec::new());
+        };
+        if row.version != version || row.state != TournamentState::Entry {
+            return Ok(Vec::new());
+        }
+        let lang = self.config.default_language;
+        let snapshot = Snapshot::load(&self.store, row).await?;
+        let (changes, notes) = match self
+            .start_changes(snapshot.clone(), DrawRules::default(), lang, now)
+            .await?
+        {
+            Ok(started) => started,
+            Err(error) => {
+                let mut notes = Announcements::new(Arc::clone(&self.i18n), lang, &snapshot);
+                notes.lines.push(self.start_refusal(lang, &snapshot, error));
+                let changes = vec![TournamentChange::Advance {
+                    id,
+                    expected_version: version,
+                    state: TournamentState::Cancelled,
+                    round: 0,
+                }];
+                (changes, notes)
+            }
+        };
+        let commit = Commit {
+            act_key: Some(format!("tournament-start:{id}")),
+            tournament_changes: changes,
+            ..Commit::default()
+        };
+        match self
+            .store
+            .commit(commit, now, move |c| notes.render(c))
+            .await
+        {
+            Ok((_, replies)) => {
+                self.deadline_changed.notify_one();
+                Ok(replies)
+            }
+            Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    pub(super) fn start_refusal(
+        &self,
+        lang: Lang,
+        snapshot: &Snapshot,
+        error: StartError,
+    ) -> String {
+        let key = match error {
+            StartError::TooFewPlayers => "tournament-too-few",
+            StartError::OddTeams => "tournament-odd-teams",
+        };
+        self.i18n.text(
+            lang,
+            key,
+            &[
+                ("tournament", Arg::from(snapshot.title())),
+                ("players", Arg::from(snapshot.entrants.len() as i64)),
+                (
+                    "min",
+                    Arg::from(tournament::min_players(snapshot.row.system) as i64),
+                ),
+            ],
+        )
+    }
+}

@@ -1,0 +1,919 @@
+//! Tournament acts: create, join, leave, start, pairings, standings, withdraw.
+//!
+//! The pairing and tie-break rules are pure code
+//! ([`crate::competition::tournament`]); this module finds the tournament
+//! an act means, checks who may do what, and commits. What follows a game's
+//! end is in `tournament_flow`.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::tournament_flow::{Announcements, Snapshot, outcome, score_of};
+use super::{Attachment, Attempt, Context, Failure, Reply, Service};
+use crate::competition::tiebreak::{halves, quarters};
+use crate::competition::tournament::{self, Outcome};
+use crate::core::clock::TimeControl;
+use crate::core::command::{NewTournamentWish, TournamentCommand};
+use crate::core::game::{Act as GameAct, Actor};
+use crate::core::notation::Lang;
+use crate::i18n::Arg;
+use crate::render::table::table_png;
+use crate::storage::{
+    Commit, GameUpdate, NewTournament, Store, TournamentChange, TournamentRow, TournamentState,
+};
+
+/// A crosstable as text, its PNG, and the winner's name.
+pub(super) struct Crosstable {
+    pub text: String,
+    pub png: Option<Attachment>,
+    pub winner: Option<String>,
+}
+
+/// Which tournament an act without an id means: the channel's latest in this state.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wanted {
+    Open,
+    Running,
+    Any,
+}
+
+impl<S: Store> Service<S> {
+    pub(super) async fn tournament_act(
+        &self,
+        ctx: &Context,
+        command: &TournamentCommand,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        match command {
+            TournamentCommand::Create(wish) => self.create_tournament(ctx, wish, now).await,
+            TournamentCommand::Join { tournament } => self.enter(ctx, *tournament, true, now).await,
+            TournamentCommand::Leave { tournament } => {
+                self.enter(ctx, *tournament, false, now).await
+            }
+            TournamentCommand::Start { tournament } => {
+                self.start_tournament(ctx, *tournament, now).await
+            }
+            TournamentCommand::Pairings { tournament, round } => {
+                self.pairings(ctx, *tournament, *round).await
+            }
+            TournamentCommand::Standings { tournament } => self.crosstable(ctx, *tournament).await,
+            TournamentCommand::Withdraw { tournament } => {
+                self.withdraw(ctx, *tournament, now).await
+            }
+        }
+    }
+
+    async fn create_tournament(
+        &self,
+        ctx: &Context,
+        wish: &NewTournamentWish,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        let time_control = match wish.time_control.as_deref().map(str::parse::<TimeControl>) {
+            Some(Ok(control)) => control.to_string(),
+            Some(Err(_)) => {
+                let text = wish.time_control.as_deref().unwrap_or_default();
+                let args = [("what", Arg::from("time")), ("value", Arg::from(text))];
+                return Ok(vec![
+                    self.private(ctx, self.text(ctx, "command-bad_value", &args)),
+                ]);
+            }
+            None => ctx.server.time_control.clone(),
+        };
+        let new = NewTournament {
+            server_id: ctx.server.id,
+            channel_id: ctx.channel.id,
+            name: wish.name.clone().unwrap_or_default(),
+            system: wish.system,
+            time_control: time_control.clone(),
+            rated: wish.rated,
+            rounds: wish.rounds,
+            bye_half_points: wish.bye_half_points.unwrap_or(2),
+            max_players: wish.max_players,
+            entry_closes_at: wish
+                .entry_days
+                .map(|days| now + Duration::days(i64::from(days))),
+            created_by: ctx.player.id,
+        };
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            tournament_changes: vec![TournamentChange::Create(new)],
+            ..Commit::default()
+        };
+        let (i18n, lang) = (Arc::clone(&self.i18n), ctx.lang);
+        let system = self.text(
+            ctx,
+            &format!("tournament-system-{}", wish.system.as_str()),
+            &[],
+        );
+        let rated = self.text(
+            ctx,
+            if wish.rated {
+                "tournament-rated"
+            } else {
+                "tournament-unrated"
+            },
+            &[],
+        );
+        let name = wish.name.clone();
+        let creator = ctx.player.display_name.clone();
+        let reply = self.public(ctx, None, String::new());
+        let (_, replies) = self
+            .store
+            .commit(commit, now, move |committed| {
+                let id = committed.tournament_id.unwrap_or_default();
+                let title = match &name {
+                    Some(name) => format!("#{id} « {name} »"),
+                    None => format!("#{id}"),
+                };
+                let text = i18n.text(
+                    lang,
+                    "tournament-created",
+                    &[
+                        ("tournament", Arg::from(title)),
+                        ("player", Arg::from(creator.as_str())),
+                        ("system", Arg::from(system)),
+                        ("time", Arg::from(time_control)),
+                        ("rated", Arg::from(rated)),
+                        ("id", Arg::from(id)),
+                    ],
+                );
+                vec![Reply { text, ..reply }]
+            })
+            .await?;
+        Ok(replies)
+    }
+
+    /// Joins (`joining`) or leaves a tournament before its start.
+    async fn enter(
+        &self,
+        ctx: &Context,
+        id: Option<i64>,
+        joining: bool,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        let row = match self.find_tournament(ctx, id, Wanted::Open).await? {
+            Ok(row) => row,
+            Err(answer) => return Ok(answer),
+        };
+        let snapshot = Snapshot::load(&self.store, row).await?;
+        let title = Arg::from(snapshot.title());
+        let refuse = |key: &str| {
+            Ok(vec![self.private(
+                ctx,
+                self.text(ctx, key, &[("tournament", title.clone())]),
+            )])
+        };
+        if snapshot.row.state != TournamentState::Entry {
+            return refuse("tournament-entry-closed");
+        }
+        let entered = snapshot.index_of(ctx.player.id).is_some();
+        let row = &snapshot.row;
+        let change = match (joining, entered) {
+            (true, true) => return refuse("tournament-already-in"),
+            (false, false) => return refuse("tournament-not-in"),
+            (true, false) => {
+                let full = row
+                    .max_players
+                    .is_some_and(|max| snapshot.entrants.len() >= max as usize);
+                if full {
+                    return refuse("tournament-full");
+                }
+                TournamentChange::Join {
+                    tournament_id: row.id,
+                    player: ctx.player.id,
+                    at: now,
+                }
+            }
+            (false, true) => TournamentChange::Leave {
+                tournament_id: row.id,
+                player: ctx.player.id,
+            },
+        };
+        let players = snapshot.entrants.len() as i64 + if joining { 1 } else { -1 };
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            tournament_changes: vec![
+                TournamentChange::Advance {
+                    id: row.id,
+                    expected_version: row.version,
+                    state: row.state,
+                    round: row.round,
+                },
+                change,
+            ],
+            ..Commit::default()
+        };
+        let key = if joining {
+            "tournament-joined"
+        } else {
+            "tournament-left"
+        };
+        let text = self.text(
+            ctx,
+            key,
+            &[
+                ("tournament", title.clone()),
+                ("player", Arg::from(ctx.player.display_name.as_str())),
+                ("players", Arg::from(players)),
+            ],
+        );
+        let reply = self.public(ctx, None, text);
+        self.commit_replies(commit, now, vec![reply]).await
+    }
+
+    async fn start_tournament(
+        &self,
+        ctx: &Context,
+        id: Option<i64>,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        let row = match self.find_tournament(ctx, id, Wanted::Open).await? {
+            Ok(row) => row,
+            Err(answer) => return Ok(answer),
+        };
+        let snapshot = Snapshot::load(&self.store, row).await?;
+        let title = [("tournament", Arg::from(snapshot.title()))];
+        if snapshot.row.state != TournamentState::Entry {
+            return Ok(vec![
+                self.private(ctx, self.text(ctx, "tournament-entry-closed", &title)),
+            ]);
+        }
+        if snapshot.row.created_by != ctx.player.id && !ctx.moderator {
+            return Ok(vec![
+                self.private(ctx, self.text(ctx, "tournament-not-organiser", &title)),
+            ]);
+        }
+        let (changes, notes) = match self
+            .start_changes(snapshot.clone(), ctx.server.draw_rules, ctx.lang, now)
+            .await?
+        {
+            Ok(started) => started,
+            Err(error) => {
+                let text = self.start_refusal(ctx.lang, &snapshot, error);
+                return Ok(vec![self.private(ctx, text)]);
+            }
+        };
+        self.commit_announcements(ctx, changes, Vec::new(), notes, now)
+            .await
+    }
+
+    /// Withdrawal after the start, by the rule in `competition::tournament`.
+    async fn withdraw(&self, ctx: &Context, id: Option<i64>, now: DateTime<Utc>) -> Attempt {
+        let row = match self.find_tournament(ctx, id, Wanted::Running).await? {
+            Ok(row) => row,
+            Err(answer) => return Ok(answer),
+        };
+        let mut snapshot = Snapshot::load(&self.store, row).await?;
+        let title = Arg::from(snapshot.title());
+        if snapshot.row.state != TournamentState::Running {
+            let key = match snapshot.row.state {
+                TournamentState::Entry => "tournament-withdraw-not-started",
+                _ => "tournament-over",
+            };
+            return Ok(vec![
+                self.private(ctx, self.text(ctx, key, &[("tournament", title)])),
+            ]);
+        }
+        let Some(me) = snapshot
+            .index_of(ctx.player.id)
+            .filter(|&i| snapshot.entrants[i].withdrawn_at.is_none())
+        else {
+            return Ok(vec![self.private(
+                ctx,
+                self.text(ctx, "tournament-not-in", &[("tournament", title)]),
+            )]);
+        };
+        let pairings = snapshot.pure_pairings()?;
+        let decisions = tournament::withdraw(snapshot.row.system, me, &pairings);
+        let annulled = decisions.iter().any(|(_, o)| *o == Outcome::Annulled);
+        let mut changes = vec![TournamentChange::Withdraw {
+            tournament_id: snapshot.row.id,
+            player: ctx.player.id,
+            at: now,
+        }];
+        let mut game_updates = Vec::new();
+        for (index, decided) in decisions {
+            let pairing = &mut snapshot.pairings[index];
+            // A game still running ends here (aborted: forfeits are not rated).
+            if outcome(pairing) == Outcome::Pending
+                && let Some(game_id) = pairing.game_id
+                && let Some(record) = self.store.game(game_id).await?
+            {
+                let mut game = super::games::restore(&record)?;
+                if game
+                    .apply(&Actor::Moderator(ctx.player.id), GameAct::Abort, now)
+                    .is_ok()
+                {
+                    game_updates.push(GameUpdate {
+                        id: record.id,
+                        expected_version: record.version,
+                        new_moves: Vec::new(),
+                        new_notes: game.notes()[record.notes.len()..].to_vec(),
+                        state: super::games::to_state(game.status()),
+                        pending_offer: game.pending_offer(),
+                        turn: game.turn(),
+                        clock: Some(*game.clock()),
+                        remind_at: None,
+                    });
+                    pairing.game_state = Some(super::games::to_state(game.status()));
+                }
+            }
+            if let Some(score) = score_of(decided) {
+                changes.push(TournamentChange::Score {
+                    pairing_id: pairing.id,
+                    score,
+                });
+                pairing.score = Some(score);
+            }
+        }
+        snapshot.entrants[me].withdrawn_at = Some(now);
+        let (follow, mut notes) =
+            self.follow_up(&snapshot, ctx.server.draw_rules, ctx.lang, now)?;
+        let key = if annulled {
+            "tournament-withdrawn-annulled"
+        } else {
+            "tournament-withdrawn-forfeits"
+        };
+        notes.lines.insert(
+            0,
+            self.text(
+                ctx,
+                key,
+                &[
+                    ("tournament", title),
+                    ("player", Arg::from(ctx.player.display_name.as_str())),
+                ],
+            ),
+        );
+        // The version check comes first, as in every tournament act.
+        let mut all = follow;
+        all.extend(changes);
+        self.commit_announcements(ctx, all, game_updates, notes, now)
+            .await
+    }
+
+    async fn commit_announcements(
+        &self,
+        ctx: &Context,
+        changes: Vec<TournamentChange>,
+        game_updates: Vec<GameUpdate>,
+        notes: Announcements,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            game_updates,
+            tournament_changes: changes,
+            ..Commit::default()
+        };
+        let (_, replies) = self
+            .store
+            .commit(commit, now, move |c| notes.render(c))
+            .await?;
+        self.deadline_changed.notify_one();
+        Ok(replies)
+    }
+
+    /// The pairings of one round (all rounds of a round robin by default).
+    async fn pairings(&self, ctx: &Context, id: Option<i64>, round: Option<u32>) -> Attempt {
+        let row = match self.find_tournament(ctx, id, Wanted::Any).await? {
+            Ok(row) => row,
+            Err(answer) => return Ok(answer),
+        };
+        let snapshot = Snapshot::load(&self.store, row).await?;
+        let rounds: Vec<u32> = match (round, snapshot.row.system) {
+            (Some(r), _) => vec![r],
+            (None, tournament::System::Swiss | tournament::System::Knockout) => {
+                vec![snapshot.row.round]
+            }
+            (None, _) => {
+                let mut all: Vec<u32> = snapshot.pairings.iter().map(|p| p.round).collect();
+                all.dedup();
+                all
+            }
+        };
+        let name = |player| {
+            snapshot
+                .entrants
+                .iter()
+                .find(|e| e.player == player)
+                .map_or("?", |e| e.name.as_str())
+        };
+        let mut lines = vec![self.text(
+            ctx,
+            "tournament-pairings-header",
+            &[("tournament", Arg::from(snapshot.title()))],
+        )];
+        for round in rounds {
+            let here: Vec<_> = snapshot
+                .pairings
+                .iter()
+                .filter(|p| p.round == round)
+                .collect();
+            if here.is_empty() {
+                continue;
+            }
+            lines.push(self.text(
+                ctx,
+                "tournament-pairings-round",
+                &[("round", Arg::from(round))],
+            ));
+            for p in here {
+                let result = result_text(outcome(p));
+                lines.push(match p.black {
+                    None => self.text(
+                        ctx,
+                        "tournament-pairing-bye",
+                        &[
+                            ("player", Arg::from(name(p.white))),
+                            ("result", Arg::from(result)),
+                        ],
+                    ),
+                    Some(black) => self.text(
+                        ctx,
+                        "tournament-pairing",
+                        &[
+                            ("board", Arg::from(p.board)),
+                            ("game", Arg::from(p.game_id.unwrap_or_default())),
+                            ("white", Arg::from(name(p.white))),
+                            ("black", Arg::from(name(black))),
+                            ("result", Arg::from(result)),
+                        ],
+                    ),
+                });
+            }
+        }
+        if lines.len() == 1 {
+            lines.push(self.text(ctx, "tournament-pairings-none", &[]));
+        }
+        Ok(vec![self.public(ctx, None, lines.join("\n"))])
+    }
+
+    async fn crosstable(&self, ctx: &Context, id: Option<i64>) -> Attempt {
+        let row = match self.find_tournament(ctx, id, Wanted::Any).await? {
+            Ok(row) => row,
+            Err(answer) => return Ok(answer),
+        };
+        let snapshot = Snapshot::load(&self.store, row).await?;
+        let table = self.crosstable_text(&snapshot, ctx.lang)?;
+        let mut reply = self.public(ctx, None, table.text);
+        reply.attachments.extend(table.png);
+        Ok(vec![reply])
+    }
+
+    /// The crosstable: rank, player, one cell per opponent (round robins),
+    /// points and the system's tie-breaks; as text and as a PNG.
+    pub(super) fn crosstable_text(
+        &self,
+        snapshot: &Snapshot,
+        lang: Lang,
+    ) -> Result<Crosstable, Failure> {
+        let n = snapshot.entrants.len();
+        let pairings = snapshot.pure_pairings()?;
+        let lines = tournament::crosstable(snapshot.row.system, n, &pairings, snapshot.bye_half());
+        let t = |id: &str| self.i18n.text(lang, id, &[]);
+        let grid = matches!(
+            snapshot.row.system,
+            tournament::System::RoundRobin | tournament::System::DoubleRoundRobin
+        );
+        // Rank of each player, for the grid's columns.
+        let mut rank_of = vec![0; n];
+        for (rank, line) in lines.iter().enumerate() {
+            rank_of[line.player] = rank;
+        }
+        let mut header = vec!["#".to_owned(), t("tournament-col-player")];
+        if grid {
+            header.extend((1..=n).map(|r| r.to_string()));
+        }
+        header.extend([
+            t("tournament-col-points"),
+            t("tournament-col-sb"),
+            t("tournament-col-buchholz"),
+            t("tournament-col-wins"),
+        ]);
+        let mut rows = Vec::with_capacity(n);
+        for (rank, line) in lines.iter().enumerate() {
+            let entrant = &snapshot.entrants[line.player];
+            let mut name = entrant.name.clone();
+            if entrant.withdrawn_at.is_some() {
+                name.push_str(" (-)");
+            }
+            let mut row = vec![(rank + 1).to_string(), name];
+            if grid {
+                let mut cells = vec![String::new(); n];
+                cells[rank] = "x".to_owned();
+                for p in &pairings {
+                    let Some(black) = p.black else { continue };
+                    let (me, them) = match (p.white == line.player, black == line.player) {
+                        (true, _) => (true, black),
+                        (_, true) => (false, p.white),
+                        _ => continue,
+                    };
+                    let cell = cell_text(p.outcome, me);
+                    let slot = &mut cells[rank_of[them]];
+                    slot.push_str(&cell);
+                }
+                row.extend(cells);
+            }
+            row.extend([
+                halves(line.half_points),
+                quarters(line.sb_quarters),
+                halves(line.buchholz_half),
+                line.wins.to_string(),
+            ]);
+            rows.push(row);
+        }
+        // Round robins play every round at once: the last round whose
+        // games (and every earlier round's) are all decided.
+        let round = match snapshot.row.system {
+            tournament::System::Swiss | tournament::System::Knockout => snapshot.row.round,
+            _ => {
+                let open = pairings
+                    .iter()
+                    .filter(|p| !p.outcome.is_decided())
+                    .map(|p| p.round)
+                    .min();
+                let last = pairings.iter().map(|p| p.round).max().unwrap_or(0);
+                open.map_or(last, |r| r.saturating_sub(1))
+            }
+        };
+        let mut text = vec![self.i18n.text(
+            lang,
+            "tournament-crosstable-header",
+            &[
+                ("tournament", Arg::from(snapshot.title())),
+                ("round", Arg::from(round)),
+            ],
+        )];
+        text.push(header.join(" | "));
+        text.extend(rows.iter().map(|r| r.join(" | ")));
+        let png = match table_png(&header, &rows) {
+            Ok(png) => Some(Attachment {
+                filename: format!("tournament-{}.png", snapshot.row.id),
+                content_type: "image/png".to_owned(),
+                bytes: Arc::from(png),
+            }),
+            Err(error) => {
+                tracing::error!(%error, "cannot draw the crosstable");
+                None
+            }
+        };
+        Ok(Crosstable {
+            text: text.join("\n"),
+            png,
+            winner: lines
+                .first()
+                .map(|l| snapshot.entrants[l.player].name.clone()),
+        })
+    }
+
+    /// The tournament an act means, or the refusal to send.
+    async fn find_tournament(
+        &self,
+        ctx: &Context,
+        id: Option<i64>,
+        wanted: Wanted,
+    ) -> Result<Result<TournamentRow, Vec<Reply>>, Failure> {
+        let found = match id {
+            Some(id) => self
+                .store
+                .tournament(id)
+                .await?
+                .filter(|t| t.server_id == ctx.server.id),
+            None => {
+                let all = self.store.tournaments_in_channel(ctx.channel.id).await?;
+                let fits = |t: &&TournamentRow| match wanted {
+                    Wanted::Open => t.state == TournamentState::Entry,
+                    Wanted::Running => t.state == TournamentState::Running,
+                    Wanted::Any => true,
+                };
+                all.iter().find(fits).or(all.first()).cloned()
+            }
+        };
+        match found {
+            Some(row) => Ok(Ok(row)),
+            None => Ok(Err(vec![
+                self.private(ctx, self.text(ctx, "tournament-none", &[])),
+            ])),
+        }
+    }
+}
+
+/// A pairing's result as a crosstable cell, from one side: 1 ½ 0, + - for
+/// forfeits, * while it runs.
+fn cell_text(outcome: Outcome, white: bool) -> String {
+    let mine = |white_half: u32| if white { white_half } else { 2 - white_half };
+    match outcome {
+        Outcome::Played { white_half } => match mine(white_half) {
+            2 => "1",
+            1 => "½",
+            _ => "0",
+        }
+        .to_owned(),
+        Outcome::Forfeit { white_half } => if mine(white_half) == 2 { "+" } else { "-" }.to_owned(),
+        Outcome::DoubleForfeit => "-".to_owned(),
+        Outcome::Pending => "*".to_owned(),
+        Outcome::Annulled | Outcome::Bye => String::new(),
+    }
+}
+
+/// A pairing's result as `1-0`, `½-½`, `+/-`, `*`.
+fn result_text(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Played { white_half: 2 } => "1-0",
+        Outcome::Played { white_half: 1 } => "½-½",
+        Outcome::Played { .. } => "0-1",
+        Outcome::Forfeit { white_half: 2 } => "+/-",
+        Outcome::Forfeit { .. } => "-/+",
+        Outcome::DoubleForfeit => "-/-",
+        Outcome::Annulled => "×",
+        Outcome::Bye => "bye",
+        Outcome::Pending => "*",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{DateTime, TimeZone, Utc};
+
+    use crate::service::{Act, Input, Prompt, Reply, Service, ServiceConfig, User};
+    use crate::storage::memory::MemoryStore;
+    use crate::storage::{Platform, Store, TournamentState};
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()
+    }
+
+    struct Club {
+        service: Service<MemoryStore>,
+        keys: std::cell::Cell<u32>,
+    }
+
+    impl Club {
+        fn new() -> Club {
+            let config = ServiceConfig {
+                board_images: false,
+                ..ServiceConfig::default()
+            };
+            Club {
+                service: Service::new(MemoryStore::new(), config),
+                keys: std::cell::Cell::new(0),
+            }
+        }
+
+        async fn act_as(
+            &self,
+            user: &str,
+            text: &str,
+            locale: Option<&str>,
+            key: &str,
+        ) -> Vec<Reply> {
+            let act = Act {
+                platform: Platform::Console,
+                server: "club".into(),
+                channel: "main".into(),
+                user: User {
+                    id: user.into(),
+                    name: user.into(),
+                    locale: locale.map(str::to_owned),
+                    moderator: false,
+                },
+                key: Some(key.into()),
+                input: Input::Text(text.into()),
+            };
+            self.service.handle(act, now()).await
+        }
+
+        async fn act(&self, user: &str, text: &str) -> Vec<Reply> {
+            self.keys.set(self.keys.get() + 1);
+            let key = format!("k{}", self.keys.get());
+            self.act_as(user, text, None, &key).await
+        }
+
+        async fn script(&self, lines: &str) -> Vec<String> {
+            let mut texts = Vec::new();
+            for line in lines.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                let (user, text) = line.split_once(": ").expect("user: text");
+                texts.extend(self.act(user, text).await.into_iter().map(|r| r.text));
+            }
+            texts
+        }
+    }
+
+    fn has(texts: &[String], needle: &str) -> bool {
+        texts.iter().any(|t| t.contains(needle))
+    }
+
+    #[tokio::test]
+    async fn a_knockout_plays_matches_tie_breaks_and_a_final() {
+        let club = Club::new();
+        club.script(
+            "alice: tournament create knockout unrated
+             alice: tournament join
+             bob: tournament join
+             carol: tournament join",
+        )
+        .await;
+        let start = club.act("alice", "tournament start").await;
+        let texts: Vec<&str> = start.iter().map(|r| r.text.as_str()).collect();
+        // Three players in a bracket of four: the top seed has a bye.
+        assert!(texts[0].contains("Round 1: alice has a bye."), "{texts:?}");
+        assert_eq!(start[1].prompt, Prompt::NewGame { game: 1 });
+        assert_eq!(start[1].to.as_deref(), Some("bob"));
+        // Two draws, then the tie-break game, drawn: Black (carol) goes through.
+        let texts = club
+            .script(
+                "bob: move e4 game:1
+                 carol: move e5 offer_draw game:1
+                 bob: draw accept game:1
+                 carol: move e4 game:2
+                 bob: move e5 offer_draw game:2
+                 carol: draw accept game:2
+                 bob: move d4 game:3
+                 carol: move d5 offer_draw game:3
+                 bob: draw accept game:3",
+            )
+            .await;
+        assert!(
+            has(&texts, "round 1: game #2, carol (White) – bob (Black)."),
+            "{texts:?}"
+        );
+        assert!(
+            has(&texts, "round 1: game #3, bob (White) – carol (Black)."),
+            "{texts:?}"
+        );
+        assert!(
+            has(&texts, "Tournament #1: round 2 is paired."),
+            "{texts:?}"
+        );
+        assert!(
+            has(&texts, "round 2: game #4, alice (White) – carol (Black)."),
+            "{texts:?}"
+        );
+        // The final: two wins for alice.
+        let texts = club
+            .script(
+                "alice: move e4 game:4
+                 carol: resign game:4
+                 carol: move e4 game:5
+                 alice: move e5 game:5
+                 carol: resign game:5",
+            )
+            .await;
+        assert!(
+            has(&texts, "Tournament #1 is over. Winner: alice!"),
+            "{texts:?}"
+        );
+        let row = club
+            .service
+            .store()
+            .tournament(1)
+            .await
+            .expect("read")
+            .expect("row");
+        assert_eq!((row.state, row.round), (TournamentState::Finished, 2));
+    }
+
+    #[tokio::test]
+    async fn an_early_withdrawal_annuls_every_result_and_ends_the_games() {
+        let club = Club::new();
+        club.script(
+            "alice: tournament create rr
+             alice: tournament join
+             bob: tournament join
+             carol: tournament join
+             dave: tournament join
+             alice: tournament start
+             alice: move e4 game:1
+             dave: move e5 game:1",
+        )
+        .await;
+        let texts = club.script("dave: tournament withdraw").await;
+        assert!(
+            has(
+                &texts,
+                "dave withdrew from tournament #1 before playing half of their games"
+            ),
+            "{texts:?}"
+        );
+        let pairings = club
+            .service
+            .store()
+            .tournament_pairings(1)
+            .await
+            .expect("pairings");
+        let dave = club
+            .service
+            .store()
+            .find_player(Platform::Console, "dave")
+            .await
+            .expect("read")
+            .expect("dave");
+        let his: Vec<_> = pairings
+            .iter()
+            .filter(|p| p.white == dave.id || p.black == Some(dave.id))
+            .collect();
+        assert_eq!(his.len(), 3);
+        for p in his {
+            assert_eq!(p.score, Some(crate::storage::PairingScore::Annulled));
+            let game = club
+                .service
+                .store()
+                .game(p.game_id.expect("a game"))
+                .await
+                .expect("read")
+                .expect("game");
+            assert!(
+                matches!(game.state, crate::storage::GameState::Over { .. }),
+                "game {} ended",
+                game.id
+            );
+        }
+        // The others play on; dave's column is empty in the crosstable.
+        let table = club.script("bob: tournament standings").await;
+        assert!(has(&table, "dave (-) |  |  |  | x | 0 |"), "{table:?}");
+        let again = club.script("dave: tournament withdraw").await;
+        assert!(
+            has(&again, "You are not playing in tournament #1."),
+            "{again:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn refused_acts_change_nothing_and_replays_answer_the_same() {
+        let club = Club::new();
+        let texts = club
+            .script(
+                "alice: tournament create swiss max 2
+                 alice: tournament join
+                 alice: tournament join
+                 bob: tournament leave
+                 bob: tournament join
+                 carol: tournament join
+                 carol: tournament create chess960
+                 carol: tournament create swiss tc 3x
+                 carol: tournament pairings
+                 carol: tournament withdraw #7",
+            )
+            .await;
+        for needle in [
+            "You are already in tournament #1.",
+            "You are not playing in tournament #1.",
+            "Tournament #1 is full.",
+            "Something is missing: system.",
+            "“3x” is not a valid time.",
+            "No pairings yet.",
+            "There is no tournament here.",
+        ] {
+            assert!(has(&texts, needle), "{needle} in {texts:?}");
+        }
+        let entrants = club
+            .service
+            .store()
+            .tournament_entrants(1)
+            .await
+            .expect("entrants");
+        assert_eq!(entrants.len(), 2);
+        // The same start, delivered twice, pairs once.
+        let first = club
+            .act_as("alice", "tournament start", None, "start-1")
+            .await;
+        let second = club
+            .act_as("alice", "tournament start", None, "start-1")
+            .await;
+        assert_eq!(first, second);
+        assert_eq!(
+            club.service
+                .store()
+                .tournament_pairings(1)
+                .await
+                .expect("p")
+                .len(),
+            1
+        );
+    }
+
+    #[tokio::test]
+    async fn scheveningen_teams_are_announced_in_french() {
+        let club = Club::new();
+        club.script(
+            "alice: tournament create scheveningen unrated
+             alice: tournament join
+             bob: tournament join
+             carol: tournament join
+             dave: tournament join",
+        )
+        .await;
+        let replies = club
+            .act_as("alice", "tournoi start", Some("fr"), "fr-start")
+            .await;
+        let texts: Vec<String> = replies.into_iter().map(|r| r.text).collect();
+        assert!(
+            has(&texts, "Équipe A : alice, dave. Équipe B : bob, carol."),
+            "{texts:?}"
+        );
+        assert_eq!(texts.iter().filter(|t| t.contains("partie n°")).count(), 4);
+    }
+}
