@@ -229,7 +229,10 @@ fn full(pos: &Chess, winner: Color, budget: u64) -> Verdict {
         return Verdict::Unwinnable;
     }
     // A small closed set is cheaper to walk than to search.
-    if let Some(verdict) = walk(pos, winner, small_closure(budget)) {
+    // Only locked pawns make it small: elsewhere the walk is wasted.
+    if material::blocked_pawns(pos.board()) > 0
+        && let Some(verdict) = walk(pos, winner, small_closure(budget))
+    {
         return verdict;
     }
     if open.len() == pos.legal_moves().len() {
