@@ -14,7 +14,10 @@
 //! - [`reach`] and [`static_reasoning`]: where pieces could ever stand, and
 //!   why no mate can happen there (locked pawns, bishops of one colour);
 //! - [`helpmate`] with [`heuristics`]: a cooperative search for a mating
-//!   line, whose exhaustion is itself a proof.
+//!   line, whose exhaustion is itself a proof;
+//! - [`closure`]: a walk over every reachable position when locked pawns
+//!   keep that set small (stalemate traps, kings that shuttle behind
+//!   chains): a proof by enumeration, or the shortest helpmate.
 //!
 //! The one rule of the whole module: never answer [`Verdict::Unwinnable`]
 //! for a position where the side could mate. Everything uncertain is
@@ -31,6 +34,7 @@
 //! ```
 
 pub mod class;
+pub mod closure;
 pub mod helpmate;
 pub mod heuristics;
 pub mod material;
@@ -224,11 +228,19 @@ fn full(pos: &Chess, winner: Color, budget: u64) -> Verdict {
     if open.is_empty() {
         return Verdict::Unwinnable;
     }
+    // A small closed set is cheaper to walk than to search.
+    // Only locked pawns make it small: elsewhere the walk is wasted.
+    if material::blocked_pawns(pos.board()) > 0
+        && let Some(verdict) = walk(pos, winner, small_closure(budget))
+    {
+        return verdict;
+    }
     if open.len() == pos.legal_moves().len() {
         return match search.deepening(pos) {
             Found::Mate(line) => Verdict::Winnable(line),
             Found::NoMate => Verdict::Unwinnable,
-            Found::Unknown => Verdict::Undecided(Why::BudgetSpent),
+            Found::Unknown => walk(pos, winner, large_closure(budget))
+                .unwrap_or(Verdict::Undecided(Why::BudgetSpent)),
         };
     }
     let mut settled = 0;
@@ -251,7 +263,27 @@ fn full(pos: &Chess, winner: Color, budget: u64) -> Verdict {
     if settled == open.len() {
         Verdict::Unwinnable
     } else {
-        Verdict::Undecided(Why::BudgetSpent)
+        walk(pos, winner, large_closure(budget)).unwrap_or(Verdict::Undecided(Why::BudgetSpent))
+    }
+}
+
+/// Positions walked ([`closure`]) before the search, out of a node budget:
+/// a small closed set is cheaper to walk than to search.
+fn small_closure(budget: u64) -> usize {
+    (budget / 400).clamp(50, 5_000) as usize
+}
+
+/// Positions walked after the search, when it did not settle the question.
+fn large_closure(budget: u64) -> usize {
+    (budget / 5) as usize
+}
+
+/// The verdict of walking the closed set of positions, if it is small.
+fn walk(pos: &Chess, winner: Color, limit: usize) -> Option<Verdict> {
+    match closure::explore(pos, winner, limit) {
+        closure::Closure::Mate(line) => Some(Verdict::Winnable(line)),
+        closure::Closure::NoMate => Some(Verdict::Unwinnable),
+        closure::Closure::TooLarge => None,
     }
 }
 

@@ -279,6 +279,14 @@ impl Reach {
         visitors
     }
 
+    /// The pieces that stand where they are for good: they never move and
+    /// are never captured, so they block every line through their square.
+    pub fn fixed(&self) -> Bitboard {
+        let white = self.board.white().0 & !self.clear.white;
+        let black = self.board.black().0 & !self.clear.black;
+        Bitboard(white | black)
+    }
+
     /// The board the reach was computed for.
     pub fn board(&self) -> &Board {
         &self.board

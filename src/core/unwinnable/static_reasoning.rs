@@ -7,15 +7,20 @@
 //! it from a square they reach. So:
 //!
 //! 1. no winner's piece can attack the loser king's region → unwinnable;
-//! 2. only bishops of one square colour can → every flight square of the
-//!    other colour next to the king must hold a loser's piece (or be covered
-//!    by the winner's king, at most one of them), and the diagonal the bishop
-//!    does not check along must be covered too. When no square of the region
-//!    admits enough blockers, the position is unwinnable.
+//! 2. only pawns that never promote can check on a square → a pawn checks
+//!    from next to the king, so some other piece of the winner must be able
+//!    to protect it there;
+//! 3. only bishops of one square colour can → every flight square of the
+//!    other colour next to the king must hold a loser's piece or be covered
+//!    by the winner's king (from one of the places it might stand), and the
+//!    diagonal the bishop does not check along must be covered too.
+//!
+//! When no square of the region passes, the position is unwinnable. Lines
+//! are drawn through the pieces that stand for good ([`Reach::fixed`]).
 
 use shakmaty::{Bitboard, Chess, Color, Position, Role, Square, attacks};
 
-use super::reach::Reach;
+use super::reach::{Reach, pawn_attacks};
 
 /// Whether the static reasoning proves `winner` can never mate in `pos`.
 pub fn proves_unwinnable(pos: &Chess, winner: Color) -> bool {
@@ -41,87 +46,194 @@ fn no_mating_square(reach: &Reach, winner: Color) -> bool {
     if visitors.is_empty() {
         return true;
     }
-    if !(visitors & !board.bishops()).is_empty() {
-        return false;
-    }
-    let colour = if visitors.is_subset(Bitboard::DARK_SQUARES) {
-        Bitboard::DARK_SQUARES
-    } else if visitors.is_subset(Bitboard::LIGHT_SQUARES) {
-        Bitboard::LIGHT_SQUARES
-    } else {
-        return false;
+    let mating = Mating {
+        reach,
+        winner,
+        region,
+        visitors,
+        king_reach: winner_king
+            .first()
+            .map_or(Bitboard::EMPTY, |k| reach.of_piece(k)),
+        loser_pieces: board.by_color(loser) & !board.kings(),
+        fixed: reach.fixed(),
     };
-    let king_reach = winner_king
-        .first()
-        .map_or(Bitboard::EMPTY, |k| reach.of_piece(k));
-    let loser_pieces = board.by_color(loser) & !board.kings();
-    (region & colour)
-        .into_iter()
-        .all(|s| !mate_possible_on(reach, s, region, colour, visitors, king_reach, loser_pieces))
+    region.into_iter().all(|s| !mating.possible_on(s))
 }
 
-/// Whether a bishop mate of the loser's king on `s` passes the counting test.
-fn mate_possible_on(
-    reach: &Reach,
-    s: Square,
+/// What the reach says about a mate of the loser's king.
+struct Mating<'a> {
+    reach: &'a Reach,
+    winner: Color,
+    /// Where the loser's king might stand.
     region: Bitboard,
-    colour: Bitboard,
-    bishops: Bitboard,
+    /// The winner's pieces (not the king) that might attack that region.
+    visitors: Bitboard,
+    /// Where the winner's king might stand.
     king_reach: Bitboard,
+    /// The loser's pieces other than the king: the possible blockers.
     loser_pieces: Bitboard,
-) -> bool {
-    let checkers: Bitboard = bishops
-        .into_iter()
-        .filter(|&b| reach.of_piece(b).contains(s))
-        .collect();
-    if checkers.is_empty() {
-        return false;
-    }
-    let neighbours = attacks::king_attacks(s) & region;
-    let escapes = neighbours & !colour;
-    // The winner's king covers a flight square only from two squares away.
-    let ring = attacks::king_attacks(s)
-        .into_iter()
-        .fold(Bitboard::EMPTY, |acc, n| acc | attacks::king_attacks(n))
-        & !attacks::king_attacks(s)
-        & !Bitboard::from_square(s);
-    let king_helps = usize::from(king_reach.intersects(ring));
+    /// Pieces that block lines for good.
+    fixed: Bitboard,
+}
 
-    let blockers_of = |squares: Bitboard| -> Bitboard {
-        loser_pieces
+impl Mating<'_> {
+    /// Whether the piece now on `piece` might ever attack a square of
+    /// `targets` (over-approximated: lines blocked only by the pieces that
+    /// stand for good).
+    fn might_attack(&self, piece: Square, targets: Bitboard) -> bool {
+        let board = self.reach.board();
+        let reach = self.reach.of_piece(piece);
+        let Some(role) = board.role_at(piece) else {
+            return false;
+        };
+        let color = board.color_at(piece).unwrap_or(self.winner);
+        let promotes = role == Role::Pawn && reach.intersects(Bitboard::BACKRANKS);
+        if promotes {
+            return true;
+        }
+        let from: Bitboard = match role {
+            // A pawn of `color` attacks `t` from where a pawn of the other
+            // colour standing on `t` would attack.
+            Role::Pawn => Bitboard(pawn_attacks(!color, targets.0)),
+            _ => targets.into_iter().fold(Bitboard::EMPTY, |acc, t| {
+                acc | attacks::attacks(t, role.of(color), self.fixed)
+            }),
+        };
+        reach.intersects(from)
+    }
+
+    /// Whether the pieces on `pieces` are pawns that never promote.
+    fn pawns_for_good(&self, pieces: Bitboard) -> bool {
+        let board = self.reach.board();
+        pieces.into_iter().all(|p| {
+            board.role_at(p) == Some(Role::Pawn)
+                && !self.reach.of_piece(p).intersects(Bitboard::BACKRANKS)
+        })
+    }
+
+    /// Whether a mate of the loser's king on `s` passes every test.
+    fn possible_on(&self, s: Square) -> bool {
+        let board = self.reach.board();
+        let here = Bitboard::from_square(s);
+        let checkers: Bitboard = self
+            .visitors
             .into_iter()
-            .filter(|&p| reach.of_piece(p).intersects(squares))
-            .collect()
-    };
-    let unblockable = escapes
-        .into_iter()
-        .filter(|&e| blockers_of(Bitboard::from_square(e)).is_empty())
-        .count();
-    if unblockable > king_helps {
-        return false;
+            .filter(|&v| self.might_attack(v, here))
+            .collect();
+        if checkers.is_empty() {
+            return false;
+        }
+        if self.pawns_for_good(checkers) {
+            // A pawn checks from next to the king, which takes it unless
+            // another piece of the winner protects it.
+            return checkers.into_iter().any(|pawn| {
+                let from = self.reach.of_piece(pawn) & Bitboard(pawn_attacks(!self.winner, here.0));
+                from.into_iter().any(|p| self.protected(p, pawn))
+            });
+        }
+        let around = attacks::king_attacks(s) | here;
+        let relevant: Bitboard = self
+            .visitors
+            .into_iter()
+            .filter(|&v| self.might_attack(v, around))
+            .collect();
+        let bishops = board.bishops();
+        if !relevant.is_subset(bishops) {
+            return true;
+        }
+        let colour = if relevant.is_subset(Bitboard::DARK_SQUARES) {
+            Bitboard::DARK_SQUARES
+        } else if relevant.is_subset(Bitboard::LIGHT_SQUARES) {
+            Bitboard::LIGHT_SQUARES
+        } else {
+            return true;
+        };
+        self.bishop_mate_possible(s, checkers, relevant, colour)
     }
-    let escape_blockers = blockers_of(escapes).count();
-    if escapes.count() > escape_blockers + king_helps {
-        return false;
+
+    /// Whether some piece of the winner other than `pawn` might protect `p`.
+    fn protected(&self, p: Square, pawn: Square) -> bool {
+        let target = Bitboard::from_square(p);
+        if self.king_reach.intersects(attacks::king_attacks(p)) {
+            return true;
+        }
+        let board = self.reach.board();
+        (board.by_color(self.winner) & !board.kings())
+            .into_iter()
+            .filter(|&q| q != pawn)
+            .any(|q| self.might_attack(q, target))
     }
-    if checkers.count() >= 2 || bishops.count() >= 2 {
-        return true;
+
+    /// The counting test of a mate on `s` by bishops of one square colour.
+    fn bishop_mate_possible(
+        &self,
+        s: Square,
+        checkers: Bitboard,
+        bishops: Bitboard,
+        colour: Bitboard,
+    ) -> bool {
+        let neighbours = attacks::king_attacks(s) & self.region;
+        // The winner's king covers flight squares only from two squares
+        // away; each place it might stand covers its own squares.
+        let ring = attacks::king_attacks(s)
+            .into_iter()
+            .fold(Bitboard::EMPTY, |acc, n| acc | attacks::king_attacks(n))
+            & !attacks::king_attacks(s)
+            & !Bitboard::from_square(s);
+        std::iter::once(Bitboard::EMPTY)
+            .chain(
+                (self.king_reach & ring)
+                    .into_iter()
+                    .map(|w| attacks::king_attacks(w) & neighbours),
+            )
+            .any(|covered| self.bishop_mate_with(s, checkers, bishops, colour, covered))
     }
-    // One bishop: it covers the diagonal it checks along; the other one's
-    // squares next to the king need blockers (or the king, up to three).
-    let diagonals = attacks::bishop_attacks(s, Bitboard::EMPTY);
-    let same_colour = neighbours & colour;
-    let mut cheapest = usize::MAX;
-    for n in same_colour {
-        let line = attacks::ray(s, n) & diagonals;
-        let other = (same_colour & !line).count();
-        cheapest = cheapest.min(other);
+
+    /// The counting test when the winner's king covers `covered`.
+    fn bishop_mate_with(
+        &self,
+        s: Square,
+        checkers: Bitboard,
+        bishops: Bitboard,
+        colour: Bitboard,
+        covered: Bitboard,
+    ) -> bool {
+        let neighbours = attacks::king_attacks(s) & self.region;
+        let escapes = neighbours & !colour;
+        let blockers_of = |squares: Bitboard| -> Bitboard {
+            self.loser_pieces
+                .into_iter()
+                .filter(|&p| self.reach.of_piece(p).intersects(squares))
+                .collect()
+        };
+        let unblockable = (escapes & !covered)
+            .into_iter()
+            .any(|e| blockers_of(Bitboard::from_square(e)).is_empty());
+        if unblockable {
+            return false;
+        }
+        let open = escapes & !covered;
+        if open.count() > blockers_of(open).count() {
+            return false;
+        }
+        if checkers.count() >= 2 || bishops.count() >= 2 {
+            return true;
+        }
+        // One bishop: it covers the diagonal it checks along; the other
+        // one's squares next to the king need blockers (or the king).
+        let diagonals = attacks::bishop_attacks(s, Bitboard::EMPTY);
+        let same_colour = neighbours & colour;
+        let mut cheapest = usize::MAX;
+        for n in same_colour {
+            let line = attacks::ray(s, n) & diagonals;
+            let other = (same_colour & !line & !covered).count();
+            cheapest = cheapest.min(other);
+        }
+        if cheapest == usize::MAX {
+            cheapest = 0;
+        }
+        open.count() + cheapest <= blockers_of(neighbours & !covered).count()
     }
-    if cheapest == usize::MAX {
-        cheapest = 0;
-    }
-    let all_blockers = blockers_of(neighbours).count();
-    escapes.count() + cheapest <= all_blockers + 3 * king_helps
 }
 
 #[cfg(test)]
@@ -147,6 +259,16 @@ mod tests {
             ),
             // Open board: a lone king proves nothing for white.
             ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false, true),
+            // Black's pawns check only unprotected, next to the king that
+            // takes them; the boxed bishop blocks nothing.
+            (
+                "1b1k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1",
+                true,
+                true,
+            ),
+            // One dark bishop: the light flight squares outnumber Black's
+            // blockers, and White's king, stuck on a1, covers none of them.
+            ("k7/1b6/8/8/8/1pB5/pP6/K7 w - - 0 1", true, true),
             // Rook behind its own king: the reach lets it pass the king, so
             // only the search can tell (neither side can mate).
             ("2k5/6p1/6P1/6PK/6P1/6PR/7P/8 b - - 0 1", false, false),
