@@ -22,6 +22,7 @@ use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
 
@@ -195,6 +196,12 @@ impl FakeDiscord {
             .route("/", get(gateway))
             .fallback(rest)
             .with_state(Arc::clone(&inner));
+        // Like a real server, the fake answers without Nagle's delay: with it,
+        // a gateway event written while the previous one is unacknowledged
+        // waits for the bot's delayed ACK (up to 40 ms on Linux).
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         let server = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
