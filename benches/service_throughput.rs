@@ -104,12 +104,10 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async {
         let store = SqliteStore::open(path).expect("open");
-        // PAWNPOST_BENCH_IMAGES=0 measures without board images (on by default).
-        let config = ServiceConfig {
-            board_images: std::env::var("PAWNPOST_BENCH_IMAGES").map_or(true, |v| v != "0"),
-            ..ServiceConfig::default()
-        };
-        let service = Service::new(store, config);
+        // The act alone by default; PAWNPOST_BENCH_IMAGES=1 also draws each
+        // reply's board PNG, as an adapter does before sending.
+        let draw = std::env::var("PAWNPOST_BENCH_IMAGES").is_ok_and(|v| v == "1");
+        let service = Service::new(store, ServiceConfig::default());
         let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
         let act = |user: String, channel: usize, text: String, key: String| Act {
             platform: Platform::Console,
@@ -144,9 +142,12 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
                 let text = format!("/move {uci}");
                 // Interaction ids (Discord snowflakes, Matrix event order) grow with time.
                 let key = format!("act:{:012}", ply * scripts.len() + game);
-                let replies = service
+                let mut replies = service
                     .handle(act(format!("{player}{game}"), game, text, key), now)
                     .await;
+                if draw {
+                    service.draw_boards(&mut replies);
+                }
                 assert!(
                     replies.iter().all(|r| !r.ephemeral),
                     "move refused: {replies:?}"

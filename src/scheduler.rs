@@ -110,8 +110,9 @@ pub async fn run<S, N, T>(
     }
     let mut last_beat = time.now();
     loop {
-        let replies = service.run_due(time.now()).await;
+        let mut replies = service.run_due(time.now()).await;
         if !replies.is_empty() {
+            service.draw_boards(&mut replies);
             notifier.deliver(replies).await;
         }
         let now = time.now();

@@ -1,6 +1,7 @@
-//! The service attaches a board PNG to every reply that shows a position,
-//! oriented for the reader, also when an act is replayed; `/gif` answers
-//! with the game as a GIF; images can be turned off.
+//! `draw_boards` (which adapters call before sending) gives every reply
+//! that shows a position its board PNG, oriented for the reader, also when
+//! an act is replayed; `/gif` answers with the game as a GIF; images can be
+//! turned off; `handle` alone draws nothing.
 
 use chrono::{DateTime, TimeZone, Utc};
 use pawnpost::service::{Act, Input, Reply, Service, ServiceConfig, User};
@@ -25,7 +26,9 @@ async fn act(service: &Service<MemoryStore>, user: &str, text: &str, key: &str) 
         key: Some(key.into()),
         input: Input::Text(text.into()),
     };
-    service.handle(act, now()).await
+    let mut replies = service.handle(act, now()).await;
+    service.draw_boards(&mut replies);
+    replies
 }
 
 fn board_png(reply: &Reply) -> Option<&[u8]> {
@@ -89,4 +92,27 @@ async fn board_images_can_be_turned_off() {
     let moved = act(&service, "alice", "/move e4", "3").await;
     assert!(moved.iter().any(|r| r.board.is_some()));
     assert!(moved.iter().all(|r| r.attachments.is_empty()));
+}
+
+#[tokio::test]
+async fn handling_an_act_draws_no_image() {
+    let service = Service::new(MemoryStore::new(), ServiceConfig::default());
+    act(&service, "alice", "/challenge @bob color:white", "1").await;
+    act(&service, "bob", "/accept", "2").await;
+    let board = Act {
+        platform: Platform::Console,
+        server: "club".into(),
+        channel: "main".into(),
+        user: User {
+            id: "alice".into(),
+            name: "alice".into(),
+            locale: None,
+            moderator: false,
+        },
+        key: Some("3".into()),
+        input: Input::Text("/board".into()),
+    };
+    let shown = service.handle(board, now()).await;
+    assert!(shown[0].board.is_some());
+    assert!(shown[0].attachments.is_empty(), "drawn only when sent");
 }

@@ -42,6 +42,14 @@ pub struct ConsoleOptions {
     pub boards: Option<std::path::PathBuf>,
 }
 
+impl ConsoleOptions {
+    /// Whether anyone sees the replies' files (written out or listed):
+    /// only then are board images drawn.
+    fn shows_files(&self) -> bool {
+        self.json || self.boards.is_some()
+    }
+}
+
 /// Why the console stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ConsoleError {
@@ -129,8 +137,12 @@ pub async fn run<S: Store>(
             }
             // Moving the simulated clock is what wakes the scheduler here.
             if session.simulated_now.is_some() {
-                for reply in service.run_due(session.now()).await {
-                    print_reply(&mut output, &session, &reply, options.json)?;
+                let mut replies = service.run_due(session.now()).await;
+                if options.shows_files() {
+                    service.draw_boards(&mut replies);
+                }
+                for reply in &replies {
+                    print_reply(&mut output, &session, reply, options.json)?;
                 }
                 output.flush()?;
             }
@@ -161,7 +173,10 @@ pub async fn run<S: Store>(
                 .map(|name| format!("console:{name}:{line_no}:{:016x}", fnv1a(trimmed))),
             input: Input::Text(command.trim().to_owned()),
         };
-        let replies = service.handle(act, session.now()).await;
+        let mut replies = service.handle(act, session.now()).await;
+        if options.shows_files() {
+            service.draw_boards(&mut replies);
+        }
         for (index, reply) in replies.iter().enumerate() {
             print_reply(&mut output, &session, reply, options.json)?;
             if let Some(dir) = &options.boards {

@@ -278,11 +278,8 @@ impl<S: Store> Service<S> {
     /// Carries out one act at `now` and answers it.
     pub async fn handle(&self, act: Act, now: DateTime<Utc>) -> Vec<Reply> {
         match self.try_handle(&act, now).await {
-            Ok(mut replies) => {
-                // Also on a replay: stored answers keep the board, not its image.
-                self.attach_boards(&mut replies);
-                replies
-            }
+            // Board images are drawn by `draw_boards` when the replies are sent.
+            Ok(replies) => replies,
             Err(Failure::Storage(error)) => {
                 tracing::error!(%error, platform = act.platform.as_str(), "act failed");
                 let text = self

@@ -374,7 +374,11 @@ impl<S: Store> Handler<S> {
     /// Hands the act to the service and sends its replies.
     async fn carry_out(&self, responder: Responder<'_>, act: Act, origin: &Origin) {
         let now = self.time.now();
-        let handling = self.service.handle(act, now);
+        let handling = async {
+            let mut replies = self.service.handle(act, now).await;
+            self.service.draw_boards(&mut replies);
+            replies
+        };
         let replies = responder.answer_in_time(handling).await;
         let i18n = self.service.i18n();
         responder

@@ -195,7 +195,8 @@ async fn handle_event<S: Store>(
         key: Some(format!("matrix:{event_id}")),
         input,
     };
-    let replies = service.handle(act, Utc::now()).await;
+    let mut replies = service.handle(act, Utc::now()).await;
+    service.draw_boards(&mut replies);
     tracing::debug!(replies = replies.len(), "act answered");
     deliver(client, &settings.prefix, &replies, command.as_ref()).await;
 }
