@@ -328,16 +328,7 @@ type ServerTuple = (
 );
 
 fn server_row(row: &Row<'_>) -> rusqlite::Result<ServerTuple> {
-    Ok((
-        row.get(0)?,
-        row.get(1)?,
-        row.get(2)?,
-        row.get(3)?,
-        row.get(4)?,
-        row.get(5)?,
-        row.get(6)?,
-        row.get(7)?,
-    ))
+    row.try_into()
 }
 
 fn to_server(t: ServerTuple) -> Result<ServerRow> {
@@ -360,14 +351,7 @@ const PLAYER_COLUMNS: &str = "id, platform, platform_id, display_name, language,
 type PlayerTuple = (i64, String, String, String, Option<String>, String);
 
 fn player_row(row: &Row<'_>) -> rusqlite::Result<PlayerTuple> {
-    Ok((
-        row.get(0)?,
-        row.get(1)?,
-        row.get(2)?,
-        row.get(3)?,
-        row.get(4)?,
-        row.get(5)?,
-    ))
+    row.try_into()
 }
 
 fn to_player(t: PlayerTuple) -> Result<PlayerRow> {
@@ -910,15 +894,7 @@ const LEAVE_COLUMNS: &str = "id, player_id, server_id, starts_at, ends_at, ended
 type LeaveTuple = (i64, i64, i64, String, String, Option<String>, u32);
 
 fn leave_row(r: &Row<'_>) -> rusqlite::Result<LeaveTuple> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-        r.get(6)?,
-    ))
+    r.try_into()
 }
 
 fn to_leave(t: LeaveTuple) -> Result<LeaveRow> {

@@ -21,17 +21,7 @@ const MATCH_TABLES: &str = "ladder_matches m JOIN challenges c ON c.id = m.chall
 type MatchTuple = (i64, i64, i64, Option<i64>, i64, i64, String, String, String);
 
 fn match_row(r: &Row<'_>) -> rusqlite::Result<MatchTuple> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-        r.get(6)?,
-        r.get(7)?,
-        r.get(8)?,
-    ))
+    r.try_into()
 }
 
 fn to_match(t: MatchTuple) -> Result<LadderMatchRow> {
