@@ -113,16 +113,12 @@ impl<S: Store> Service<S> {
                 vec![Reply {
                     channel,
                     to,
-                    ephemeral: false,
-                    direct: false,
                     text,
-                    events: Vec::new(),
-                    board: None,
-                    attachments: Vec::new(),
                     prompt: match committed.challenge_id {
                         Some(challenge) => Prompt::Challenge { challenge },
                         None => Prompt::None,
                     },
+                    ..Reply::default()
                 }]
             })
             .await?;
@@ -215,13 +211,9 @@ impl<S: Store> Service<S> {
                 let mut reply = Reply {
                     channel,
                     to: Some(names.platform_id(turn).to_owned()),
-                    ephemeral: false,
-                    direct: false,
                     text,
-                    events: Vec::new(),
-                    board: None,
-                    attachments: Vec::new(),
                     prompt: Prompt::NewGame { game: game_id },
+                    ..Reply::default()
                 };
                 reply.board = Some(super::games::board_view(&game, game_id, &names, turn));
                 vec![reply]

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::cache::LoadedGame;
 use super::texts::{self, Names};
-use super::{Failure, GameEvent, Prompt, Reply, Service};
+use super::{Failure, GameEvent, Reply, Service};
 use crate::core::game::{Act, Actor, GameError};
 use crate::storage::{Commit, DueGame, GameUpdate, StorageError, Store};
 
@@ -87,13 +87,9 @@ impl<S: Store> Service<S> {
             notify => Some(Reply {
                 channel: record.channel.clone(),
                 to: Some(names.platform_id(game.turn()).to_owned()),
-                ephemeral: false,
                 direct: notify == crate::storage::Notify::Direct,
                 text,
-                events: Vec::new(),
-                board: None,
-                attachments: Vec::new(),
-                prompt: Prompt::None,
+                ..Reply::default()
             }),
         };
         let update = GameUpdate {
@@ -247,13 +243,8 @@ impl<S: Store> Service<S> {
         let reply = Reply {
             channel: record.channel.clone(),
             to: Some(names.platform_id(game.turn()).to_owned()),
-            ephemeral: false,
-            direct: false,
             text,
-            events: Vec::new(),
-            board: None,
-            attachments: Vec::new(),
-            prompt: Prompt::None,
+            ..Reply::default()
         };
         let update = GameUpdate {
             id: record.id,
@@ -319,8 +310,6 @@ impl<S: Store> Service<S> {
         let reply = Reply {
             channel: record.channel.clone(),
             to: Some(names.platform_id(!turn).to_owned()),
-            ephemeral: false,
-            direct: false,
             text: lines.join("\n"),
             events: events
                 .iter()
@@ -329,9 +318,7 @@ impl<S: Store> Service<S> {
                     event: event.clone(),
                 })
                 .collect(),
-            board: None,
-            attachments: Vec::new(),
-            prompt: Prompt::None,
+            ..Reply::default()
         };
         let update = GameUpdate {
             id: record.id,

@@ -324,13 +324,9 @@ impl<S: Store> Service<S> {
                 vec![Reply {
                     channel,
                     to: Some(defender.platform_id.clone()),
-                    ephemeral: false,
-                    direct: false,
                     text,
-                    events: Vec::new(),
-                    board: None,
-                    attachments: Vec::new(),
                     prompt: Prompt::Challenge { challenge },
+                    ..Reply::default()
                 }]
             })
             .await?;
@@ -525,13 +521,8 @@ impl<S: Store> Service<S> {
         let reply = Reply {
             channel: matched.channel.clone(),
             to: None,
-            ephemeral: false,
-            direct: false,
             text,
-            events: Vec::new(),
-            board: None,
-            attachments: Vec::new(),
-            prompt: Prompt::None,
+            ..Reply::default()
         };
         match self.store.commit(commit, now, move |_| vec![reply]).await {
             Ok((_, replies)) => Ok(replies),
@@ -589,13 +580,9 @@ impl<S: Store> Service<S> {
             Reply {
                 channel: String::new(),
                 to: Some(player.platform_id.clone()),
-                ephemeral: false,
                 direct: true,
                 text,
-                events: Vec::new(),
-                board: None,
-                attachments: Vec::new(),
-                prompt: Prompt::None,
+                ..Reply::default()
             }
         });
         let replies: Vec<Reply> = notice.into_iter().collect();

@@ -8,7 +8,7 @@
 use chrono::{DateTime, Datelike, Duration, Utc};
 
 use super::texts::{self, Names};
-use super::{Attempt, Context, Failure, Prompt, Reply, Service};
+use super::{Attempt, Context, Failure, Reply, Service};
 use crate::core::command::LeaveAction;
 use crate::core::game::{Game, PlayerId};
 use crate::i18n::Arg;
@@ -266,13 +266,8 @@ impl<S: Store> Service<S> {
         Reply {
             channel: record.channel.clone(),
             to: Some(names.platform_id(opponent).to_owned()),
-            ephemeral: false,
-            direct: false,
             text: self.i18n.text(lang, key, &args),
-            events: Vec::new(),
-            board: None,
-            attachments: Vec::new(),
-            prompt: Prompt::None,
+            ..Reply::default()
         }
     }
 }

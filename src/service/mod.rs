@@ -144,8 +144,9 @@ pub struct BoardView {
     pub flag_at: Option<DateTime<Utc>>,
 }
 
-/// Something to show a user or a channel.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Something to show a user or a channel. `Reply::default()` is a plain
+/// channel message: seen by all, no board, no files, no buttons.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reply {
     /// The channel's platform id.
     pub channel: String,
@@ -289,12 +290,8 @@ impl<S: Store> Service<S> {
                     channel: act.channel.clone(),
                     to: Some(act.user.id.clone()),
                     ephemeral: true,
-                    direct: false,
                     text,
-                    events: Vec::new(),
-                    board: None,
-                    attachments: Vec::new(),
-                    prompt: Prompt::None,
+                    ..Reply::default()
                 }]
             }
         }
@@ -481,12 +478,8 @@ impl<S: Store> Service<S> {
             channel: ctx.channel_platform_id.clone(),
             to: Some(ctx.player.platform_id.clone()),
             ephemeral: true,
-            direct: false,
             text,
-            events: Vec::new(),
-            board: None,
-            attachments: Vec::new(),
-            prompt: Prompt::None,
+            ..Reply::default()
         }
     }
 
@@ -495,13 +488,8 @@ impl<S: Store> Service<S> {
         Reply {
             channel: ctx.channel_platform_id.clone(),
             to,
-            ephemeral: false,
-            direct: false,
             text,
-            events: Vec::new(),
-            board: None,
-            attachments: Vec::new(),
-            prompt: Prompt::None,
+            ..Reply::default()
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use shakmaty::{Chess, Color};
 
-use super::{Context, Prompt, Reply};
+use super::{Context, Reply};
 use crate::core::command::CommandError;
 use crate::core::event::{Event, GameResult, Reason};
 use crate::core::game::GameError;
@@ -324,11 +324,7 @@ pub(super) fn command_refusal(i18n: &I18n, ctx: &Context, error: &CommandError) 
         channel: ctx.channel_platform_id.clone(),
         to: Some(ctx.player.platform_id.clone()),
         ephemeral: true,
-        direct: false,
         text,
-        events: Vec::new(),
-        board: None,
-        attachments: Vec::new(),
-        prompt: Prompt::None,
+        ..Reply::default()
     }
 }

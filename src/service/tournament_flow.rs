@@ -178,13 +178,9 @@ impl Announcements {
             replies.push(Reply {
                 channel: self.channel.clone(),
                 to: None,
-                ephemeral: false,
-                direct: false,
                 text: self.lines.join("\n"),
-                events: Vec::new(),
-                board: None,
                 attachments: self.attachments,
-                prompt: Prompt::None,
+                ..Reply::default()
             });
         }
         for (notice, game) in self.games.iter().zip(&committed.tournament_games) {
@@ -202,13 +198,9 @@ impl Announcements {
             replies.push(Reply {
                 channel: self.channel.clone(),
                 to: Some(notice.white.1.clone()),
-                ephemeral: false,
-                direct: false,
                 text,
-                events: Vec::new(),
-                board: None,
-                attachments: Vec::new(),
                 prompt: Prompt::NewGame { game: *game },
+                ..Reply::default()
             });
         }
         replies

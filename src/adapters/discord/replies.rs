@@ -207,8 +207,6 @@ mod tests {
         Reply {
             channel: "10".into(),
             to: Some("20".into()),
-            ephemeral: false,
-            direct: false,
             text: "alice plays e4.".into(),
             events: vec![GameEvent {
                 game: 3,
@@ -229,6 +227,7 @@ mod tests {
                 bytes: std::sync::Arc::from(&b"png"[..]),
             }],
             prompt: Prompt::Game { game: 3 },
+            ..Reply::default()
         }
     }
 

@@ -78,13 +78,10 @@ mod tests {
         Reply {
             channel: "!room:localhost".into(),
             to: to.map(str::to_owned),
-            ephemeral: false,
             direct,
             text: text.into(),
-            events: Vec::new(),
-            board: None,
-            attachments: Vec::new(),
             prompt: Default::default(),
+            ..Reply::default()
         }
     }
 

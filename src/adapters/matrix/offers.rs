@@ -79,15 +79,13 @@ mod tests {
             channel: "!r:localhost".into(),
             to: None,
             ephemeral,
-            direct: false,
             text: "x".into(),
             events: events
                 .into_iter()
                 .map(|event| GameEvent { game: 7, event })
                 .collect(),
-            board: None,
-            attachments: Vec::new(),
             prompt: Default::default(),
+            ..Reply::default()
         }
     }
 
