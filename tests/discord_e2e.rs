@@ -500,6 +500,8 @@ async fn a_flag_fall_is_posted_in_the_game_channel_with_a_mention() {
         notice.content()
     );
     assert!(notice.all_text().contains(&format!("{game}")));
+    // With the final position, drawn by the adapter as it sends.
+    assert_board_attached(&notice);
     let _ = stop.send(());
     let _ = scheduler.await;
     let record = bot.service.store().game(game).await.unwrap().unwrap();

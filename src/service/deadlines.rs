@@ -318,6 +318,8 @@ impl<S: Store> Service<S> {
                     event: event.clone(),
                 })
                 .collect(),
+            // The final position, seen by the player who was waiting.
+            board: Some(super::games::board_view(&game, record.id, &names, !turn)),
             ..Reply::default()
         };
         let update = GameUpdate {
