@@ -84,6 +84,11 @@ fn a_win_from_below_swaps_places_and_a_draw_changes_nothing() {
         "{challenge}"
     );
     assert!(
+        out.iter()
+            .any(|r| text(r).starts_with("Ladder game #") && text(r).contains("begins")),
+        "the accepted challenge starts a ladder game: {out:#?}"
+    );
+    assert!(
         any_text(&out, "Ladder: carol takes place 1 from alice."),
         "the win is announced with the game's end: {out:#?}"
     );

@@ -248,6 +248,7 @@ ladder-climbed = Ladder: { $player } takes place { $place } from { $opponent }.
 ladder-forfeit = Ladder: { $opponent } did not take up the challenge; { $player } takes place { $place } by forfeit.
 ladder-unchanged = Ladder: no change between { $player } and { $opponent }.
 ladder-withdrawn = Ladder challenge withdrawn: nothing changes.
+ladder-game-started = Ladder game #{ $game } begins: { $white } (White) against { $black } (Black). { $turn }, your move.
 ladder-inactive-dropped = { $player }, you have played no ladder game for { $days } days: you drop to place { $place } on the ladder.
 ladder-inactive-removed = { $player }, you have played no ladder game for { $days } days: you are taken off the ladder (you were at place { $place }).
 discord-cmd-ladder = The challenge ladder: show it, join, leave, challenge a player above

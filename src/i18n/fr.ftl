@@ -248,6 +248,7 @@ ladder-climbed = Échelle : { $player } prend la place { $place } à { $opponent
 ladder-forfeit = Échelle : { $opponent } n'a pas relevé le défi ; { $player } prend la place { $place } par forfait.
 ladder-unchanged = Échelle : rien ne change entre { $player } et { $opponent }.
 ladder-withdrawn = Défi d'échelle retiré : rien ne change.
+ladder-game-started = La partie d'échelle n° { $game } commence : { $white } (Blancs) contre { $black } (Noirs). { $turn }, à vous de jouer.
 ladder-inactive-dropped = { $player }, vous n'avez joué aucune partie d'échelle depuis { $days } jours : vous descendez à la place { $place }.
 ladder-inactive-removed = { $player }, vous n'avez joué aucune partie d'échelle depuis { $days } jours : vous êtes retiré de l'échelle (vous étiez à la place { $place }).
 discord-cmd-ladder = L'échelle de défis : la voir, y entrer, la quitter, défier un joueur au-dessus

@@ -170,6 +170,7 @@ impl<S: Store> Service<S> {
         };
         // A ladder challenge becomes a ladder game.
         let ladder_match = self.pending_ladder_match(challenge.id).await?;
+        let is_ladder_game = ladder_match.is_some();
         let commit = Commit {
             act_key: ctx.act_key.clone(),
             closing_challenge: Some(ChallengeClosing {
@@ -198,16 +199,17 @@ impl<S: Store> Service<S> {
             .store
             .commit(commit, now, move |committed: &Committed| {
                 let game_id = committed.game_id.unwrap_or_default();
-                let text = i18n.text(
-                    lang,
-                    "game-started",
-                    &[
-                        ("game", Arg::from(game_id)),
-                        ("white", Arg::from(names.display(Color::White))),
-                        ("black", Arg::from(names.display(Color::Black))),
-                        ("turn", Arg::from(names.display(turn))),
-                    ],
-                );
+                let args = [
+                    ("game", Arg::from(game_id)),
+                    ("white", Arg::from(names.display(Color::White))),
+                    ("black", Arg::from(names.display(Color::Black))),
+                    ("turn", Arg::from(names.display(turn))),
+                ];
+                let id = match is_ladder_game {
+                    true => "ladder-game-started",
+                    false => "game-started",
+                };
+                let text = i18n.text(lang, id, &args);
                 let mut reply = Reply {
                     channel,
                     to: Some(names.platform_id(turn).to_owned()),
