@@ -43,9 +43,10 @@ fn replays_to_mate(pos: &Chess, winner: Color, line: &[Move]) -> bool {
 /// count.
 const KNOWN_UNPROVED: usize = 14;
 
-/// Winnable sides left undecided with the full budget: helpmates through a
-/// wall of bishops too long for the search and the walk (CHA finds neither).
-const KNOWN_UNFOUND: usize = 2;
+/// Winnable sides left undecided with the full budget: a helpmate through a
+/// wall of bishops too long for the search and the walk (CHA does not find
+/// it either).
+const KNOWN_UNFOUND: usize = 1;
 
 /// Runs every vector, both sides, with `budget` nodes each. Panics on any
 /// answer against the class (a mate for an unwinnable side, "unwinnable"

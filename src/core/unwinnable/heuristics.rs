@@ -23,6 +23,9 @@ pub enum Corner {
     /// The same corner turned half a turn (same square colour), on the
     /// winner's own side: for kings that cannot reach the far side.
     Near,
+    /// The corner nearest the loser's king, whatever its colour: for mates
+    /// by a promoted piece where the king already stands.
+    Home,
 }
 
 /// How a move is searched.
@@ -81,6 +84,16 @@ fn target(board: &Board, moved: Role, winner: Color, winners_turn: bool, corner:
         (false, true) => Square::H8,
         (false, false) => Square::G8,
     };
+    if corner == Corner::Home {
+        let home = board.king_of(!winner).unwrap_or(Square::H8);
+        if home.file() < shakmaty::File::E {
+            target = target.flip_horizontal();
+        }
+        if home.rank() < Rank::Fifth {
+            target = target.flip_vertical();
+        }
+        return target;
+    }
     if !dark_corner {
         target = target.flip_horizontal();
     }
@@ -223,5 +236,8 @@ mod tests {
         assert_eq!(king(Color::White, Corner::Far), Square::H8);
         assert_eq!(king(Color::Black, Corner::Far), Square::A1);
         assert_eq!(king(Color::White, Corner::Near), Square::A1);
+        // The loser's king on e8, or on e1: the nearest corner on its side.
+        assert_eq!(king(Color::White, Corner::Home), Square::H8);
+        assert_eq!(king(Color::Black, Corner::Home), Square::H1);
     }
 }

@@ -252,9 +252,9 @@ fn full(pos: &Chess, winner: Color, budget: u64) -> Verdict {
     }
 }
 
-/// One round of [`full`] on `nodes`: a helpmate search driving the loser's
-/// king to CHA's far corner, another to the near one (kings that cannot
-/// cross a chain), then a walk over the reachable positions.
+/// One round of [`full`] on `nodes`: helpmate searches driving the loser's
+/// king to each [`Corner`] in turn, then a walk over the reachable
+/// positions.
 fn settle(
     pos: &Chess,
     winner: Color,
@@ -262,7 +262,11 @@ fn settle(
     all_open: bool,
     nodes: u64,
 ) -> Option<Verdict> {
-    for (corner, nodes) in [(Corner::Far, nodes), (Corner::Near, nodes / 2)] {
+    for (corner, nodes) in [
+        (Corner::Far, nodes),
+        (Corner::Near, nodes / 2),
+        (Corner::Home, nodes / 2),
+    ] {
         let mut search = Search::new(winner, nodes);
         search.set_corner(corner);
         match search_lines(pos, open, all_open, &mut search) {
