@@ -81,7 +81,8 @@ pub enum Mode {
     /// (CHA's quick mode). The budget is not used.
     Quick,
     /// Always looks for a proof either way (a mating line or a proof of
-    /// unwinnability), with a large budget.
+    /// unwinnability), with a large budget: the nodes of its largest
+    /// search, under three times that over all its searches.
     Full,
 }
 
