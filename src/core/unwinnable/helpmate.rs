@@ -16,7 +16,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
-use super::heuristics::{Context, Variation};
+use super::heuristics::{Context, Corner, Variation};
 use super::material;
 
 /// The longest line searched; deeper lines count as cut short. Keeps the
@@ -30,9 +30,10 @@ fn ordered_moves(
     pos: &Chess,
     moves: Vec<Move>,
     winner: Color,
+    corner: Corner,
     was_semi_blocked: bool,
 ) -> (Vec<(Variation, Move)>, bool) {
-    let context = Context::new(pos, winner);
+    let context = Context::new(pos, winner, corner);
     let semi_blocked = context.semi_blocked() || was_semi_blocked;
     let mut ordered: Vec<(Variation, Move)> = moves
         .into_iter()
@@ -83,6 +84,7 @@ type Table = HashMap<u64, i32, BuildHasherDefault<KeyHasher>>;
 /// nodes over all its calls.
 pub struct Search {
     winner: Color,
+    corner: Corner,
     max_depth: i32,
     /// Nodes of the current iteration, and the cap on them.
     iteration_nodes: u64,
@@ -104,6 +106,7 @@ impl Search {
     pub fn new(winner: Color, budget: u64) -> Search {
         Search {
             winner,
+            corner: Corner::Far,
             max_depth: 0,
             iteration_nodes: 0,
             iteration_limit: 0,
@@ -113,6 +116,11 @@ impl Search {
             table: None,
             line: Vec::new(),
         }
+    }
+
+    /// Drives the loser's king to `corner` from now on.
+    pub fn set_corner(&mut self, corner: Corner) {
+        self.corner = corner;
     }
 
     /// Nodes spent so far.
@@ -195,7 +203,8 @@ impl Search {
         if let (Some(table), Some(key)) = (&mut self.table, key) {
             table.insert(key, moves_left);
         }
-        let (ordered, semi_blocked) = ordered_moves(pos, moves, self.winner, was_semi_blocked);
+        let (ordered, semi_blocked) =
+            ordered_moves(pos, moves, self.winner, self.corner, was_semi_blocked);
 
         for (mut variation, m) in ordered {
             if self.line.len() > REWARD_HORIZON && variation == Variation::Reward {

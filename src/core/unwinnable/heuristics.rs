@@ -14,6 +14,20 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square
 
 use super::material;
 
+/// Which corner the search drives the loser's king to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corner {
+    /// On the winner's relative eighth rank (CHA's choice): usually where the
+    /// loser's king already is.
+    Far,
+    /// The same corner turned half a turn (same square colour), on the
+    /// winner's own side: for kings that cannot reach the far side.
+    Near,
+    /// The corner nearest the loser's king, whatever its colour: for mates
+    /// by a promoted piece where the king already stands.
+    Home,
+}
+
 /// How a move is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Variation {
@@ -58,7 +72,7 @@ fn knight_distance(a: Square, b: Square) -> u8 {
 }
 
 /// The square the moved piece should head for (see the module comment).
-fn target(board: &Board, moved: Role, winner: Color, winners_turn: bool) -> Square {
+fn target(board: &Board, moved: Role, winner: Color, winners_turn: bool, corner: Corner) -> Square {
     let winner_bishops = board.by_piece(Role::Bishop.of(winner));
     let loser_bishops = board.by_piece(Role::Bishop.of(!winner));
     let dark_corner = winner_bishops.intersects(Bitboard::DARK_SQUARES)
@@ -70,10 +84,20 @@ fn target(board: &Board, moved: Role, winner: Color, winners_turn: bool) -> Squa
         (false, true) => Square::H8,
         (false, false) => Square::G8,
     };
+    if corner == Corner::Home {
+        let home = board.king_of(!winner).unwrap_or(Square::H8);
+        if home.file() < shakmaty::File::E {
+            target = target.flip_horizontal();
+        }
+        if home.rank() < Rank::Fifth {
+            target = target.flip_vertical();
+        }
+        return target;
+    }
     if !dark_corner {
         target = target.flip_horizontal();
     }
-    if winner == Color::Black {
+    if (winner == Color::Black) != (corner == Corner::Near) {
         target = target.flip_vertical().flip_horizontal();
     }
     target
@@ -105,6 +129,7 @@ fn is_advanced_pawn_push(m: &Move, turn: Color) -> bool {
 /// Facts about a position that every move's classification uses.
 pub struct Context {
     winner: Color,
+    corner: Corner,
     winners_turn: bool,
     needs_loser_promotion: bool,
     /// Only pawns and bishops, at least four blocked pawns, none lonely.
@@ -114,7 +139,7 @@ pub struct Context {
 }
 
 impl Context {
-    pub fn new(pos: &Chess, winner: Color) -> Context {
+    pub fn new(pos: &Chess, winner: Color, corner: Corner) -> Context {
         let board = pos.board();
         let only_pawns_and_bishops = (board.knights() | board.rooks() | board.queens()).is_empty();
         let blocked_bishop_ending = only_pawns_and_bishops
@@ -125,6 +150,7 @@ impl Context {
         let between = white.shift(8) & black.shift(-8);
         Context {
             winner,
+            corner,
             winners_turn: pos.turn() == winner,
             needs_loser_promotion: material::needs_loser_promotion(board, winner),
             blocked_bishop_ending,
@@ -140,7 +166,7 @@ impl Context {
     pub fn classify(&self, pos: &Chess, m: &Move, was_semi_blocked: bool) -> Variation {
         let board = pos.board();
         let moved = m.role();
-        let target = target(board, moved, self.winner, self.winners_turn);
+        let target = target(board, moved, self.winner, self.winners_turn, self.corner);
         let mut variation = Variation::Normal;
         if self.winners_turn {
             if is_advanced_pawn_push(m, pos.turn())
@@ -206,7 +232,12 @@ mod tests {
     #[test]
     fn corners_follow_the_winner_and_the_bishops() {
         let board = Board::new();
-        assert_eq!(target(&board, Role::King, Color::White, false), Square::H8);
-        assert_eq!(target(&board, Role::King, Color::Black, false), Square::A1);
+        let king = |winner, corner| target(&board, Role::King, winner, false, corner);
+        assert_eq!(king(Color::White, Corner::Far), Square::H8);
+        assert_eq!(king(Color::Black, Corner::Far), Square::A1);
+        assert_eq!(king(Color::White, Corner::Near), Square::A1);
+        // The loser's king on e8, or on e1: the nearest corner on its side.
+        assert_eq!(king(Color::White, Corner::Home), Square::H8);
+        assert_eq!(king(Color::Black, Corner::Home), Square::H1);
     }
 }

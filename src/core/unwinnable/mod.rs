@@ -47,6 +47,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use helpmate::{Found, Search};
+use heuristics::Corner;
 
 /// The answer for one side.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +81,8 @@ pub enum Mode {
     /// (CHA's quick mode). The budget is not used.
     Quick,
     /// Always looks for a proof either way (a mating line or a proof of
-    /// unwinnability), with a large budget.
+    /// unwinnability), with a large budget: the nodes of its largest
+    /// search, under three times that over all its searches.
     Full,
 }
 
@@ -89,7 +91,7 @@ impl Mode {
     pub fn budget(self) -> u64 {
         match self {
             Mode::Quick => 20_000,
-            Mode::Full => 2_000_000,
+            Mode::Full => 10_000_000,
         }
     }
 }
@@ -235,23 +237,64 @@ fn full(pos: &Chess, winner: Color, budget: u64) -> Verdict {
     {
         return verdict;
     }
-    if open.len() == pos.legal_moves().len() {
-        return match search.deepening(pos) {
-            Found::Mate(line) => Verdict::Winnable(line),
-            Found::NoMate => Verdict::Unwinnable,
-            Found::Unknown => walk(pos, winner, large_closure(budget))
-                .unwrap_or(Verdict::Undecided(Why::BudgetSpent)),
-        };
+    let all_open = open.len() == pos.legal_moves().len();
+    // Each way of settling the question is cheap on some positions and
+    // hopeless on others: try them all on a small share of the budget, then
+    // on four times more, up to the whole budget.
+    let mut share = budget / 64;
+    loop {
+        if let Some(verdict) = settle(pos, winner, &open, all_open, share) {
+            return verdict;
+        }
+        if share >= budget {
+            return Verdict::Undecided(Why::BudgetSpent);
+        }
+        share = (share * 4).min(budget);
+    }
+}
+
+/// One round of [`full`] on `nodes`: helpmate searches driving the loser's
+/// king to each [`Corner`] in turn, then a walk over the reachable
+/// positions.
+fn settle(
+    pos: &Chess,
+    winner: Color,
+    open: &[Move],
+    all_open: bool,
+    nodes: u64,
+) -> Option<Verdict> {
+    for (corner, nodes) in [
+        (Corner::Far, nodes),
+        (Corner::Near, nodes / 2),
+        (Corner::Home, nodes / 2),
+    ] {
+        let mut search = Search::new(winner, nodes);
+        search.set_corner(corner);
+        match search_lines(pos, open, all_open, &mut search) {
+            Found::Mate(line) => return Some(Verdict::Winnable(line)),
+            Found::NoMate => return Some(Verdict::Unwinnable),
+            Found::Unknown => {}
+        }
+    }
+    walk(pos, winner, large_closure(nodes))
+}
+
+/// The helpmate search from `pos` (when `all_open`), or after each move of
+/// `open` (the others are proved unwinnable): a mate, a proof that there is
+/// none, or nothing.
+fn search_lines(pos: &Chess, open: &[Move], all_open: bool, search: &mut Search) -> Found {
+    if all_open {
+        return search.deepening(pos);
     }
     let mut settled = 0;
-    for &m in &open {
+    for &m in open {
         let mut child = pos.clone();
         child.play_unchecked(m);
         match search.deepening(&child) {
             Found::Mate(line) => {
                 let mut full_line = vec![m];
                 full_line.extend(line);
-                return Verdict::Winnable(full_line);
+                return Found::Mate(full_line);
             }
             Found::NoMate => settled += 1,
             Found::Unknown => {}
@@ -261,9 +304,9 @@ fn full(pos: &Chess, winner: Color, budget: u64) -> Verdict {
         }
     }
     if settled == open.len() {
-        Verdict::Unwinnable
+        Found::NoMate
     } else {
-        walk(pos, winner, large_closure(budget)).unwrap_or(Verdict::Undecided(Why::BudgetSpent))
+        Found::Unknown
     }
 }
 
@@ -273,9 +316,11 @@ fn small_closure(budget: u64) -> usize {
     (budget / 400).clamp(50, 5_000) as usize
 }
 
-/// Positions walked after the search, when it did not settle the question.
-fn large_closure(budget: u64) -> usize {
-    (budget / 5) as usize
+/// Positions walked after the search, when it did not settle the question:
+/// a fifth of the nodes, at most a million (each position kept costs
+/// about 200 bytes).
+fn large_closure(nodes: u64) -> usize {
+    (nodes / 5).min(1_000_000) as usize
 }
 
 /// The verdict of walking the closed set of positions, if it is small.
