@@ -333,40 +333,16 @@ impl<S: Store> Service<S> {
             clock: Some(*game.clock()),
             remind_at: self.next_reminder(&game, now),
         };
-        let (rating_updates, changes) = self.rating_updates(record, &update.state).await?;
-        let settlement = self.ladder_game_settlement(record, &update.state).await?;
+        // Ratings, ladder and tournament move in the commit that ends the game.
+        let end = self.game_end(record, &update.state, lang, now).await?;
         let mut reply = reply;
-        if !changes.is_empty() {
-            reply.text.push('\n');
-            reply
-                .text
-                .push_str(&super::ratings::changes_text(&self.i18n, lang, &changes));
-        }
-        // A tournament game's end moves its tournament on in the same commit.
-        let (tournament_changes, notes) = match self
-            .after_tournament_game(record, &update.state, lang, now)
-            .await?
-        {
-            Some((changes, notes)) => (changes, Some(notes)),
-            None => (Vec::new(), None),
-        };
         let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
             game_updates: vec![update],
-            rating_updates,
-            tournament_changes,
             ..Commit::default()
         };
-        if let Some(settlement) = &settlement {
-            settlement.add_to(&mut commit);
-            reply.text.push('\n');
-            reply.text.push_str(&self.settlement_text(lang, settlement));
-        }
-        let answer = move |committed: &crate::storage::Committed| {
-            let mut replies = vec![reply];
-            replies.extend(notes.map(|n| n.render(committed)).unwrap_or_default());
-            replies
-        };
+        let answer = end.apply(&mut commit, &mut reply);
+        let answer = move |committed: &crate::storage::Committed| answer(committed, vec![reply]);
         match self.store.commit(commit, now, answer).await {
             Ok((_, replies)) => Ok(Some(replies)),
             // Another scheduler (or a move) got there first: nothing to say twice.

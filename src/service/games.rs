@@ -88,64 +88,34 @@ impl<S: Store> Service<S> {
             remind_at: self.next_reminder(&game, now),
         };
         let mut reply = self.game_reply(ctx, &game, record.id, &names, &events, actor_side);
-        // A rated game's end moves both ratings in the same commit.
-        let (rating_updates, changes) = self.rating_updates(record, &update.state).await?;
-        if !changes.is_empty() {
-            reply.text.push('\n');
-            reply.text.push_str(&super::ratings::changes_text(
-                &self.i18n, ctx.lang, &changes,
-            ));
-        }
+        // Ratings, ladder and tournament move in the commit that ends the game.
+        let end = self.game_end(record, &update.state, ctx.lang, now).await?;
         let mut next = record.clone();
         next.version += 1;
         next.state = update.state;
         next.pending_offer = update.pending_offer;
         next.clock = update.clock;
-        // A ladder game's end moves the ladder in the same commit too.
-        let settlement = self.ladder_game_settlement(record, &update.state).await?;
-        if let Some(settlement) = &settlement {
-            reply.text.push('\n');
-            reply
-                .text
-                .push_str(&self.settlement_text(ctx.lang, settlement));
-        }
-        let mut replies = vec![reply];
-        let mut commit = match leave_commit {
-            None => Commit {
-                act_key: ctx.act_key.clone(),
-                game_updates: vec![update],
-                rating_updates,
-                ..Commit::default()
-            },
+        let (mut commit, notices) = match leave_commit {
+            None => (
+                Commit {
+                    act_key: ctx.act_key.clone(),
+                    game_updates: vec![update],
+                    ..Commit::default()
+                },
+                Vec::new(),
+            ),
             Some((mut ending, notices)) => {
                 ending.act_key = ctx.act_key.clone();
                 ending.game_updates.push(update);
-                ending.rating_updates = rating_updates;
-                replies.extend(notices);
-                ending
+                (ending, notices)
             }
         };
-        if let Some(settlement) = &settlement {
-            settlement.add_to(&mut commit);
-        }
-        // A tournament game's end moves its tournament on in the same commit.
-        let notes = match self
-            .after_tournament_game(record, &next.state, ctx.lang, now)
-            .await?
-        {
-            Some((changes, notes)) => {
-                commit.tournament_changes = changes;
-                Some(notes)
-            }
-            None => None,
-        };
+        let answer = end.apply(&mut commit, &mut reply);
+        let mut replies = vec![reply];
+        replies.extend(notices);
         let (_, replies) = self
             .store
-            .commit(commit, now, move |committed| {
-                let mut replies = replies;
-                replies.extend(notes.map(|n| n.render(committed)).unwrap_or_default());
-                replies
-            })
+            .commit(commit, now, move |committed| answer(committed, replies))
             .await?;
         // Committed: the next act on this game starts from here without a reload.
         self.games.put(LoadedGame::new(next, game));

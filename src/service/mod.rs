@@ -10,6 +10,7 @@
 mod cache;
 mod challenges;
 mod deadlines;
+mod game_end;
 mod games;
 mod info;
 mod ladder;

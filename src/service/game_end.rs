@@ -1,0 +1,85 @@
+//! What a game's end moves besides the game: both ratings, the ladder and
+//! its tournament, all in the commit that ends it. A move, a resignation,
+//! a draw and a flag fall end games the same way through [`GameEnd`].
+
+use chrono::{DateTime, Utc};
+
+use super::ladder::Settlement;
+use super::tournament_flow::Announcements;
+use super::{Failure, Reply, Service};
+use crate::core::notation::Lang;
+use crate::storage::{
+    Commit, Committed, GameRecord, GameState, RatingUpdate, Store, TournamentChange,
+};
+
+/// The writes and sentences a game's end adds; all empty while it runs.
+pub(super) struct GameEnd {
+    rating_updates: Vec<RatingUpdate>,
+    settlement: Option<Settlement>,
+    tournament_changes: Vec<TournamentChange>,
+    /// Announced once the commit has given new tournament games their ids.
+    announcements: Option<Announcements>,
+    /// Sentences for the reply that tells the end (ratings, ladder).
+    lines: Vec<String>,
+}
+
+impl<S: Store> Service<S> {
+    /// What `record` ending as `state` moves, told in `lang`.
+    pub(super) async fn game_end(
+        &self,
+        record: &GameRecord,
+        state: &GameState,
+        lang: Lang,
+        now: DateTime<Utc>,
+    ) -> Result<GameEnd, Failure> {
+        let mut lines = Vec::new();
+        let (rating_updates, changes) = self.rating_updates(record, state).await?;
+        if !changes.is_empty() {
+            lines.push(super::ratings::changes_text(&self.i18n, lang, &changes));
+        }
+        let settlement = self.ladder_game_settlement(record, state).await?;
+        if let Some(settlement) = &settlement {
+            lines.push(self.settlement_text(lang, settlement));
+        }
+        let (tournament_changes, announcements) =
+            match self.after_tournament_game(record, state, lang, now).await? {
+                Some((changes, notes)) => (changes, Some(notes)),
+                None => (Vec::new(), None),
+            };
+        Ok(GameEnd {
+            rating_updates,
+            settlement,
+            tournament_changes,
+            announcements,
+            lines,
+        })
+    }
+}
+
+impl GameEnd {
+    /// Puts the writes into `commit` and the sentences under `reply`'s text;
+    /// returns how to answer once committed: `replies`, then the
+    /// tournament's announcements.
+    pub(super) fn apply(
+        self,
+        commit: &mut Commit,
+        reply: &mut Reply,
+    ) -> impl FnOnce(&Committed, Vec<Reply>) -> Vec<Reply> + Send + 'static {
+        for line in &self.lines {
+            reply.text.push('\n');
+            reply.text.push_str(line);
+        }
+        commit.rating_updates = self.rating_updates;
+        if let Some(settlement) = &self.settlement {
+            settlement.add_to(commit);
+        }
+        commit.tournament_changes = self.tournament_changes;
+        let announcements = self.announcements;
+        move |committed, mut replies| {
+            if let Some(notes) = announcements {
+                replies.extend(notes.render(committed));
+            }
+            replies
+        }
+    }
+}
