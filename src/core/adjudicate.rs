@@ -88,13 +88,8 @@ pub fn upheld_claim(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
 
-    fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().expect("valid FEN");
-        fen.into_position(CastlingMode::Standard)
-            .expect("legal position")
-    }
+    use crate::core::test_positions::position;
 
     #[test]
     fn precedence_of_automatic_ends() {

@@ -13,3 +13,16 @@ pub mod game;
 pub mod notation;
 pub mod pgn;
 pub mod unwinnable;
+
+#[cfg(test)]
+pub(crate) mod test_positions {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess};
+
+    /// The position of a FEN the test knows to be legal.
+    pub(crate) fn position(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().expect("valid FEN");
+        fen.into_position(CastlingMode::Standard)
+            .expect("legal position")
+    }
+}

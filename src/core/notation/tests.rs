@@ -1,7 +1,6 @@
 //! Unit tables for the move reader and writers. The larger table, with
 //! every parser case of RULES.md, is `tests/fixtures/parser_cases.txt`.
 
-use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move};
 
@@ -26,11 +25,7 @@ const NO_RIGHTS: &str = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
 const ON_THE_SEVENTH: &str = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
 const BACK_RANK_MATE: &str = "k7/8/1K6/8/8/8/8/7R w - - 0 1";
 
-fn position(fen: &str) -> Chess {
-    let fen: Fen = fen.parse().expect("valid FEN");
-    fen.into_position(CastlingMode::Standard)
-        .expect("legal position")
-}
+use crate::core::test_positions::position;
 
 fn reader(text: &str) -> Reader {
     let lang = |tag: &str| Lang::from_locale(tag).expect("known language");

@@ -16,11 +16,11 @@
 //! practice.
 
 use std::collections::{HashSet, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
 
 use shakmaty::zobrist::Zobrist128;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
+use super::keys::ByKey;
 use super::{material, static_reasoning};
 
 /// What the walk found.
@@ -34,25 +34,7 @@ pub enum Closure {
     TooLarge,
 }
 
-/// Zobrist keys are well mixed already: hash their low half as it is.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 << 8) | u64::from(*b);
-        }
-    }
-    fn write_u128(&mut self, n: u128) {
-        self.0 = n as u64;
-    }
-}
-
-type Seen = HashSet<u128, BuildHasherDefault<KeyHasher>>;
+type Seen = HashSet<u128, ByKey>;
 
 fn key(pos: &Chess) -> u128 {
     pos.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0
@@ -116,13 +98,8 @@ fn line_to(parents: &[(u32, Option<Move>)], mut index: u32) -> Vec<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
 
-    fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().expect("valid FEN");
-        fen.into_position(CastlingMode::Standard)
-            .expect("legal position")
-    }
+    use crate::core::test_positions::position;
 
     #[test]
     fn closed_sets() {

@@ -11,12 +11,12 @@
 //! Work is counted in nodes (positions visited), never in time.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use super::heuristics::{Context, Corner, Variation};
+use super::keys::ByKey;
 use super::material;
 
 /// The longest line searched; deeper lines count as cut short. Keeps the
@@ -60,25 +60,7 @@ pub enum Found {
     Unknown,
 }
 
-/// Zobrist keys are already well mixed: hash them as they are.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 << 8) | u64::from(*b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-type Table = HashMap<u64, i32, BuildHasherDefault<KeyHasher>>;
+type Table = HashMap<u64, i32, ByKey>;
 
 /// A helpmate search towards mate by `winner`, spending at most a budget of
 /// nodes over all its calls.
@@ -266,13 +248,8 @@ pub fn all_lines_fail(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
 
-    fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().expect("valid FEN");
-        fen.into_position(CastlingMode::Standard)
-            .expect("legal position")
-    }
+    use crate::core::test_positions::position;
 
     fn mates(pos: &Chess, winner: Color, line: &[Move]) -> bool {
         let mut pos = pos.clone();

@@ -114,13 +114,8 @@ pub fn has_lonely_pawns(board: &Board) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
 
-    fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().expect("valid FEN");
-        fen.into_position(CastlingMode::Standard)
-            .expect("legal position")
-    }
+    use crate::core::test_positions::position;
 
     #[test]
     fn material_that_can_never_mate() {

@@ -37,6 +37,7 @@ pub mod class;
 pub mod closure;
 pub mod helpmate;
 pub mod heuristics;
+mod keys;
 pub mod material;
 pub mod reach;
 pub mod static_reasoning;
@@ -347,13 +348,8 @@ fn child_proved_unwinnable(pos: &Chess, m: Move, winner: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
 
-    fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().expect("valid FEN");
-        fen.into_position(CastlingMode::Standard)
-            .expect("legal position")
-    }
+    use crate::core::test_positions::position;
 
     #[test]
     fn material_table() {

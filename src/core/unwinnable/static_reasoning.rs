@@ -239,13 +239,8 @@ impl Mating<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{CastlingMode, fen::Fen};
 
-    fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().expect("valid FEN");
-        fen.into_position(CastlingMode::Standard)
-            .expect("legal position")
-    }
+    use crate::core::test_positions::position;
 
     #[test]
     fn static_table() {
