@@ -130,6 +130,20 @@ pub struct LadderMatchUpdate {
     pub link_new_game: bool,
 }
 
+impl LadderMatchUpdate {
+    /// The game to record on the ladder challenge: the commit's new game
+    /// when `link_new_game` (which must then exist), else none.
+    pub fn game_to_link(&self, committed: &super::Committed) -> super::Result<Option<i64>> {
+        if !self.link_new_game {
+            return Ok(None);
+        }
+        committed
+            .game_id
+            .map(Some)
+            .ok_or_else(|| super::StorageError::Backend("no new game to link".into()))
+    }
+}
+
 /// A ladder player whose last activity is old enough to look at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IdleRung {

@@ -206,15 +206,7 @@ pub(super) async fn write(
         .map_err(backend)?;
     }
     if let Some(update) = &commit.ladder_match_update {
-        let game_id = if update.link_new_game {
-            Some(
-                committed
-                    .game_id
-                    .ok_or_else(|| StorageError::Backend("no new game to link".into()))?,
-            )
-        } else {
-            None
-        };
+        let game_id = update.game_to_link(committed)?;
         let statement = tx
             .prepare_cached(
                 "UPDATE ladder_matches SET status = $1, game_id = coalesce($2, game_id)
