@@ -103,6 +103,11 @@ fn target(board: &Board, moved: Role, winner: Color, winners_turn: bool, corner:
     target
 }
 
+/// The square the loser's king is driven to.
+pub(super) fn loser_king_target(board: &Board, winner: Color, corner: Corner) -> Square {
+    target(board, Role::King, winner, false, corner)
+}
+
 /// Whether the move brings a slow piece closer to `target`.
 fn approaches(m: &Move, target: Square, role: Role, bishops_count: bool) -> bool {
     let Some(from) = m.from() else {

@@ -13,8 +13,12 @@
 //!   enough to presume a mate;
 //! - [`reach`] and [`static_reasoning`]: where pieces could ever stand, and
 //!   why no mate can happen there (locked pawns, bishops of one colour);
+//! - [`stalemate_traps`]: squares a king never steps onto without
+//!   stalemating, which keeps closed what a capture seemed to open;
 //! - [`helpmate`] with [`heuristics`]: a cooperative search for a mating
 //!   line, whose exhaustion is itself a proof;
+//! - [`guided`]: a best-first search for long mating lines (a king walking
+//!   across the board into its corner);
 //! - [`closure`]: a walk over every reachable position when locked pawns
 //!   keep that set small (stalemate traps, kings that shuttle behind
 //!   chains): a proof by enumeration, or the shortest helpmate.
@@ -35,11 +39,13 @@
 
 pub mod class;
 pub mod closure;
+pub mod guided;
 pub mod helpmate;
 pub mod heuristics;
 mod keys;
 pub mod material;
 pub mod reach;
+pub mod stalemate_traps;
 pub mod static_reasoning;
 
 use std::collections::HashSet;
@@ -255,8 +261,8 @@ fn full(pos: &Chess, winner: Color, budget: u64) -> Verdict {
 }
 
 /// One round of [`full`] on `nodes`: helpmate searches driving the loser's
-/// king to each [`Corner`] in turn, then a walk over the reachable
-/// positions.
+/// king to each [`Corner`] in turn, depth-first then best-first, then a
+/// walk over the reachable positions.
 fn settle(
     pos: &Chess,
     winner: Color,
@@ -275,6 +281,11 @@ fn settle(
             Found::Mate(line) => return Some(Verdict::Winnable(line)),
             Found::NoMate => return Some(Verdict::Unwinnable),
             Found::Unknown => {}
+        }
+    }
+    for corner in [Corner::Far, Corner::Near, Corner::Home] {
+        if let Some(line) = guided::find_mate(pos, winner, corner, nodes / 4) {
+            return Some(Verdict::Winnable(line));
         }
     }
     walk(pos, winner, large_closure(nodes))
@@ -364,6 +375,18 @@ mod tests {
             // Locked pawns, bishops on the wrong colour: dead.
             (
                 "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1",
+                false,
+                false,
+            ),
+            // Stalemate traps: the only king steps that open the position
+            // leave the other side without a move.
+            (
+                "8/2b5/1b5p/b4p1P/5p1K/5Pp1/6P1/5kb1 b - - 0 1",
+                false,
+                false,
+            ),
+            (
+                "8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - - 0 1",
                 false,
                 false,
             ),

@@ -13,7 +13,9 @@
 //!   onto a square some enemy non-king piece can reach, and may go anywhere
 //!   once it reaches its last rank (promotion);
 //! - two pawns facing each other on one file, neither able to leave it nor
-//!   to be captured, never pass each other.
+//!   to be captured, never pass each other;
+//! - a king never steps onto a square it is barred from (see
+//!   [`Reach::barring_kings`]).
 //!
 //! The result is sound in its negative statements: a square missing from a
 //! piece's set is truly out of reach. It is never complete, nor does it need
@@ -105,11 +107,21 @@ pub struct Reach {
     reached: ByColor<u64>,
     /// Squares on which a piece of that colour might capture.
     captures: ByColor<u64>,
+    /// Squares the king of that colour is taken never to step onto.
+    king_barred: ByColor<u64>,
 }
 
 impl Reach {
     /// Saturates the rules for the pieces of `board`.
     pub fn of(board: &Board) -> Reach {
+        Reach::barring_kings(board, ByColor::new_with(|_| Bitboard::EMPTY))
+    }
+
+    /// Like [`Reach::of`], with each king never stepping onto its `barred`
+    /// squares. Sound for every series of moves in which no king steps onto
+    /// a square it is barred from: the caller proves that such a step ends
+    /// the game (see [`super::stalemate_traps`]).
+    pub fn barring_kings(board: &Board, barred: ByColor<Bitboard>) -> Reach {
         let mut reach = [0u64; 64];
         for sq in board.occupied() {
             reach[sq.to_usize()] = 1 << sq.to_usize();
@@ -123,6 +135,7 @@ impl Reach {
             },
             reached: ByColor { white: 0, black: 0 },
             captures: ByColor { white: 0, black: 0 },
+            king_barred: barred.map(|b| b.0),
         };
         while this.round() {}
         this
@@ -195,7 +208,11 @@ impl Reach {
             Role::Bishop => flood(reach, clear, diagonal_step),
             Role::Rook => flood(reach, clear, orthogonal_step),
             Role::Queen => flood(reach, clear, king_step),
-            Role::King => flood(reach, clear & !self.fixed_attacks(!color), king_step),
+            Role::King => {
+                let barred = self.king_barred.get(color);
+                let attacked = self.fixed_attacks(!color, self.board.by_color(!color).0);
+                flood(reach, clear & !attacked & !barred, king_step)
+            }
             Role::Pawn => self.expand_pawn(from, color, reach),
         }
     }
@@ -232,8 +249,8 @@ impl Reach {
 
     /// Squares attacked for good by `color`: by pieces that can never leave
     /// their square nor be captured, through no square that could be blocked.
-    fn fixed_attacks(&self, color: Color) -> u64 {
-        let mut fixed = self.board.by_color(color).0 & !self.clear.get(color);
+    fn fixed_attacks(&self, color: Color, pieces: u64) -> u64 {
+        let mut fixed = pieces & !self.clear.get(color);
         let mut attacked = 0;
         while fixed != 0 {
             let sq = Square::new(fixed.trailing_zeros());
@@ -249,6 +266,13 @@ impl Reach {
             };
         }
         attacked
+    }
+
+    /// Squares attacked for good by the pieces of `color` other than its
+    /// king (see [`Reach::fixed`]).
+    pub fn attacked_for_good_without_king(&self, color: Color) -> Bitboard {
+        let pieces = self.board.by_color(color) & !self.board.kings();
+        Bitboard(self.fixed_attacks(color, pieces.0))
     }
 
     /// Where the piece now on `sq` might ever stand (empty if no piece).

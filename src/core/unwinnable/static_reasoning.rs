@@ -21,6 +21,7 @@
 use shakmaty::{Bitboard, Chess, Color, Position, Role, Square, attacks};
 
 use super::reach::{Reach, pawn_attacks};
+use super::stalemate_traps;
 
 /// Whether the static reasoning proves `winner` can never mate in `pos`.
 pub fn proves_unwinnable(pos: &Chess, winner: Color) -> bool {
@@ -34,7 +35,11 @@ pub fn proves_unwinnable(pos: &Chess, winner: Color) -> bool {
         return false;
     }
     let reach = Reach::of(pos.board());
-    no_mating_square(&reach, winner)
+    if no_mating_square(&reach, winner) {
+        return true;
+    }
+    stalemate_traps::narrowed(&reach, pos.castles())
+        .is_some_and(|narrow| no_mating_square(&narrow, winner))
 }
 
 fn no_mating_square(reach: &Reach, winner: Color) -> bool {
@@ -267,6 +272,23 @@ mod tests {
             // Rook behind its own king: the reach lets it pass the king, so
             // only the search can tell (neither side can mate).
             ("2k5/6p1/6P1/6PK/6P1/6PR/7P/8 b - - 0 1", false, false),
+            (
+                "k1bK4/1p1p4/1PpPp3/2P1Pp2/2p1pP2/2p1P3/2P5/8 w - - 0 1",
+                false,
+                false,
+            ),
+            (
+                "5brk/4p1p1/3pP1P1/1B1P2p1/3p2p1/3P4/4K1P1/8 w - - 0 1",
+                false,
+                false,
+            ),
+            (
+                "k1bK4/1p1p4/1P1Pp3/4Pp2/1p3P2/1p6/1P6/8 w - - 0 1",
+                false,
+                false,
+            ),
+            ("8/6p1/6Pp/7K/5k1P/8/8/8 b - - 0 1", false, false),
+            ("8/8/8/8/8/6k1/7p/7K b - - 0 1", true, false),
         ];
         for (fen, white, black) in cases {
             let pos = position(fen);
