@@ -17,12 +17,20 @@ pub mod unwinnable;
 #[cfg(test)]
 pub(crate) mod test_positions {
     use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess};
+    use shakmaty::{Bitboard, CastlingMode, Chess, Square};
 
     /// The position of a FEN the test knows to be legal.
     pub(crate) fn position(fen: &str) -> Chess {
         let fen: Fen = fen.parse().expect("valid FEN");
         fen.into_position(CastlingMode::Standard)
             .expect("legal position")
+    }
+
+    /// The squares named (`["a1", "h8"]`).
+    pub(crate) fn squares(names: &[&str]) -> Bitboard {
+        names
+            .iter()
+            .map(|n| n.parse::<Square>().expect("square"))
+            .collect()
     }
 }

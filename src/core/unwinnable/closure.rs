@@ -17,10 +17,10 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use shakmaty::zobrist::Zobrist128;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
-use super::keys::ByKey;
+use super::keys::{ByKey, position_key};
+use super::move_tree::MoveTree;
 use super::{material, static_reasoning};
 
 /// What the walk found.
@@ -36,10 +36,6 @@ pub enum Closure {
 
 type Seen = HashSet<u128, ByKey>;
 
-fn key(pos: &Chess) -> u128 {
-    pos.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0
-}
-
 /// Walks every position reachable from `pos`, up to `limit` positions.
 pub fn explore(pos: &Chess, winner: Color, limit: usize) -> Closure {
     if pos.is_checkmate() {
@@ -50,25 +46,24 @@ pub fn explore(pos: &Chess, winner: Color, limit: usize) -> Closure {
         };
     }
     let mut seen = Seen::default();
-    seen.insert(key(pos));
+    seen.insert(position_key(pos));
     // How each position met was reached: its parent's index and the move.
-    let mut parents: Vec<(u32, Option<Move>)> = vec![(0, None)];
+    let mut tree = MoveTree::new();
     let mut queue = VecDeque::from([(pos.clone(), 0u32)]);
     while let Some((parent, index)) = queue.pop_front() {
         for m in parent.legal_moves() {
             let mut child = parent.clone();
             child.play_unchecked(m);
-            if !seen.insert(key(&child)) {
+            if !seen.insert(position_key(&child)) {
                 continue;
             }
             if seen.len() > limit {
                 return Closure::TooLarge;
             }
-            parents.push((index, Some(m)));
-            let child_index = (parents.len() - 1) as u32;
+            let child_index = tree.add(index, m);
             if child.legal_moves().is_empty() {
                 if child.is_check() && child.turn() != winner {
-                    return Closure::Mate(line_to(&parents, child_index));
+                    return Closure::Mate(tree.line_to(child_index));
                 }
                 continue;
             }
@@ -83,16 +78,6 @@ pub fn explore(pos: &Chess, winner: Color, limit: usize) -> Closure {
         }
     }
     Closure::NoMate
-}
-
-fn line_to(parents: &[(u32, Option<Move>)], mut index: u32) -> Vec<Move> {
-    let mut line = Vec::new();
-    while let (parent, Some(m)) = parents[index as usize] {
-        line.push(m);
-        index = parent;
-    }
-    line.reverse();
-    line
 }
 
 #[cfg(test)]

@@ -17,12 +17,12 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
-use shakmaty::zobrist::Zobrist128;
-use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Position, Square, attacks};
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Square, attacks};
 
 use super::heuristics::{Corner, loser_king_target};
-use super::keys::ByKey;
+use super::keys::{ByKey, position_key};
 use super::material;
+use super::move_tree::MoveTree;
 
 /// The most positions one search keeps (about 50 bytes each).
 const MAX_POSITIONS: u64 = 2_000_000;
@@ -32,30 +32,29 @@ const MAX_POSITIONS: u64 = 2_000_000;
 pub fn find_mate(pos: &Chess, winner: Color, corner: Corner, budget: u64) -> Option<Vec<Move>> {
     let budget = budget.min(MAX_POSITIONS);
     let target = loser_king_target(pos.board(), winner, corner);
-    let mut nodes: Vec<(u32, Option<Move>)> = vec![(0, None)];
+    let mut tree = MoveTree::new();
     let mut seen: HashSet<u128, ByKey> = HashSet::default();
-    seen.insert(key(pos));
+    seen.insert(position_key(pos));
     let mut queue = BinaryHeap::from([Reverse((0u32, 0u32))]);
     while let Some(Reverse((_, index))) = queue.pop() {
-        let line = line_to(&nodes, index);
+        let line = tree.line_to(index);
         let mut parent = pos.clone();
         for &m in &line {
             parent.play_unchecked(m);
         }
         for m in parent.legal_moves() {
-            if nodes.len() as u64 >= budget {
+            if tree.len() as u64 >= budget {
                 return None;
             }
             let mut child = parent.clone();
             child.play_unchecked(m);
-            if !seen.insert(key(&child)) || material::cannot_mate(&child, winner) {
+            if !seen.insert(position_key(&child)) || material::cannot_mate(&child, winner) {
                 continue;
             }
-            nodes.push((index, Some(m)));
-            let child_index = (nodes.len() - 1) as u32;
+            let child_index = tree.add(index, m);
             if child.is_check() && child.legal_moves().is_empty() {
                 if child.turn() != winner {
-                    return Some(line_to(&nodes, child_index));
+                    return Some(tree.line_to(child_index));
                 }
                 continue;
             }
@@ -65,20 +64,6 @@ pub fn find_mate(pos: &Chess, winner: Color, corner: Corner, budget: u64) -> Opt
         }
     }
     None
-}
-
-fn key(pos: &Chess) -> u128 {
-    pos.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0
-}
-
-fn line_to(nodes: &[(u32, Option<Move>)], mut index: u32) -> Vec<Move> {
-    let mut line = Vec::new();
-    while let (parent, Some(m)) = nodes[index as usize] {
-        line.push(m);
-        index = parent;
-    }
-    line.reverse();
-    line
 }
 
 /// How far `pos` looks from a mate on `target`: the loser king's distance

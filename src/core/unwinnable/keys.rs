@@ -2,6 +2,9 @@
 
 use std::hash::{BuildHasherDefault, Hasher};
 
+use shakmaty::zobrist::Zobrist128;
+use shakmaty::{Chess, EnPassantMode, Position};
+
 /// Zobrist keys are already well mixed: hash them as they are (their low
 /// 64 bits) rather than mixing them again.
 #[derive(Default)]
@@ -26,3 +29,10 @@ impl Hasher for KeyHasher {
 
 /// The hasher builder for maps and sets keyed by Zobrist keys.
 pub(super) type ByKey = BuildHasherDefault<KeyHasher>;
+
+/// A position's 128-bit Zobrist key (placement, side to move, castling, en
+/// passant): for sets of positions met, where a collision, which would skip
+/// a position, is out of reach in practice.
+pub(super) fn position_key(pos: &Chess) -> u128 {
+    pos.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0
+}

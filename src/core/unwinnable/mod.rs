@@ -44,6 +44,7 @@ pub mod helpmate;
 pub mod heuristics;
 mod keys;
 pub mod material;
+mod move_tree;
 pub mod reach;
 pub mod stalemate_traps;
 pub mod static_reasoning;

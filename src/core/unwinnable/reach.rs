@@ -320,18 +320,12 @@ impl Reach {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::test_positions::squares;
     use shakmaty::fen::Fen;
 
     fn board(fen: &str) -> Board {
         let fen: Fen = fen.parse().expect("valid FEN");
         fen.as_setup().board.clone()
-    }
-
-    fn squares(names: &[&str]) -> Bitboard {
-        names
-            .iter()
-            .map(|n| n.parse::<Square>().expect("square"))
-            .collect()
     }
 
     #[test]

@@ -23,7 +23,7 @@
 //! every such placement, so the step stalemates and the game ends there. A
 //! series without such a step stays inside the narrowed reach throughout.
 
-use shakmaty::{Bitboard, Board, ByColor, Castles, Color, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, ByColor, Castles, Color, Rank, Role, Square, attacks};
 
 use super::reach::{Reach, pawn_attacks};
 
@@ -125,8 +125,7 @@ impl<'a> Trap<'a> {
         let others_reach = others
             .into_iter()
             .fold(Bitboard::EMPTY, |acc, p| acc | reach.of_piece(p));
-        let last_rank =
-            Bitboard::from_rank(mover.fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First));
+        let last_rank = Bitboard::from_rank(mover.fold_wb(Rank::Eighth, Rank::First));
         let promotes = (others & board.pawns())
             .into_iter()
             .any(|p| reach.of_piece(p).intersects(last_rank));
@@ -193,15 +192,8 @@ impl<'a> Trap<'a> {
 mod tests {
     use super::*;
 
-    use crate::core::test_positions::position;
+    use crate::core::test_positions::{position, squares};
     use shakmaty::Position;
-
-    fn squares(names: &[&str]) -> Bitboard {
-        names
-            .iter()
-            .map(|n| n.parse::<Square>().expect("square"))
-            .collect()
-    }
 
     #[test]
     fn trap_square_table() {
