@@ -3,12 +3,13 @@
 //! pieces step out of its way.
 //!
 //! Positions wait in a queue ordered by how far the loser's king still is
-//! from its mating corner ([`Corner`]) and, once there, by how many free
-//! flight squares it has; ties go first-in first-out, so each plateau (the
-//! winner clearing a square, the loser bringing a blocker) is searched
-//! breadth-first and every step closer is followed at once. Only finding a
-//! mate settles anything: the queue running dry proves nothing here,
-//! because the order says nothing about completeness of the lines kept.
+//! from its mating corner ([`Corner`]), then by the winner's pieces standing
+//! in that corner or guarding it, and, once the king is there, by its free
+//! flight squares; ties go first-in first-out, so each plateau (the winner
+//! clearing a square, the loser bringing a blocker) is searched
+//! breadth-first and every step closer is followed at once. Only a mate it
+//! finds is used: proofs by exhaustion are the closure walk's job
+//! ([`super::closure`]), whose breadth-first order is cheaper.
 //!
 //! Memory is a few dozen bytes per position met: a node (parent, move), a
 //! queue entry and a 128-bit key; positions are rebuilt from the root when
@@ -17,7 +18,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Square, attacks};
 
 use super::heuristics::{Corner, loser_king_target};
 use super::keys::{ByKey, position_key};
@@ -90,7 +91,7 @@ fn distance_to_mate(pos: &Chess, winner: Color, target: Square) -> Option<u32> {
 /// The winner's pieces attacking `target` through each other (a battery
 /// counts every piece of it): each must step aside before the king can
 /// enter.
-fn guards(board: &shakmaty::Board, winner: Color, target: Square) -> u32 {
+fn guards(board: &Board, winner: Color, target: Square) -> u32 {
     let theirs = board.by_color(winner);
     let see_through = board.occupied() & !(theirs & !board.pawns() & !board.kings());
     board.attacks_to(target, winner, see_through).count() as u32
@@ -105,7 +106,7 @@ mod tests {
     #[test]
     fn a_long_walk_into_the_corner() {
         // White's bishops all on one colour: Black's king walks from a8 to
-        // h8 and its own bishops wall it in (a helpmate of some twenty plies).
+        // h8 and its own bishops wall it in (a helpmate of about two dozen plies).
         let fen = "k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 w - - 0 1";
         let pos = position(fen);
         let line = find_mate(&pos, Color::White, Corner::Far, 2_000_000).expect("a mate");

@@ -90,7 +90,7 @@ pub enum Mode {
     Quick,
     /// Always looks for a proof either way (a mating line or a proof of
     /// unwinnability), with a large budget: the nodes of its largest
-    /// search, under three times that over all its searches.
+    /// search, under four times that over all its searches.
     Full,
 }
 

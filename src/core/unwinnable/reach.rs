@@ -59,7 +59,8 @@ fn knight_step(b: u64) -> u64 {
         | (w2 >> 10)
 }
 
-fn pawn_push(color: Color, b: u64) -> u64 {
+/// The squares pawns of `color` standing on `b` push onto.
+pub(super) fn pawn_push(color: Color, b: u64) -> u64 {
     match color {
         Color::White => b << 8,
         Color::Black => b >> 8,
@@ -76,7 +77,8 @@ pub fn pawn_attacks(color: Color, b: u64) -> u64 {
     }
 }
 
-fn last_rank(color: Color) -> u64 {
+/// The rank where pawns of `color` promote.
+pub(super) fn last_rank(color: Color) -> u64 {
     match color {
         Color::White => RANK_8,
         Color::Black => RANK_1,

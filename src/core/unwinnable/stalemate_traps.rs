@@ -23,9 +23,9 @@
 //! every such placement, so the step stalemates and the game ends there. A
 //! series without such a step stays inside the narrowed reach throughout.
 
-use shakmaty::{Bitboard, Board, ByColor, Castles, Color, Rank, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, ByColor, Castles, Color, Role, Square, attacks};
 
-use super::reach::{Reach, pawn_attacks};
+use super::reach::{Reach, last_rank, pawn_attacks, pawn_push};
 
 /// Rounds of testing the barred squares before giving up: each round that
 /// does not settle drops at least one square.
@@ -62,10 +62,7 @@ pub fn narrowed(reach: &Reach, castles: &Castles) -> Option<Reach> {
 fn may_be_boxed(board: &Board, boxed: Color) -> bool {
     let pieces = board.by_color(boxed);
     let pawns = pieces & board.pawns();
-    let pushes = Bitboard(match boxed {
-        Color::White => pawns.0 << 8,
-        Color::Black => pawns.0 >> 8,
-    });
+    let pushes = Bitboard(pawn_push(boxed, pawns.0));
     board.king_of(boxed).is_some()
         && (pieces & !board.pawns() & !board.kings()).is_empty()
         && pushes.is_subset(board.occupied())
@@ -125,7 +122,7 @@ impl<'a> Trap<'a> {
         let others_reach = others
             .into_iter()
             .fold(Bitboard::EMPTY, |acc, p| acc | reach.of_piece(p));
-        let last_rank = Bitboard::from_rank(mover.fold_wb(Rank::Eighth, Rank::First));
+        let last_rank = Bitboard(last_rank(mover));
         let promotes = (others & board.pawns())
             .into_iter()
             .any(|p| reach.of_piece(p).intersects(last_rank));
@@ -149,10 +146,7 @@ impl<'a> Trap<'a> {
         let pawns = board.by_piece(Role::Pawn.of(boxed)) & !here;
         // Every push is blocked by a piece that is still there (or by the
         // king itself).
-        let pushes = Bitboard(match boxed {
-            Color::White => pawns.0 << 8,
-            Color::Black => pawns.0 >> 8,
-        });
+        let pushes = Bitboard(pawn_push(boxed, pawns.0));
         if !pushes.is_subset(self.fixed | here) {
             return false;
         }

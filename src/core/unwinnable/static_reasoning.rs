@@ -272,6 +272,9 @@ mod tests {
             // Rook behind its own king: the reach lets it pass the king, so
             // only the search can tell (neither side can mate).
             ("2k5/6p1/6P1/6PK/6P1/6PR/7P/8 b - - 0 1", false, false),
+            // Winnable, though a king step seems to stalemate: the stepping
+            // king's attacks from the square it leaves do not last (a
+            // stalemate-trap rule once counted them).
             (
                 "k1bK4/1p1p4/1PpPp3/2P1Pp2/2p1pP2/2p1P3/2P5/8 w - - 0 1",
                 false,
