@@ -218,7 +218,8 @@ pub enum MoveInputError {
     },
     #[error("ambiguous: {} legal moves match", candidates.len())]
     Ambiguous {
-        /// Every legal move the text could mean; write them with [`write_long`].
+        /// Every legal move the text could mean, the speaker's readings
+        /// first; write them with [`write_long`], which no reader mistakes.
         candidates: Vec<Move>,
     },
 }
