@@ -193,3 +193,114 @@ fn a_killed_process_loses_and_repeats_no_acknowledged_move() {
         .expect("count");
     assert_eq!(games, 1, "the challenge was not accepted twice");
 }
+
+/// The UCI moves stored for game 1, in order.
+fn stored_moves(db: &std::path::Path) -> Vec<String> {
+    let conn = Connection::open(db).expect("db");
+    conn.prepare("SELECT uci FROM moves WHERE game_id = 1 ORDER BY ply")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .expect("moves")
+}
+
+/// "Restore from a backup": what a refusal of damage must tell.
+const RESTORE: &str = "restore it from a backup";
+
+#[test]
+fn a_game_with_a_lost_move_is_refused_and_reported() {
+    let console = Console::new();
+    console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move e4
+         bob: /move e5
+         alice: /move Nf3
+         bob: /move Nc6",
+    );
+    // A row lost in the middle, as a damaged page of the moves table gives.
+    let conn = Connection::open(console.db()).expect("db");
+    conn.execute("DELETE FROM moves WHERE game_id = 1 AND ply = 4", [])
+        .expect("lose a move");
+    drop(conn);
+    let before = dump(&console.db());
+
+    let out = console.run(
+        "alice: /move Bb5
+         bob: /board",
+    );
+    assert_eq!(out.len(), 2, "{out:#?}");
+    for reply in &out {
+        assert_eq!(reply["ephemeral"], true);
+        let text = reply["text"].as_str().unwrap();
+        assert!(
+            text.contains("damaged") && text.contains("pawnpost check"),
+            "{text}"
+        );
+        assert!(reply["events"].as_array().unwrap().is_empty());
+    }
+    assert_eq!(dump(&console.db()), before, "nothing was applied");
+    assert_eq!(stored_moves(&console.db()), ["e2e4", "e7e5", "g1f3"]);
+
+    let check = console.command().arg("check").output().expect("check");
+    assert!(!check.status.success());
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(stdout.trim(), "game 1 moves: 4 counted, 3 stored");
+    assert!(String::from_utf8_lossy(&check.stderr).contains(RESTORE));
+}
+
+#[test]
+fn a_damaged_file_is_refused_before_any_act() {
+    let console = Console::new();
+    let moves = long_game(120);
+    let mut script = String::from("alice: /challenge @bob color:white\nbob: /accept\n");
+    for (ply, uci) in moves.iter().enumerate() {
+        let player = if ply % 2 == 0 { "alice" } else { "bob" };
+        script.push_str(&format!("{player}: /move {uci}\n"));
+    }
+    console.run(&script);
+    let check = console.command().arg("check").output().expect("check");
+    assert!(check.status.success(), "{check:?}");
+
+    // Flip the header of the moves table's root page.
+    let db = console.db();
+    let conn = Connection::open(&db).expect("db");
+    let root: u64 = conn
+        .query_row(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'moves'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("root page");
+    let size: u64 = conn
+        .pragma_query_value(None, "page_size", |r| r.get(0))
+        .expect("page size");
+    drop(conn);
+    assert!(
+        !db.with_extension("db-wal").exists(),
+        "every page is in the file"
+    );
+    let mut bytes = std::fs::read(&db).expect("read");
+    let offset = ((root - 1) * size) as usize;
+    bytes[offset..offset + 5].fill(0xff);
+    std::fs::write(&db, &bytes).expect("damage");
+
+    let path = console.script("alice: /move e4\nalice: /games");
+    let output = console.run_file(&path);
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty(), "no act was answered");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(&db.display().to_string()), "{stderr}");
+    assert!(
+        stderr.contains("quick_check") && stderr.contains(RESTORE),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&db).expect("read"),
+        bytes,
+        "nothing was written"
+    );
+
+    let check = console.command().arg("check").output().expect("check");
+    assert!(!check.status.success());
+    assert!(!check.stdout.is_empty(), "the problems are listed");
+    assert!(String::from_utf8_lossy(&check.stderr).contains(RESTORE));
+}

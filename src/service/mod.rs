@@ -284,9 +284,12 @@ impl<S: Store> Service<S> {
             Ok(replies) => replies,
             Err(Failure::Storage(error)) => {
                 tracing::error!(%error, platform = act.platform.as_str(), "act failed");
-                let text = self
-                    .i18n
-                    .text(self.config.default_language, "internal-error", &[]);
+                // Damage is no passing failure: trying again will not help.
+                let id = match error {
+                    StorageError::Corrupt(_) => "stored-data-damaged",
+                    _ => "internal-error",
+                };
+                let text = self.i18n.text(self.config.default_language, id, &[]);
                 vec![Reply {
                     channel: act.channel.clone(),
                     to: Some(act.user.id.clone()),
