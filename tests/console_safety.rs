@@ -10,10 +10,15 @@ use rusqlite::Connection;
 use shakmaty::{CastlingMode, Chess, Position};
 
 /// Every row of every table, as text, for before/after comparisons.
+/// The kept answers of acts (`processed_acts`) are left out: a refusal
+/// keeps its answer there, and changes nothing else.
 fn dump(db: &std::path::Path) -> Vec<String> {
     let conn = Connection::open(db).expect("open db");
     let tables: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .prepare(
+            "SELECT name FROM sqlite_master
+             WHERE type = 'table' AND name <> 'processed_acts' ORDER BY name",
+        )
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
         .expect("tables");
     let mut rows = Vec::new();
@@ -194,12 +199,59 @@ fn a_killed_process_loses_and_repeats_no_acknowledged_move() {
     assert_eq!(games, 1, "the challenge was not accepted twice");
 }
 
+/// Runs a script file that must succeed and returns its replies.
+fn run_ok(console: &Console, path: &std::path::Path) -> Vec<serde_json::Value> {
+    let output = console.run_file(path);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    parse_lines(&output.stdout)
+}
+
+fn count(db: &std::path::Path, sql: &str) -> i64 {
+    let conn = Connection::open(db).expect("db");
+    conn.query_row(sql, [], |r| r.get(0)).expect("count")
+}
+
 /// The UCI moves stored for game 1, in order.
 fn stored_moves(db: &std::path::Path) -> Vec<String> {
     let conn = Connection::open(db).expect("db");
     conn.prepare("SELECT uci FROM moves WHERE game_id = 1 ORDER BY ply")
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
         .expect("moves")
+}
+
+#[test]
+fn a_refused_act_stays_refused_when_its_script_runs_again() {
+    let console = Console::new();
+    let path = console.script(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         bob: /move e5
+         alice: /move e4
+         bob: /move d5
+         alice: /move Nf3
+         bob: /fly",
+    );
+    let first = run_ok(&console, &path);
+    assert_eq!(first[2]["ephemeral"], true);
+    assert!(
+        first[2]["text"].as_str().unwrap().contains("not your turn"),
+        "{:#?}",
+        first[2]
+    );
+    // Every act's answer is kept under its key, the refusals' too.
+    assert_eq!(
+        count(&console.db(), "SELECT count(*) FROM processed_acts"),
+        7
+    );
+
+    // Run again: by now it is Black's move, and e5 would be legal as ply 4.
+    let second = run_ok(&console, &path);
+    assert_eq!(second, first, "the same answers, refusals included");
+    assert_eq!(stored_moves(&console.db()), ["e2e4", "d7d5", "g1f3"]);
 }
 
 /// "Restore from a backup": what a refusal of damage must tell.
