@@ -254,6 +254,41 @@ fn a_refused_act_stays_refused_when_its_script_runs_again() {
     assert_eq!(stored_moves(&console.db()), ["e2e4", "d7d5", "g1f3"]);
 }
 
+#[test]
+fn an_edited_script_acts_where_its_lines_now_run() {
+    let console = Console::new();
+    let acts = "alice: /challenge @bob color:white\nbob: /accept\n";
+    let path = console.script(&format!(":channel north\n{acts}"));
+    let first = run_ok(&console, &path);
+    assert!(first.iter().all(|r| r["channel"] == "north"), "{first:#?}");
+
+    // The same lines, moved to another channel by an edit: new acts, not
+    // the old answers.
+    std::fs::write(&path, format!(":channel south\n{acts}")).expect("edit the script");
+    let second = run_ok(&console, &path);
+    assert!(
+        second.iter().all(|r| r["channel"] == "south"),
+        "{second:#?}"
+    );
+    assert!(
+        second[1]["text"].as_str().unwrap().contains("Game #2"),
+        "{second:#?}"
+    );
+    let conn = Connection::open(console.db()).expect("db");
+    let channels: Vec<String> = conn
+        .prepare("SELECT c.platform_id FROM games g JOIN channels c ON c.id = g.channel_id ORDER BY g.id")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .expect("games");
+    assert_eq!(channels, ["north", "south"]);
+    drop(conn);
+
+    // The edited script run again repeats nothing; a comment line added
+    // above changes no key.
+    std::fs::write(&path, format!("# moved\n:channel south\n{acts}")).expect("edit");
+    assert_eq!(run_ok(&console, &path), second);
+    assert_eq!(count(&console.db(), "SELECT count(*) FROM games"), 2);
+}
+
 /// "Restore from a backup": what a refusal of damage must tell.
 const RESTORE: &str = "restore it from a backup";
 
