@@ -60,6 +60,14 @@ enum Command {
     },
     /// Draw a position as a PNG board image.
     Render(RenderArgs),
+    /// Check the database for damage, then exit (status 1 if any is
+    /// found): SQLite's full integrity_check, rows naming missing rows, and
+    /// that every game's moves add up (only the last on PostgreSQL).
+    Check {
+        /// The SQLite file (default: from the configuration).
+        #[arg(long)]
+        db: Option<PathBuf>,
+    },
     /// Print a game as PGN.
     Pgn {
         game: i64,
@@ -148,6 +156,7 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
             }
         },
         Some(Command::Render(args)) => render(&args),
+        Some(Command::Check { db }) => check(&config, db.as_ref()).await,
         Some(Command::Pgn { game, db }) => match open_store(&config, db.as_ref()).await? {
             Opened::Sqlite(store) => print_pgn(&service(&config, store)?, game).await,
             Opened::Postgres(store) => print_pgn(&service(&config, store)?, game).await,
@@ -333,6 +342,44 @@ async fn print_pgn<S: Store>(service: &Service<S>, game: i64) -> Result<()> {
         }
         None => bail!("no game {game}"),
     }
+}
+
+/// `pawnpost check`: every problem found, one a line, and what to do.
+async fn check(config: &Config, db: Option<&PathBuf>) -> Result<()> {
+    let target = match db {
+        Some(path) => Database::Sqlite(path.clone()),
+        None => config.database.target()?,
+    };
+    let (name, problems) = match target {
+        Database::Sqlite(path) => {
+            if !path.exists() {
+                bail!("{} does not exist", path.display());
+            }
+            let problems = pawnpost::storage::sqlite::check_file(&path)
+                .with_context(|| format!("checking {}", path.display()))?;
+            (path.display().to_string(), problems)
+        }
+        Database::Postgres(url) => {
+            let store = PgStore::connect(url.expose(), 1)
+                .await
+                .context("connecting to PostgreSQL")?;
+            (
+                "the PostgreSQL database".to_owned(),
+                store.check_games().await?,
+            )
+        }
+    };
+    if problems.is_empty() {
+        println!("{name}: no problem found");
+        return Ok(());
+    }
+    for problem in &problems {
+        println!("{problem}");
+    }
+    bail!(
+        "{name}: {} problem(s) found; stop every pawnpost using it and restore it from a backup",
+        problems.len()
+    )
 }
 
 /// `pawnpost migrate --from sqlite:FILE --to postgres://...`

@@ -10,10 +10,15 @@ use rusqlite::Connection;
 use shakmaty::{CastlingMode, Chess, Position};
 
 /// Every row of every table, as text, for before/after comparisons.
+/// The kept answers of acts (`processed_acts`) are left out: a refusal
+/// keeps its answer there, and changes nothing else.
 fn dump(db: &std::path::Path) -> Vec<String> {
     let conn = Connection::open(db).expect("open db");
     let tables: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .prepare(
+            "SELECT name FROM sqlite_master
+             WHERE type = 'table' AND name <> 'processed_acts' ORDER BY name",
+        )
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
         .expect("tables");
     let mut rows = Vec::new();
@@ -192,4 +197,197 @@ fn a_killed_process_loses_and_repeats_no_acknowledged_move() {
         .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
         .expect("count");
     assert_eq!(games, 1, "the challenge was not accepted twice");
+}
+
+/// Runs a script file that must succeed and returns its replies.
+fn run_ok(console: &Console, path: &std::path::Path) -> Vec<serde_json::Value> {
+    let output = console.run_file(path);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    parse_lines(&output.stdout)
+}
+
+fn count(db: &std::path::Path, sql: &str) -> i64 {
+    let conn = Connection::open(db).expect("db");
+    conn.query_row(sql, [], |r| r.get(0)).expect("count")
+}
+
+/// The UCI moves stored for game 1, in order.
+fn stored_moves(db: &std::path::Path) -> Vec<String> {
+    let conn = Connection::open(db).expect("db");
+    conn.prepare("SELECT uci FROM moves WHERE game_id = 1 ORDER BY ply")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .expect("moves")
+}
+
+#[test]
+fn a_refused_act_stays_refused_when_its_script_runs_again() {
+    let console = Console::new();
+    let path = console.script(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         bob: /move e5
+         alice: /move e4
+         bob: /move d5
+         alice: /move Nf3
+         bob: /fly",
+    );
+    let first = run_ok(&console, &path);
+    assert_eq!(first[2]["ephemeral"], true);
+    assert!(
+        first[2]["text"].as_str().unwrap().contains("not your turn"),
+        "{:#?}",
+        first[2]
+    );
+    // Every act's answer is kept under its key, the refusals' too.
+    assert_eq!(
+        count(&console.db(), "SELECT count(*) FROM processed_acts"),
+        7
+    );
+
+    // Run again: by now it is Black's move, and e5 would be legal as ply 4.
+    let second = run_ok(&console, &path);
+    assert_eq!(second, first, "the same answers, refusals included");
+    assert_eq!(stored_moves(&console.db()), ["e2e4", "d7d5", "g1f3"]);
+}
+
+#[test]
+fn an_edited_script_acts_where_its_lines_now_run() {
+    let console = Console::new();
+    let acts = "alice: /challenge @bob color:white\nbob: /accept\n";
+    let path = console.script(&format!(":channel north\n{acts}"));
+    let first = run_ok(&console, &path);
+    assert!(first.iter().all(|r| r["channel"] == "north"), "{first:#?}");
+
+    // The same lines, moved to another channel by an edit: new acts, not
+    // the old answers.
+    std::fs::write(&path, format!(":channel south\n{acts}")).expect("edit the script");
+    let second = run_ok(&console, &path);
+    assert!(
+        second.iter().all(|r| r["channel"] == "south"),
+        "{second:#?}"
+    );
+    assert!(
+        second[1]["text"].as_str().unwrap().contains("Game #2"),
+        "{second:#?}"
+    );
+    let conn = Connection::open(console.db()).expect("db");
+    let channels: Vec<String> = conn
+        .prepare("SELECT c.platform_id FROM games g JOIN channels c ON c.id = g.channel_id ORDER BY g.id")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .expect("games");
+    assert_eq!(channels, ["north", "south"]);
+    drop(conn);
+
+    // The edited script run again repeats nothing; a comment line added
+    // above changes no key.
+    std::fs::write(&path, format!("# moved\n:channel south\n{acts}")).expect("edit");
+    assert_eq!(run_ok(&console, &path), second);
+    assert_eq!(count(&console.db(), "SELECT count(*) FROM games"), 2);
+}
+
+/// "Restore from a backup": what a refusal of damage must tell.
+const RESTORE: &str = "restore it from a backup";
+
+#[test]
+fn a_game_with_a_lost_move_is_refused_and_reported() {
+    let console = Console::new();
+    console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move e4
+         bob: /move e5
+         alice: /move Nf3
+         bob: /move Nc6",
+    );
+    // A row lost in the middle, as a damaged page of the moves table gives.
+    let conn = Connection::open(console.db()).expect("db");
+    conn.execute("DELETE FROM moves WHERE game_id = 1 AND ply = 4", [])
+        .expect("lose a move");
+    drop(conn);
+    let before = dump(&console.db());
+
+    let out = console.run(
+        "alice: /move Bb5
+         bob: /board",
+    );
+    assert_eq!(out.len(), 2, "{out:#?}");
+    for reply in &out {
+        assert_eq!(reply["ephemeral"], true);
+        let text = reply["text"].as_str().unwrap();
+        assert!(
+            text.contains("damaged") && text.contains("pawnpost check"),
+            "{text}"
+        );
+        assert!(reply["events"].as_array().unwrap().is_empty());
+    }
+    assert_eq!(dump(&console.db()), before, "nothing was applied");
+    assert_eq!(stored_moves(&console.db()), ["e2e4", "e7e5", "g1f3"]);
+
+    let check = console.command().arg("check").output().expect("check");
+    assert!(!check.status.success());
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(stdout.trim(), "game 1 moves: 4 counted, 3 stored");
+    assert!(String::from_utf8_lossy(&check.stderr).contains(RESTORE));
+}
+
+#[test]
+fn a_damaged_file_is_refused_before_any_act() {
+    let console = Console::new();
+    let moves = long_game(120);
+    let mut script = String::from("alice: /challenge @bob color:white\nbob: /accept\n");
+    for (ply, uci) in moves.iter().enumerate() {
+        let player = if ply % 2 == 0 { "alice" } else { "bob" };
+        script.push_str(&format!("{player}: /move {uci}\n"));
+    }
+    console.run(&script);
+    let check = console.command().arg("check").output().expect("check");
+    assert!(check.status.success(), "{check:?}");
+
+    // Flip the header of the moves table's root page.
+    let db = console.db();
+    let conn = Connection::open(&db).expect("db");
+    let root: u64 = conn
+        .query_row(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'moves'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("root page");
+    let size: u64 = conn
+        .pragma_query_value(None, "page_size", |r| r.get(0))
+        .expect("page size");
+    drop(conn);
+    assert!(
+        !db.with_extension("db-wal").exists(),
+        "every page is in the file"
+    );
+    let mut bytes = std::fs::read(&db).expect("read");
+    let offset = ((root - 1) * size) as usize;
+    bytes[offset..offset + 5].fill(0xff);
+    std::fs::write(&db, &bytes).expect("damage");
+
+    let path = console.script("alice: /move e4\nalice: /games");
+    let output = console.run_file(&path);
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty(), "no act was answered");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(&db.display().to_string()), "{stderr}");
+    assert!(
+        stderr.contains("quick_check") && stderr.contains(RESTORE),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&db).expect("read"),
+        bytes,
+        "nothing was written"
+    );
+
+    let check = console.command().arg("check").output().expect("check");
+    assert!(!check.status.success());
+    assert!(!check.stdout.is_empty(), "the problems are listed");
+    assert!(String::from_utf8_lossy(&check.stderr).contains(RESTORE));
 }

@@ -13,10 +13,16 @@
 //!
 //! `#` starts a comment. Replies are printed as text, or with `--json` as one
 //! object per line: `{"server", "channel", "to", "ephemeral", "text", "events", "board"}`.
-//! Scripted acts carry an idempotency key made of the script's name, the
-//! line number and the line's text, so running a script again after a crash
-//! repeats nothing that was already done.
+//! Scripted acts carry an idempotency key made of what decides the act:
+//! the script's name, the line's text and the console's state when it is
+//! read (server, channel, simulated clock, the user's locale), plus how
+//! many times that same line in that same state came before in the script.
+//! Running a script again after a crash repeats nothing that was already
+//! done and gives the same answers, refusals included; a line that now
+//! runs somewhere else (an edited `:channel`, `:now` or `:lang`) is a new
+//! act. Line numbers are left out, so adding a comment changes no key.
 
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
 use chrono::{DateTime, Duration, Utc};
@@ -63,6 +69,8 @@ struct Session {
     channel: String,
     locales: Vec<(String, String)>,
     simulated_now: Option<DateTime<Utc>>,
+    /// How many times each act key's content came so far (scripts only).
+    seen: HashMap<u64, u32>,
 }
 
 impl Session {
@@ -75,6 +83,32 @@ impl Session {
             .iter()
             .find(|(name, _)| name == user)
             .map(|(_, locale)| locale.clone())
+    }
+
+    /// The idempotency key of `line` by `user` in script `script`: a hash of
+    /// everything that decides the act, and its count among equal ones.
+    fn act_key(&mut self, script: &str, user: &str, line: &str) -> String {
+        let clock = match self.simulated_now {
+            Some(at) => at.to_rfc3339(),
+            // The system clock differs every run: it cannot be part of the key.
+            None => "system clock".to_owned(),
+        };
+        let locale = self.locale_of(user).unwrap_or_default();
+        let fields = [
+            script,
+            self.server.as_str(),
+            self.channel.as_str(),
+            clock.as_str(),
+            locale.as_str(),
+            line,
+        ];
+        let hash = fields.iter().fold(FNV_OFFSET, |hash, field| {
+            // Length-prefixed, so that no two field lists hash the same text.
+            fnv1a(fnv1a(hash, &format!("{}:", field.len())), field)
+        });
+        let count = self.seen.entry(hash).or_insert(0);
+        *count += 1;
+        format!("console:{script}:{hash:016x}:{count}")
     }
 }
 
@@ -112,6 +146,7 @@ pub async fn run<S: Store>(
         channel: "main".to_owned(),
         locales: Vec::new(),
         simulated_now: options.now,
+        seen: HashMap::new(),
     };
     for (index, line) in input.lines().enumerate() {
         let line = line?;
@@ -157,6 +192,10 @@ pub async fn run<S: Store>(
             complain(&mut output, "a user name is one word")?;
             continue;
         }
+        let key = options
+            .script_name
+            .as_deref()
+            .map(|name| session.act_key(name, user, trimmed));
         let act = Act {
             platform: Platform::Console,
             server: session.server.clone(),
@@ -167,10 +206,7 @@ pub async fn run<S: Store>(
                 locale: session.locale_of(user),
                 moderator: false,
             },
-            key: options
-                .script_name
-                .as_ref()
-                .map(|name| format!("console:{name}:{line_no}:{:016x}", fnv1a(trimmed))),
+            key,
             input: Input::Text(command.trim().to_owned()),
         };
         let mut replies = service.handle(act, session.now()).await;
@@ -329,10 +365,12 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
     }
 }
 
-/// A stable hash of a line for its idempotency key (FNV-1a: tiny and stable
-/// across Rust versions, unlike `DefaultHasher`).
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// `hash` continued over `text`, for idempotency keys (FNV-1a: tiny and
+/// stable across Rust versions, unlike `DefaultHasher`).
+fn fnv1a(hash: u64, text: &str) -> u64 {
+    text.bytes().fold(hash, |hash, byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
     })
 }
@@ -360,12 +398,62 @@ mod tests {
     }
 
     #[test]
+    fn script_keys_follow_what_decides_the_act() {
+        let mut session = Session {
+            server: "console".into(),
+            channel: "main".into(),
+            locales: Vec::new(),
+            simulated_now: None,
+            seen: HashMap::new(),
+        };
+        let line = "alice: /move e4";
+        let first = session.act_key("s.txt", "alice", line);
+        let again = session.act_key("s.txt", "alice", line);
+        assert_ne!(first, again, "a repeated line is another act");
+        let steps: [(&str, &str); 4] = [
+            ("channel other", "the channel"),
+            ("server club", "the server"),
+            ("now 2026-01-01T00:00:00Z", "the simulated clock"),
+            ("lang alice fr", "the user's locale"),
+        ];
+        let mut keys = vec![first.clone(), again];
+        for (steer, what) in steps {
+            steer_session(&mut session, steer).expect("steer");
+            let key = session.act_key("s.txt", "alice", line);
+            assert!(!keys.contains(&key), "{what} is part of the key");
+            keys.push(key);
+        }
+        // Another user's locale does not decide alice's act.
+        let before = session.act_key("s.txt", "alice", line);
+        steer_session(&mut session, "lang bob de").expect("steer");
+        let after = session.act_key("s.txt", "alice", line);
+        let content = |key: &str| key.rsplit_once(':').map(|(content, _)| content.to_owned());
+        assert_eq!(content(&before), content(&after));
+
+        // A fresh run from the start gives the same keys in the same order.
+        let mut rerun = Session {
+            server: "console".into(),
+            channel: "main".into(),
+            locales: Vec::new(),
+            simulated_now: None,
+            seen: HashMap::new(),
+        };
+        assert_eq!(rerun.act_key("s.txt", "alice", line), first);
+        assert_ne!(
+            rerun.act_key("t.txt", "alice", line),
+            first,
+            "the script's name"
+        );
+    }
+
+    #[test]
     fn console_lines_steer_the_session() {
         let mut session = Session {
             server: "console".into(),
             channel: "main".into(),
             locales: Vec::new(),
             simulated_now: None,
+            seen: HashMap::new(),
         };
         steer_session(&mut session, "channel tournament").expect("ok");
         steer_session(&mut session, "lang bob fr").expect("ok");

@@ -111,6 +111,7 @@ command-unclosed_quote = A quote is not closed.
 
 ## Trouble on our side
 internal-error = Something went wrong on my side and nothing was changed. Please try again.
+stored-data-damaged = Refused: my stored data for this is damaged, so I changed nothing. The bot's operator must check the database (`pawnpost check`) and restore it from a backup.
 
 ## Clocks
 more-time-given = { $player } gives { $opponent } { $days ->

@@ -111,6 +111,7 @@ command-unclosed_quote = Un guillemet n’est pas fermé.
 
 ## Incident de notre côté
 internal-error = Un incident s’est produit de mon côté et rien n’a été modifié. Merci de réessayer.
+stored-data-damaged = Refusé : mes données enregistrées pour cela sont endommagées, je n’ai donc rien modifié. L’opérateur du bot doit vérifier la base (`pawnpost check`) et la restaurer depuis une sauvegarde.
 
 ## Pendules
 more-time-given = { $player } donne à { $opponent } { $days ->

@@ -84,8 +84,7 @@ impl<S: Store> Service<S> {
         let (lang, channel) = (ctx.lang, ctx.channel_platform_id.clone());
         let challenger = ctx.player.display_name.clone();
         let (_, replies) = self
-            .store
-            .commit(commit, now, move |committed: &Committed| {
+            .commit_act(ctx, commit, now, move |committed: &Committed| {
                 let id = Arg::from(committed.challenge_id.unwrap_or_default());
                 let player = Arg::from(challenger.as_str());
                 let (text, to) = match &challenged {
@@ -196,8 +195,7 @@ impl<S: Store> Service<S> {
         let channel = ctx.channel_platform_id.clone();
         let turn = game.turn();
         let (_, replies) = self
-            .store
-            .commit(commit, now, move |committed: &Committed| {
+            .commit_act(ctx, commit, now, move |committed: &Committed| {
                 let game_id = committed.game_id.unwrap_or_default();
                 let args = [
                     ("game", Arg::from(game_id)),
@@ -290,7 +288,7 @@ impl<S: Store> Service<S> {
                 .text
                 .push_str(&self.settlement_text(ctx.lang, &settlement));
         }
-        self.commit_replies(commit, now, vec![reply]).await
+        self.commit_replies(ctx, commit, now, vec![reply]).await
     }
 
     /// The open challenge an accept, decline or cancel is about.

@@ -114,8 +114,9 @@ impl<S: Store> Service<S> {
         let mut replies = vec![reply];
         replies.extend(notices);
         let (_, replies) = self
-            .store
-            .commit(commit, now, move |committed| answer(committed, replies))
+            .commit_act(ctx, commit, now, move |committed| {
+                answer(committed, replies)
+            })
             .await?;
         // Committed: the next act on this game starts from here without a reload.
         self.games.put(LoadedGame::new(next, game));

@@ -154,7 +154,7 @@ impl<S: Store> Service<S> {
             ("place", Arg::from(place as i64)),
         ];
         let reply = self.public(ctx, None, self.text(ctx, "ladder-joined", &args));
-        let replies = self.commit_replies(commit, now, vec![reply]).await?;
+        let replies = self.commit_replies(ctx, commit, now, vec![reply]).await?;
         self.deadline_changed.notify_one();
         Ok(replies)
     }
@@ -173,7 +173,7 @@ impl<S: Store> Service<S> {
         };
         let args = [("player", Arg::from(ctx.player.display_name.as_str()))];
         let reply = self.public(ctx, None, self.text(ctx, "ladder-left", &args));
-        self.commit_replies(commit, now, vec![reply]).await
+        self.commit_replies(ctx, commit, now, vec![reply]).await
     }
 
     /// The ladder as text, with a PNG table.
@@ -306,8 +306,7 @@ impl<S: Store> Service<S> {
             ladder.place(defender.id).unwrap_or_default() as i64,
         );
         let (_, replies) = self
-            .store
-            .commit(commit, now, move |committed: &Committed| {
+            .commit_act(ctx, commit, now, move |committed: &Committed| {
                 let challenge = committed.challenge_id.unwrap_or_default();
                 let text = i18n.text(
                     lang,

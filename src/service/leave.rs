@@ -47,7 +47,7 @@ impl<S: Store> Service<S> {
                     self.leave_left(ctx.player.id, ctx.server.id, now).await? + unused(&leave, now);
                 let text = self.text(ctx, "leave-ended", &[("left", Arg::from(left))]);
                 replies.insert(0, self.private(ctx, text));
-                self.commit_replies(commit, now, replies).await
+                self.commit_replies(ctx, commit, now, replies).await
             }
         }
     }
@@ -126,7 +126,7 @@ impl<S: Store> Service<S> {
         replies.extend(notices.into_iter().map(|(record, _)| {
             self.leave_notice(&record, ctx.player.id, "leave-notice", Some(ends_at))
         }));
-        self.commit_replies(commit, now, replies).await
+        self.commit_replies(ctx, commit, now, replies).await
     }
 
     /// The commit and notices that end `leave` at `now` (its clocks restart),

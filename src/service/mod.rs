@@ -5,7 +5,11 @@
 //! [`Service::handle`]; it gets back [`Reply`]s to show. For each act the
 //! service reads what it needs, lets the core decide, and commits every
 //! change in one store transaction before it answers. An act's idempotency
-//! key makes a replay change nothing and return the first answer.
+//! key makes a replay change nothing and return the first answer: the
+//! answer of every keyed act that may change something is stored under its
+//! key, refusals and unreadable commands included, so a replay is refused
+//! alike however the game moved on. Acts that only look (`/board`, `/pgn`…)
+//! are answered afresh each time: repeating them changes nothing.
 
 mod cache;
 mod challenges;
@@ -23,6 +27,7 @@ mod tournament_flow;
 mod tournaments;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
@@ -215,6 +220,8 @@ struct Context {
     lang: Lang,
     /// The instant the act happens.
     now: DateTime<Utc>,
+    /// A commit stored the act's answer under its key (see [`Service::commit_act`]).
+    answered: Arc<AtomicBool>,
 }
 
 /// A replayed act's answer, or a new act's context.
@@ -226,6 +233,46 @@ enum Opened {
 fn parse_answer(json: &str) -> Result<Vec<Reply>, Failure> {
     serde_json::from_str(json)
         .map_err(|e| StorageError::Corrupt(format!("stored answer: {e}")).into())
+}
+
+/// Whether a command only looks at what is stored. Its answer is built
+/// afresh on every delivery (with its files: a PGN, a GIF, a chart), since
+/// repeating it changes nothing; every other command's answer is kept under
+/// its key, refusals included.
+fn only_looks(command: &Command) -> bool {
+    use command::{LadderAction, LeaveAction, TournamentCommand};
+    match command {
+        Command::Board { .. }
+        | Command::Moves { .. }
+        | Command::Pgn { .. }
+        | Command::Gif { .. }
+        | Command::Games
+        | Command::Standings
+        | Command::Rating { .. }
+        | Command::SeasonStandings { .. }
+        | Command::Record { .. }
+        | Command::Help
+        | Command::Leave(LeaveAction::Status)
+        | Command::Ladder(LadderAction::Show)
+        | Command::Tournament(
+            TournamentCommand::Pairings { .. } | TournamentCommand::Standings { .. },
+        ) => true,
+        Command::Challenge { .. }
+        | Command::Accept { .. }
+        | Command::Decline { .. }
+        | Command::Cancel { .. }
+        | Command::Move { .. }
+        | Command::Draw { .. }
+        | Command::Claim { .. }
+        | Command::Resign { .. }
+        | Command::MoreTime { .. }
+        | Command::Abort { .. }
+        | Command::SetLanguage(_)
+        | Command::SetNotify(_)
+        | Command::Leave(_)
+        | Command::Ladder(_)
+        | Command::Tournament(_) => false,
+    }
 }
 
 /// Why an attempt stopped short of an answer.
@@ -284,9 +331,12 @@ impl<S: Store> Service<S> {
             Ok(replies) => replies,
             Err(Failure::Storage(error)) => {
                 tracing::error!(%error, platform = act.platform.as_str(), "act failed");
-                let text = self
-                    .i18n
-                    .text(self.config.default_language, "internal-error", &[]);
+                // Damage is no passing failure: trying again will not help.
+                let id = match error {
+                    StorageError::Corrupt(_) => "stored-data-damaged",
+                    _ => "internal-error",
+                };
+                let text = self.i18n.text(self.config.default_language, id, &[]);
                 vec![Reply {
                     channel: act.channel.clone(),
                     to: Some(act.user.id.clone()),
@@ -307,11 +357,18 @@ impl<S: Store> Service<S> {
             Input::Command(command) => command.clone(),
             Input::Text(text) => match command::parse(text) {
                 Ok(command) => command,
-                Err(error) => return Ok(vec![texts::command_refusal(&self.i18n, &ctx, &error)]),
+                Err(error) => {
+                    // Kept: a later version might read the same text as an act.
+                    let refusal = vec![texts::command_refusal(&self.i18n, &ctx, &error)];
+                    return self.keep_answer(&ctx, refusal, now).await;
+                }
             },
         };
         for _ in 0..MAX_ATTEMPTS {
             match self.attempt(&ctx, &command, now).await {
+                Ok(replies) if !only_looks(&command) => {
+                    return self.keep_answer(&ctx, replies, now).await;
+                }
                 Err(Failure::Storage(StorageError::Conflict)) => continue,
                 Err(Failure::Storage(StorageError::DuplicateAct(_))) => {
                     // Another delivery of the same act won the race: give its answer.
@@ -358,6 +415,50 @@ impl<S: Store> Service<S> {
         }
     }
 
+    /// Stores the answer of a keyed act that committed none (a refusal), as
+    /// a commit of its key alone: it changes nothing else, and a replay gets
+    /// the same refusal even if the act would now succeed.
+    async fn keep_answer(&self, ctx: &Context, replies: Vec<Reply>, now: DateTime<Utc>) -> Attempt {
+        if ctx.act_key.is_none() || ctx.answered.load(Ordering::Acquire) {
+            return Ok(replies);
+        }
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            ..Commit::default()
+        };
+        match self.store.commit(commit, now, move |_| replies).await {
+            Ok((_, replies)) => Ok(replies),
+            // Another delivery of the same act was answered first: give its answer.
+            Err(StorageError::DuplicateAct(_)) => self
+                .stored_answer(ctx.act_key.as_deref())
+                .await?
+                .ok_or(Failure::from(StorageError::Conflict)),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Commits an act's writes with its answer under the act's key, and
+    /// notes that the act is answered (so [`Service::keep_answer`] stores
+    /// nothing more). Every commit an act makes goes through here.
+    async fn commit_act<R, F>(
+        &self,
+        ctx: &Context,
+        commit: Commit,
+        now: DateTime<Utc>,
+        answer: F,
+    ) -> Result<(Committed, R), StorageError>
+    where
+        R: Serialize + Send + 'static,
+        F: FnOnce(&Committed) -> R + Send + 'static,
+    {
+        let keyed = commit.act_key.is_some() && commit.act_key == ctx.act_key;
+        let done = self.store.commit(commit, now, answer).await?;
+        if keyed {
+            ctx.answered.store(true, Ordering::Release);
+        }
+        Ok(done)
+    }
+
     async fn stored_answer(&self, key: Option<&str>) -> Result<Option<Vec<Reply>>, Failure> {
         let Some(key) = key else { return Ok(None) };
         match self.store.answer_of(key).await? {
@@ -399,6 +500,7 @@ impl<S: Store> Service<S> {
             moderator: act.user.moderator,
             lang,
             now,
+            answered: Arc::new(AtomicBool::new(false)),
         })))
     }
 
@@ -415,7 +517,7 @@ impl<S: Store> Service<S> {
             "language-reset"
         };
         let reply = self.private(ctx, self.i18n.text(shown, id, &[]));
-        self.commit_replies(commit, now, vec![reply]).await
+        self.commit_replies(ctx, commit, now, vec![reply]).await
     }
 
     /// The next reminder for the player to move after `after`, by the configured points.
@@ -452,19 +554,19 @@ impl<S: Store> Service<S> {
         };
         let key = format!("notify-{}", notify.as_str());
         let reply = self.private(ctx, self.text(ctx, &key, &[]));
-        self.commit_replies(commit, now, vec![reply]).await
+        self.commit_replies(ctx, commit, now, vec![reply]).await
     }
 
-    /// Commits and answers with replies known before the commit.
+    /// Commits an act and answers with replies known before the commit.
     async fn commit_replies(
         &self,
+        ctx: &Context,
         commit: Commit,
         now: DateTime<Utc>,
         replies: Vec<Reply>,
     ) -> Attempt {
         let (_, replies) = self
-            .store
-            .commit(commit, now, move |_: &Committed| replies)
+            .commit_act(ctx, commit, now, move |_: &Committed| replies)
             .await?;
         Ok(replies)
     }

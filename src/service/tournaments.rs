@@ -120,8 +120,7 @@ impl<S: Store> Service<S> {
         let creator = ctx.player.display_name.clone();
         let reply = self.public(ctx, None, String::new());
         let (_, replies) = self
-            .store
-            .commit(commit, now, move |committed| {
+            .commit_act(ctx, commit, now, move |committed| {
                 let id = committed.tournament_id.unwrap_or_default();
                 let title = match &name {
                     Some(name) => format!("#{id} « {name} »"),
@@ -220,7 +219,7 @@ impl<S: Store> Service<S> {
             ],
         );
         let reply = self.public(ctx, None, text);
-        self.commit_replies(commit, now, vec![reply]).await
+        self.commit_replies(ctx, commit, now, vec![reply]).await
     }
 
     async fn start_tournament(
@@ -369,8 +368,7 @@ impl<S: Store> Service<S> {
             ..Commit::default()
         };
         let (_, replies) = self
-            .store
-            .commit(commit, now, move |c| notes.render(c))
+            .commit_act(ctx, commit, now, move |c| notes.render(c))
             .await?;
         self.deadline_changed.notify_one();
         Ok(replies)

@@ -8,6 +8,14 @@
 //! the transaction; optimistic versions make that safe with several
 //! processes, and keep the trait implementable on an async driver.
 //!
+//! A refused act is committed too, as a [`Commit`] with only its key: its
+//! answer is stored and nothing else changes, so a replay is refused alike
+//! even if the game has moved on since.
+//!
+//! A game is loaded only if its moves add up ([`check_moves`]): a damaged
+//! file or a bad restore is [`StorageError::Corrupt`], never a shorter game
+//! that takes new moves.
+//!
 //! The trait's methods return `Send` futures so the service can run on a
 //! multi-threaded runtime. The SQLite store does its blocking work on
 //! tokio's blocking pool; the in-memory store answers at once.
@@ -68,6 +76,26 @@ pub enum StorageError {
 /// written, truncated so (except inside a [`Note`], which is kept whole).
 pub fn to_stored_precision(at: DateTime<Utc>) -> DateTime<Utc> {
     at.trunc_subsecs(3)
+}
+
+/// Refuses a game whose moves do not add up: the row counts `plies`, and
+/// its move rows must be exactly plies 1, 2, 3… up to that count. A lost
+/// row (a damaged page) would otherwise rebuild an earlier position that
+/// then takes new moves.
+pub fn check_moves(game: i64, plies: u32, moves: &[MoveRow]) -> Result<()> {
+    if moves.len() != plies as usize {
+        return Err(StorageError::Corrupt(format!(
+            "game {game} moves: {plies} counted, {} stored",
+            moves.len()
+        )));
+    }
+    match moves.iter().zip(1..).find(|(m, n)| m.ply != *n) {
+        Some((m, n)) => Err(StorageError::Corrupt(format!(
+            "game {game} moves: move {n} stored as ply {}",
+            m.ply
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Which chat a row belongs to.

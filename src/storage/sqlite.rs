@@ -1,7 +1,15 @@
 //! The SQLite store: all of pawnpost's SQL lives in this file.
 //!
 //! One file in WAL mode with durable commits (`synchronous = FULL`),
-//! foreign keys on and a busy timeout. Migrations are the numbered files in
+//! foreign keys on and a busy timeout. Every transaction that may write
+//! begins `IMMEDIATE`, taking the write lock (or queueing for it, up to the
+//! busy timeout) before it reads: a deferred one that reads first cannot
+//! wait when it then needs the lock (SQLite answers "database is locked" at
+//! once), so two processes on one file would fail instead of queueing.
+//!
+//! Opening a file runs `PRAGMA quick_check` and refuses a damaged one;
+//! [`check_file`] runs the full `integrity_check` on request (`pawnpost
+//! check`). Migrations are the numbered files in
 //! `migrations/`, compiled in, applied in order in one transaction each,
 //! with the schema version kept in `PRAGMA user_version`. Every call runs its
 //! blocking SQLite work on tokio's blocking pool, so the runtime never waits
@@ -13,7 +21,9 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehavior, params};
+use rusqlite::{
+    Connection, OpenFlags, OptionalExtension, Row, Transaction, TransactionBehavior, params,
+};
 use serde::Serialize;
 use shakmaty::Color;
 
@@ -79,13 +89,35 @@ pub struct SqliteStore {
 
 impl From<rusqlite::Error> for StorageError {
     fn from(error: rusqlite::Error) -> StorageError {
-        StorageError::Backend(error.to_string())
+        // A page SQLite finds damaged while serving is corruption, not a
+        // passing failure: the act is refused as such and never retried.
+        match error.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) => {
+                StorageError::Corrupt(error.to_string())
+            }
+            _ => StorageError::Backend(error.to_string()),
+        }
     }
 }
 
 impl SqliteStore {
-    /// Opens (or creates) the file and brings its schema up to date.
+    /// Opens (or creates) the file, checks it with `PRAGMA quick_check` and
+    /// brings its schema up to date. A damaged file is refused with
+    /// [`StorageError::Corrupt`], naming the file and what to do.
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore> {
+        let path = path.as_ref();
+        SqliteStore::open_checked(path).map_err(|error| match error {
+            StorageError::Corrupt(problem) => StorageError::Corrupt(format!(
+                "{}: {problem}. Nothing was changed. Stop every pawnpost using this file and \
+                 restore it from a backup; `pawnpost check --db {}` lists every problem",
+                path.display(),
+                path.display()
+            )),
+            other => other,
+        })
+    }
+
+    fn open_checked(path: &Path) -> Result<SqliteStore> {
         let mut conn = Connection::open(path)?;
         // First, so that switching to WAL waits for another process's lock
         // instead of failing at once.
@@ -99,6 +131,8 @@ impl SqliteStore {
              PRAGMA foreign_keys = ON;
              PRAGMA cache_size = -16384;",
         )?;
+        // Before anything is written: a damaged file must not serve an act.
+        quick_check(&conn)?;
         // Room for every statement of this file, so the hot ones are never evicted.
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         migrate(&mut conn)?;
@@ -162,6 +196,104 @@ impl SqliteStore {
         })
         .await
     }
+
+    /// Runs `work` in one `IMMEDIATE` transaction: it holds the write lock
+    /// from its first read, so it queues behind another process's write
+    /// (up to the busy timeout) instead of failing half-way.
+    async fn write<T, F>(&self, work: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+    {
+        self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let value = work(&tx)?;
+            tx.commit()?;
+            Ok(value)
+        })
+        .await
+    }
+}
+
+/// SQLite's quick check of the file (its pages, b-trees and records, in one
+/// read of the whole file, but not whether indexes match their tables).
+fn quick_check(conn: &Connection) -> Result<()> {
+    let found = match pragma_lines(conn, "PRAGMA quick_check(10)") {
+        Ok(found) if found == ["ok"] => return Ok(()),
+        Ok(found) => found.join("; "),
+        // Damage bad enough to stop the check itself.
+        Err(StorageError::Corrupt(problem)) => problem,
+        Err(other) => return Err(other),
+    };
+    Err(StorageError::Corrupt(format!(
+        "SQLite's quick_check finds the file damaged ({found})"
+    )))
+}
+
+/// The text lines a check pragma answers.
+fn pragma_lines(conn: &Connection, pragma: &str) -> Result<Vec<String>> {
+    Ok(conn
+        .prepare(pragma)?
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Every problem found in the SQLite file at `path`, for `pawnpost check`:
+/// SQLite's full `integrity_check` (which also compares every index with
+/// its table), then, if the file is sound, rows naming missing rows and
+/// games whose moves do not add up. Empty when all is well. The file is
+/// neither created, migrated nor changed.
+pub fn check_file(path: &Path) -> Result<Vec<String>> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    let mut problems = match pragma_lines(&conn, "PRAGMA integrity_check(100)") {
+        Ok(lines) => lines,
+        // Too damaged to check at all ("file is not a database").
+        Err(error) => vec![error.to_string()],
+    };
+    problems.retain(|line| line != "ok");
+    // Reading rows of a damaged file may give anything: stop here.
+    if !problems.is_empty() || schema_version(&conn)? == 0 {
+        return Ok(problems);
+    }
+    let mut orphans = conn.prepare("PRAGMA foreign_key_check")?;
+    let orphans = orphans.query_map([], |r| {
+        Ok(format!(
+            "{} row {} names a missing {} row",
+            r.get::<_, String>(0)?,
+            r.get::<_, Option<i64>>(1)?.unwrap_or_default(),
+            r.get::<_, String>(2)?
+        ))
+    })?;
+    for orphan in orphans {
+        problems.push(orphan?);
+    }
+    let mut games = conn.prepare(
+        "SELECT g.id, g.plies, count(m.ply) FROM games g LEFT JOIN moves m ON m.game_id = g.id
+         GROUP BY g.id
+         HAVING count(m.ply) <> g.plies
+             OR (count(m.ply) > 0 AND (min(m.ply) <> 1 OR max(m.ply) <> g.plies))
+         ORDER BY g.id",
+    )?;
+    let games = games.query_map([], |r| {
+        let (id, plies, stored) = (
+            r.get::<_, i64>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+        );
+        Ok(if stored == plies {
+            format!("game {id} moves: {plies} stored, not numbered 1 to {plies}")
+        } else {
+            format!("game {id} moves: {plies} counted, {stored} stored")
+        })
+    })?;
+    for game in games {
+        problems.push(game?);
+    }
+    Ok(problems)
 }
 
 impl SqliteStore {
@@ -415,7 +547,7 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
             "SELECT g.server_id, g.channel_id, g.white_id, g.black_id, g.start_fen, g.time_control,
                     g.rated, g.draw_agreement_allowed, g.draw_min_moves, g.status, g.result,
                     g.reason, g.pending_offer, g.version, g.created_at, g.ended_at,
-                    c.platform_id, g.clock, g.remind_at
+                    c.platform_id, g.clock, g.remind_at, g.plies
              FROM games g JOIN channels c ON c.id = g.channel_id WHERE g.id = ?1",
         )?
         .query_row(params![id], |r| {
@@ -448,10 +580,11 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
                     r.get::<_, Option<String>>(17)?,
                     r.get::<_, Option<String>>(18)?,
                 ),
+                r.get::<_, u32>(19)?,
             ))
         })
         .optional()?;
-    let Some((ids, setup, rules, status, meta, place)) = head else {
+    let Some((ids, setup, rules, status, meta, place, plies)) = head else {
         return Ok(None);
     };
     let clock = match place.1 {
@@ -485,6 +618,7 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
             })
         })
         .collect::<Result<Vec<MoveRow>>>()?;
+    super::check_moves(id, plies, &moves)?;
     let notes = conn
         .prepare_cached("SELECT note FROM game_notes WHERE game_id = ?1 ORDER BY seq")?
         .query_map(params![id], |r| r.get::<_, String>(0))?
@@ -967,6 +1101,21 @@ fn to_challenge(t: ChallengeTuple) -> Result<ChallengeRow> {
     })
 }
 
+fn find_server(
+    conn: &Connection,
+    platform: Platform,
+    platform_id: &str,
+) -> Result<Option<ServerRow>> {
+    let select =
+        format!("SELECT {SERVER_COLUMNS} FROM servers WHERE platform = ?1 AND platform_id = ?2");
+    conn.prepare_cached(&select)?
+        .query_row(params![platform.as_str(), platform_id], server_row)
+        .optional()?
+        .map(to_server)
+        .transpose()
+}
+
+/// Run in a write transaction (see [`SqliteStore::write`]).
 fn ensure_server(
     conn: &Connection,
     platform: Platform,
@@ -974,17 +1123,7 @@ fn ensure_server(
     defaults: &ServerDefaults,
     now: DateTime<Utc>,
 ) -> Result<ServerRow> {
-    let select =
-        format!("SELECT {SERVER_COLUMNS} FROM servers WHERE platform = ?1 AND platform_id = ?2");
-    let find = |conn: &Connection| -> Result<Option<ServerRow>> {
-        conn.prepare_cached(&select)?
-            .query_row(params![platform.as_str(), platform_id], server_row)
-            .optional()?
-            .map(to_server)
-            .transpose()
-    };
-    // Read first: the common case writes nothing and takes no write lock.
-    if let Some(server) = find(conn)? {
+    if let Some(server) = find_server(conn, platform, platform_id)? {
         return Ok(server);
     }
     conn.prepare_cached(
@@ -998,17 +1137,19 @@ fn ensure_server(
         defaults.time_control,
         to_text(now)
     ])?;
-    find(conn)?.ok_or(StorageError::NotFound("server"))
+    find_server(conn, platform, platform_id)?.ok_or(StorageError::NotFound("server"))
 }
 
+fn find_channel(conn: &Connection, server_id: i64, platform_id: &str) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM channels WHERE server_id = ?1 AND platform_id = ?2")?
+        .query_row(params![server_id, platform_id], |r| r.get(0))
+        .optional()?)
+}
+
+/// Run in a write transaction (see [`SqliteStore::write`]).
 fn ensure_channel(conn: &Connection, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
-    let find = |conn: &Connection| -> Result<Option<i64>> {
-        Ok(conn
-            .prepare_cached("SELECT id FROM channels WHERE server_id = ?1 AND platform_id = ?2")?
-            .query_row(params![server_id, platform_id], |r| r.get(0))
-            .optional()?)
-    };
-    let id = match find(conn)? {
+    let id = match find_channel(conn, server_id, platform_id)? {
         Some(id) => id,
         None => {
             conn.prepare_cached(
@@ -1016,7 +1157,7 @@ fn ensure_channel(conn: &Connection, server_id: i64, platform_id: &str) -> Resul
                  ON CONFLICT DO NOTHING",
             )?
             .execute(params![server_id, platform_id])?;
-            find(conn)?.ok_or(StorageError::NotFound("channel"))?
+            find_channel(conn, server_id, platform_id)?.ok_or(StorageError::NotFound("channel"))?
         }
     };
     Ok(ChannelRow {
@@ -1026,6 +1167,7 @@ fn ensure_channel(conn: &Connection, server_id: i64, platform_id: &str) -> Resul
     })
 }
 
+/// Run in a write transaction (see [`SqliteStore::write`]).
 fn ensure_player(
     conn: &Connection,
     platform: Platform,
@@ -1064,38 +1206,73 @@ fn answer_of(conn: &Connection, key: &str) -> Result<Option<String>> {
         .optional()?)
 }
 
+/// [`Store::open_act`] on `conn`. Without `may_write`, only reads, and
+/// gives `None` when a row must be created or renamed first.
+fn open_act_on(
+    conn: &Connection,
+    request: &ActRequest,
+    now: DateTime<Utc>,
+    may_write: bool,
+) -> Result<Option<OpenedAct>> {
+    if let Some(key) = &request.act_key
+        && let Some(answer) = answer_of(conn, key)?
+    {
+        return Ok(Some(OpenedAct::Answered(answer)));
+    }
+    let opened = |server: ServerRow, channel_id: i64, player: PlayerRow| OpenedAct::New {
+        channel: ChannelRow {
+            id: channel_id,
+            server_id: server.id,
+            platform_id: request.channel.clone(),
+        },
+        server,
+        player,
+    };
+    if !may_write {
+        let Some(server) = find_server(conn, request.platform, &request.server)? else {
+            return Ok(None);
+        };
+        let Some(channel_id) = find_channel(conn, server.id, &request.channel)? else {
+            return Ok(None);
+        };
+        let player = find_player(conn, request.platform, &request.user_id)?
+            .filter(|p| p.display_name == request.user_name);
+        return Ok(player.map(|player| opened(server, channel_id, player)));
+    }
+    let server = ensure_server(
+        conn,
+        request.platform,
+        &request.server,
+        &request.defaults,
+        now,
+    )?;
+    let channel = ensure_channel(conn, server.id, &request.channel)?;
+    let player = ensure_player(
+        conn,
+        request.platform,
+        &request.user_id,
+        &request.user_name,
+        now,
+    )?;
+    Ok(Some(opened(server, channel.id, player)))
+}
+
 impl Store for SqliteStore {
     async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
-        // Usually only reads; new servers, channels and players are written in the same
-        // transaction, so the common case takes one lock instead of four.
-        self.read(move |conn| {
-            if let Some(key) = &request.act_key
-                && let Some(answer) = answer_of(conn, key)?
-            {
-                return Ok(OpenedAct::Answered(answer));
-            }
-            let server = ensure_server(
-                conn,
-                request.platform,
-                &request.server,
-                &request.defaults,
-                now,
-            )?;
-            let channel = ensure_channel(conn, server.id, &request.channel)?;
-            let player = ensure_player(
-                conn,
-                request.platform,
-                &request.user_id,
-                &request.user_name,
-                now,
-            )?;
-            Ok(OpenedAct::New {
-                server,
-                channel,
-                player,
-            })
-        })
-        .await
+        // The common case (a known place and player) only reads and takes no
+        // write lock; new servers, channels and players are written together
+        // in one write transaction, which looks for the key again first.
+        let request = Arc::new(request);
+        let known = Arc::clone(&request);
+        if let Some(opened) = self
+            .read(move |conn| open_act_on(conn, &known, now, false))
+            .await?
+        {
+            return Ok(opened);
+        }
+        self.write(move |conn| open_act_on(conn, &request, now, true))
+            .await?
+            .ok_or(StorageError::NotFound("act's place"))
     }
 
     async fn ongoing_in_channel(&self, channel_id: i64, player: PlayerId) -> Result<ChannelGames> {
@@ -1142,13 +1319,13 @@ impl Store for SqliteStore {
     ) -> Result<ServerRow> {
         let platform_id = platform_id.to_owned();
         let defaults = defaults.clone();
-        self.with(move |conn| ensure_server(conn, platform, &platform_id, &defaults, now))
+        self.write(move |conn| ensure_server(conn, platform, &platform_id, &defaults, now))
             .await
     }
 
     async fn ensure_channel(&self, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
         let platform_id = platform_id.to_owned();
-        self.with(move |conn| ensure_channel(conn, server_id, &platform_id))
+        self.write(move |conn| ensure_channel(conn, server_id, &platform_id))
             .await
     }
 
@@ -1160,7 +1337,7 @@ impl Store for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<PlayerRow> {
         let (platform_id, display_name) = (platform_id.to_owned(), display_name.to_owned());
-        self.with(move |conn| ensure_player(conn, platform, &platform_id, &display_name, now))
+        self.write(move |conn| ensure_player(conn, platform, &platform_id, &display_name, now))
             .await
     }
 
@@ -1414,7 +1591,7 @@ impl Store for SqliteStore {
     }
 
     async fn beat(&self, now: DateTime<Utc>) -> Result<()> {
-        self.with(move |conn| {
+        self.write(move |conn| {
             conn.prepare_cached(
                 "INSERT INTO heartbeat (id, at) VALUES (1, ?1)
                  ON CONFLICT (id) DO UPDATE SET at = excluded.at",
@@ -1960,6 +2137,138 @@ mod tests {
                 .expect("mend");
         }
         assert_eq!(store.game(game.id).await.expect("read"), Some(game));
+    }
+
+    #[tokio::test]
+    async fn a_game_whose_moves_do_not_add_up_is_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("lost.db");
+        let store = SqliteStore::open(&path).expect("open");
+        let (game, _) = a_game_with_a_move(&store).await;
+        assert!(check_file(&path).expect("check").is_empty());
+        let cases = [
+            // A lost row, as a damaged page gives.
+            "DELETE FROM moves WHERE game_id = ?1",
+            // A row numbered out of place.
+            "UPDATE moves SET ply = 2 WHERE game_id = ?1",
+        ];
+        for (sql, expected) in cases.into_iter().zip([
+            "game 1 moves: 1 counted, 0 stored",
+            "game 1 moves: 1 stored, not numbered 1 to 1",
+        ]) {
+            store
+                .with(|conn| conn.execute(sql, params![1]).map_err(StorageError::from))
+                .await
+                .expect("spoil");
+            let loaded = store.game(game.id).await;
+            assert!(
+                matches!(&loaded, Err(StorageError::Corrupt(m)) if m.starts_with("game 1 moves")),
+                "{sql}: {loaded:?}"
+            );
+            assert_eq!(check_file(&path).expect("check"), [expected], "{sql}");
+            store
+                .with(|conn| {
+                    conn.execute("DELETE FROM moves", [])?;
+                    conn.execute(
+                        "INSERT INTO moves (game_id, ply, uci, san, played_at)
+                         VALUES (1, 1, 'e2e4', 'e4', '2027-01-15T08:00:02.000Z')",
+                        [],
+                    )?;
+                    Ok(())
+                })
+                .await
+                .expect("mend");
+            assert!(store.game(game.id).await.is_ok());
+        }
+    }
+
+    /// A file with a game of `plies` moves, closed (its WAL folded in).
+    async fn a_closed_file_with_moves(path: &Path, plies: u32) {
+        let store = SqliteStore::open(path).expect("open");
+        let (game, _) = a_game_with_a_move(&store).await;
+        let new_moves = (2..=plies)
+            .map(|ply| MoveRow {
+                ply,
+                uci: "g1f3".to_owned(),
+                san: "Nf3".to_owned(),
+                played_at: at(3),
+                draw_offer: false,
+            })
+            .collect();
+        let update = GameUpdate {
+            id: game.id,
+            expected_version: game.version,
+            new_moves,
+            new_notes: Vec::new(),
+            state: GameState::Ongoing,
+            pending_offer: None,
+            turn: Color::White,
+            clock: None,
+            remind_at: None,
+        };
+        let commit = Commit {
+            game_updates: vec![update],
+            ..Commit::default()
+        };
+        store.commit(commit, at(3), |_| ()).await.expect("moves");
+        let loaded = store.game(game.id).await.expect("read").expect("game");
+        assert_eq!(loaded.moves.len(), plies as usize);
+    }
+
+    /// The byte offset of the moves table's root page, and the page size.
+    fn moves_root_page(path: &Path) -> (u64, u64) {
+        let conn = Connection::open(path).expect("open");
+        let root: u64 = conn
+            .query_row(
+                "SELECT rootpage FROM sqlite_master WHERE name = 'moves'",
+                [],
+                |r| r.get(0),
+            )
+            .expect("root page");
+        let size: u64 = conn
+            .pragma_query_value(None, "page_size", |r| r.get(0))
+            .expect("page size");
+        ((root - 1) * size, size)
+    }
+
+    #[tokio::test]
+    async fn a_damaged_file_is_refused_at_open() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("damaged.db");
+        a_closed_file_with_moves(&path, 300).await;
+        let (offset, _) = moves_root_page(&path);
+        assert!(!dir.path().join("damaged.db-wal").exists(), "WAL folded in");
+        let mut bytes = std::fs::read(&path).expect("read");
+        // The page header: its type and cell count become nonsense.
+        bytes[offset as usize..offset as usize + 5].fill(0xff);
+        std::fs::write(&path, &bytes).expect("write");
+
+        let opened = SqliteStore::open(&path);
+        let Err(StorageError::Corrupt(message)) = opened else {
+            panic!("opened a damaged file: {:?}", opened.err());
+        };
+        assert!(message.contains(&path.display().to_string()), "{message}");
+        assert!(message.contains("restore it from a backup"), "{message}");
+        assert!(message.contains("quick_check"), "{message}");
+        assert_eq!(
+            std::fs::read(&path).expect("read"),
+            bytes,
+            "nothing written"
+        );
+        let problems = check_file(&path).expect("check");
+        assert!(!problems.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_sound_file_passes_every_check() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("sound.db");
+        a_closed_file_with_moves(&path, 80).await;
+        assert_eq!(check_file(&path).expect("check"), Vec::<String>::new());
+        SqliteStore::open(&path).expect("reopen");
+        let missing = check_file(&dir.path().join("missing.db"));
+        assert!(missing.is_err(), "a missing file is not created");
+        assert!(!dir.path().join("missing.db").exists());
     }
 
     #[tokio::test]

@@ -32,6 +32,7 @@ macro_rules! store_suite {
             game_updates_append_and_check_versions,
             finished_games_round_trip,
             acts_are_committed_once,
+            a_refusal_is_kept_under_its_key,
             a_failed_commit_writes_nothing,
             instants_keep_milliseconds,
             game_lists_filter_and_order,
@@ -629,6 +630,76 @@ pub async fn acts_are_committed_once<S: Store>(store: &S) {
             .await
             .expect("keyless");
     }
+}
+
+/// A refused act commits its key alone: its answer is kept, nothing else
+/// changes, and the act can never be carried out later under that key.
+pub async fn a_refusal_is_kept_under_its_key<S: Store>(store: &S) {
+    let w = world(store).await;
+    let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+    let before = store.game(id).await.expect("read").expect("game");
+    let refusal = Commit {
+        act_key: Some("bob-moves-first".into()),
+        ..Commit::default()
+    };
+    let (committed, answer) = store
+        .commit(refusal.clone(), t(2), |_| vec!["not your turn".to_owned()])
+        .await
+        .expect("refusal kept");
+    assert_eq!(committed, Committed::default());
+    assert_eq!(answer, vec!["not your turn".to_owned()]);
+    let stored = store.answer_of("bob-moves-first").await.expect("read");
+    assert_eq!(stored.as_deref(), Some(r#"["not your turn"]"#));
+    assert_eq!(store.game(id).await.expect("read"), Some(before.clone()));
+
+    // The same act once it would succeed: refused as already answered, and
+    // the move is not written.
+    let request = ActRequest {
+        act_key: Some("bob-moves-first".into()),
+        platform: Platform::Console,
+        server: "club".into(),
+        channel: "main".into(),
+        user_id: "bob".into(),
+        user_name: "bob".into(),
+        defaults: defaults(),
+    };
+    let replay = store.open_act(request, t(3)).await.expect("open");
+    assert_eq!(
+        replay,
+        OpenedAct::Answered(r#"["not your turn"]"#.to_owned())
+    );
+    let played = Commit {
+        act_key: Some("bob-moves-first".into()),
+        game_updates: vec![GameUpdate {
+            id,
+            expected_version: before.version,
+            new_moves: vec![MoveRow {
+                ply: 1,
+                uci: "e2e4".into(),
+                san: "e4".into(),
+                played_at: t(3),
+                draw_offer: false,
+            }],
+            new_notes: Vec::new(),
+            state: GameState::Ongoing,
+            pending_offer: None,
+            turn: Color::Black,
+            clock: before.clock,
+            remind_at: None,
+        }],
+        ..Commit::default()
+    };
+    let again = store.commit(played, t(3), |_| "played").await;
+    assert!(
+        matches!(again, Err(StorageError::DuplicateAct(ref k)) if k == "bob-moves-first"),
+        "{again:?}"
+    );
+    assert_eq!(store.game(id).await.expect("read"), Some(before));
+    let second = store.commit(refusal, t(4), |_| "again").await;
+    assert!(
+        matches!(second, Err(StorageError::DuplicateAct(_))),
+        "{second:?}"
+    );
 }
 
 /// An error half-way through a commit (a game naming nobody, an answer

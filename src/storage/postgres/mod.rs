@@ -112,6 +112,35 @@ impl PgStore {
         schema::version(&client).await
     }
 
+    /// Games whose moves do not add up (see [`check_moves`]), for `pawnpost
+    /// check`: PostgreSQL checks its own pages, so this is the whole check.
+    ///
+    /// [`check_moves`]: crate::storage::check_moves
+    pub async fn check_games(&self) -> Result<Vec<String>> {
+        let rows = self
+            .query(
+                "SELECT g.id, g.plies, count(m.ply) FROM games g
+                 LEFT JOIN moves m ON m.game_id = g.id
+                 GROUP BY g.id
+                 HAVING count(m.ply) <> g.plies
+                     OR (count(m.ply) > 0 AND (min(m.ply) <> 1 OR max(m.ply) <> g.plies))
+                 ORDER BY g.id",
+                &[],
+            )
+            .await?;
+        rows.iter()
+            .map(|row| {
+                let (id, plies, stored): (i64, i32, i64) =
+                    (rows::get(row, 0)?, rows::get(row, 1)?, rows::get(row, 2)?);
+                Ok(if stored == i64::from(plies) {
+                    format!("game {id} moves: {plies} stored, not numbered 1 to {plies}")
+                } else {
+                    format!("game {id} moves: {plies} counted, {stored} stored")
+                })
+            })
+            .collect()
+    }
+
     async fn client(&self) -> Result<Object> {
         self.pool
             .get()
@@ -267,7 +296,7 @@ const GAME_QUERY: &str = "
            g.remind_at,
            w.id, w.platform, w.platform_id, w.display_name, w.language, w.notify,
            b.id, b.platform, b.platform_id, b.display_name, b.language, b.notify,
-           m.plies, m.ucis, m.sans, m.times, m.offers, n.notes
+           m.plies, m.ucis, m.sans, m.times, m.offers, n.notes, g.plies
     FROM games g
     JOIN channels c ON c.id = g.channel_id
     JOIN players w ON w.id = g.white_id
@@ -306,6 +335,7 @@ fn game_record(id: i64, row: &tokio_postgres::Row) -> Result<GameRecord> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
+    super::check_moves(id, rows::count(row, 35)?, &moves)?;
     let notes = get::<Option<Vec<serde_json::Value>>>(row, 34)?
         .unwrap_or_default()
         .into_iter()
@@ -1135,6 +1165,126 @@ mod tests {
             matches!(opened, Err(StorageError::Migration { version: 99, .. })),
             "{:?}",
             opened.err().map(|e| e.to_string())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_game_whose_moves_do_not_add_up_is_refused() {
+        use crate::storage::{GameState, GameUpdate, NewGame, ServerDefaults};
+        let Some((_schema, store)) = fresh().await else {
+            return;
+        };
+        let now = Utc.with_ymd_and_hms(2026, 2, 1, 8, 0, 0).unwrap();
+        let defaults = ServerDefaults {
+            language: crate::core::notation::Lang::En,
+            time_control: "3d".to_owned(),
+        };
+        let server = store
+            .ensure_server(Platform::Console, "club", &defaults, now)
+            .await
+            .expect("server");
+        let channel = store
+            .ensure_channel(server.id, "main")
+            .await
+            .expect("channel");
+        let alice = store
+            .ensure_player(Platform::Console, "alice", "alice", now)
+            .await
+            .expect("alice");
+        let bob = store
+            .ensure_player(Platform::Console, "bob", "bob", now)
+            .await
+            .expect("bob");
+        let new_game = NewGame {
+            server_id: server.id,
+            channel_id: channel.id,
+            white: alice.id,
+            black: bob.id,
+            start_fen: None,
+            time_control: "3d".to_owned(),
+            rated: false,
+            draw_rules: DrawRules::default(),
+            turn: shakmaty::Color::White,
+            challenge_id: None,
+            clock: None,
+            remind_at: None,
+        };
+        let created = Commit {
+            new_game: Some(new_game),
+            ..Commit::default()
+        };
+        let (committed, ()) = store.commit(created, now, |_| ()).await.expect("game");
+        let id = committed.game_id.expect("id");
+        let moves = ["e2e4", "e7e5", "g1f3"]
+            .iter()
+            .zip(1..)
+            .map(|(uci, ply)| MoveRow {
+                ply,
+                uci: (*uci).to_owned(),
+                san: (*uci).to_owned(),
+                played_at: now,
+                draw_offer: false,
+            });
+        let update = GameUpdate {
+            id,
+            expected_version: 0,
+            new_moves: moves.collect(),
+            new_notes: Vec::new(),
+            state: GameState::Ongoing,
+            pending_offer: None,
+            turn: shakmaty::Color::Black,
+            clock: None,
+            remind_at: None,
+        };
+        let played = Commit {
+            game_updates: vec![update],
+            ..Commit::default()
+        };
+        store.commit(played, now, |_| ()).await.expect("moves");
+        assert_eq!(
+            store
+                .game(id)
+                .await
+                .expect("read")
+                .expect("game")
+                .moves
+                .len(),
+            3
+        );
+        assert!(store.check_games().await.expect("check").is_empty());
+
+        store
+            .query("DELETE FROM moves WHERE game_id = $1 AND ply = 2", &[&id])
+            .await
+            .expect("lose a row");
+        let loaded = store.game(id).await;
+        assert!(
+            matches!(&loaded, Err(StorageError::Corrupt(m)) if m.contains("moves: 3 counted, 2 stored")),
+            "{loaded:?}"
+        );
+        assert_eq!(
+            store.check_games().await.expect("check"),
+            [format!("game {id} moves: 3 counted, 2 stored")]
+        );
+        store
+            .query(
+                "UPDATE moves SET ply = 2 WHERE game_id = $1 AND ply = 3",
+                &[&id],
+            )
+            .await
+            .expect("renumber");
+        store
+            .query("INSERT INTO moves SELECT game_id, 5, uci, san, played_at, draw_offer FROM moves WHERE game_id = $1 AND ply = 1", &[&id])
+            .await
+            .expect("misplace");
+        let loaded = store.game(id).await;
+        assert!(
+            matches!(loaded, Err(StorageError::Corrupt(_))),
+            "{loaded:?}"
+        );
+        assert_eq!(
+            store.check_games().await.expect("check"),
+            [format!("game {id} moves: 3 stored, not numbered 1 to 3")]
         );
     }
 
