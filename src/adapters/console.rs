@@ -11,11 +11,15 @@
 //! With a simulated clock, every `:` line also runs what the scheduler would
 //! at that instant (flags that fell), so a script can play a game to a flag.
 //!
-//! `#` starts a comment. Replies are printed as text, or with `--json` as one
+//! `#` starts a comment. A line the console cannot read (not UTF-8, longer
+//! than [`MAX_LINE_BYTES`], not `<user>: ...`) is answered with an error and
+//! the next line runs. Replies are printed as text, or with `--json` as one
 //! object per line: `{"server", "channel", "to", "ephemeral", "text", "events", "board"}`.
 //! Scripted acts carry an idempotency key made of the script's name, the
 //! line number and the line's text, so running a script again after a crash
 //! repeats nothing that was already done.
+
+mod lines;
 
 use std::io::{BufRead, Write};
 
@@ -26,7 +30,8 @@ use crate::render::text::diagram;
 use crate::service::{Act, GameEvent, Input, Reply, Service, User};
 use crate::storage::{Platform, Store};
 
-/// The longest input line read; longer lines are refused whole.
+/// The longest input line accepted; longer lines are refused whole, and no
+/// more than this (plus one byte) of them is ever held in memory.
 pub const MAX_LINE_BYTES: usize = 1024;
 
 /// How the console runs.
@@ -113,21 +118,29 @@ pub async fn run<S: Store>(
         locales: Vec::new(),
         simulated_now: options.now,
     };
-    for (index, line) in input.lines().enumerate() {
-        let line = line?;
+    for (index, raw) in lines::bounded_lines(input, MAX_LINE_BYTES).enumerate() {
+        let raw = raw?;
         let line_no = index + 1;
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
         let complain = |output: &mut dyn Write, message: &str| {
             print_console_error(output, line_no, message, options.json)
         };
-        if line.len() > MAX_LINE_BYTES {
+        if raw.is_blank_or_comment() {
+            continue;
+        }
+        if raw.is_too_long() {
             complain(
                 &mut output,
                 &format!("longer than {MAX_LINE_BYTES} bytes, ignored"),
             )?;
+            continue;
+        }
+        // Not UTF-8: answered like any unreadable line, and the next lines run.
+        let Some(line) = raw.into_text() else {
+            complain(&mut output, "not valid UTF-8, ignored")?;
+            continue;
+        };
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
         if let Some(steer) = trimmed.strip_prefix(':') {
@@ -318,13 +331,15 @@ fn steer_session(session: &mut Session, line: &str) -> Result<(), String> {
 
 /// `3d`, `5h`, `30m`, `10s`.
 pub fn parse_duration(text: &str) -> Option<Duration> {
-    let (number, unit) = text.split_at(text.len().checked_sub(1)?);
-    let n: i64 = number.parse().ok().filter(|n| (0..=100_000).contains(n))?;
+    // The unit is the last *character*, so `3é` is refused, not cut inside `é`.
+    let mut chars = text.chars();
+    let unit = chars.next_back()?;
+    let n: i64 = chars.as_str().parse().ok().filter(|n| (0..=100_000).contains(n))?;
     match unit {
-        "d" => Some(Duration::days(n)),
-        "h" => Some(Duration::hours(n)),
-        "m" => Some(Duration::minutes(n)),
-        "s" => Some(Duration::seconds(n)),
+        'd' => Some(Duration::days(n)),
+        'h' => Some(Duration::hours(n)),
+        'm' => Some(Duration::minutes(n)),
+        's' => Some(Duration::seconds(n)),
         _ => None,
     }
 }
@@ -353,6 +368,11 @@ mod tests {
             ("3w", None),
             ("-3d", None),
             ("99999999999d", None),
+            ("3é", None),
+            ("é", None),
+            ("3dé", None),
+            ("é3d", None),
+            ("３d", None),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_duration(text), expected, "{text}");
