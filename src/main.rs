@@ -80,7 +80,8 @@ struct RenderArgs {
     /// Show the board from Black's side.
     #[arg(long)]
     flip: bool,
-    /// The move that led to the position, in UCI (e2e4), highlighted.
+    /// The move that led to the position, in UCI (e2e4), highlighted; refused
+    /// unless the piece on its destination could have come from its origin.
     #[arg(long)]
     last_move: Option<String>,
     /// brown, blue, green or colorblind.
