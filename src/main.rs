@@ -397,6 +397,9 @@ async fn console_on<S: Store>(service: &Service<S>, args: ConsoleArgs) -> Result
         .transpose()
         .context("--now expects an RFC 3339 instant such as 2026-01-01T12:00:00Z")?
         .map(|t| t.with_timezone(&Utc));
+    if now.is_some_and(|at| !console::is_simulable(&at)) {
+        bail!("--now: {}", console::CLOCK_RANGE);
+    }
     let mut options = ConsoleOptions {
         json: args.json,
         now,

@@ -23,7 +23,7 @@ mod lines;
 
 use std::io::{BufRead, Write};
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Datelike, Duration, Utc};
 use serde::Serialize;
 
 use crate::render::text::diagram;
@@ -317,16 +317,28 @@ fn steer_session(session: &mut Session, line: &str) -> Result<(), String> {
         }
         ["advance", amount] => {
             let step = parse_duration(amount).ok_or("expected :advance <N>d|h|m|s")?;
-            session.simulated_now = Some(session.now() + step);
+            let at = session.now().checked_add_signed(step);
+            session.simulated_now = Some(at.filter(is_simulable).ok_or(CLOCK_RANGE)?);
         }
         ["now", instant] => {
             let at = DateTime::parse_from_rfc3339(instant)
-                .map_err(|_| "expected :now <RFC 3339 instant>")?;
-            session.simulated_now = Some(at.with_timezone(&Utc));
+                .map_err(|_| "expected :now <RFC 3339 instant>")?
+                .with_timezone(&Utc);
+            session.simulated_now = Some(Some(at).filter(is_simulable).ok_or(CLOCK_RANGE)?);
         }
         _ => return Err(format!("unknown console line :{line}")),
     }
     Ok(())
+}
+
+/// Why a `:now` or `:advance` was refused for its instant.
+pub const CLOCK_RANGE: &str = "the simulated clock stays between 1970 and 9000";
+
+/// Whether the simulated clock may show `at`: from 1970 to the year 9000,
+/// so that every deadline counted from it is still a four-digit year, as
+/// the store writes instants (RFC 3339) and as `:advance` may add up to.
+pub fn is_simulable(at: &DateTime<Utc>) -> bool {
+    (1970..9000).contains(&at.year())
 }
 
 /// `3d`, `5h`, `30m`, `10s`.
@@ -395,5 +407,42 @@ mod tests {
         assert_eq!(session.locale_of("bob").as_deref(), Some("fr"));
         assert_eq!(session.now().to_rfc3339(), "2026-01-03T00:00:00+00:00");
         assert!(steer_session(&mut session, "fly away").is_err());
+    }
+
+    /// (lines, whether the last one is accepted): the clock never leaves the
+    /// years a stored instant can be written in, however often it advances.
+    #[test]
+    fn the_simulated_clock_stays_in_range() {
+        let far = vec!["advance 100000d"; 30];
+        let cases: Vec<(Vec<&str>, bool)> = vec![
+            (vec!["now 1970-01-01T00:00:00Z"], true),
+            (vec!["now 1969-12-31T23:59:59Z"], false),
+            (vec!["now 0000-01-01T00:00:00Z"], false),
+            (vec!["now 8999-12-31T23:59:59Z"], true),
+            (vec!["now 9999-12-31T23:59:59Z"], false),
+            (vec!["now 8999-12-31T23:59:59Z", "advance 1s"], false),
+            (vec!["now 2026-01-01T00:00:00Z", "advance 100000d"], true),
+            (far, false),
+            (vec!["advance 3é"], false),
+            (vec!["now 2026-01-01T00:00:00Zé"], false),
+        ];
+        for (lines, accepted) in cases {
+            let mut session = Session {
+                server: "console".into(),
+                channel: "main".into(),
+                locales: Vec::new(),
+                simulated_now: None,
+            };
+            let (last, before) = lines.split_last().expect("a line");
+            for line in before {
+                let _ = steer_session(&mut session, line);
+            }
+            let kept = session.simulated_now;
+            let result = steer_session(&mut session, last);
+            assert_eq!(result.is_ok(), accepted, "{lines:?}: {result:?}");
+            if !accepted {
+                assert_eq!(session.simulated_now, kept, "{lines:?}: a refusal moved the clock");
+            }
+        }
     }
 }
