@@ -69,10 +69,63 @@ fn the_case_counts_reach_a_hundred_thousand() {
 /// look-alike digits and letters, invisible and combining marks, and the
 /// command language's own punctuation.
 const TRICKY: &[char] = &[
-    'é', 'É', 'ß', 'ẞ', 'İ', 'ı', '\u{212a}', 'ﬀ', 'ǅ', '３', 'ｄ', '٣', '½', '⁄', '🙂', '♞', 'К', 'р',
-    'Ф', ':', '\u{a0}', '\u{200b}', '\u{301}', '\u{feff}', '\u{0}', '\u{10ffff}', '"', ':', '/',
-    '#', '@', '+', '-', '=', '.', ' ', '\t', '\n', '\r', 'd', 'h', 'm', 's', 'x', 'e', 'N', 'K',
-    'O', 'Q', '0', '1', '2', '3', '9', 'a', 'w', 'b',
+    'é',
+    'É',
+    'ß',
+    'ẞ',
+    'İ',
+    'ı',
+    '\u{212a}',
+    'ﬀ',
+    'ǅ',
+    '３',
+    'ｄ',
+    '٣',
+    '½',
+    '⁄',
+    '🙂',
+    '♞',
+    'К',
+    'р',
+    'Ф',
+    ':',
+    '\u{a0}',
+    '\u{200b}',
+    '\u{301}',
+    '\u{feff}',
+    '\u{0}',
+    '\u{10ffff}',
+    '"',
+    ':',
+    '/',
+    '#',
+    '@',
+    '+',
+    '-',
+    '=',
+    '.',
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    'd',
+    'h',
+    'm',
+    's',
+    'x',
+    'e',
+    'N',
+    'K',
+    'O',
+    'Q',
+    '0',
+    '1',
+    '2',
+    '3',
+    '9',
+    'a',
+    'w',
+    'b',
 ];
 
 /// Up to `max` characters, mostly from [`TRICKY`], some from anywhere.
@@ -83,11 +136,54 @@ fn text(max: usize) -> impl Strategy<Value = String> {
 
 /// Valid option values of every kind, to be spoiled by [`near_miss`].
 const VALID: &[&str] = &[
-    "3d", "12h", "30d+1d", "30d+1d max 45d", "10/50d", "5d delay 1d", "none", "e4", "Nf3", "exd6 e.p.",
-    "O-O", "e7e8=Q", "Cc6", "white", "black", "random", "yes", "no", "fr", "en", "de", "default",
-    "5", "#3", "3d", "@bob", "bob", "threefold", "fifty", "offer", "accept", "decline", "swiss",
-    "round_robin", "knockout", "start", "end", "status", "show", "join", "leave", "challenge",
-    "notify", "dm", "off", "0.5", "½", "2026",
+    "3d",
+    "12h",
+    "30d+1d",
+    "30d+1d max 45d",
+    "10/50d",
+    "5d delay 1d",
+    "none",
+    "e4",
+    "Nf3",
+    "exd6 e.p.",
+    "O-O",
+    "e7e8=Q",
+    "Cc6",
+    "white",
+    "black",
+    "random",
+    "yes",
+    "no",
+    "fr",
+    "en",
+    "de",
+    "default",
+    "5",
+    "#3",
+    "3d",
+    "@bob",
+    "bob",
+    "threefold",
+    "fifty",
+    "offer",
+    "accept",
+    "decline",
+    "swiss",
+    "round_robin",
+    "knockout",
+    "start",
+    "end",
+    "status",
+    "show",
+    "join",
+    "leave",
+    "challenge",
+    "notify",
+    "dm",
+    "off",
+    "0.5",
+    "½",
+    "2026",
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "4k3/8/8/8/8/8/8/R3K3 w Q - 0 4294967295",
 ];
@@ -253,16 +349,19 @@ fn the_templates_cover_every_command() {
 /// A command line: a template filled with a value, sometimes with more
 /// arbitrary words after it.
 fn command_line() -> impl Strategy<Value = String> {
-    (select(TEMPLATES), value(), prop_oneof![3 => Just(String::new()), 1 => text(12)]).prop_map(
-        |(template, value, tail)| {
+    (
+        select(TEMPLATES),
+        value(),
+        prop_oneof![3 => Just(String::new()), 1 => text(12)],
+    )
+        .prop_map(|(template, value, tail)| {
             let line = template.replacen("{}", &value, 1);
             if tail.is_empty() {
                 line
             } else {
                 format!("{line} {tail}")
             }
-        },
-    )
+        })
 }
 
 const PLAYERS: Players = Players {
@@ -434,14 +533,19 @@ fn matrix_messages_take_any_text() {
         format!(r#"<a href="https://matrix.to/#/{target}">{label}</a>{after}"#)
     });
     let message = (body, select(PREFIXES), prop::option::of(pill));
-    check("matrix messages", CASES.matrix, message, |(body, prefix, html)| {
-        let body = resolve_pills(&body, html.as_deref());
-        if let Some(text) = command_text(&body, prefix) {
-            parse_and_follow(&text)?;
-        }
-        let _ = matrix_hints(&body, prefix);
-        Ok(())
-    });
+    check(
+        "matrix messages",
+        CASES.matrix,
+        message,
+        |(body, prefix, html)| {
+            let body = resolve_pills(&body, html.as_deref());
+            if let Some(text) = command_text(&body, prefix) {
+                parse_and_follow(&text)?;
+            }
+            let _ = matrix_hints(&body, prefix);
+            Ok(())
+        },
+    );
 }
 
 /// A console script line: a `:` line with arbitrary words, or an act by
@@ -560,7 +664,8 @@ fn scripts_run_end_to_end_on_sqlite() {
             // A fresh game for two new players, so moves have a game to go to.
             played.set(played.get() + 1);
             let (white, black) = (format!("w{}", played.get()), format!("b{}", played.get()));
-            let mut script = format!("{white}: /challenge @{black} color:white\n{black}: /accept\n");
+            let mut script =
+                format!("{white}: /challenge @{black} color:white\n{black}: /accept\n");
             for line in &lines {
                 let line = match line.split_once(": ") {
                     Some(("white", rest)) => format!("{white}: {rest}"),

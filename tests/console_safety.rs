@@ -232,7 +232,11 @@ fn a_line_that_is_not_utf8_is_answered_and_the_next_lines_run() {
         "{out:#?}"
     );
     let moves = events_of(&out, "move_played");
-    assert_eq!(moves.len(), 1, "the acts around the bad lines ran: {out:#?}");
+    assert_eq!(
+        moves.len(),
+        1,
+        "the acts around the bad lines ran: {out:#?}"
+    );
     assert_eq!(moves[0]["uci"], "e2e4");
 }
 

@@ -346,7 +346,11 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
     // The unit is the last *character*, so `3é` is refused, not cut inside `é`.
     let mut chars = text.chars();
     let unit = chars.next_back()?;
-    let n: i64 = chars.as_str().parse().ok().filter(|n| (0..=100_000).contains(n))?;
+    let n: i64 = chars
+        .as_str()
+        .parse()
+        .ok()
+        .filter(|n| (0..=100_000).contains(n))?;
     match unit {
         'd' => Some(Duration::days(n)),
         'h' => Some(Duration::hours(n)),
@@ -441,7 +445,10 @@ mod tests {
             let result = steer_session(&mut session, last);
             assert_eq!(result.is_ok(), accepted, "{lines:?}: {result:?}");
             if !accepted {
-                assert_eq!(session.simulated_now, kept, "{lines:?}: a refusal moved the clock");
+                assert_eq!(
+                    session.simulated_now, kept,
+                    "{lines:?}: a refusal moved the clock"
+                );
             }
         }
     }

@@ -118,60 +118,68 @@ mod tests {
     use super::*;
     use shakmaty::fen::Fen;
 
-    /// (FEN, last move, whether it could have led to the FEN).
-    const CASES: &[(&str, &str, bool)] = &[
-        // From the start position: the destination holds nothing.
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e5", false),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e4", false),
-        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "e2e4", true),
-        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "e3e4", true),
-        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "d3e4", true),
-        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "e1e4", false),
-        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "f2e4", false),
-        // Wrong side: White is to move, so Black moved last.
-        ("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "e2e4", false),
-        ("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "e7e5", true),
-        // A double step over a piece.
-        ("rnbqkbnr/pppp1ppp/4n3/4p3/4P3/8/PPPP1PPP/RNBQKB1R w KQkq - 0 2", "e7e5", false),
-        // The README's example: the queen took on f7.
-        ("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4", "h5f7", true),
-        ("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4", "h4f7", false),
-        ("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4", "f3f7", false),
-        ("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4", "f7f7", false),
-        // Knights jump; bishops do not.
-        ("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1", "g1f3", true),
-        ("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1", "h1f3", false),
-        // Castling, both forms; a king that went two squares without its rook.
-        ("4k3/8/8/8/8/8/8/R4RK1 b - - 1 1", "e1g1", true),
-        ("4k3/8/8/8/8/8/8/R4RK1 b - - 1 1", "e1h1", true),
-        ("4k3/8/8/8/8/8/8/2KR3R b - - 1 1", "e1c1", true),
-        ("4k3/8/8/8/8/8/8/1NKR3R b - - 1 1", "e1a1", false),
-        ("2kr4/8/8/8/8/8/8/4K3 w - - 1 2", "e8c8", true),
-        ("4k3/8/8/8/8/8/8/R5K1 b - - 1 1", "e1g1", false),
-        ("4k3/8/8/8/8/8/8/4K3 b - - 1 1", "e1e2", false),
-        ("4k3/8/8/8/8/8/4K3/8 b - - 1 1", "e1e2", true),
-        // Promotions: the promoted piece stands on the last rank.
-        ("1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1", "a7b8q", true),
-        ("1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1", "b7b8q", true),
-        ("1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1", "b7b8n", false),
-        ("1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1", "b6b8q", false),
-        ("1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1", "b7b8k", false),
-        ("1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1", "a8b8", true),
-        ("4k3/8/8/8/8/8/8/1q2K3 w - - 0 2", "c2b1q", true),
-        // En passant: the pawn lands behind the one it took.
-        ("4k3/8/3P4/8/8/8/8/4K3 b - - 0 1", "e5d6", true),
-        // Not UCI at all, or a drop.
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e9e8", false),
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "Q@e4", false),
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "0000", false),
-    ];
+    /// `FEN | last move | whether it could have led to the FEN`.
+    const CASES: &str = "
+        # From the start position: the destination holds nothing.
+        rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | e2e5 | no
+        rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | e2e4 | no
+        rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | e2e4 | yes
+        rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | e3e4 | yes
+        rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | d3e4 | yes
+        rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | e1e4 | no
+        rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | f2e4 | no
+        # Wrong side: White is to move, so Black moved last.
+        rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | e2e4 | no
+        rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | e7e5 | yes
+        # A double step over a piece.
+        rnbqkbnr/pppp1ppp/4n3/4p3/4P3/8/PPPP1PPP/RNBQKB1R w KQkq - 0 2 | e7e5 | no
+        # The README's example: the queen took on f7.
+        r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4 | h5f7 | yes
+        r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4 | h4f7 | no
+        r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4 | f3f7 | no
+        r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4 | f7f7 | no
+        # Knights jump; bishops do not.
+        rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1 | g1f3 | yes
+        rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1 | h1f3 | no
+        # Castling, both forms; a king that went two squares without its rook.
+        4k3/8/8/8/8/8/8/R4RK1 b - - 1 1 | e1g1 | yes
+        4k3/8/8/8/8/8/8/R4RK1 b - - 1 1 | e1h1 | yes
+        4k3/8/8/8/8/8/8/2KR3R b - - 1 1 | e1c1 | yes
+        4k3/8/8/8/8/8/8/1NKR3R b - - 1 1 | e1a1 | no
+        2kr4/8/8/8/8/8/8/4K3 w - - 1 2 | e8c8 | yes
+        4k3/8/8/8/8/8/8/R5K1 b - - 1 1 | e1g1 | no
+        4k3/8/8/8/8/8/8/4K3 b - - 1 1 | e1e2 | no
+        4k3/8/8/8/8/8/4K3/8 b - - 1 1 | e1e2 | yes
+        # Promotions: the promoted piece stands on the last rank.
+        1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1 | a7b8q | yes
+        1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1 | b7b8q | yes
+        1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1 | b7b8n | no
+        1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1 | b6b8q | no
+        1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1 | b7b8k | no
+        1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1 | a8b8 | yes
+        4k3/8/8/8/8/8/8/1q2K3 w - - 0 2 | c2b1q | yes
+        # En passant: the pawn lands behind the one it took.
+        4k3/8/3P4/8/8/8/8/4K3 b - - 0 1 | e5d6 | yes
+        # Not UCI at all, or a drop, or a null move.
+        4k3/8/8/8/8/8/8/4K3 w - - 0 1 | e9e8 | no
+        4k3/8/8/8/8/8/8/4K3 w - - 0 1 | Q@e4 | no
+        4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0000 | no
+        4k3/8/8/8/8/8/8/4K3 w - - 0 1 | e2é4 | no
+    ";
 
     #[test]
     fn only_moves_that_could_have_led_here_are_highlighted() {
-        for (fen, uci, possible) in CASES {
+        let rows = CASES
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty() && !line.starts_with('#'));
+        for row in rows {
+            let [fen, uci, possible] = row.split(" | ").collect::<Vec<_>>()[..] else {
+                panic!("bad row {row:?}");
+            };
             let setup = fen.parse::<Fen>().expect(fen).into_setup();
             let got = last_move_squares(&setup.board, setup.turn, uci);
-            assert_eq!(got.is_ok(), *possible, "{uci} before {fen}: {got:?}");
+            assert_eq!(got.is_ok(), possible == "yes", "{row}: {got:?}");
         }
     }
 }

@@ -117,19 +117,35 @@ mod tests {
             (b"a\r\nb", 4, &[(Some("a"), false), (Some("b"), false)]),
             (b"", 4, &[]),
             (b"\n\n", 4, &[(Some(""), false), (Some(""), false)]),
-            (b"abcd\nabcde\nx", 4, &[
-                (Some("abcd"), false),
-                (Some("abcde"), true),
-                (Some("x"), false),
-            ]),
+            (
+                b"abcd\nabcde\nx",
+                4,
+                &[
+                    (Some("abcd"), false),
+                    (Some("abcde"), true),
+                    (Some("x"), false),
+                ],
+            ),
             // The `\r` of `\r\n` does not count; a lone one does.
-            (b"abcd\r\nabcd\r", 4, &[(Some("abcd"), false), (Some("abcd\r"), true)]),
-            (b"abcdefgh\r\nok\n", 4, &[(Some("abcde"), true), (Some("ok"), false)]),
-            (b"ok\n\xff\xfe bad\nok again\n", 16, &[
-                (Some("ok"), false),
-                (None, false),
-                (Some("ok again"), false),
-            ]),
+            (
+                b"abcd\r\nabcd\r",
+                4,
+                &[(Some("abcd"), false), (Some("abcd\r"), true)],
+            ),
+            (
+                b"abcdefgh\r\nok\n",
+                4,
+                &[(Some("abcde"), true), (Some("ok"), false)],
+            ),
+            (
+                b"ok\n\xff\xfe bad\nok again\n",
+                16,
+                &[
+                    (Some("ok"), false),
+                    (None, false),
+                    (Some("ok again"), false),
+                ],
+            ),
             // Cut inside `é`: the kept start is not UTF-8, and it is too long anyway.
             ("abcé\n".as_bytes(), 3, &[(None, true)]),
             ("été\n".as_bytes(), 5, &[(Some("été"), false)]),
@@ -159,7 +175,11 @@ mod tests {
         let mut lines = bounded_lines(io::Cursor::new(input), 1024);
         let huge = lines.next().expect("a line").expect("read");
         assert!(huge.is_too_long());
-        assert!(huge.bytes.capacity() <= 2 * 1025, "{}", huge.bytes.capacity());
+        assert!(
+            huge.bytes.capacity() <= 2 * 1025,
+            "{}",
+            huge.bytes.capacity()
+        );
         let next = lines.next().expect("a line").expect("read");
         assert_eq!(next.into_text().as_deref(), Some("next"));
         assert!(lines.next().is_none());

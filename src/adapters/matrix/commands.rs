@@ -225,10 +225,16 @@ mod tests {
         assert_eq!(command_text("é!chess", "!chess"), None);
         assert_eq!(command_text("éé", "!chess"), None);
         assert_eq!(command_text("!chesé", "!chess"), None);
-        assert_eq!(command_text("!chess\u{a0}moves", "!chess"), Some("moves".to_owned()));
+        assert_eq!(
+            command_text("!chess\u{a0}moves", "!chess"),
+            Some("moves".to_owned())
+        );
         assert_eq!(command_text("!move é", "!chess"), Some("move é".to_owned()));
         assert_eq!(command_text("!ÉCHECS coup", "!échecs"), None);
-        assert_eq!(command_text("!échecs coup", "!échecs").as_deref(), Some("coup"));
+        assert_eq!(
+            command_text("!échecs coup", "!échecs").as_deref(),
+            Some("coup")
+        );
         assert_eq!(command_text("!é", "!échecs"), None);
     }
 
