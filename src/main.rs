@@ -88,7 +88,8 @@ struct RenderArgs {
     /// Show the board from Black's side.
     #[arg(long)]
     flip: bool,
-    /// The move that led to the position, in UCI (e2e4), highlighted.
+    /// The move that led to the position, in UCI (e2e4), highlighted; refused
+    /// unless the piece on its destination could have come from its origin.
     #[arg(long)]
     last_move: Option<String>,
     /// brown, blue, green or colorblind.
@@ -443,6 +444,9 @@ async fn console_on<S: Store>(service: &Service<S>, args: ConsoleArgs) -> Result
         .transpose()
         .context("--now expects an RFC 3339 instant such as 2026-01-01T12:00:00Z")?
         .map(|t| t.with_timezone(&Utc));
+    if now.is_some_and(|at| !console::is_simulable(&at)) {
+        bail!("--now: {}", console::CLOCK_RANGE);
+    }
     let mut options = ConsoleOptions {
         json: args.json,
         now,

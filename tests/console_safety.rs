@@ -391,3 +391,70 @@ fn a_damaged_file_is_refused_before_any_act() {
     assert!(!check.stdout.is_empty(), "the problems are listed");
     assert!(String::from_utf8_lossy(&check.stderr).contains(RESTORE));
 }
+
+/// Writes `bytes` as a script beside the database and runs it with `--json`.
+fn run_bytes(console: &Console, name: &str, bytes: &[u8]) -> Vec<serde_json::Value> {
+    let path = console.db().with_file_name(name);
+    std::fs::write(&path, bytes).expect("write script");
+    let output = console.run_file(&path);
+    assert!(
+        output.status.success(),
+        "pawnpost failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    parse_lines(&output.stdout)
+}
+
+/// The console's own complaints, as (line, message).
+fn console_errors(out: &[serde_json::Value]) -> Vec<(u64, String)> {
+    out.iter()
+        .filter_map(|r| Some((r["line"].as_u64()?, r["console_error"].as_str()?.to_owned())))
+        .collect()
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_answered_and_the_next_lines_run() {
+    let console = Console::new();
+    let mut script = b"alice: /challenge @bob color:white\n".to_vec();
+    // Latin-1 `é` in an act, then a Latin-1 comment (skipped like any comment).
+    script.extend_from_slice(b"alice: /move caf\xe9\n");
+    script.extend_from_slice(b"# caf\xe9 au lait\n");
+    script.extend_from_slice(b"bob: /accept\r\n\xff\xfe\xfd\nalice: /move e4\n");
+    let out = run_bytes(&console, "latin1.txt", &script);
+    assert_eq!(
+        console_errors(&out),
+        [
+            (2, "not valid UTF-8, ignored".to_owned()),
+            (5, "not valid UTF-8, ignored".to_owned())
+        ],
+        "{out:#?}"
+    );
+    let moves = events_of(&out, "move_played");
+    assert_eq!(
+        moves.len(),
+        1,
+        "the acts around the bad lines ran: {out:#?}"
+    );
+    assert_eq!(moves[0]["uci"], "e2e4");
+}
+
+#[test]
+fn a_huge_line_is_refused_and_the_next_lines_run() {
+    let console = Console::new();
+    let mut script = b"alice: /challenge @bob color:white\nbob: /accept\n".to_vec();
+    // 64 MB in one line: refused after its first kilobyte, skipped without being stored.
+    script.extend_from_slice(b"alice: /move ");
+    script.resize(script.len() + (64 << 20), b'N');
+    script.extend_from_slice(b"\nalice: /move e4\n# the end\nbob: /move e5");
+    let out = run_bytes(&console, "huge.txt", &script);
+    assert_eq!(
+        console_errors(&out),
+        [(3, "longer than 1024 bytes, ignored".to_owned())],
+        "{out:#?}"
+    );
+    let moves: Vec<_> = events_of(&out, "move_played")
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(moves, ["e2e4", "e7e5"], "{out:#?}");
+}

@@ -208,6 +208,9 @@ fn sizes_outside_the_range_and_bad_input_are_refused() {
     }
     assert!(board_png("not a fen", None, &options(480, Color::White)).is_err());
     assert!(board_png(START_FEN, Some("e2e9"), &options(480, Color::White)).is_err());
+    // A move that cannot have led to the position (its table: src/render/last_move.rs).
+    assert!(board_png(START_FEN, Some("e2e5"), &options(480, Color::White)).is_err());
+    assert!(board_png(START_FEN, Some("e2e4"), &options(480, Color::White)).is_err());
     // An illegal position is still drawn (no check is shown).
     assert!(
         board_png(

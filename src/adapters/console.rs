@@ -11,7 +11,9 @@
 //! With a simulated clock, every `:` line also runs what the scheduler would
 //! at that instant (flags that fell), so a script can play a game to a flag.
 //!
-//! `#` starts a comment. Replies are printed as text, or with `--json` as one
+//! `#` starts a comment. A line the console cannot read (not UTF-8, longer
+//! than [`MAX_LINE_BYTES`], not `<user>: ...`) is answered with an error and
+//! the next line runs. Replies are printed as text, or with `--json` as one
 //! object per line: `{"server", "channel", "to", "ephemeral", "text", "events", "board"}`.
 //! Scripted acts carry an idempotency key made of what decides the act:
 //! the script's name, the line's text and the console's state when it is
@@ -22,17 +24,20 @@
 //! runs somewhere else (an edited `:channel`, `:now` or `:lang`) is a new
 //! act. Line numbers are left out, so adding a comment changes no key.
 
+mod lines;
+
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Datelike, Duration, Utc};
 use serde::Serialize;
 
 use crate::render::text::diagram;
 use crate::service::{Act, GameEvent, Input, Reply, Service, User};
 use crate::storage::{Platform, Store};
 
-/// The longest input line read; longer lines are refused whole.
+/// The longest input line accepted; longer lines are refused whole, and no
+/// more than this (plus one byte) of them is ever held in memory.
 pub const MAX_LINE_BYTES: usize = 1024;
 
 /// How the console runs.
@@ -148,21 +153,29 @@ pub async fn run<S: Store>(
         simulated_now: options.now,
         seen: HashMap::new(),
     };
-    for (index, line) in input.lines().enumerate() {
-        let line = line?;
+    for (index, raw) in lines::bounded_lines(input, MAX_LINE_BYTES).enumerate() {
+        let raw = raw?;
         let line_no = index + 1;
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
         let complain = |output: &mut dyn Write, message: &str| {
             print_console_error(output, line_no, message, options.json)
         };
-        if line.len() > MAX_LINE_BYTES {
+        if raw.is_blank_or_comment() {
+            continue;
+        }
+        if raw.is_too_long() {
             complain(
                 &mut output,
                 &format!("longer than {MAX_LINE_BYTES} bytes, ignored"),
             )?;
+            continue;
+        }
+        // Not UTF-8: answered like any unreadable line, and the next lines run.
+        let Some(line) = raw.into_text() else {
+            complain(&mut output, "not valid UTF-8, ignored")?;
+            continue;
+        };
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
         if let Some(steer) = trimmed.strip_prefix(':') {
@@ -340,27 +353,45 @@ fn steer_session(session: &mut Session, line: &str) -> Result<(), String> {
         }
         ["advance", amount] => {
             let step = parse_duration(amount).ok_or("expected :advance <N>d|h|m|s")?;
-            session.simulated_now = Some(session.now() + step);
+            let at = session.now().checked_add_signed(step);
+            session.simulated_now = Some(at.filter(is_simulable).ok_or(CLOCK_RANGE)?);
         }
         ["now", instant] => {
             let at = DateTime::parse_from_rfc3339(instant)
-                .map_err(|_| "expected :now <RFC 3339 instant>")?;
-            session.simulated_now = Some(at.with_timezone(&Utc));
+                .map_err(|_| "expected :now <RFC 3339 instant>")?
+                .with_timezone(&Utc);
+            session.simulated_now = Some(Some(at).filter(is_simulable).ok_or(CLOCK_RANGE)?);
         }
         _ => return Err(format!("unknown console line :{line}")),
     }
     Ok(())
 }
 
+/// Why a `:now` or `:advance` was refused for its instant.
+pub const CLOCK_RANGE: &str = "the simulated clock stays between 1970 and 9000";
+
+/// Whether the simulated clock may show `at`: from 1970 to the year 9000,
+/// so that every deadline counted from it is still a four-digit year, as
+/// the store writes instants (RFC 3339) and as `:advance` may add up to.
+pub fn is_simulable(at: &DateTime<Utc>) -> bool {
+    (1970..9000).contains(&at.year())
+}
+
 /// `3d`, `5h`, `30m`, `10s`.
 pub fn parse_duration(text: &str) -> Option<Duration> {
-    let (number, unit) = text.split_at(text.len().checked_sub(1)?);
-    let n: i64 = number.parse().ok().filter(|n| (0..=100_000).contains(n))?;
+    // The unit is the last *character*, so `3é` is refused, not cut inside `é`.
+    let mut chars = text.chars();
+    let unit = chars.next_back()?;
+    let n: i64 = chars
+        .as_str()
+        .parse()
+        .ok()
+        .filter(|n| (0..=100_000).contains(n))?;
     match unit {
-        "d" => Some(Duration::days(n)),
-        "h" => Some(Duration::hours(n)),
-        "m" => Some(Duration::minutes(n)),
-        "s" => Some(Duration::seconds(n)),
+        'd' => Some(Duration::days(n)),
+        'h' => Some(Duration::hours(n)),
+        'm' => Some(Duration::minutes(n)),
+        's' => Some(Duration::seconds(n)),
         _ => None,
     }
 }
@@ -391,6 +422,11 @@ mod tests {
             ("3w", None),
             ("-3d", None),
             ("99999999999d", None),
+            ("3é", None),
+            ("é", None),
+            ("3dé", None),
+            ("é3d", None),
+            ("３d", None),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_duration(text), expected, "{text}");
@@ -463,5 +499,45 @@ mod tests {
         assert_eq!(session.locale_of("bob").as_deref(), Some("fr"));
         assert_eq!(session.now().to_rfc3339(), "2026-01-03T00:00:00+00:00");
         assert!(steer_session(&mut session, "fly away").is_err());
+    }
+
+    /// (lines, whether the last one is accepted): the clock never leaves the
+    /// years a stored instant can be written in, however often it advances.
+    #[test]
+    fn the_simulated_clock_stays_in_range() {
+        let far = vec!["advance 100000d"; 30];
+        let cases: Vec<(Vec<&str>, bool)> = vec![
+            (vec!["now 1970-01-01T00:00:00Z"], true),
+            (vec!["now 1969-12-31T23:59:59Z"], false),
+            (vec!["now 0000-01-01T00:00:00Z"], false),
+            (vec!["now 8999-12-31T23:59:59Z"], true),
+            (vec!["now 9999-12-31T23:59:59Z"], false),
+            (vec!["now 8999-12-31T23:59:59Z", "advance 1s"], false),
+            (vec!["now 2026-01-01T00:00:00Z", "advance 100000d"], true),
+            (far, false),
+            (vec!["advance 3é"], false),
+            (vec!["now 2026-01-01T00:00:00Zé"], false),
+        ];
+        for (lines, accepted) in cases {
+            let mut session = Session {
+                server: "console".into(),
+                channel: "main".into(),
+                locales: Vec::new(),
+                simulated_now: None,
+            };
+            let (last, before) = lines.split_last().expect("a line");
+            for line in before {
+                let _ = steer_session(&mut session, line);
+            }
+            let kept = session.simulated_now;
+            let result = steer_session(&mut session, last);
+            assert_eq!(result.is_ok(), accepted, "{lines:?}: {result:?}");
+            if !accepted {
+                assert_eq!(
+                    session.simulated_now, kept,
+                    "{lines:?}: a refusal moved the clock"
+                );
+            }
+        }
     }
 }

@@ -98,11 +98,13 @@ fn increment(text: &str, cap: Option<Duration>) -> Result<TimeControl, TimeContr
 
 /// `3d`, `12h`: whole days or hours, from one hour to a year.
 fn span(text: &str) -> Result<Duration, TimeControlError> {
-    let (number, unit) = text.split_at(text.len().checked_sub(1).ok_or(TimeControlError)?);
-    let n: i64 = number.parse().map_err(|_| TimeControlError)?;
+    // The unit is the last *character*: a byte count would cut `3é` inside `é`.
+    let mut chars = text.chars();
+    let unit = chars.next_back().ok_or(TimeControlError)?;
+    let n: i64 = chars.as_str().parse().map_err(|_| TimeControlError)?;
     let duration = match unit {
-        "d" if (1..=365).contains(&n) => Duration::days(n),
-        "h" if (1..=365 * 24).contains(&n) => Duration::hours(n),
+        'd' if (1..=365).contains(&n) => Duration::days(n),
+        'h' if (1..=365 * 24).contains(&n) => Duration::hours(n),
         _ => return Err(TimeControlError),
     };
     Ok(duration)
@@ -364,6 +366,19 @@ mod tests {
             "30d+1d max 10d",
             "3d 4d",
             "fast",
+            // Multi-byte characters where the unit or a number belongs.
+            "3é",
+            "é",
+            "3dé",
+            "3é+1d",
+            "30d+1é",
+            "30d+1d max 4é",
+            "10/5é",
+            "5d delay 1é",
+            "é/50d",
+            "３d",
+            "3ｄ",
+            "30d+1d max 45d 🙂",
         ] {
             assert_eq!(bad.parse::<TimeControl>(), Err(TimeControlError), "{bad:?}");
         }

@@ -766,6 +766,26 @@ mod tests {
     }
 
     #[test]
+    fn move_numbers_go_past_the_largest_fen_move_number() {
+        let cases = [
+            (
+                "r3k3/8/8/8/8/8/8/R3K3 w - - 0 4294967295",
+                "Kd2 Kd7 Ke1",
+                "\n\n4294967295. Kd2 Kd7 4294967296. Ke1 *\n",
+            ),
+            (
+                "r3k3/8/8/8/8/8/8/R3K3 b - - 0 4294967295",
+                "Kd7 Kd2 Ke8",
+                "\n\n4294967295... Kd7 4294967296. Kd2 Ke8 *\n",
+            ),
+        ];
+        for (start, moves, ending) in cases {
+            let text = export(&game(Some(start), moves), &PgnTags::default());
+            assert!(text.ends_with(ending), "{text}");
+        }
+    }
+
+    #[test]
     fn ongoing_games_and_offers_are_marked() {
         let mut g = game(None, "e4 e5");
         play(&mut g, "Nf3", true);

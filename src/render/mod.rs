@@ -18,6 +18,7 @@ pub mod board;
 pub mod chart;
 pub mod encode;
 mod font;
+mod last_move;
 mod palette;
 pub mod rating_chart;
 mod sprites;
@@ -30,6 +31,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Position, Square};
 
 pub use board::{BoardOptions, Canvas, Caption, PlayerLine, Scene};
+pub use last_move::last_move_squares;
 pub use theme::Theme;
 
 /// The smallest board drawn, in pixels.
@@ -46,6 +48,8 @@ pub enum RenderError {
     Fen(String),
     #[error("not a move in UCI: {0}")]
     Uci(String),
+    #[error("{0} cannot be the move that led to this position")]
+    LastMove(String),
     #[error("encoding: {0}")]
     Encode(String),
     #[error("drawing: {0}")]
@@ -71,6 +75,8 @@ pub fn check_square(position: &Chess) -> Option<Square> {
 }
 
 /// A board PNG of `fen`, highlighting `last_move` (UCI) and a king in check.
+/// A last move that cannot have led to `fen` is refused
+/// ([`last_move_squares`] says what is checked).
 pub fn board_png(
     fen: &str,
     last_move: Option<&str>,
@@ -86,10 +92,12 @@ pub fn board_png(
         .into_position::<Chess>(CastlingMode::Chess960)
         .ok()
         .and_then(|position| check_square(&position));
-    let last_move = last_move.map(move_squares).transpose()?;
-    let board = fen.into_setup().board;
+    let setup = fen.into_setup();
+    let last_move = last_move
+        .map(|uci| last_move_squares(&setup.board, setup.turn, uci))
+        .transpose()?;
     let scene = Scene {
-        board: &board,
+        board: &setup.board,
         last_move,
         check,
     };

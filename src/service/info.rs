@@ -68,23 +68,12 @@ impl<S: Store> Service<S> {
         }
         let style = Style::for_lang(ctx.lang);
         let start = game.start_position();
-        let mut number = start.fullmoves().get();
-        let mut side = start.turn();
-        let mut words = Vec::with_capacity(game.moves().len() * 2);
-        if side == Color::Black {
-            words.push(format!("{number}..."));
-        }
-        for played in game.moves() {
-            if side == Color::White {
-                words.push(format!("{number}."));
-            }
-            words.push(notation::restyle_san(&played.san.to_string(), style));
-            if side == Color::Black {
-                number += 1;
-            }
-            side = !side;
-        }
-        Ok(vec![self.private(ctx, words.join(" "))])
+        let sans = game
+            .moves()
+            .iter()
+            .map(|played| notation::restyle_san(&played.san.to_string(), style));
+        let text = numbered_moves(start.turn(), start.fullmoves().get(), sans);
+        Ok(vec![self.private(ctx, text)])
     }
 
     pub(super) async fn pgn(&self, ctx: &Context, id: Option<i64>) -> Attempt {
@@ -318,8 +307,57 @@ fn points(half_points: u32) -> String {
     }
 }
 
+/// `12... Nf6 13. Nc3 Bb4`: moves numbered from the start position's move
+/// number, counted in `u64` since a FEN may start at move 4,294,967,295.
+fn numbered_moves(turn: Color, fullmoves: u32, sans: impl Iterator<Item = String>) -> String {
+    let mut number = u64::from(fullmoves);
+    let mut side = turn;
+    let mut words = Vec::new();
+    if side == Color::Black {
+        words.push(format!("{number}..."));
+    }
+    for san in sans {
+        if side == Color::White {
+            words.push(format!("{number}."));
+        }
+        words.push(san);
+        if side == Color::Black {
+            number += 1;
+        }
+        side = !side;
+    }
+    words.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
+    use shakmaty::Color;
+
+    #[test]
+    fn moves_are_numbered_from_the_start_position() {
+        let cases = [
+            (Color::White, 1, "e4 e5 Nf3", "1. e4 e5 2. Nf3"),
+            (Color::Black, 12, "Nf6 Nc3 Bb4", "12... Nf6 13. Nc3 Bb4"),
+            (Color::White, u32::MAX, "Kd2", "4294967295. Kd2"),
+            (
+                Color::White,
+                u32::MAX,
+                "Kd2 Kd7 Ke1",
+                "4294967295. Kd2 Kd7 4294967296. Ke1",
+            ),
+            (
+                Color::Black,
+                u32::MAX,
+                "Kd7 Kd2 Ke8",
+                "4294967295... Kd7 4294967296. Kd2 Ke8",
+            ),
+        ];
+        for (turn, fullmoves, sans, expected) in cases {
+            let sans = sans.split(' ').map(str::to_owned);
+            assert_eq!(super::numbered_moves(turn, fullmoves, sans), expected);
+        }
+    }
+
     #[test]
     fn points_are_written_with_halves() {
         let cases = [(0, "0"), (1, "½"), (2, "1"), (5, "2½"), (8, "4")];

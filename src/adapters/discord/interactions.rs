@@ -106,11 +106,9 @@ impl Options {
 
 /// Cuts untrusted text to the longest command line the core accepts.
 fn bounded(text: &str) -> String {
-    let mut end = text.len().min(MAX_COMMAND_BYTES);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    text[..end].to_owned()
+    // Cut at a character boundary; `get` could not panic even if it were not.
+    let end = text.floor_char_boundary(MAX_COMMAND_BYTES);
+    text.get(..end).unwrap_or_default().to_owned()
 }
 
 /// The table entry an interaction names, and its options.

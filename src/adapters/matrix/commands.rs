@@ -62,10 +62,17 @@ pub fn command_text(body: &str, prefix: &str) -> Option<String> {
 /// `rest` when `text` starts with `word` (ASCII case-insensitive) followed by
 /// whitespace or nothing.
 fn strip_word<'a>(text: &'a str, word: &str) -> Option<&'a str> {
-    let head = text.get(..word.len())?;
-    let rest = &text[word.len()..];
+    // Compared character by character: the body is untrusted and the prefix
+    // may be non-ASCII (`!échecs`), so no byte offset is taken from either.
+    let mut chars = text.chars();
+    for expected in word.chars() {
+        if !chars.next()?.eq_ignore_ascii_case(&expected) {
+            return None;
+        }
+    }
+    let rest = chars.as_str();
     let ends = rest.is_empty() || rest.starts_with(char::is_whitespace);
-    (head.eq_ignore_ascii_case(word) && ends).then_some(rest)
+    ends.then_some(rest)
 }
 
 /// Drops the `> quoted` lines some clients put before a reply's own text.
@@ -89,9 +96,7 @@ pub fn resolve_pills(body: &str, html: Option<&str>) -> String {
         if label == user_id || label.is_empty() {
             continue;
         }
-        if let Some(at) = body.find(&label) {
-            body.replace_range(at..at + label.len(), &user_id);
-        }
+        body = body.replacen(&label, &user_id, 1);
     }
     body
 }
@@ -101,11 +106,12 @@ fn pills(html: &str) -> Vec<(String, String)> {
     const LINK: &str = "href=\"https://matrix.to/#/";
     let mut found = Vec::new();
     let mut rest = html;
-    while let Some(at) = rest.find(LINK) {
-        rest = &rest[at + LINK.len()..];
-        let Some(end) = rest.find('"') else { break };
-        let target = percent_decode(&rest[..end]);
-        rest = &rest[end..];
+    while let Some((_, link)) = rest.split_once(LINK) {
+        let Some((target, tail)) = link.split_once('"') else {
+            break;
+        };
+        let target = percent_decode(target);
+        rest = tail;
         let label = rest
             .split_once('>')
             .and_then(|(_, tail)| tail.split_once("</a>"))
@@ -119,25 +125,25 @@ fn pills(html: &str) -> Vec<(String, String)> {
 
 /// `%40` → `@` and friends: matrix.to links may percent-encode the id.
 fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| {
-            std::str::from_utf8(h)
-                .ok()
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        });
-        match (bytes[i], hex) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
+    let hex = |digit: &u8| char::from(*digit).to_digit(16);
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text.as_bytes();
+    while let [first, tail @ ..] = rest {
+        let escaped = match (first, tail) {
+            (b'%', [high, low, more @ ..]) => hex(high).zip(hex(low)).map(|hl| (hl, more)),
+            _ => None,
+        };
+        rest = match escaped {
+            Some(((high, low), more)) => {
+                // Two hex digits: at most 0xff, so the cast never truncates.
+                out.push((high * 16 + low) as u8);
+                more
             }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
+            None => {
+                out.push(*first);
+                tail
             }
-        }
+        };
     }
     String::from_utf8_lossy(&out).into_owned()
 }
@@ -155,17 +161,16 @@ fn unescape_html(text: &str) -> String {
 pub fn matrix_hints(text: &str, prefix: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find('/') {
-        let (before, from_slash) = rest.split_at(at);
+    while let Some((before, after_slash)) = rest.split_once('/') {
         out.push_str(before);
         let starts_word = out
             .chars()
             .last()
             .is_none_or(|c| c.is_whitespace() || c == '(' || c == '«');
-        let name_len = from_slash[1..]
-            .find(|c: char| !c.is_ascii_alphanumeric())
-            .unwrap_or(from_slash.len() - 1);
-        let name = &from_slash[1..1 + name_len];
+        // The name is the ASCII letters and digits after the slash; the rest
+        // (any text, a user's name included) is copied as it is.
+        let after_name = after_slash.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+        let name = after_slash.strip_suffix(after_name).unwrap_or_default();
         if starts_word && COMMAND_NAMES.contains(&name) {
             out.push_str(prefix);
             out.push(' ');
@@ -174,7 +179,7 @@ pub fn matrix_hints(text: &str, prefix: &str) -> String {
             out.push('/');
             out.push_str(name);
         }
-        rest = &from_slash[1 + name_len..];
+        rest = after_name;
     }
     out.push_str(rest);
     out
@@ -216,9 +221,21 @@ mod tests {
         );
         let long = format!("!chess move {}", "e".repeat(MAX_MESSAGE_BYTES));
         assert_eq!(command_text(&long, "!chess"), None);
-        // Non-ASCII bodies never split a character.
+        // Non-ASCII bodies and prefixes never split a character.
         assert_eq!(command_text("é!chess", "!chess"), None);
         assert_eq!(command_text("éé", "!chess"), None);
+        assert_eq!(command_text("!chesé", "!chess"), None);
+        assert_eq!(
+            command_text("!chess\u{a0}moves", "!chess"),
+            Some("moves".to_owned())
+        );
+        assert_eq!(command_text("!move é", "!chess"), Some("move é".to_owned()));
+        assert_eq!(command_text("!ÉCHECS coup", "!échecs"), None);
+        assert_eq!(
+            command_text("!échecs coup", "!échecs").as_deref(),
+            Some("coup")
+        );
+        assert_eq!(command_text("!é", "!échecs"), None);
     }
 
     #[test]
@@ -242,6 +259,16 @@ mod tests {
             resolve_pills("x", Some(r#"<a href="https://matrix.to/#/@"#)),
             "x"
         );
+        // Bad escapes and multi-byte text around them stay as they are.
+        for (target, decoded) in [
+            ("%40bob%3", "@bob%3"),
+            ("%40bob%", "@bob%"),
+            ("%40b%C3%A9b", "@béb"),
+            ("%40b%+1b", "@b%+1b"),
+            ("%40é%", "@é%"),
+        ] {
+            assert_eq!(percent_decode(target), decoded, "{target}");
+        }
     }
 
     #[test]
@@ -258,6 +285,8 @@ mod tests {
             ("1/2-1/2 and e4/d4", "1/2-1/2 and e4/d4"),
             ("/unknown stays", "/unknown stays"),
             ("trailing /", "trailing /"),
+            ("é/é /accept/é", "é/é !chess accept/é"),
+            ("Zoé (/draw) ♟/moves", "Zoé (!chess draw) ♟/moves"),
             (
                 "Join with /tournament join id:2, or /ladder join.",
                 "Join with !chess tournament join id:2, or !chess ladder join.",
