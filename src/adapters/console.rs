@@ -524,6 +524,7 @@ mod tests {
                 channel: "main".into(),
                 locales: Vec::new(),
                 simulated_now: None,
+                seen: HashMap::new(),
             };
             let (last, before) = lines.split_last().expect("a line");
             for line in before {
