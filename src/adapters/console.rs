@@ -23,7 +23,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
 use crate::render::text::diagram;
-use crate::service::{Act, GameEvent, Input, Reply, Service, User};
+use crate::service::{Act, GameEvent, Input, Moderation, Reply, Service, User};
 use crate::storage::{Platform, Store};
 
 /// The longest input line read; longer lines are refused whole.
@@ -165,7 +165,7 @@ pub async fn run<S: Store>(
                 id: user.to_owned(),
                 name: user.to_owned(),
                 locale: session.locale_of(user),
-                moderator: false,
+                moderation: Moderation::None,
             },
             key: options
                 .script_name
