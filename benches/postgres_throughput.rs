@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeZone, Utc};
-use pawnpost::service::{Act, Input, Service, ServiceConfig, User};
+use pawnpost::service::{Act, Input, Moderation, Service, ServiceConfig, User};
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 use pawnpost::storage::sqlite::SqliteStore;
 use pawnpost::storage::{Platform, Store};
@@ -83,7 +83,7 @@ fn act(user: String, game: usize, text: String, key: String) -> Act {
             id: user.clone(),
             name: user,
             locale: None,
-            moderator: false,
+            moderation: Moderation::None,
         },
         key: Some(key),
         input: Input::Text(text),

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
-use pawnpost::service::{Act, Input, Service, ServiceConfig, User};
+use pawnpost::service::{Act, Input, Moderation, Service, ServiceConfig, User};
 use pawnpost::storage::Platform;
 use pawnpost::storage::sqlite::SqliteStore;
 use rusqlite::Connection;
@@ -117,7 +117,7 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
                 id: user.clone(),
                 name: user,
                 locale: None,
-                moderator: false,
+                moderation: Moderation::None,
             },
             key: Some(key),
             input: Input::Text(text),

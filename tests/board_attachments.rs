@@ -4,7 +4,7 @@
 //! turned off; `handle` alone draws nothing.
 
 use chrono::{DateTime, TimeZone, Utc};
-use pawnpost::service::{Act, Input, Reply, Service, ServiceConfig, User};
+use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
 use pawnpost::storage::Platform;
 use pawnpost::storage::memory::MemoryStore;
 
@@ -21,7 +21,7 @@ async fn act(service: &Service<MemoryStore>, user: &str, text: &str, key: &str) 
             id: user.into(),
             name: user.into(),
             locale: None,
-            moderator: false,
+            moderation: Moderation::None,
         },
         key: Some(key.into()),
         input: Input::Text(text.into()),
@@ -107,7 +107,7 @@ async fn handling_an_act_draws_no_image() {
             id: "alice".into(),
             name: "alice".into(),
             locale: None,
-            moderator: false,
+            moderation: Moderation::None,
         },
         key: Some("3".into()),
         input: Input::Text("/board".into()),

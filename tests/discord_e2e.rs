@@ -592,6 +592,19 @@ async fn threads_moderators_rate_limits_and_junk() {
     assert!(refused.is_ephemeral(), "{refused:?}");
     let mut moderator = FakeUser::new(540_000_000_000_000_004, "mod");
     moderator.permissions = 32; // Manage Server
+    // Managing another guild gives no say over this guild's games (issue 17).
+    let other_guild = fake.command(
+        GUILD + 1,
+        CHANNEL + 1,
+        &moderator,
+        "chess",
+        Some("abort"),
+        json!([{ "name": "game", "type": 4, "value": game }]),
+    );
+    let refused = send(&fake, other_guild).await;
+    assert!(refused.is_ephemeral(), "{refused:?}");
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert_eq!(record.state, pawnpost::storage::GameState::Ongoing);
     let aborted = send(&fake, abort(&moderator)).await;
     assert!(!aborted.is_ephemeral(), "{aborted:?}");
     let record = bot.service.store().game(game).await.unwrap().unwrap();

@@ -4,6 +4,8 @@
 //! Needs `MATRIX_HS` (see `.ci/run` and `../shared/tools/synapse-test-server.sh`,
 //! which registers alice, bob and chessbot with password `pass-<name>`).
 //! Without it the test says so and passes, so `cargo test` works anywhere.
+//! The attacker, mallory, is registered here through Synapse's shared-secret
+//! admin API (the script's secret, or `MATRIX_REGISTRATION_SECRET`).
 
 #![cfg(feature = "matrix")]
 #![recursion_limit = "256"]
@@ -14,16 +16,21 @@ use std::time::Duration;
 
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::media::{MediaFormat, MediaRequestParameters};
-use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;
+use matrix_sdk::ruma::api::client::room::create_room::v3::{
+    CreationContent, Request as CreateRoom,
+};
 use matrix_sdk::ruma::events::reaction::ReactionEventContent;
 use matrix_sdk::ruma::events::relation::Annotation;
 use matrix_sdk::ruma::events::room::encryption::RoomEncryptionEventContent;
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, RoomMessageEventContent,
 };
+use matrix_sdk::ruma::events::space::child::SpaceChildEventContent;
+use matrix_sdk::ruma::events::space::parent::SpaceParentEventContent;
 use matrix_sdk::ruma::events::{InitialStateEvent, room::MediaSource};
+use matrix_sdk::ruma::room::RoomType;
 use matrix_sdk::ruma::serde::Raw;
-use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedUserId, UserId};
+use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedServerName, OwnedUserId, UserId};
 use matrix_sdk::{Client, Room, RoomMemberships};
 use pawnpost::adapters::matrix::MatrixBot;
 use pawnpost::config::{MatrixConfig, Secret};
@@ -215,6 +222,43 @@ impl Player {
             .to_owned()
     }
 
+    /// A new space (a room of type `m.space`) with `invited` invited.
+    async fn create_space(&self, invited: &[&UserId]) -> OwnedRoomId {
+        let mut request = CreateRoom::new();
+        request.invite = invited.iter().map(|u| (*u).to_owned()).collect();
+        let mut creation = CreationContent::new();
+        creation.room_type = Some(RoomType::Space);
+        request.creation_content = Some(Raw::new(&creation).expect("creation content"));
+        self.client
+            .create_room(request)
+            .await
+            .expect("create space")
+            .room_id()
+            .to_owned()
+    }
+
+    /// Names `space` as the parent of `room` (`m.space.parent` in the room).
+    async fn name_parent(&self, room: &OwnedRoomId, space: &OwnedRoomId) {
+        let content = SpaceParentEventContent::new(vec![localhost()]);
+        self.room(room)
+            .send_state_event_for_key(space, content)
+            .await
+            .expect("m.space.parent");
+    }
+
+    /// Lists `room` as a child of `space` (`m.space.child` in the space).
+    async fn list_child(&self, space: &OwnedRoomId, room: &OwnedRoomId) {
+        let content = SpaceChildEventContent::new(vec![localhost()]);
+        self.room(space)
+            .send_state_event_for_key(room, content)
+            .await
+            .expect("m.space.child");
+    }
+
+    async fn join(&self, room: &OwnedRoomId) {
+        self.client.join_room_by_id(room).await.expect("join");
+    }
+
     async fn invite(&self, room: &OwnedRoomId, user: &str) {
         let user = UserId::parse(user).expect("user id");
         self.room(room)
@@ -256,6 +300,49 @@ impl Player {
             .await
             .expect("download")
     }
+}
+
+fn localhost() -> OwnedServerName {
+    "localhost".try_into().expect("server name")
+}
+
+/// Registers `name` (password `pass-<name>`) through Synapse's shared-secret
+/// admin API, as `register_new_matrix_user` does; an existing account is kept.
+async fn register(homeserver: &str, name: &str) {
+    use hmac::{Hmac, Mac};
+    let secret = std::env::var("MATRIX_REGISTRATION_SECRET")
+        .unwrap_or_else(|_| "ci-test-shared-secret".to_owned());
+    let http = matrix_sdk::reqwest::Client::new();
+    let url = format!("{homeserver}/_synapse/admin/v1/register");
+    let answer = http.get(&url).send().await.expect("nonce");
+    let nonce: serde_json::Value =
+        serde_json::from_str(&answer.text().await.expect("nonce body")).expect("nonce json");
+    let nonce = nonce["nonce"].as_str().expect("a nonce");
+    let password = format!("pass-{name}");
+    let mut mac = Hmac::<sha1::Sha1>::new_from_slice(secret.as_bytes()).expect("key");
+    mac.update(format!("{nonce}\0{name}\0{password}\0notadmin").as_bytes());
+    let mac: String = mac
+        .finalize()
+        .into_bytes()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let body = serde_json::json!({
+        "nonce": nonce, "username": name, "password": password, "admin": false, "mac": mac
+    });
+    let answer = http
+        .post(&url)
+        .header("Content-Type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("register");
+    let status = answer.status();
+    let text = answer.text().await.unwrap_or_default();
+    assert!(
+        status.is_success() || text.contains("M_USER_IN_USE"),
+        "registering {name}: {status} {text}"
+    );
 }
 
 /// The bot, running in this process until stopped.
@@ -505,6 +592,143 @@ async fn backlog_is_not_replayed(alice: &Player) {
     );
 }
 
+/// The number in "Game #12 begins".
+fn game_number(text: &str) -> i64 {
+    let (_, after) = text.split_once("Game #").expect("a game number");
+    let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().expect("a game number")
+}
+
+/// Alice challenges Bob in `room` and both move once (so only a moderator
+/// may abort the game now); returns the game's number.
+async fn start_a_game(alice: &Player, bob: &Player, room: &OwnedRoomId) -> i64 {
+    let (a, b) = (alice.id(), bob.id());
+    let mark = bob.inbox.mark();
+    alice
+        .say(room, "!chess challenge @bob:localhost color:white")
+        .await;
+    let challenge = bob
+        .inbox
+        .after(mark, "the challenge", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &b)
+        })
+        .await;
+    let mark = alice.inbox.mark();
+    bob.react(room, &challenge.event_id, "✅").await;
+    let started = alice
+        .inbox
+        .after(mark, "the game start", |s| {
+            &s.room == room && s.sender == BOT && s.body.contains("Game #")
+        })
+        .await;
+    let game = game_number(&started.body);
+    let mark = bob.inbox.mark();
+    alice.say(room, "!move e4").await;
+    bob.inbox
+        .after(mark, "Bob's turn after e4", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &b) && s.body.contains("e4")
+        })
+        .await;
+    let mark = alice.inbox.mark();
+    bob.say(room, "!move e5").await;
+    alice
+        .inbox
+        .after(mark, "Alice's turn after e5", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &a) && s.body.contains("e5")
+        })
+        .await;
+    game
+}
+
+/// `who` sends `!chess abort game:N` in `from`: the bot's answer is a
+/// refusal addressed to them.
+async fn abort_is_refused(who: &Player, from: &OwnedRoomId, game: i64) {
+    let me = who.id();
+    let mark = who.inbox.mark();
+    who.say(from, &format!("!chess abort game:{game}")).await;
+    let answer = who
+        .inbox
+        .after(mark, "the answer to the abort", |s| {
+            &s.room == from && s.sender == BOT
+        })
+        .await;
+    assert!(
+        mentions(&answer, &me) && !answer.body.contains("aborted"),
+        "{me} aborted game #{game} from {from}: {}",
+        answer.body
+    );
+}
+
+/// The game in `room` still runs: Alice's next move is played.
+async fn still_running(alice: &Player, bob: &Player, room: &OwnedRoomId, next: &str) {
+    let b = bob.id();
+    let mark = bob.inbox.mark();
+    alice.say(room, &format!("!move {next}")).await;
+    bob.inbox
+        .after(mark, "the game going on", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &b) && s.body.contains(next)
+        })
+        .await;
+}
+
+/// `who` aborts game `game` from `from`, and it ends.
+async fn abort_is_accepted(who: &Player, from: &OwnedRoomId, game: i64) {
+    let mark = who.inbox.mark();
+    who.say(from, &format!("!chess abort game:{game}")).await;
+    let answer = who
+        .inbox
+        .after(mark, "the abort", |s| {
+            &s.room == from && s.sender == BOT && s.body.contains("Game aborted")
+        })
+        .await;
+    assert!(answer.body.contains(&format!("#{game}")), "{}", answer.body);
+}
+
+/// Issue 17: the admin of her own room (mallory) cannot abort a game living
+/// in another room, neither plainly nor by naming that room's space as her
+/// room's parent; the game's own room and space moderators still can.
+async fn only_the_games_own_moderators_abort_it(homeserver: &str, alice: &Player, bob: &Player) {
+    register(homeserver, "mallory").await;
+    let mallory = Player::login(homeserver, "mallory").await;
+    let bot_id = UserId::parse(BOT).expect("bot id");
+
+    // Alice and Bob play in Bob's room, outside any space (Alice has no power there).
+    let room = bob.create_room(&[&alice.id(), &bot_id], false).await;
+    alice.join(&room).await;
+    bob.until_joined(&room, BOT).await;
+    bob.until_joined(&room, alice.id().as_str()).await;
+    let game = start_a_game(alice, bob, &room).await;
+
+    // Mallory's own room: she made it, so she is its admin.
+    let lair = mallory.create_room(&[&bot_id], false).await;
+    mallory.until_joined(&lair, BOT).await;
+    abort_is_refused(&mallory, &lair, game).await;
+    still_running(alice, bob, &room, "Nf3").await;
+
+    // A space Alice runs, with the bot in it, lists a room Bob made and that
+    // room names the space back; a game there counts for the space.
+    let space = alice.create_space(&[&bot_id]).await;
+    alice.until_joined(&space, BOT).await;
+    let club = bob.create_room(&[&alice.id(), &bot_id], false).await;
+    alice.join(&club).await;
+    bob.until_joined(&club, BOT).await;
+    bob.until_joined(&club, alice.id().as_str()).await;
+    bob.name_parent(&club, &space).await;
+    alice.list_child(&space, &club).await;
+    let club_game = start_a_game(alice, bob, &club).await;
+
+    // Mallory names the space as her room's parent; it does not list her room.
+    mallory.name_parent(&lair, &space).await;
+    abort_is_refused(&mallory, &lair, club_game).await;
+    still_running(alice, bob, &club, "Nf3").await;
+
+    // The games' own moderators: Bob is the admin of the first room; Alice
+    // has no power in Bob's club room but moderates the space it belongs to.
+    abort_is_accepted(bob, &room, game).await;
+    abort_is_accepted(alice, &club, club_game).await;
+    mallory.sync.abort();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_bot_plays_through_a_real_homeserver() {
     let Ok(homeserver) = std::env::var("MATRIX_HS") else {
@@ -552,6 +776,7 @@ async fn scenario(homeserver: &str) {
     bot = play_a_game(&alice, &bob, &secret, bot, Some((homeserver, dir.path()))).await;
 
     backlog_is_not_replayed(&alice).await;
+    only_the_games_own_moderators_abort_it(homeserver, &alice, &bob).await;
 
     bot.stop().await;
     alice.sync.abort();

@@ -17,7 +17,7 @@ use std::time::{Duration as StdDuration, Instant};
 use chrono::{Duration, Utc};
 use fake_discord::{FakeDiscord, FakeUser};
 use pawnpost::core::event::Reason;
-use pawnpost::service::{Act, Input, Service, ServiceConfig, User};
+use pawnpost::service::{Act, Input, Moderation, Service, ServiceConfig, User};
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 use pawnpost::storage::{GameState, Platform, Store};
 use serde_json::json;
@@ -124,7 +124,7 @@ fn act(game: u64, user: &str, text: &str) -> Act {
             id: format!("{user}{game}"),
             name: format!("{user}{game}"),
             locale: None,
-            moderator: false,
+            moderation: Moderation::None,
         },
         key: None,
         input: Input::Text(text.to_owned()),

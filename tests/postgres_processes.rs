@@ -15,7 +15,7 @@ use std::time::Duration as StdDuration;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, Reason};
 use pawnpost::scheduler::{self, Notifier, Settings, TimeSource};
-use pawnpost::service::{Act, Input, Reply, Service, ServiceConfig, User};
+use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
 use pawnpost::storage::postgres::PgStore;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 use pawnpost::storage::{GameState, Platform, Store};
@@ -81,7 +81,7 @@ async fn replay(process: &Process) -> Vec<Reply> {
             id: "w0".into(),
             name: "w0".into(),
             locale: None,
-            moderator: false,
+            moderation: Moderation::None,
         },
         key: Some("0:/move e4".into()),
         input: Input::Text("/move e4".into()),
@@ -119,7 +119,7 @@ impl Process {
                 id: format!("{user}{game}"),
                 name: format!("{user}{game}"),
                 locale: None,
-                moderator: false,
+                moderation: Moderation::None,
             },
             key: Some(format!("{game}:{text}")),
             input: Input::Text(text.to_owned()),

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, GameResult, Reason};
 use pawnpost::scheduler::{self, Notifier, Settings, TimeSource, TokioTime};
-use pawnpost::service::{Act, Input, Reply, Service, ServiceConfig, User};
+use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
 use pawnpost::storage::memory::MemoryStore;
 use pawnpost::storage::sqlite::SqliteStore;
 use pawnpost::storage::{Platform, Store};
@@ -61,7 +61,7 @@ async fn act<S: Store>(service: &Service<S>, now: DateTime<Utc>, user: &str, tex
             id: user.into(),
             name: user.into(),
             locale: None,
-            moderator: false,
+            moderation: Moderation::None,
         },
         key: None,
         input: Input::Text(text.into()),
@@ -87,7 +87,7 @@ async fn started_game<S: Store>(
             id: user.into(),
             name: user.into(),
             locale: None,
-            moderator: false,
+            moderation: Moderation::None,
         },
         key: None,
         input: Input::Text(text),

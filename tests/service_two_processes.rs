@@ -2,7 +2,7 @@
 //! its own cache of rebuilt games, and neither ever acts on a stale one.
 
 use chrono::{Duration, TimeZone, Utc};
-use pawnpost::service::{Act, Input, Reply, Service, ServiceConfig, User};
+use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
 use pawnpost::storage::Platform;
 use pawnpost::storage::sqlite::SqliteStore;
 
@@ -15,7 +15,7 @@ fn act(user: &str, text: &str, key: &str) -> Act {
             id: user.into(),
             name: user.into(),
             locale: None,
-            moderator: false,
+            moderation: Moderation::None,
         },
         key: Some(key.into()),
         input: Input::Text(text.into()),

@@ -33,7 +33,7 @@ use chrono::{DateTime, Datelike, Duration, Utc};
 use serde::Serialize;
 
 use crate::render::text::diagram;
-use crate::service::{Act, GameEvent, Input, Reply, Service, User};
+use crate::service::{Act, GameEvent, Input, Moderation, Reply, Service, User};
 use crate::storage::{Platform, Store};
 
 /// The longest input line accepted; longer lines are refused whole, and no
@@ -217,7 +217,7 @@ pub async fn run<S: Store>(
                 id: user.to_owned(),
                 name: user.to_owned(),
                 locale: session.locale_of(user),
-                moderator: false,
+                moderation: Moderation::None,
             },
             key,
             input: Input::Text(command.trim().to_owned()),

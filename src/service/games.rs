@@ -42,9 +42,12 @@ impl<S: Store> Service<S> {
         let mut game = loaded.game.clone();
         let (moves_before, notes_before) = (game.moves().len(), game.notes().len());
         let actor_side = game.players().side_of(ctx.player.id);
-        // Aborting a started game takes a moderator; the core checks the rest.
+        // Aborting a started game takes a moderator of the game's own channel
+        // or server, wherever the command came from; the core checks the rest.
         let actor = match act {
-            GameAct::Abort if ctx.moderator => Actor::Moderator(ctx.player.id),
+            GameAct::Abort if ctx.moderates(record.server_id, record.channel_id) => {
+                Actor::Moderator(ctx.player.id)
+            }
             _ => Actor::Player(ctx.player.id),
         };
         let events = match game.apply(&actor, act, now) {

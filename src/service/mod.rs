@@ -19,6 +19,7 @@ mod games;
 mod info;
 mod ladder;
 mod leave;
+mod moderation;
 mod pictures;
 mod ratings;
 mod suggest;
@@ -40,6 +41,8 @@ use crate::storage::{
     ActRequest, ChannelRow, Commit, Committed, OpenedAct, Platform, PlayerRow, ServerDefaults,
     ServerRow, StorageError, Store,
 };
+
+pub use moderation::Moderation;
 
 /// Games kept rebuilt between acts (about 20 KB each for an 80-ply game).
 const CACHED_GAMES: usize = 2048;
@@ -100,9 +103,11 @@ pub struct User {
     pub name: String,
     /// The chat client's locale (`fr`, `en-US`), if it sends one.
     pub locale: Option<String>,
-    /// The platform says this user moderates the server (Discord: Manage
-    /// Server or the server's moderator role): they may abort any game.
-    pub moderator: bool,
+    /// What the platform vouches this user moderates where the act was
+    /// sent (Discord: Manage Server or a moderator role moderate the server;
+    /// Matrix: see `adapters::matrix`). The service checks it against where
+    /// each game or tournament lives.
+    pub moderation: Moderation,
 }
 
 /// What the user asked for: text to parse, or a command an adapter built.
@@ -215,8 +220,9 @@ struct Context {
     channel: ChannelRow,
     channel_platform_id: String,
     player: PlayerRow,
-    /// The platform vouches that the player moderates the server.
-    moderator: bool,
+    /// What the platform vouches the player moderates, relative to
+    /// `server` and `channel` (see [`Context::moderates`]).
+    moderation: Moderation,
     lang: Lang,
     /// The instant the act happens.
     now: DateTime<Utc>,
@@ -497,7 +503,7 @@ impl<S: Store> Service<S> {
             channel,
             channel_platform_id: act.channel.clone(),
             player,
-            moderator: act.user.moderator,
+            moderation: act.user.moderation,
             lang,
             now,
             answered: Arc::new(AtomicBool::new(false)),

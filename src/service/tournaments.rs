@@ -239,7 +239,8 @@ impl<S: Store> Service<S> {
                 self.private(ctx, self.text(ctx, "tournament-entry-closed", &title)),
             ]);
         }
-        if snapshot.row.created_by != ctx.player.id && !ctx.moderator {
+        let moderates = ctx.moderates(snapshot.row.server_id, snapshot.row.channel_id);
+        if snapshot.row.created_by != ctx.player.id && !moderates {
             return Ok(vec![
                 self.private(ctx, self.text(ctx, "tournament-not-organiser", &title)),
             ]);
@@ -636,7 +637,7 @@ fn result_text(outcome: Outcome) -> &'static str {
 mod tests {
     use chrono::{DateTime, TimeZone, Utc};
 
-    use crate::service::{Act, Input, Prompt, Reply, Service, ServiceConfig, User};
+    use crate::service::{Act, Input, Moderation, Prompt, Reply, Service, ServiceConfig, User};
     use crate::storage::memory::MemoryStore;
     use crate::storage::{Platform, Store, TournamentState};
 
@@ -676,7 +677,7 @@ mod tests {
                     id: user.into(),
                     name: user.into(),
                     locale: locale.map(str::to_owned),
-                    moderator: false,
+                    moderation: Moderation::None,
                 },
                 key: Some(key.into()),
                 input: Input::Text(text.into()),

@@ -374,7 +374,7 @@ mod tests {
     use chrono::{Duration, TimeZone, Utc};
 
     use super::*;
-    use crate::service::{Act, Input, Service, ServiceConfig, User};
+    use crate::service::{Act, Input, Moderation, Service, ServiceConfig, User};
     use crate::storage::Platform;
     use crate::storage::Store;
     use crate::storage::postgres::scratch::{ScratchSchema, test_url};
@@ -388,7 +388,7 @@ mod tests {
                 id: user.into(),
                 name: user.into(),
                 locale: None,
-                moderator: false,
+                moderation: Moderation::None,
             },
             key: Some(key.into()),
             input: Input::Text(text.into()),

@@ -44,7 +44,7 @@ use crate::core::command::CommandError;
 use crate::core::notation::Lang;
 use crate::i18n::Arg;
 use crate::scheduler::TimeSource;
-use crate::service::{Act, Input, Service, User};
+use crate::service::{Act, Input, Moderation, Service, User};
 use crate::storage::{Platform, Store};
 
 pub use self::delivery::DiscordNotifier;
@@ -245,6 +245,9 @@ impl<S: Store> Handler<S> {
             // Direct messages with the bot: each conversation is its own place.
             None => format!("dm-{channel}"),
         };
+        // Discord vouches for the member's permissions and roles in this
+        // guild only, and the service acts only on this guild's games: a
+        // moderator here moderates the whole guild and nothing else.
         let moderator = member.is_some_and(|m| {
             m.permissions
                 .is_some_and(|p| p.contains(Permissions::MANAGE_GUILD))
@@ -266,7 +269,11 @@ impl<S: Store> Handler<S> {
                 id: user.id.get().to_string(),
                 name: name.chars().take(MAX_NAME).collect(),
                 locale: Some(locale.chars().take(16).collect()).filter(|l: &String| !l.is_empty()),
-                moderator,
+                moderation: if moderator {
+                    Moderation::Server
+                } else {
+                    Moderation::None
+                },
             },
             user_id: user.id.get(),
             lang,

@@ -1,8 +1,11 @@
 //! Matrix: the bot as a Matrix account (matrix-sdk, end-to-end encryption,
 //! SQLite stores).
 //!
-//! A room is a channel; the room's space, or else the configured community
-//! (the homeserver by default), is the server standings count on. Commands
+//! A room is a channel; the room's space, when the space lists the room back
+//! and the bot is in it, or else the configured community (the homeserver by
+//! default), is the server standings count on. Moderators of the room
+//! moderate its games; moderators of that verified space moderate all of the
+//! space's ([`community`]). Commands
 //! are text messages (`!chess move e4`, `!move e4`) in the console's command
 //! language; replies are `m.notice`s mentioning the player addressed, with
 //! attachments uploaded beside them; a ✅ on a challenge or draw offer
@@ -14,9 +17,11 @@
 //! - [`commands`]: message text to command text, and hints back;
 //! - [`notice`], [`send`]: replies as notices and uploads;
 //! - [`offers`]: what a ✅ accepts;
-//! - [`rooms`], [`ids`]: spaces, names, invitations, ids.
+//! - [`community`]: the room's verified space, and who moderates what;
+//! - [`rooms`], [`ids`]: names, invitations, ids.
 
 pub mod commands;
+mod community;
 pub mod events;
 pub mod ids;
 pub mod notice;

@@ -1,13 +1,10 @@
-//! What the bot needs to know about a room: the community it belongs to
-//! (its space, for standings), members' names, and whether to join it.
+//! What the bot needs to know about a room: members' names, and whether to
+//! join it (the community it belongs to is [`super::community`]'s).
 
 use std::time::Duration;
 
-use matrix_sdk::deserialized_responses::RawSyncOrStrippedState;
-use matrix_sdk::ruma::events::space::parent::SpaceParentEventContent;
 use matrix_sdk::ruma::{OwnedRoomId, UserId};
 use matrix_sdk::{Client, Room};
-use serde::Deserialize;
 
 use super::ids::may_invite;
 
@@ -19,43 +16,6 @@ const JOIN_RETRY: Duration = Duration::from_secs(2);
 pub async fn display_name(room: &Room, user: &UserId) -> Option<String> {
     let member = room.get_member_no_sync(user).await.ok()??;
     Some(member.name().to_owned())
-}
-
-/// The community a room's games count for: its space (the smallest
-/// `m.space.parent` room id, so the choice is stable), else `fallback`.
-pub async fn server_of(room: &Room, fallback: &str) -> String {
-    let parents = room
-        .get_state_events_static::<SpaceParentEventContent>()
-        .await
-        .unwrap_or_default();
-    parents
-        .iter()
-        .filter_map(|raw| {
-            let json = match raw {
-                RawSyncOrStrippedState::Sync(raw) => raw.json().get(),
-                RawSyncOrStrippedState::Stripped(raw) => raw.json().get(),
-            };
-            live_parent(json)
-        })
-        .min()
-        .map_or_else(|| fallback.to_owned(), |id| id.to_string())
-}
-
-/// The parent named by an `m.space.parent` event, unless it was removed
-/// (an empty `via` means removed).
-fn live_parent(json: &str) -> Option<OwnedRoomId> {
-    #[derive(Deserialize)]
-    struct Parent {
-        state_key: OwnedRoomId,
-        content: Via,
-    }
-    #[derive(Deserialize)]
-    struct Via {
-        #[serde(default)]
-        via: Vec<String>,
-    }
-    let parent: Parent = serde_json::from_str(json).ok()?;
-    (!parent.content.via.is_empty()).then_some(parent.state_key)
 }
 
 /// Joins `room` if whoever invited the bot may; declines otherwise.
@@ -101,22 +61,5 @@ pub fn answer_invites(
         };
         let allowed = allowed.to_vec();
         tokio::spawn(async move { answer_invite(room, &allowed).await });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn removed_space_parents_do_not_count() {
-        let live = r#"{"type":"m.space.parent","state_key":"!space:localhost","content":{"via":["localhost"]}}"#;
-        let removed = r#"{"type":"m.space.parent","state_key":"!old:localhost","content":{}}"#;
-        assert_eq!(
-            live_parent(live).map(|id| id.to_string()).as_deref(),
-            Some("!space:localhost")
-        );
-        assert_eq!(live_parent(removed), None);
-        assert_eq!(live_parent("{}"), None);
     }
 }

@@ -22,10 +22,11 @@ use crate::service::{Act, Input, Service, User};
 use crate::storage::{Platform, Store};
 
 use super::commands::{command_text, resolve_pills};
+use super::community::standing;
 use super::events::{Incoming, first_new_event, read};
 use super::ids::platform_id_of;
 use super::offers::is_accept_reaction;
-use super::rooms::{answer_invites, display_name, server_of};
+use super::rooms::{answer_invites, display_name};
 use super::send::{deliver, offer_of};
 use super::{MatrixError, Settings};
 
@@ -182,15 +183,16 @@ async fn handle_event<S: Store>(
         Input::Text(text) => command::parse(text).ok(),
         Input::Command(command) => Some(command.clone()),
     };
+    let standing = standing(client, room, sender_id, &settings.fallback_server).await;
     let act = Act {
         platform: Platform::Matrix,
-        server: server_of(room, &settings.fallback_server).await,
+        server: standing.server,
         channel: room.room_id().to_string(),
         user: User {
             id: platform_id_of(&sender),
             name,
             locale: None,
-            moderator: is_moderator(room, sender_id).await,
+            moderation: standing.moderation,
         },
         key: Some(format!("matrix:{event_id}")),
         input,
@@ -199,14 +201,4 @@ async fn handle_event<S: Store>(
     service.draw_boards(&mut replies);
     tracing::debug!(replies = replies.len(), "act answered");
     deliver(client, &settings.prefix, &replies, command.as_ref()).await;
-}
-
-/// Room moderators (power level 50 and above) moderate its games, as Manage
-/// Server holders do on Discord.
-async fn is_moderator(room: &Room, user: &UserId) -> bool {
-    use matrix_sdk::room::RoomMemberRole;
-    match room.get_suggested_user_role(user).await {
-        Ok(role) => role != RoomMemberRole::User,
-        Err(_) => false,
-    }
 }
