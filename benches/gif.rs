@@ -1,9 +1,11 @@
 //! `/gif` on a long game: time and peak heap memory of the game GIF of a
 //! 2,000-ply game at the bot's GIF size (360 px, names in the strips).
 //!
-//! Rows: the renderer as `/gif` calls it; and, for comparison, the way the
-//! first version drew it (every ply a frame, all frames held in memory and
-//! then encoded), rebuilt here from the public drawing pieces.
+//! Rows: the way the first version drew it (every ply a frame, all frames
+//! held in memory, then encoded), rebuilt here from the public drawing
+//! pieces; every ply streamed a frame at a time; and the renderer as `/gif`
+//! calls it, with [`GifLimits::DEFAULT`] (positions sampled evenly, the
+//! file bounded).
 //!
 //! `cargo bench --bench gif`
 
@@ -11,7 +13,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use pawnpost::render::{self, BoardOptions, Caption, PlayerLine, Scene, board, encode};
+use pawnpost::render::{self, BoardOptions, Caption, GifLimits, PlayerLine, Scene, board, encode};
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 /// Counts live heap bytes and remembers the highest count since the last reset.
@@ -42,6 +44,9 @@ unsafe impl GlobalAlloc for PeakAlloc {
 static ALLOCATOR: PeakAlloc = PeakAlloc;
 
 const PLIES: usize = 2000;
+
+/// One way of drawing the GIF: its bytes and its frame count.
+type Run<'a> = dyn Fn() -> (Vec<u8>, usize) + 'a;
 const RUNS: usize = 3;
 
 /// `plies` legal moves, chosen pseudo-randomly among those that do not end the game.
@@ -136,7 +141,11 @@ fn main() {
     println!("GIF of a {PLIES}-ply game at 360 px, median of {RUNS} runs:");
     println!("| how | time | peak heap | bytes | frames |");
     println!("|---|---|---|---|---|");
-    let rows: [(&str, Box<dyn Fn() -> (Vec<u8>, usize)>); 2] = [
+    let unbounded = GifLimits {
+        max_frames: usize::MAX,
+        max_bytes: usize::MAX,
+    };
+    let rows: [(&str, Box<Run>); 3] = [
         (
             "before: every ply, frames held",
             Box::new(|| {
@@ -145,10 +154,18 @@ fn main() {
             }),
         ),
         (
-            "render::game_gif (as /gif calls it)",
+            "every ply, streamed (no limits)",
             Box::new(|| {
-                let gif = render::game_gif(&start, &moves, &options).expect("renders");
-                (gif, 0)
+                let gif = render::game_gif(&start, &moves, &options, unbounded).expect("renders");
+                (gif.bytes, gif.frames)
+            }),
+        ),
+        (
+            "after: /gif's limits (GifLimits::DEFAULT)",
+            Box::new(|| {
+                let gif = render::game_gif(&start, &moves, &options, GifLimits::DEFAULT)
+                    .expect("renders");
+                (gif.bytes, gif.frames)
             }),
         ),
     ];

@@ -742,6 +742,17 @@ impl Store for MemoryStore {
             .collect())
     }
 
+    async fn open_challenge_count(&self, challenger: PlayerId, now: DateTime<Utc>) -> Result<u32> {
+        let state = self.lock()?;
+        let count = state
+            .challenges
+            .iter()
+            .filter(|c| c.challenger == challenger && c.status == ChallengeStatus::Open)
+            .filter(|c| c.expires_at > to_stored_precision(now))
+            .count();
+        Ok(u32::try_from(count).unwrap_or(u32::MAX))
+    }
+
     async fn open_challenges(
         &self,
         channel_id: i64,

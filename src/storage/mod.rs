@@ -631,6 +631,14 @@ pub trait Store: Send + Sync + 'static {
         player: PlayerId,
     ) -> impl Future<Output = Result<Vec<GameSummary>>> + Send;
 
+    /// How many challenges `challenger` has open (not expired at `now`),
+    /// in every channel and server.
+    fn open_challenge_count(
+        &self,
+        challenger: PlayerId,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<u32>> + Send;
+
     /// Open challenges in a channel that have not expired at `now`, oldest first.
     fn open_challenges(
         &self,

@@ -63,6 +63,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0008_tournaments",
         include_str!("../../migrations/0008_tournaments.sql"),
     ),
+    (
+        "0009_challenges_by_challenger",
+        include_str!("../../migrations/0009_challenges_by_challenger.sql"),
+    ),
 ];
 
 /// How long a statement waits for another process's write lock.
@@ -1213,6 +1217,19 @@ impl Store for SqliteStore {
             let filter =
                 "g.server_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'";
             summaries(conn, filter, server_id, player.0)
+        })
+        .await
+    }
+
+    async fn open_challenge_count(&self, challenger: PlayerId, now: DateTime<Utc>) -> Result<u32> {
+        self.read(move |conn| {
+            let count: i64 = conn
+                .prepare_cached(
+                    "SELECT count(*) FROM challenges
+                     WHERE challenger_id = ?1 AND status = 'open' AND expires_at > ?2",
+                )?
+                .query_row(params![challenger.0, to_text(now)], |row| row.get(0))?;
+            Ok(u32::try_from(count).unwrap_or(u32::MAX))
         })
         .await
     }

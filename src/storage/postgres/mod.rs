@@ -558,6 +558,18 @@ impl Store for PgStore {
         summaries(self, filter, server_id, player.0).await
     }
 
+    async fn open_challenge_count(&self, challenger: PlayerId, now: DateTime<Utc>) -> Result<u32> {
+        let row = self
+            .query_opt(
+                "SELECT count(*) FROM challenges
+                 WHERE challenger_id = $1 AND status = 'open' AND expires_at > $2",
+                &[&challenger.0, &stored(now)],
+            )
+            .await?
+            .ok_or(StorageError::NotFound("challenge count"))?;
+        rows::count(&row, 0)
+    }
+
     async fn open_challenges(
         &self,
         channel_id: i64,
