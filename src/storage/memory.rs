@@ -699,6 +699,10 @@ impl Store for MemoryStore {
         Ok(self.lock()?.player(id).cloned())
     }
 
+    async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
+        Ok(self.lock()?.servers.iter().find(|s| s.id == id).cloned())
+    }
+
     async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
         Ok(self.lock()?.answers.get(act_key).cloned())
     }

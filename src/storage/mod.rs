@@ -595,6 +595,9 @@ pub trait Store: Send + Sync + 'static {
 
     fn player(&self, id: PlayerId) -> impl Future<Output = Result<Option<PlayerRow>>> + Send;
 
+    /// The server numbered `id`, if there is one.
+    fn server(&self, id: i64) -> impl Future<Output = Result<Option<ServerRow>>> + Send;
+
     /// One round trip at the start of every act: the stored answer if the
     /// act was already carried out, else its server, channel and player
     /// (created when new, the display name kept current).

@@ -1182,6 +1182,19 @@ impl Store for SqliteStore {
         self.read(move |conn| player_by_id(conn, id)).await
     }
 
+    async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
+        self.read(move |conn| {
+            conn.prepare_cached(&format!(
+                "SELECT {SERVER_COLUMNS} FROM servers WHERE id = ?1"
+            ))?
+            .query_row(params![id], server_row)
+            .optional()?
+            .map(to_server)
+            .transpose()
+        })
+        .await
+    }
+
     async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
         let key = act_key.to_owned();
         self.read(move |conn| answer_of(conn, &key)).await

@@ -48,6 +48,7 @@ macro_rules! store_suite {
             tournaments_keep_entrants_pairings_and_versions,
             tournament_entry_windows_wake_the_scheduler,
             open_challenges_are_counted_per_challenger,
+            servers_are_found_by_id,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -454,6 +455,16 @@ pub async fn open_challenges_are_counted_per_challenger<S: Store>(store: &S) {
         2,
         "a closed challenge is not open"
     );
+}
+
+/// A server is found by its number (a game's PGN names its community).
+pub async fn servers_are_found_by_id<S: Store>(store: &S) {
+    let w = world(store).await;
+    assert_eq!(
+        store.server(w.server.id).await.expect("server"),
+        Some(w.server.clone())
+    );
+    assert_eq!(store.server(w.server.id + 100).await.expect("server"), None);
 }
 
 pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {

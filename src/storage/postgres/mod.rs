@@ -414,6 +414,14 @@ impl Store for PgStore {
             .transpose()
     }
 
+    async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
+        let sql = format!("SELECT {SERVER_COLUMNS} FROM servers s WHERE s.id = $1");
+        self.query_opt(&sql, &[&id])
+            .await?
+            .map(|row| rows::server(&row, 0))
+            .transpose()
+    }
+
     async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
         let client = self.client().await?;
         // The common case (a known place and player, a new key) in one query.
