@@ -48,6 +48,45 @@ pub struct Config {
     /// `[[seasons]]`: named date ranges for `standings season:NAME`.
     pub seasons: Vec<SeasonConfig>,
     pub ladder: LadderConfig,
+    pub limits: LimitsConfig,
+}
+
+/// Bounds on the work one player can make the bot do (`[limits]`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Open challenges one player may have at once, in every channel and
+    /// server; 0 lifts the limit.
+    pub open_challenges_per_player: u32,
+    /// Game GIFs (`/gif`) one player may ask for per hour; 0 lifts the
+    /// limit. A player never has two drawn at once.
+    pub gifs_per_player_per_hour: u32,
+    /// Game GIFs this process draws at once, each on its own thread.
+    pub concurrent_gifs: u32,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> LimitsConfig {
+        let renders = crate::service::RenderLimits::default();
+        LimitsConfig {
+            open_challenges_per_player: 20,
+            gifs_per_player_per_hour: renders.per_player_per_hour,
+            concurrent_gifs: renders.concurrent as u32,
+        }
+    }
+}
+
+impl LimitsConfig {
+    /// The render bounds the service uses, or why they make no sense.
+    pub fn to_render_limits(&self) -> Result<crate::service::RenderLimits, String> {
+        if self.concurrent_gifs == 0 {
+            return Err("concurrent_gifs must be at least 1".to_owned());
+        }
+        Ok(crate::service::RenderLimits {
+            per_player_per_hour: self.gifs_per_player_per_hour,
+            concurrent: self.concurrent_gifs as usize,
+        })
+    }
 }
 
 /// The challenge ladder (`[ladder]`); the rules are in `competition::ladder`.
@@ -600,6 +639,21 @@ mod tests {
         assert!(config.matrix.is_configured());
         assert_eq!(config.matrix.prefix, "!echecs");
         assert!(!format!("{config:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn limits_are_read_and_checked() {
+        let config: Config = toml::from_str(
+            "[limits]\nopen_challenges_per_player = 5\ngifs_per_player_per_hour = 0\n",
+        )
+        .expect("config");
+        assert_eq!(config.limits.open_challenges_per_player, 5);
+        let renders = config.limits.to_render_limits().expect("limits");
+        assert_eq!(renders.per_player_per_hour, 0);
+        assert_eq!(renders.concurrent, 2);
+        assert_eq!(LimitsConfig::default().open_challenges_per_player, 20);
+        let none: Config = toml::from_str("[limits]\nconcurrent_gifs = 0\n").expect("toml");
+        assert!(none.limits.to_render_limits().is_err());
     }
 
     #[test]

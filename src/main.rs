@@ -496,6 +496,11 @@ fn service<S: Store>(config: &Config, store: S) -> Result<Service<S>> {
             .ladder
             .to_settings()
             .map_err(|message| anyhow::anyhow!("[ladder] {message}"))?,
+        max_open_challenges: config.limits.open_challenges_per_player,
+        renders: config
+            .limits
+            .to_render_limits()
+            .map_err(|message| anyhow::anyhow!("[limits] {message}"))?,
     };
     if !(pawnpost::render::MIN_SIZE..=pawnpost::render::MAX_SIZE).contains(&config.board.size) {
         bail!(

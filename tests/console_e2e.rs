@@ -218,3 +218,36 @@ fn pgn_subcommand_prints_the_game() {
     assert!(pgn.contains("[White \"alice\"]"), "{pgn}");
     assert!(pgn.contains("1. e4 e5"), "{pgn}");
 }
+
+/// `/pgn` and `pawnpost pgn` give the same text (the same Site), with
+/// English SAN for a French reader who typed French letters, and the time
+/// control in PGN's form next to the form players type.
+#[test]
+fn pgn_command_and_subcommand_give_the_same_game_in_english_san() {
+    let console = Console::new();
+    let out = console.run(
+        "bob: /settings language fr
+         alice: /challenge @bob color:white time:10/50d
+         bob: /accept
+         alice: /move e4
+         bob: /move Cf6
+         alice: /move Nf3
+         bob: /move Cc6
+         bob: /pgn",
+    );
+    let from_chat = out.last().expect("a reply")["text"]
+        .as_str()
+        .expect("text")
+        .to_owned();
+    let from_cli = console.pgn(1);
+    assert_eq!(from_chat, from_cli);
+    assert!(
+        from_cli.contains("[Site \"console console\"]"),
+        "{from_cli}"
+    );
+    assert!(from_cli.contains("1. e4 Nf6 2. Nf3 Nc6 *"), "{from_cli}");
+    assert!(
+        from_cli.contains("[TimeControl \"10/4320000\"]\n[CorrespondenceTimeControl \"10/50d\"]"),
+        "{from_cli}"
+    );
+}

@@ -4,6 +4,11 @@
 //! this is the one place in `core/` that writes English: the comments here
 //! are part of the format, not messages to a user.
 //!
+//! Moves are written in English SAN (the standard's), from the moves
+//! themselves; the time control in PGN's `TimeControl` form
+//! ([`time_control_tag`]: `1/259200` for three days a move) and as players
+//! type it in [`CORRESPONDENCE_TIME_CONTROL`] (`3d`).
+//!
 //! An exported game says how it ended in a final comment (`{ Black resigns. }`)
 //! and in the `Termination` tag; [`import`] reads both back, so our own files
 //! round-trip with their reason. Text from elsewhere imports with the best
@@ -30,6 +35,7 @@ use pgn_reader::{Outcome, RawComment, RawTag, SanPlus, Visitor};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, KnownOutcome, Position};
 
+use super::clock::TimeControl;
 use super::event::{ClaimKind, GameResult, Reason};
 use super::game::{DrawRules, Game, Note, NoteKind, Players, SetupError, Status};
 
@@ -53,10 +59,15 @@ pub struct PgnTags {
     pub black: String,
     /// `None` is written as `-` (not part of a series).
     pub round: Option<String>,
-    /// The time control in PGN `TimeControl` form or our compact text;
-    /// `None` is written as `-`.
-    pub time_control: Option<String>,
+    /// Written twice: in PGN's `TimeControl` form ([`time_control_tag`]) and
+    /// as typed (`3d`) in `CorrespondenceTimeControl`. `None` (unknown) is
+    /// written as `?`, without the second tag.
+    pub time_control: Option<TimeControl>,
 }
+
+/// The tag that keeps a time control as players write it (`3d`,
+/// `30d+1d max 45d`, `5d delay 1d`), which PGN's own form cannot always say.
+pub const CORRESPONDENCE_TIME_CONTROL: &str = "CorrespondenceTimeControl";
 
 impl Default for PgnTags {
     /// PGN's "unknown" (`?`) everywhere.
@@ -139,7 +150,13 @@ pub fn export(game: &Game, tags: &PgnTags) -> String {
     tag("Result", result.as_pgn());
     tag("UTCDate", &date);
     tag("UTCTime", &started.format("%H:%M:%S").to_string());
-    tag("TimeControl", tags.time_control.as_deref().unwrap_or("-"));
+    match &tags.time_control {
+        Some(control) => {
+            tag("TimeControl", &time_control_tag(control));
+            tag(CORRESPONDENCE_TIME_CONTROL, &control.to_string());
+        }
+        None => tag("TimeControl", "?"),
+    }
     tag("Termination", termination(reason));
     if let Some(fen) = game.start_fen() {
         tag("SetUp", "1");
@@ -149,6 +166,73 @@ pub fn export(game: &Game, tags: &PgnTags) -> String {
     out.push_str(&movetext(game, result, reason));
     out.push('\n');
     out
+}
+
+/// PGN's `TimeControl` value for `control` (PGN standard, 9.6.1), in seconds:
+///
+/// | control | written | as |
+/// |---|---|---|
+/// | `3d` (per move) | `1/259200` | one move in each period of 3 days |
+/// | `10/50d` (moves in a period) | `10/4320000` | 10 moves in each period of 50 days |
+/// | `30d+1d` (increment; a cap is dropped) | `2592000+86400` | a bank plus a bonus per move |
+/// | `5d delay 1d` (delay) | `432000+86400` | as an increment, PGN having no delay |
+/// | `none` | `-` | no time control |
+///
+/// A delay is written as an increment of the same length: over any number
+/// of moves both allow the same longest total time (the bank plus a grace
+/// per move); they differ only in that a delay's unused grace is lost.
+/// [`CORRESPONDENCE_TIME_CONTROL`] keeps the exact form.
+pub fn time_control_tag(control: &TimeControl) -> String {
+    let seconds = |d: chrono::Duration| d.num_seconds();
+    match *control {
+        TimeControl::PerMove { per_move } => format!("1/{}", seconds(per_move)),
+        TimeControl::Period { moves, period } => format!("{moves}/{}", seconds(period)),
+        TimeControl::Increment {
+            base, increment, ..
+        } => format!("{}+{}", seconds(base), seconds(increment)),
+        TimeControl::Delay { base, delay } => format!("{}+{}", seconds(base), seconds(delay)),
+        TimeControl::Unlimited => "-".to_owned(),
+    }
+}
+
+/// The time control a record states: our own tag, else PGN's `TimeControl`
+/// when it is one of the forms [`time_control_tag`] writes.
+fn read_time_control(ours: Option<&str>, standard: Option<&str>) -> Option<TimeControl> {
+    if let Some(control) = ours.and_then(|text| text.parse().ok()) {
+        return Some(control);
+    }
+    let standard = standard?.trim();
+    if standard == "-" {
+        return Some(TimeControl::Unlimited);
+    }
+    // Whole hours only, as our own forms are.
+    let span = |text: &str| -> Option<chrono::Duration> {
+        let seconds: i64 = text.parse().ok()?;
+        if seconds <= 0 || seconds % 3600 != 0 {
+            return None;
+        }
+        chrono::Duration::try_seconds(seconds)
+    };
+    let control = if let Some((moves, period)) = standard.split_once('/') {
+        match moves.parse::<u32>().ok()? {
+            1 => TimeControl::PerMove {
+                per_move: span(period)?,
+            },
+            moves => TimeControl::Period {
+                moves,
+                period: span(period)?,
+            },
+        }
+    } else {
+        let (base, increment) = standard.split_once('+')?;
+        TimeControl::Increment {
+            base: span(base)?,
+            increment: span(increment)?,
+            cap: None,
+        }
+    };
+    // Only what our own parser would accept (1 hour to a year, 1 to 100 moves).
+    control.to_string().parse().ok()
 }
 
 /// PGN's `Termination` value for a game that ended for `reason`.
@@ -180,14 +264,16 @@ fn movetext(game: &Game, result: GameResult, reason: Option<Reason>) -> String {
             Color::Black if renumber => text.word(&format!("{number}...")),
             Color::Black => {}
         }
-        text.word(&played.san.to_string());
+        // Written from the move itself, never from text kept with it: PGN's
+        // SAN is English whatever language the move was typed or shown in.
+        // The stored move is legal here: the game played it from this position.
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, played.m);
+        text.word(&san.to_string());
         renumber = false;
         if played.draw_offer {
             text.comment(DRAW_OFFER_SIGN);
             renumber = true;
         }
-        // The stored move is legal here: the game played it from this position.
-        pos.play_unchecked(played.m);
         if mover == Color::Black {
             number += 1;
         }
@@ -531,7 +617,10 @@ impl Parsed {
             white: known("White"),
             black: known("Black"),
             round: optional("Round"),
-            time_control: optional("TimeControl"),
+            time_control: read_time_control(
+                self.tag(CORRESPONDENCE_TIME_CONTROL),
+                self.tag("TimeControl"),
+            ),
         }
     }
 
@@ -668,7 +757,9 @@ mod tests {
             white: "Alice".to_owned(),
             black: "Bob".to_owned(),
             round: None,
-            time_control: Some("1/259200".to_owned()),
+            time_control: Some(TimeControl::PerMove {
+                per_move: chrono::Duration::days(3),
+            }),
         }
     }
 
@@ -747,11 +838,118 @@ mod tests {
 [UTCDate \"2024.03.05\"]
 [UTCTime \"14:07:09\"]
 [TimeControl \"1/259200\"]
+[CorrespondenceTimeControl \"3d\"]
 [Termination \"normal\"]
 
 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# { White wins by checkmate. } 1-0
 ";
         assert_eq!(export(&game, &tags()), expected);
+    }
+
+    /// Every time control form: (as typed, PGN's `TimeControl`, our tag).
+    const TIME_CONTROL_ROWS: &[(&str, &str, &str)] = &[
+        ("3d", "1/259200", "3d"),
+        ("12h", "1/43200", "12h"),
+        ("10/50d", "10/4320000", "10/50d"),
+        ("30d+1d", "2592000+86400", "30d+1d"),
+        ("2d+12h", "172800+43200", "2d+12h"),
+        ("30d+1d max 45d", "2592000+86400", "30d+1d max 45d"),
+        ("5d delay 1d", "432000+86400", "5d delay 1d"),
+        ("none", "-", "none"),
+    ];
+
+    #[test]
+    fn time_controls_are_written_in_pgn_form_and_kept_as_typed() {
+        for &(typed, standard, ours) in TIME_CONTROL_ROWS {
+            let control: TimeControl = typed.parse().expect(typed);
+            assert_eq!(time_control_tag(&control), standard, "{typed}");
+            let mut with = tags();
+            with.time_control = Some(control);
+            let text = export(&game(None, "e4 e5"), &with);
+            let expected =
+                format!("[TimeControl \"{standard}\"]\n[CorrespondenceTimeControl \"{ours}\"]\n");
+            assert!(text.contains(&expected), "{typed}:\n{text}");
+            let (_, back) = import(&text, players(), t0()).expect("imports");
+            assert_eq!(back.time_control, Some(control), "{typed}");
+        }
+        let mut unknown = tags();
+        unknown.time_control = None;
+        let text = export(&game(None, "e4"), &unknown);
+        assert!(text.contains("[TimeControl \"?\"]\n[Termination"), "{text}");
+    }
+
+    #[test]
+    fn pgn_time_controls_alone_read_back_when_they_are_ours() {
+        let three_days = TimeControl::PerMove {
+            per_move: chrono::Duration::days(3),
+        };
+        // (our tag, PGN's TimeControl, what is read)
+        let cases: &[(Option<&str>, Option<&str>, Option<TimeControl>)] = &[
+            (None, Some("1/259200"), Some(three_days)),
+            (Some("3d"), Some("40/9000"), Some(three_days)),
+            (Some("soon"), Some("1/259200"), Some(three_days)),
+            (None, Some("-"), Some(TimeControl::Unlimited)),
+            (None, Some("?"), None),
+            (None, Some("40/9000"), None),
+            (None, Some("300+5"), None),
+            (None, Some("0/3600"), None),
+            (None, Some("1/-3600"), None),
+            (None, Some("1/9223372036854775807"), None),
+            (None, Some("1/99999999999999999999999"), None),
+            (None, Some("*180"), None),
+            (None, None, None),
+        ];
+        for &(ours, standard, expected) in cases {
+            assert_eq!(
+                read_time_control(ours, standard),
+                expected,
+                "{ours:?} {standard:?}"
+            );
+        }
+        let increment = read_time_control(None, Some("2592000+86400"));
+        assert_eq!(increment.map(|c| c.to_string()), Some("30d+1d".to_owned()));
+        let period = read_time_control(None, Some("10/4320000"));
+        assert_eq!(period.map(|c| c.to_string()), Some("10/50d".to_owned()));
+    }
+
+    #[test]
+    fn san_is_written_from_the_moves_not_from_stored_text() {
+        use crate::core::game::StoredMove;
+        // A stored SAN that reads as another move (a French `R` for the
+        // king, say) must not reach the PGN: the move decides.
+        let stored = [
+            StoredMove {
+                uci: "e2e4",
+                san: "e4",
+                at: t0(),
+                draw_offer: false,
+            },
+            StoredMove {
+                uci: "e7e5",
+                san: "e5",
+                at: t0(),
+                draw_offer: false,
+            },
+            StoredMove {
+                uci: "e1e2",
+                san: "Re2",
+                at: t0(),
+                draw_offer: false,
+            },
+        ];
+        let game = Game::restore(
+            players(),
+            None,
+            DrawRules::default(),
+            t0(),
+            stored,
+            Vec::new(),
+            None,
+            Status::Ongoing,
+        )
+        .expect("restores");
+        let text = export(&game, &tags());
+        assert!(text.ends_with("\n1. e4 e5 2. Ke2 *\n"), "{text}");
     }
 
     #[test]

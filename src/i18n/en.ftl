@@ -35,6 +35,10 @@ no-challenge = There is no open challenge for you here.
 challenge-own = You cannot accept your own challenge.
 challenge-not-for-you = Challenge #{ $challenge } is for someone else.
 challenge-self = You cannot challenge yourself.
+challenge-limit = You already have { $limit ->
+    [one] an open challenge
+   *[other] { $limit } open challenges
+}, the most allowed: cancel one with /cancel or wait for an answer.
 setup-bad_fen = That is not a FEN.
 setup-fen_too_long = That FEN is too long.
 setup-illegal_position = That FEN is not a legal chess position.
@@ -230,6 +234,15 @@ record-line = { $player } against { $opponent }: { $won } won, { $drawn } drawn,
 ## Board images
 gif = Game #{ $game }: { $white } – { $black }, { $plies } plies.
 gif-failed = The animation of game #{ $game } could not be drawn.
+gif-sampled = A long game: the animation shows { $frames } of its { $positions } positions, evenly spaced, the first and the last among them.
+gif-busy = Your previous animation is still being drawn: please wait for it before asking for another.
+gif-later = You may ask for { $limit ->
+    [one] one animation
+   *[other] { $limit } animations
+} an hour: please try again in { $minutes ->
+    [one] a minute
+   *[other] { $minutes } minutes
+}.
 
 ## ladder
 ladder-header = Challenge ladder (challenge up to { $places } places above):

@@ -35,6 +35,10 @@ no-challenge = Aucun défi ouvert pour vous ici.
 challenge-own = Vous ne pouvez pas accepter votre propre défi.
 challenge-not-for-you = Le défi n° { $challenge } est destiné à quelqu’un d’autre.
 challenge-self = Vous ne pouvez pas vous défier vous-même.
+challenge-limit = Vous avez déjà { $limit ->
+    [one] un défi ouvert
+   *[other] { $limit } défis ouverts
+}, le maximum permis : annulez-en un avec /cancel ou attendez une réponse.
 setup-bad_fen = Ce n’est pas une FEN.
 setup-fen_too_long = Cette FEN est trop longue.
 setup-illegal_position = Cette FEN n’est pas une position d’échecs légale.
@@ -230,6 +234,15 @@ record-line = { $player } contre { $opponent } : { $won } gagnées, { $drawn } n
 ## Images de l’échiquier
 gif = Partie n° { $game } : { $white } – { $black }, { $plies } demi-coups.
 gif-failed = Impossible de dessiner l’animation de la partie n° { $game }.
+gif-sampled = Partie longue : l’animation montre { $frames } de ses { $positions } positions, à intervalles réguliers, dont la première et la dernière.
+gif-busy = Votre animation précédente est encore en cours de dessin : merci de l’attendre avant d’en demander une autre.
+gif-later = Vous pouvez demander { $limit ->
+    [one] une animation
+   *[other] { $limit } animations
+} par heure : merci de réessayer dans { $minutes ->
+    [one] une minute
+   *[other] { $minutes } minutes
+}.
 
 ## ladder
 ladder-header = Échelle de défis (on peut défier jusqu'à { $places } places au-dessus de soi) :

@@ -3,7 +3,8 @@
 //! - [`board`]: a position as an indexed image (squares, cburnett pieces,
 //!   last move, check, coordinates, a caption with names and clocks), in one
 //!   of four [`Theme`]s; [`board_png`] encodes it.
-//! - [`game_gif`]: a whole game, one frame per ply.
+//! - [`game_gif`]: a whole game, one frame per ply, sampled and size-bounded
+//!   by [`GifLimits`] for long games.
 //! - [`chart`]: rating history and results as PNG charts.
 //! - [`text`]: a text diagram for the console.
 //! - [`table`] and [`rating_chart`]: the standings table and a player's
@@ -54,6 +55,10 @@ pub enum RenderError {
     Encode(String),
     #[error("drawing: {0}")]
     Draw(String),
+    #[error("the picture would be larger than {limit} bytes")]
+    TooLarge { limit: usize },
+    #[error("a frame shows a position past the game's end")]
+    Frames,
 }
 
 /// The squares of a UCI move, for the highlight (`e1h1` castling shows the rook's square).
@@ -104,45 +109,132 @@ pub fn board_png(
     encode::png(&board::draw(&scene, options)?)
 }
 
-/// An animated GIF of a game from `start` through `moves`: one frame per
-/// ply with the move highlighted, the final position held longer.
+/// Bounds on a game's GIF, so that the longest game costs about what a
+/// short one does (README, "Board images").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GifLimits {
+    /// The most frames drawn. A game with more positions shows positions
+    /// sampled evenly, the first and the last always among them.
+    pub max_frames: usize,
+    /// The largest file in bytes. A GIF that would be larger is drawn again
+    /// with half the frames, down to the first and last positions.
+    pub max_bytes: usize,
+}
+
+impl GifLimits {
+    /// `/gif`'s bounds: 120 frames (the position every ply for games of up
+    /// to 119 plies) and 4 MB, well under Discord's and Matrix's default
+    /// upload limits.
+    pub const DEFAULT: GifLimits = GifLimits {
+        max_frames: 120,
+        max_bytes: 4_000_000,
+    };
+}
+
+impl Default for GifLimits {
+    fn default() -> GifLimits {
+        GifLimits::DEFAULT
+    }
+}
+
+/// A game's animated GIF and what it shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameGif {
+    pub bytes: Vec<u8>,
+    /// Frames in the file.
+    pub frames: usize,
+    /// Positions in the game (plies + 1); more than `frames` when sampled.
+    pub positions: usize,
+}
+
+/// An animated GIF of a game from `start` through `moves`: a frame per
+/// position (sampled evenly within `limits`), each with the move that led
+/// to it highlighted, the final position held longer.
 pub fn game_gif(
     start: &Chess,
     moves: &[shakmaty::Move],
     options: &BoardOptions,
-) -> Result<Vec<u8>, RenderError> {
-    const PLY_DELAY: u16 = 80;
-    const FINAL_DELAY: u16 = 400;
+    limits: GifLimits,
+) -> Result<GameGif, RenderError> {
     // A caption that changed every ply would make every frame full height.
     let mut options = options.clone();
     if let Some(caption) = &mut options.caption {
         caption.turn = None;
     }
-    let options = &options;
+    let positions = moves.len() + 1;
+    let mut max_frames = limits.max_frames.max(2);
+    loop {
+        let shown = sample_positions(positions, max_frames);
+        match draw_gif(start, moves, &shown, &options, limits.max_bytes) {
+            Ok(bytes) => {
+                return Ok(GameGif {
+                    bytes,
+                    frames: shown.len(),
+                    positions,
+                });
+            }
+            Err(RenderError::TooLarge { .. }) if shown.len() > 2 => {
+                max_frames = shown.len() / 2;
+            }
+            Err(error) => return Err(error),
+        }
+    }
+}
+
+/// Which of `positions` positions (0 = the start) a GIF of at most
+/// `max_frames` frames shows: all of them when they fit, else evenly spaced
+/// ones, always the first and the last.
+pub fn sample_positions(positions: usize, max_frames: usize) -> Vec<usize> {
+    let frames = positions.min(max_frames.max(2));
+    if frames <= 1 {
+        return (0..positions).collect();
+    }
+    let (last, steps) = (positions - 1, frames - 1);
+    // Rounded to the nearest position; steps are at least one apart since
+    // `last >= steps`, so no position comes twice.
+    (0..frames)
+        .map(|i| (i * last + steps / 2) / steps)
+        .collect()
+}
+
+/// Draws the positions `shown` (increasing indices into the game) into a GIF
+/// of at most `max_bytes`, one frame at a time.
+fn draw_gif(
+    start: &Chess,
+    moves: &[shakmaty::Move],
+    shown: &[usize],
+    options: &BoardOptions,
+    max_bytes: usize,
+) -> Result<Vec<u8>, RenderError> {
+    const PLY_DELAY: u16 = 80;
+    const FINAL_DELAY: u16 = 400;
+    let mut writer = encode::GifWriter::new(max_bytes);
     let mut position = start.clone();
-    let mut frames = Vec::with_capacity(moves.len() + 1);
-    let first = Scene {
-        board: position.board(),
-        last_move: None,
-        check: check_square(&position),
-    };
-    frames.push((board::draw(&first, options)?, PLY_DELAY));
-    for m in moves {
-        let uci = m.to_uci(CastlingMode::Standard);
-        position = position
-            .play(*m)
-            .map_err(|_| RenderError::Uci(uci.to_string()))?;
+    let mut played = 0;
+    for (frame, &index) in shown.iter().enumerate() {
+        let mut last_move = None;
+        while played < index {
+            let m = moves.get(played).ok_or(RenderError::Frames)?;
+            let uci = m.to_uci(CastlingMode::Standard).to_string();
+            position = position
+                .play(*m)
+                .map_err(|_| RenderError::Uci(uci.clone()))?;
+            last_move = move_squares(&uci).ok();
+            played += 1;
+        }
         let scene = Scene {
             board: position.board(),
-            last_move: move_squares(&uci.to_string()).ok(),
+            last_move,
             check: check_square(&position),
         };
-        frames.push((board::draw(&scene, options)?, PLY_DELAY));
+        let delay = if frame + 1 == shown.len() {
+            FINAL_DELAY
+        } else {
+            PLY_DELAY
+        };
+        writer.push(board::draw(&scene, options)?, delay)?;
     }
-    if let Some(last) = frames.last_mut() {
-        last.1 = FINAL_DELAY;
-    }
-    encode::gif(&frames)
+    writer.finish()
 }
 
 /// `white` or `black` as a colour (anything else: White).
@@ -177,11 +269,8 @@ mod tests {
         moves
     }
 
-    #[test]
-    fn an_80_ply_game_gif_at_360_px_stays_under_a_megabyte() {
-        let moves = some_game(80);
-        assert_eq!(moves.len(), 80);
-        let options = BoardOptions {
+    fn gif_options() -> BoardOptions {
+        BoardOptions {
             size: 360,
             caption: Some(Caption {
                 white: PlayerLine::new("alice"),
@@ -189,20 +278,167 @@ mod tests {
                 turn: Some(Color::White),
             }),
             ..BoardOptions::default()
-        };
-        let gif = game_gif(&Chess::default(), &moves, &options).unwrap();
-        assert!(gif.len() < 1_000_000, "{} bytes", gif.len());
+        }
+    }
+
+    /// Each frame's delay, read back from the file.
+    fn delays(gif: &[u8]) -> Vec<u16> {
         let mut decoder = gif::DecodeOptions::new();
         decoder.set_color_output(gif::ColorOutput::Indexed);
-        let mut decoder = decoder.read_info(std::io::Cursor::new(&gif)).unwrap();
-        let mut frames = 0;
-        let mut last_delay = 0;
+        let mut decoder = decoder.read_info(std::io::Cursor::new(gif)).unwrap();
+        let mut delays = Vec::new();
         while let Some(frame) = decoder.read_next_frame().unwrap() {
-            frames += 1;
-            last_delay = frame.delay;
+            delays.push(frame.delay);
         }
-        assert_eq!(frames, 81, "the start and one frame per ply");
-        assert!(last_delay > 80, "the final position is held longer");
+        delays
+    }
+
+    #[test]
+    fn an_80_ply_game_gif_at_360_px_stays_under_a_megabyte() {
+        let moves = some_game(80);
+        assert_eq!(moves.len(), 80);
+        let gif = game_gif(
+            &Chess::default(),
+            &moves,
+            &gif_options(),
+            GifLimits::DEFAULT,
+        )
+        .unwrap();
+        assert!(gif.bytes.len() < 1_000_000, "{} bytes", gif.bytes.len());
+        assert_eq!((gif.frames, gif.positions), (81, 81));
+        let delays = delays(&gif.bytes);
+        assert_eq!(delays.len(), 81, "the start and one frame per ply");
+        assert!(delays[80] > delays[79], "the final position is held longer");
+    }
+
+    #[test]
+    fn positions_are_sampled_evenly_keeping_the_first_and_last() {
+        // (positions, max frames, positions shown)
+        let cases: &[(usize, usize, &[usize])] = &[
+            (1, 120, &[0]),
+            (2, 120, &[0, 1]),
+            (5, 5, &[0, 1, 2, 3, 4]),
+            (6, 5, &[0, 1, 3, 4, 5]),
+            (11, 3, &[0, 5, 10]),
+            (2001, 2, &[0, 2000]),
+            (2001, 0, &[0, 2000]),
+            (2001, 5, &[0, 500, 1000, 1500, 2000]),
+            (10, 4, &[0, 3, 6, 9]),
+        ];
+        for &(positions, max, shown) in cases {
+            assert_eq!(
+                sample_positions(positions, max),
+                shown,
+                "{positions} positions, {max} frames"
+            );
+        }
+        for positions in 1..400 {
+            for max in [2, 3, 7, 120] {
+                let shown = sample_positions(positions, max);
+                assert_eq!(shown.len(), positions.min(max));
+                assert_eq!(shown.first(), Some(&0));
+                assert_eq!(shown.last(), Some(&(positions - 1)));
+                assert!(shown.windows(2).all(|w| w[0] < w[1]), "{shown:?}");
+            }
+        }
+    }
+
+    /// The composited frames of a GIF, as RGBA pictures.
+    fn decoded_frames(gif: &[u8]) -> Vec<image::RgbaImage> {
+        use image::AnimationDecoder;
+        let decoder = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(gif)).unwrap();
+        decoder
+            .into_frames()
+            .map(|frame| frame.unwrap().into_buffer())
+            .collect()
+    }
+
+    fn same_picture(canvas: &Canvas, frame: &image::RgbaImage) -> bool {
+        (0..canvas.height).all(|y| {
+            (0..canvas.width).all(|x| {
+                let [r, g, b, _] = frame.get_pixel(x as u32, y as u32).0;
+                canvas.rgb_at(x, y) == [r, g, b]
+            })
+        })
+    }
+
+    #[test]
+    fn a_long_game_shows_its_first_and_last_positions_within_the_frame_cap() {
+        let moves = some_game(301);
+        let limits = GifLimits {
+            max_frames: 7,
+            ..GifLimits::DEFAULT
+        };
+        let mut options = gif_options();
+        options.size = MIN_SIZE;
+        let gif = game_gif(&Chess::default(), &moves, &options, limits).unwrap();
+        assert_eq!((gif.frames, gif.positions), (7, moves.len() + 1));
+        let frames = decoded_frames(&gif.bytes);
+        assert_eq!(frames.len(), 7);
+
+        if let Some(caption) = &mut options.caption {
+            caption.turn = None;
+        }
+        let start = Chess::default();
+        let first = Scene {
+            board: start.board(),
+            last_move: None,
+            check: None,
+        };
+        assert!(same_picture(
+            &board::draw(&first, &options).unwrap(),
+            &frames[0]
+        ));
+        let mut end = start.clone();
+        for m in &moves {
+            end = end.play(*m).unwrap();
+        }
+        let uci = moves[moves.len() - 1]
+            .to_uci(CastlingMode::Standard)
+            .to_string();
+        let last = Scene {
+            board: end.board(),
+            last_move: move_squares(&uci).ok(),
+            check: check_square(&end),
+        };
+        assert!(same_picture(
+            &board::draw(&last, &options).unwrap(),
+            &frames[6]
+        ));
+    }
+
+    #[test]
+    fn a_gif_over_the_byte_cap_is_drawn_with_fewer_frames_or_refused() {
+        let moves = some_game(200);
+        let roomy = game_gif(
+            &Chess::default(),
+            &moves,
+            &gif_options(),
+            GifLimits::DEFAULT,
+        )
+        .unwrap();
+        let max_bytes = roomy.bytes.len() / 3;
+        let limits = GifLimits {
+            max_frames: 120,
+            max_bytes,
+        };
+        let tight = game_gif(&Chess::default(), &moves, &gif_options(), limits).unwrap();
+        assert!(
+            tight.bytes.len() <= max_bytes,
+            "{} bytes",
+            tight.bytes.len()
+        );
+        assert!(tight.frames < roomy.frames && tight.frames >= 2);
+        assert_eq!(delays(&tight.bytes).len(), tight.frames);
+
+        let tiny = GifLimits {
+            max_frames: 120,
+            max_bytes: 1_000,
+        };
+        assert_eq!(
+            game_gif(&Chess::default(), &moves, &gif_options(), tiny),
+            Err(RenderError::TooLarge { limit: 1_000 })
+        );
     }
 
     #[test]

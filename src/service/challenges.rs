@@ -31,6 +31,14 @@ impl<S: Store> Service<S> {
         else {
             return Ok(Vec::new());
         };
+        // Checked before anything is written (even the opponent's row).
+        // Two challenges sent at the same instant may both pass: the cap
+        // bounds the work one player makes, it is not a rule of the game.
+        let limit = self.config.max_open_challenges;
+        if limit > 0 && self.store.open_challenge_count(ctx.player.id, now).await? >= limit {
+            let text = self.text(ctx, "challenge-limit", &[("limit", Arg::from(limit))]);
+            return Ok(vec![self.private(ctx, text)]);
+        }
         let challenged = match opponent {
             None => None,
             Some(user) => {

@@ -9,12 +9,13 @@ use super::texts::{self, Names};
 use super::{Attachment, Attempt, Context, Failure, Service};
 use crate::competition::standings::{self, Finished};
 use crate::core::command::UserRef;
+use crate::core::game::Game;
 use crate::core::notation::{self, Style};
 use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;
 use crate::render::table::table_png;
 use crate::render::text::diagram;
-use crate::storage::{GameRecord, GameState, StandingRow, StorageError, Store};
+use crate::storage::{GameRecord, GameState, ServerRow, StandingRow, StorageError, Store};
 
 impl<S: Store> Service<S> {
     /// A stored game as PGN, for `pawnpost pgn <id>`; `None` if there is no such game.
@@ -22,11 +23,21 @@ impl<S: Store> Service<S> {
         let Some(record) = self.store.game(game_id).await? else {
             return Ok(None);
         };
-        let server = record.server_id;
         let game = restore(&record).map_err(|Failure::Storage(e)| e)?;
+        self.game_pgn(&record, &game).await.map(Some)
+    }
+
+    /// The one PGN of a stored game, whoever asks (`/pgn`, `pawnpost pgn`):
+    /// the same tags, the same Site, English SAN and comments whatever the
+    /// reader's language (PGN is an English format, and [`pgn::import`]
+    /// reads the comments back).
+    async fn game_pgn(&self, record: &GameRecord, game: &Game) -> Result<String, StorageError> {
+        let server = self.store.server(record.server_id).await?;
         let names = Names::new(&record.white_player, &record.black_player);
-        let tags = tags_for(&record, &names, format!("pawnpost server {server}"));
-        Ok(Some(pgn::export(&game, &tags)))
+        Ok(pgn::export(
+            game,
+            &tags_for(record, &names, server.as_ref()),
+        ))
     }
 
     pub(super) async fn board(&self, ctx: &Context, id: Option<i64>) -> Attempt {
@@ -81,11 +92,8 @@ impl<S: Store> Service<S> {
             Pick::Game(loaded, _) => loaded,
             Pick::Answer(replies) => return Ok(replies),
         };
-        let (record, game) = (&loaded.record, &loaded.game);
-        let names = Names::new(&record.white_player, &record.black_player);
-        let site = format!("{} {}", ctx.platform.as_str(), ctx.server.platform_id);
-        let tags = tags_for(record, &names, site);
-        Ok(vec![self.private(ctx, pgn::export(game, &tags))])
+        let text = self.game_pgn(&loaded.record, &loaded.game).await?;
+        Ok(vec![self.private(ctx, text)])
     }
 
     pub(super) async fn games(&self, ctx: &Context) -> Attempt {
@@ -286,16 +294,22 @@ fn percentage(half_points: u32, played: u32) -> String {
     ((f64::from(half_points) * 50.0 / f64::from(played)).round() as u32).to_string()
 }
 
-/// The PGN tags of a stored game, played at `site`.
-fn tags_for(record: &GameRecord, names: &Names, site: String) -> PgnTags {
+/// The PGN tags of a stored game on `server`.
+fn tags_for(record: &GameRecord, names: &Names, server: Option<&ServerRow>) -> PgnTags {
     PgnTags {
         event: format!("pawnpost game {}", record.id),
-        site,
+        site: server.map_or_else(|| "?".to_owned(), pgn_site),
         white: names.display(Color::White).to_owned(),
         black: names.display(Color::Black).to_owned(),
         round: None,
-        time_control: Some(record.time_control.clone()),
+        time_control: record.time_control.parse().ok(),
     }
+}
+
+/// PGN's `Site` for a game: the platform and its id for the community
+/// (`discord 81384788765712384`, `console club`).
+fn pgn_site(server: &ServerRow) -> String {
+    format!("{} {}", server.platform.as_str(), server.platform_id)
 }
 
 /// Half points written as points: 5 → "2½".

@@ -22,6 +22,7 @@ mod leave;
 mod moderation;
 mod pictures;
 mod ratings;
+mod renders;
 mod suggest;
 mod texts;
 mod tournament_flow;
@@ -37,6 +38,8 @@ use crate::core::command::{self, Command};
 use crate::core::event::Event;
 use crate::core::notation::Lang;
 use crate::i18n::{self, Arg, I18n};
+pub use renders::RenderLimits;
+
 use crate::storage::{
     ActRequest, ChannelRow, Commit, Committed, OpenedAct, Platform, PlayerRow, ServerDefaults,
     ServerRow, StorageError, Store,
@@ -75,6 +78,10 @@ pub struct ServiceConfig {
     pub board_theme: crate::render::Theme,
     /// How the challenge ladder runs.
     pub ladder: crate::competition::ladder::Settings,
+    /// Open challenges one player may have at once; 0: no limit.
+    pub max_open_challenges: u32,
+    /// How many game GIFs are drawn, and how often one player may ask.
+    pub renders: RenderLimits,
 }
 
 impl Default for ServiceConfig {
@@ -92,6 +99,8 @@ impl Default for ServiceConfig {
             board_size: 480,
             board_theme: crate::render::Theme::Brown,
             ladder: crate::competition::ladder::Settings::default(),
+            max_open_challenges: 20,
+            renders: RenderLimits::default(),
         }
     }
 }
@@ -303,6 +312,8 @@ pub struct Service<S> {
     deadline_changed: Arc<tokio::sync::Notify>,
     config: ServiceConfig,
     i18n: Arc<I18n>,
+    /// Heavy pictures in flight, per player and in all.
+    renders: renders::RenderGate,
 }
 
 impl<S: Store> Service<S> {
@@ -311,6 +322,7 @@ impl<S: Store> Service<S> {
             store,
             games: cache::GameCache::new(CACHED_GAMES),
             deadline_changed: Arc::new(tokio::sync::Notify::new()),
+            renders: renders::RenderGate::new(config.renders),
             config,
             i18n: Arc::new(I18n::new()),
         }

@@ -5,11 +5,12 @@ use std::sync::Arc;
 use shakmaty::Color;
 
 use super::games::Pick;
+use super::renders::Refusal;
 use super::texts::Names;
 use super::{Attachment, Attempt, BoardView, Context, Reply, Service};
 use crate::core::event::Event;
 use crate::i18n::Arg;
-use crate::render::{self, BoardOptions, Caption, PlayerLine};
+use crate::render::{self, BoardOptions, Caption, GifLimits, PlayerLine};
 use crate::storage::Store;
 
 /// GIFs are drawn smaller than boards: one frame per ply adds up.
@@ -70,10 +71,19 @@ impl<S: Store> Service<S> {
     }
 
     /// `/gif`: the game so far as an animated GIF, seen from the asker's side.
+    ///
+    /// Bounded three ways: the GIF itself ([`GifLimits::DEFAULT`]: a long
+    /// game is sampled), where it is drawn (a blocking thread, a few at a
+    /// time, never inside a store transaction), and how often one player
+    /// may ask (one at a time, a few per hour).
     pub(super) async fn gif(&self, ctx: &Context, id: Option<i64>) -> Attempt {
         let loaded = match self.pick_game(ctx, id, false).await? {
             Pick::Game(loaded, _) => loaded,
             Pick::Answer(replies) => return Ok(replies),
+        };
+        let admission = match self.renders.admit(ctx.player.id, ctx.now) {
+            Ok(admission) => admission,
+            Err(refusal) => return Ok(vec![self.private(ctx, self.render_refusal(ctx, refusal))]),
         };
         let (record, game) = (&loaded.record, &loaded.game);
         let names = Names::new(&record.white_player, &record.black_player);
@@ -89,33 +99,66 @@ impl<S: Store> Service<S> {
         let mut options = self.board_options(viewer, caption);
         options.size = GIF_SIZE;
         let moves: Vec<shakmaty::Move> = game.moves().iter().map(|p| p.m).collect();
+        let start = game.start_position().clone();
         let game_arg = ("game", Arg::from(record.id));
-        match render::game_gif(game.start_position(), &moves, &options) {
-            Ok(bytes) => {
-                let text = self.text(
+        let drawn = admission
+            .run(move || render::game_gif(&start, &moves, &options, GifLimits::DEFAULT))
+            .await;
+        match drawn {
+            Some(Ok(gif)) => {
+                let mut text = self.text(
                     ctx,
                     "gif",
                     &[
-                        game_arg,
+                        game_arg.clone(),
                         ("white", Arg::from(names.display(Color::White))),
                         ("black", Arg::from(names.display(Color::Black))),
-                        ("plies", Arg::from(moves.len() as i64)),
+                        ("plies", Arg::from(gif.positions as i64 - 1)),
                     ],
                 );
+                if gif.frames < gif.positions {
+                    let args = [
+                        ("frames", Arg::from(gif.frames as i64)),
+                        ("positions", Arg::from(gif.positions as i64)),
+                    ];
+                    text.push('\n');
+                    text.push_str(&self.text(ctx, "gif-sampled", &args));
+                }
                 let mut reply = self.private(ctx, text);
                 reply.attachments.push(Attachment {
                     filename: format!("game-{}.gif", record.id),
                     content_type: "image/gif".to_owned(),
-                    bytes: Arc::from(bytes),
+                    bytes: Arc::from(gif.bytes),
                 });
                 Ok(vec![reply])
             }
-            Err(error) => {
+            Some(Err(error)) => {
                 tracing::warn!(%error, game = record.id, "game GIF failed");
                 Ok(vec![
                     self.private(ctx, self.text(ctx, "gif-failed", &[game_arg])),
                 ])
             }
+            None => Ok(vec![
+                self.private(ctx, self.text(ctx, "gif-failed", &[game_arg])),
+            ]),
+        }
+    }
+
+    /// Why a heavy picture is not drawn now, in the asker's language.
+    fn render_refusal(&self, ctx: &Context, refusal: Refusal) -> String {
+        match refusal {
+            Refusal::Busy => self.text(ctx, "gif-busy", &[]),
+            Refusal::Later { minutes } => self.text(
+                ctx,
+                "gif-later",
+                &[
+                    (
+                        "limit",
+                        Arg::from(i64::from(self.config.renders.per_player_per_hour)),
+                    ),
+                    ("minutes", Arg::from(minutes)),
+                ],
+            ),
         }
     }
 }

@@ -699,6 +699,10 @@ impl Store for MemoryStore {
         Ok(self.lock()?.player(id).cloned())
     }
 
+    async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
+        Ok(self.lock()?.servers.iter().find(|s| s.id == id).cloned())
+    }
+
     async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
         Ok(self.lock()?.answers.get(act_key).cloned())
     }
@@ -740,6 +744,17 @@ impl Store for MemoryStore {
             .filter(|(g, _)| g.state == GameState::Ongoing)
             .map(|(g, turn)| state.summary(g, *turn))
             .collect())
+    }
+
+    async fn open_challenge_count(&self, challenger: PlayerId, now: DateTime<Utc>) -> Result<u32> {
+        let state = self.lock()?;
+        let count = state
+            .challenges
+            .iter()
+            .filter(|c| c.challenger == challenger && c.status == ChallengeStatus::Open)
+            .filter(|c| c.expires_at > to_stored_precision(now))
+            .count();
+        Ok(u32::try_from(count).unwrap_or(u32::MAX))
     }
 
     async fn open_challenges(

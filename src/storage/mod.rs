@@ -623,6 +623,9 @@ pub trait Store: Send + Sync + 'static {
 
     fn player(&self, id: PlayerId) -> impl Future<Output = Result<Option<PlayerRow>>> + Send;
 
+    /// The server numbered `id`, if there is one.
+    fn server(&self, id: i64) -> impl Future<Output = Result<Option<ServerRow>>> + Send;
+
     /// One round trip at the start of every act: the stored answer if the
     /// act was already carried out, else its server, channel and player
     /// (created when new, the display name kept current).
@@ -658,6 +661,14 @@ pub trait Store: Send + Sync + 'static {
         server_id: i64,
         player: PlayerId,
     ) -> impl Future<Output = Result<Vec<GameSummary>>> + Send;
+
+    /// How many challenges `challenger` has open (not expired at `now`),
+    /// in every channel and server.
+    fn open_challenge_count(
+        &self,
+        challenger: PlayerId,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<u32>> + Send;
 
     /// Open challenges in a channel that have not expired at `now`, oldest first.
     fn open_challenges(

@@ -73,6 +73,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0008_tournaments",
         include_str!("../../migrations/0008_tournaments.sql"),
     ),
+    (
+        "0009_challenges_by_challenger",
+        include_str!("../../migrations/0009_challenges_by_challenger.sql"),
+    ),
 ];
 
 /// How long a statement waits for another process's write lock.
@@ -1355,6 +1359,19 @@ impl Store for SqliteStore {
         self.read(move |conn| player_by_id(conn, id)).await
     }
 
+    async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
+        self.read(move |conn| {
+            conn.prepare_cached(&format!(
+                "SELECT {SERVER_COLUMNS} FROM servers WHERE id = ?1"
+            ))?
+            .query_row(params![id], server_row)
+            .optional()?
+            .map(to_server)
+            .transpose()
+        })
+        .await
+    }
+
     async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
         let key = act_key.to_owned();
         self.read(move |conn| answer_of(conn, &key)).await
@@ -1390,6 +1407,19 @@ impl Store for SqliteStore {
             let filter =
                 "g.server_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'";
             summaries(conn, filter, server_id, player.0)
+        })
+        .await
+    }
+
+    async fn open_challenge_count(&self, challenger: PlayerId, now: DateTime<Utc>) -> Result<u32> {
+        self.read(move |conn| {
+            let count: i64 = conn
+                .prepare_cached(
+                    "SELECT count(*) FROM challenges
+                     WHERE challenger_id = ?1 AND status = 'open' AND expires_at > ?2",
+                )?
+                .query_row(params![challenger.0, to_text(now)], |row| row.get(0))?;
+            Ok(u32::try_from(count).unwrap_or(u32::MAX))
         })
         .await
     }

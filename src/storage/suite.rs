@@ -48,6 +48,8 @@ macro_rules! store_suite {
             ladder_matches_follow_their_challenge_and_game,
             tournaments_keep_entrants_pairings_and_versions,
             tournament_entry_windows_wake_the_scheduler,
+            open_challenges_are_counted_per_challenger,
+            servers_are_found_by_id,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -401,6 +403,69 @@ pub async fn challenges_become_games_atomically<S: Store>(store: &S) {
             .expect("open")
             .is_empty()
     );
+}
+
+/// A player's open challenges count in every channel until they close or
+/// lapse (the cap on open challenges reads this).
+pub async fn open_challenges_are_counted_per_challenger<S: Store>(store: &S) {
+    let w = world(store).await;
+    let side = store
+        .ensure_channel(w.server.id, "side")
+        .await
+        .expect("channel");
+    let mut alice_ids = Vec::new();
+    for (key, challenger, channel, expires) in [
+        ("n-1", w.alice.id, w.channel.id, 60),
+        ("n-2", w.alice.id, side.id, 60),
+        ("n-3", w.alice.id, w.channel.id, 30),
+        ("n-4", w.bob.id, w.channel.id, 60),
+    ] {
+        let commit = Commit {
+            act_key: Some(key.into()),
+            new_challenge: Some(NewChallenge {
+                challenger,
+                ..new_challenge(&w, channel, t(expires))
+            }),
+            ..Commit::default()
+        };
+        let (committed, ()) = store.commit(commit, t(2), |_| ()).await.expect("challenge");
+        if challenger == w.alice.id {
+            alice_ids.push(committed.challenge_id.expect("id"));
+        }
+    }
+    let count = |player: PlayerId, at: i64| async move {
+        store
+            .open_challenge_count(player, t(at))
+            .await
+            .expect("count")
+    };
+    assert_eq!(count(w.alice.id, 3).await, 3, "every channel counts");
+    assert_eq!(count(w.bob.id, 3).await, 1);
+    assert_eq!(count(w.carol.id, 3).await, 0);
+    assert_eq!(count(w.alice.id, 30).await, 2, "lapsed at its expiry");
+    let cancel = Commit {
+        closing_challenge: Some(ChallengeClosing {
+            id: alice_ids[0],
+            to: ChallengeStatus::Cancelled,
+        }),
+        ..Commit::default()
+    };
+    store.commit(cancel, t(4), |_| ()).await.expect("cancel");
+    assert_eq!(
+        count(w.alice.id, 5).await,
+        2,
+        "a closed challenge is not open"
+    );
+}
+
+/// A server is found by its number (a game's PGN names its community).
+pub async fn servers_are_found_by_id<S: Store>(store: &S) {
+    let w = world(store).await;
+    assert_eq!(
+        store.server(w.server.id).await.expect("server"),
+        Some(w.server.clone())
+    );
+    assert_eq!(store.server(w.server.id + 100).await.expect("server"), None);
 }
 
 pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {

@@ -444,6 +444,14 @@ impl Store for PgStore {
             .transpose()
     }
 
+    async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
+        let sql = format!("SELECT {SERVER_COLUMNS} FROM servers s WHERE s.id = $1");
+        self.query_opt(&sql, &[&id])
+            .await?
+            .map(|row| rows::server(&row, 0))
+            .transpose()
+    }
+
     async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
         let client = self.client().await?;
         // The common case (a known place and player, a new key) in one query.
@@ -586,6 +594,18 @@ impl Store for PgStore {
         let filter =
             "g.server_id = $1 AND (g.white_id = $2 OR g.black_id = $2) AND g.status = 'ongoing'";
         summaries(self, filter, server_id, player.0).await
+    }
+
+    async fn open_challenge_count(&self, challenger: PlayerId, now: DateTime<Utc>) -> Result<u32> {
+        let row = self
+            .query_opt(
+                "SELECT count(*) FROM challenges
+                 WHERE challenger_id = $1 AND status = 'open' AND expires_at > $2",
+                &[&challenger.0, &stored(now)],
+            )
+            .await?
+            .ok_or(StorageError::NotFound("challenge count"))?;
+        rows::count(&row, 0)
     }
 
     async fn open_challenges(

@@ -25,6 +25,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0004_tournaments",
         include_str!("../../../migrations/postgres/0004_tournaments.sql"),
     ),
+    (
+        "0005_challenges_by_challenger",
+        include_str!("../../../migrations/postgres/0005_challenges_by_challenger.sql"),
+    ),
 ];
 
 /// First key of the advisory lock the migrations take ("pawn" in ASCII);
