@@ -3,7 +3,9 @@
 //! ephemeral answer in the asker's language, and changes nothing.
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use pawnpost::service::{Act, Input, RenderLimits, Reply, Service, ServiceConfig, User};
+use pawnpost::service::{
+    Act, Input, Moderation, RenderLimits, Reply, Service, ServiceConfig, User,
+};
 use pawnpost::storage::Platform;
 use pawnpost::storage::memory::MemoryStore;
 
@@ -25,7 +27,7 @@ async fn act(
             id: user.into(),
             name: user.into(),
             locale: None,
-            moderator: false,
+            moderation: Moderation::None,
         },
         key: None,
         input: Input::Text(text.into()),
