@@ -6,7 +6,8 @@
 //! are text messages (`!chess move e4`, `!move e4`) in the console's command
 //! language; replies are `m.notice`s mentioning the player addressed, with
 //! attachments uploaded beside them; a ✅ on a challenge or draw offer
-//! accepts it.
+//! accepts it. A move text that could mean several moves plays nothing: the
+//! notice numbers the readings and the player answers `!chess move 2`.
 //!
 //! - [`session`]: log in once, then restore the same device;
 //! - [`sync`]: the sync loop, invitations and acts;
@@ -14,8 +15,10 @@
 //! - [`commands`]: message text to command text, and hints back;
 //! - [`notice`], [`send`]: replies as notices and uploads;
 //! - [`offers`]: what a ✅ accepts;
+//! - [`choices`]: numbered answers to an ambiguous move;
 //! - [`rooms`], [`ids`]: spaces, names, invitations, ids.
 
+pub mod choices;
 pub mod commands;
 pub mod events;
 pub mod ids;
