@@ -152,6 +152,8 @@ impl Button {
         })
     }
 
+    /// The button with its translated label; a reading of an ambiguous move
+    /// is labelled with the move itself instead (see `choice_rows`).
     fn create(self, i18n: &I18n, lang: Lang) -> CreateButton {
         let (kind, _) = self.parts();
         let style = match self {
