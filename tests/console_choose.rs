@@ -26,9 +26,9 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
-    // Plain SAN ambiguity: two rooks reach d1.
+    // Plain SAN ambiguity: two rooks reach d1 (and the king cannot).
     Case {
-        fen: "4k3/8/8/8/8/8/4K3/R6R w - - 0 1",
+        fen: "4k3/8/8/8/8/4K3/8/R6R w - - 0 1",
         alice: "fr",
         bob: "en",
         typed: "Td1",
@@ -38,7 +38,7 @@ const CASES: &[Case] = &[
         bob_reads: "alice played Rhd1",
     },
     Case {
-        fen: "4k3/8/8/8/8/8/4K3/R6R w - - 0 1",
+        fen: "4k3/8/8/8/8/4K3/8/R6R w - - 0 1",
         alice: "en",
         bob: "en",
         typed: "Rd1",
@@ -126,7 +126,7 @@ fn an_ambiguous_move_plays_nothing_until_the_player_chooses() {
 fn the_choice_keeps_the_draw_offer_and_is_checked_again() {
     let console = Console::new();
     let asked = console.run(
-        "alice: /challenge @bob color:white fen:\"4k3/8/8/8/8/8/4K3/R6R w - - 0 1\"
+        "alice: /challenge @bob color:white fen:\"4k3/8/8/8/8/4K3/8/R6R w - - 0 1\"
          bob: /accept
          alice: /move Rd1 offer_draw",
     );
@@ -150,7 +150,7 @@ fn the_choice_keeps_the_draw_offer_and_is_checked_again() {
 fn human_output_prints_a_line_to_type_per_reading() {
     let console = Console::new();
     let script = console.script(
-        "alice: /challenge @bob color:white fen:\"4k3/8/8/8/8/8/4K3/R6R w - - 0 1\"
+        "alice: /challenge @bob color:white fen:\"4k3/8/8/8/8/4K3/8/R6R w - - 0 1\"
          bob: /accept
          alice: /move Rd1",
     );
@@ -175,7 +175,7 @@ fn a_claim_with_an_ambiguous_move_is_made_with_the_chosen_one() {
     // Halfmove clock 99: any rook move makes fifty moves without a capture or pawn move.
     let asked = console.run(
         "alice: /settings language fr
-         alice: /challenge @bob color:white fen:\"4k3/8/8/8/8/8/4K3/R6R w - - 99 60\"
+         alice: /challenge @bob color:white fen:\"4k3/8/8/8/8/4K3/8/R6R w - - 99 60\"
          bob: /accept
          alice: /claim fifty Td1",
     );

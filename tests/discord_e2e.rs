@@ -450,7 +450,7 @@ async fn an_ambiguous_move_is_chosen_with_a_button() {
     let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
     let (alice, bob) = (alice(), bob());
     fake.know(&bob);
-    // Both rooks reach d1.
+    // Both rooks reach d1 (and the king cannot).
     let challenge = send(
         &fake,
         fake.command(
@@ -462,7 +462,7 @@ async fn an_ambiguous_move_is_chosen_with_a_button() {
             json!([
                 { "name": "user", "type": 6, "value": bob.id.to_string() },
                 { "name": "color", "type": 3, "value": "white" },
-                { "name": "fen", "type": 3, "value": "4k3/8/8/8/8/8/4K3/R6R w - - 0 1" }
+                { "name": "fen", "type": 3, "value": "4k3/8/8/8/8/4K3/8/R6R w - - 0 1" }
             ]),
         ),
     )

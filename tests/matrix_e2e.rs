@@ -486,11 +486,11 @@ async fn play_a_game(
 async fn an_ambiguous_move_is_answered_by_number(alice: &Player, bob: &Player, room: &OwnedRoomId) {
     let (a, b) = (alice.id(), bob.id());
     let mark = bob.inbox.mark();
-    // Both rooks reach d1.
+    // Both rooks reach d1 (and the king cannot).
     alice
         .say(
             room,
-            "!chess challenge @bob:localhost color:white fen:\"4k3/8/8/8/8/8/4K3/R6R w - - 0 1\"",
+            "!chess challenge @bob:localhost color:white fen:\"4k3/8/8/8/8/4K3/8/R6R w - - 0 1\"",
         )
         .await;
     let challenge = bob
