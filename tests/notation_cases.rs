@@ -1,6 +1,7 @@
 //! The move-input table (`tests/fixtures/parser_cases.txt`), and properties
-//! of the parser: no input makes it panic, and every move it writes it reads
-//! back.
+//! of the parser: no input makes it panic, every long form or UCI it writes it
+//! reads back as that move, and SAN in any style as that move or as a question
+//! that offers it (English `Rd1` may be the French king).
 
 use pawnpost::core::notation::{
     IllegalReason, Lang, MAX_MOVE_INPUT, MoveInputError, Reader, Style, parse_move, write_long,
@@ -154,6 +155,7 @@ fn readers() -> Vec<Reader> {
         Reader::speaking(Lang::En),
         Reader::speaking(Lang::Fr),
         Reader::speaking(Lang::De),
+        Reader::speaking(Lang::Ru),
         Reader::unknown(&Lang::ALL),
         Reader::unknown(&[Lang::En, Lang::Fr]),
         Reader::unknown(&[Lang::En, Lang::De]),
@@ -207,30 +209,37 @@ fn random_position(start: usize, choices: &[u16]) -> Chess {
     pos
 }
 
-/// Every way the bot or another site writes `m`, with the reader that reads it.
-fn written_forms(pos: &Chess, m: shakmaty::Move) -> Vec<(String, Reader)> {
-    let en = Reader::speaking(Lang::En);
-    let fr = Reader::speaking(Lang::Fr);
-    let any = Reader::unknown(&Lang::ALL);
+/// Every way the bot or another site writes `m` with its origin square: no
+/// reader may take it for anything else.
+fn exact_forms(pos: &Chess, m: shakmaty::Move) -> Vec<String> {
+    vec![
+        write_long(pos, m, Style::English),
+        write_long(pos, m, Style::French),
+        write_long(pos, m, Style::Figurine),
+        write_long(pos, m, Style::Russian),
+        m.to_uci(CastlingMode::Standard).to_string(),
+        // King-takes-rook castling, as Chess960 UCI writes it.
+        m.to_uci(CastlingMode::Chess960).to_string(),
+    ]
+}
+
+/// Every way `m` is written in SAN: read as `m`, or asked about with `m`
+/// among the candidates.
+fn san_forms(pos: &Chess, m: shakmaty::Move) -> Vec<String> {
     let san = write_san(pos, m, Style::English);
     vec![
-        (write_san(pos, m, Style::French), fr.clone()),
-        (write_san(pos, m, Style::Figurine), en.clone()),
-        (write_long(pos, m, Style::English), en.clone()),
-        (write_long(pos, m, Style::French), fr.clone()),
-        (write_long(pos, m, Style::Figurine), any.clone()),
-        (m.to_uci(CastlingMode::Standard).to_string(), any.clone()),
-        // King-takes-rook castling, as Chess960 UCI writes it.
-        (m.to_uci(CastlingMode::Chess960).to_string(), any),
-        (format!("{san}!?"), en.clone()),
-        (san, en),
+        write_san(pos, m, Style::French),
+        write_san(pos, m, Style::Figurine),
+        write_san(pos, m, Style::Russian),
+        format!("{san}!?"),
+        san,
     ]
 }
 
 /// Text from a chess-like alphabet: mostly within the length limit, where
 /// the parser does its work, and sometimes far beyond it.
-const CHESS_LIKE_SHORT: &str = "[KQRBNPDTFCLSabcdefgh12345678xX=+#:/()!?Oo0 .ep♘♕–-]{0,12}";
-const CHESS_LIKE_LONG: &str = "[KQRBNPDTFCLSabcdefgh12345678xX=+#:/()!?Oo0 .ep♘♕–-]{0,200}";
+const CHESS_LIKE_SHORT: &str = "[KQRBNPDTFCLSКрФЛСкabcdefgh12345678xXх=+#:/()!?Oo0 .ep♘♕–-]{0,12}";
+const CHESS_LIKE_LONG: &str = "[KQRBNPDTFCLSКрФЛСкabcdefgh12345678xXх=+#:/()!?Oo0 .ep♘♕–-]{0,200}";
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
@@ -253,15 +262,24 @@ proptest! {
         choices in prop::collection::vec(any::<u16>(), 0..60),
     ) {
         let pos = random_position(start, &choices);
+        let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal);
+        // Every reader that knows a language, in turn: all of them for every
+        // form would cost five times as much for little more.
+        let readers: Vec<Reader> = readers().into_iter().take(5).collect();
+        let mut turn = readers.iter().cycle();
         for m in pos.legal_moves() {
-            for (text, reader) in written_forms(&pos, m) {
-                prop_assert_eq!(
-                    parse_move(&pos, &text, &reader),
-                    Ok(m),
-                    "{} in {}",
-                    text,
-                    shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
-                );
+            for text in exact_forms(&pos, m) {
+                let reader = turn.next().expect("readers");
+                prop_assert_eq!(parse_move(&pos, &text, reader), Ok(m), "{} in {}", text, fen);
+            }
+            for text in san_forms(&pos, m) {
+                match parse_move(&pos, &text, turn.next().expect("readers")) {
+                    Ok(got) => prop_assert_eq!(got, m, "{} in {}", text, fen),
+                    Err(MoveInputError::Ambiguous { candidates }) => {
+                        prop_assert!(candidates.contains(&m), "{} in {}", text, fen)
+                    }
+                    Err(error) => prop_assert!(false, "{} in {}: {:?}", text, fen, error),
+                }
             }
         }
     }

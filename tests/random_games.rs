@@ -5,7 +5,7 @@
 use chrono::{Duration, TimeZone, Utc};
 use pawnpost::core::event::{ClaimKind, GameResult, Reason};
 use pawnpost::core::game::{Act, Actor, DrawRules, Game, MoveInput, PlayerId, Players, Status};
-use pawnpost::core::notation::{self, Lang, Reader, Style};
+use pawnpost::core::notation::{self, Lang, MoveInputError, Reader, Style};
 use pawnpost::core::{adjudicate, unwinnable};
 use proptest::prelude::*;
 use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Move, Outcome, Position};
@@ -16,23 +16,26 @@ const BLACK: PlayerId = PlayerId(20);
 /// Writes `m` in one of the notations players use, with a matching reader.
 fn write_move(pos: &Chess, m: Move, form: u32) -> MoveInput {
     let english = Reader::speaking(Lang::En);
-    match form % 6 {
+    let french = Reader::speaking(Lang::Fr);
+    let input = match form % 6 {
         0 => MoveInput::new(notation::write_san(pos, m, Style::English), english),
-        1 => MoveInput::new(
-            notation::write_san(pos, m, Style::French),
-            Reader::speaking(Lang::Fr),
-        ),
+        1 => MoveInput::new(notation::write_san(pos, m, Style::French), french),
         2 => MoveInput::new(m.to_uci(CastlingMode::Standard).to_string(), english),
         3 => MoveInput::new(notation::write_long(pos, m, Style::English), english),
-        4 => MoveInput::new(
-            notation::write_long(pos, m, Style::French),
-            Reader::speaking(Lang::Fr),
-        ),
+        4 => MoveInput::new(notation::write_long(pos, m, Style::French), french),
         _ => {
             // Annotated SAN, as people paste it from other sites.
             let san = notation::write_san(pos, m, Style::English);
             MoveInput::new(format!("{san}!?"), english)
         }
+    };
+    // SAN may be read in another language too (English `Rd1`, French `Rd1`):
+    // then the bot asks, and the player answers with the long form it offers.
+    match notation::parse_move(pos, &input.text, &input.reader) {
+        Err(MoveInputError::Ambiguous { candidates }) if candidates.contains(&m) => {
+            MoveInput::new(notation::write_long(pos, m, Style::English), input.reader)
+        }
+        _ => input,
     }
 }
 

@@ -634,7 +634,7 @@ fn parse_settings(words: &mut Words) -> Result<Command, CommandError> {
     match value.to_ascii_lowercase().as_str() {
         "default" | "server" | "auto" => Ok(Command::SetLanguage(None)),
         other => match Lang::from_locale(other) {
-            Some(Lang::De) | None => Err(bad("language", &value)),
+            Some(Lang::De | Lang::Ru) | None => Err(bad("language", &value)),
             Some(lang) => Ok(Command::SetLanguage(Some(lang))),
         },
     }

@@ -65,7 +65,7 @@ impl I18n {
     fn bundle(&self, lang: Lang) -> &FluentBundle<FluentResource> {
         match lang {
             Lang::Fr => &self.french,
-            Lang::En | Lang::De => &self.english,
+            Lang::En | Lang::De | Lang::Ru => &self.english,
         }
     }
 }

@@ -65,8 +65,36 @@ fn refuse_piece_move(pos: &Chess, target: &Target, legal: &MoveList) -> MoveInpu
     if let Some(side) = castling_meant(pos, origins, target.to) {
         return refuse_castling(pos, side, legal);
     }
-    let reason = why_unreachable(pos, origins, target.to);
-    illegal(reason, moves_from(legal, origins))
+    let (reason, meant) = why_unreachable(pos, origins, target.to);
+    let meant = meant.unwrap_or_else(|| piece_meant_anyway(pos, target, origins));
+    illegal(reason, moves_from(legal, meant))
+}
+
+/// The pieces to suggest moves for when none of those the text may be
+/// about could get to its square even on an empty board. A named piece
+/// (`Nf4`) or file (`exd3`): all of them. A bare pawn square (`e5`): only
+/// the pawn on that file that would walk there, if any; other pawns were not
+/// meant.
+fn piece_meant_anyway(pos: &Chess, target: &Target, origins: Bitboard) -> Bitboard {
+    let is_pawn_move = target.role.is_none_or(|role| role == Role::Pawn);
+    if !is_pawn_move || target.from_file.is_some() {
+        return origins;
+    }
+    let to = target.to;
+    let behind = origins & Bitboard::from_file(to.file()) & !Bitboard::from_square(to);
+    // The nearest pawn behind the target square, seen from the side to move.
+    let nearest = if pos.turn() == Color::White {
+        behind
+            .into_iter()
+            .filter(|sq| sq.rank() < to.rank())
+            .max_by_key(|sq| sq.rank())
+    } else {
+        behind
+            .into_iter()
+            .filter(|sq| sq.rank() > to.rank())
+            .min_by_key(|sq| sq.rank())
+    };
+    nearest.map_or(Bitboard::EMPTY, Bitboard::from_square)
 }
 
 /// Our pieces the text could be about, before its origin square is looked at.
@@ -107,31 +135,46 @@ fn castling_meant(pos: &Chess, origins: Bitboard, to: Square) -> Option<Castling
     }
 }
 
-/// Why none of the pieces on `origins` can legally go to `to`.
-fn why_unreachable(pos: &Chess, origins: Bitboard, to: Square) -> IllegalReason {
-    if pos.us().contains(to) {
-        return IllegalReason::OwnPieceOnTarget;
-    }
+/// Why none of the pieces on `origins` can legally go to `to`, with the
+/// pieces that got furthest (`None` when none could get there even on an
+/// empty board).
+fn why_unreachable(
+    pos: &Chess,
+    origins: Bitboard,
+    to: Square,
+) -> (IllegalReason, Option<Bitboard>) {
     let board = pos.board();
     // Pawns capture what stands there, or en passant behind a double step.
     let en_passant = pos
         .ep_square(EnPassantMode::PseudoLegal)
         .map_or(Bitboard::EMPTY, Bitboard::from_square);
     let capturable = pos.them() | en_passant;
-    let reaches = |occupied: Bitboard| {
-        origins.into_iter().any(|from| {
-            board
-                .piece_at(from)
-                .is_some_and(|piece| reach(piece, from, to, occupied, capturable))
-        })
+    let reaching = |occupied: Bitboard, capturable: Bitboard| -> Option<Bitboard> {
+        let found: Bitboard = origins
+            .into_iter()
+            .filter(|from| {
+                board
+                    .piece_at(*from)
+                    .is_some_and(|piece| reach(piece, *from, to, occupied, capturable))
+            })
+            .collect();
+        (!found.is_empty()).then_some(found)
     };
-    if reaches(board.occupied()) {
+    if pos.us().contains(to) {
+        // Only a piece that could get there at all is stopped by its own
+        // piece; `e8=Q` by a pawn on e2 simply cannot reach e8.
+        return match reaching(Bitboard::EMPTY, capturable | Bitboard::from_square(to)) {
+            Some(meant) => (IllegalReason::OwnPieceOnTarget, Some(meant)),
+            None => (IllegalReason::CannotReach, None),
+        };
+    }
+    if let Some(meant) = reaching(board.occupied(), capturable) {
         // Pseudo-legal yet not legal: the own king would stand in check.
-        IllegalReason::KingInCheck
-    } else if reaches(Bitboard::EMPTY) {
-        IllegalReason::PathBlocked
+        (IllegalReason::KingInCheck, Some(meant))
+    } else if let Some(meant) = reaching(Bitboard::EMPTY, capturable) {
+        (IllegalReason::PathBlocked, Some(meant))
     } else {
-        IllegalReason::CannotReach
+        (IllegalReason::CannotReach, None)
     }
 }
 

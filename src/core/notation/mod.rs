@@ -2,9 +2,28 @@
 //!
 //! Players type moves in many forms (RULES.md, "How players may write a
 //! move"): SAN with suffixes, FIDE's own forms, long algebraic, UCI, and piece
-//! letters in English, French or German. [`parse_move`] normalises all of
-//! them onto shakmaty's legal moves; it never guesses between two readings.
-//! [`write_san`] and friends write a move back in the reader's notation.
+//! letters in English, French, German or Russian. [`parse_move`] normalises
+//! all of them onto shakmaty's legal moves; it never guesses between two
+//! readings. [`write_san`] and friends write a move back in the reader's
+//! notation.
+//!
+//! # Every reading, never a guess
+//!
+//! Players of every locale type English SAN, and phones capitalise the first
+//! letter, so a text is read in every way it may have been meant: in each
+//! allowed language (every language, for a player whose language is known;
+//! the speaker's own is only tried first), with a leading capital read as a
+//! file (`Exd5`, `Bxc3` by the b-pawn), and as UCI. When two readings give two
+//! different legal moves, nothing is played: [`MoveInputError::Ambiguous`]
+//! lists them, the speaker's readings first, and the player chooses.
+//!
+//! Two rules keep this from asking about moves nobody writes:
+//! - a capital letter followed by a square on its own file (`Cc6`, `Dd5`,
+//!   `Bb4`) is never a pawn push: no notation writes one, so `Cc6` is only
+//!   the French knight, `Bb4` only the English bishop;
+//! - German `B` (Bauer) names a pawn only with its origin square (`Be2-e4`):
+//!   German SAN writes pawn moves without a letter, and `Bc4` is the English
+//!   bishop (or the b-pawn taking on c4).
 //!
 //! ```
 //! use pawnpost::core::notation::{Lang, MoveInputError, Reader, parse_move};
@@ -12,25 +31,34 @@
 //!
 //! let fen: Fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".parse().unwrap();
 //! let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
-//! // French `R` is the king (roi), English `R` the rook.
-//! let king = parse_move(&pos, "Rd1", &Reader::speaking(Lang::Fr)).unwrap();
-//! let rook = parse_move(&pos, "Rd1", &Reader::speaking(Lang::En)).unwrap();
-//! assert_ne!(king, rook);
-//! // Without a known language, both readings are legal: nothing is played.
-//! let unknown = parse_move(&pos, "Rd1", &Reader::unknown(&[Lang::En, Lang::Fr]));
-//! assert!(matches!(unknown, Err(MoveInputError::Ambiguous { candidates }) if candidates.len() == 2));
+//! // French `R` is the king (roi), English `R` the rook: both are legal, so
+//! // nothing is played, whoever types it. The speaker's reading comes first.
+//! for (lang, first) in [(Lang::Fr, "e1"), (Lang::En, "a1")] {
+//!     let Err(MoveInputError::Ambiguous { candidates }) =
+//!         parse_move(&pos, "Rd1", &Reader::speaking(lang))
+//!     else {
+//!         panic!("Rd1 must be ambiguous");
+//!     };
+//!     assert_eq!(candidates.len(), 2);
+//!     assert_eq!(candidates[0].from().unwrap().to_string(), first);
+//! }
+//! // Letters that mean one legal move in every language are played.
+//! let rook = parse_move(&pos, "Td1", &Reader::speaking(Lang::En)).unwrap();
+//! let king = parse_move(&pos, "Кр e1-d1", &Reader::speaking(Lang::Fr)).unwrap();
+//! assert_ne!(rook, king);
 //! ```
 //!
 //! # Layout
 //!
-//! - `read`: cleans the text and reads it, in one language, as a description
-//!   of a move (castling, or squares with an optional piece and promotion).
+//! - `read`: cleans the text and lists its readings as descriptions of a
+//!   move (castling, or squares with an optional piece and promotion).
 //! - `letters`: the piece letters of each language and style.
 //! - `explain`: why no legal move matches a description, and which moves to
 //!   suggest instead.
 //! - `write`: moves back to text.
 //! - `tests`: unit tables; the RULES.md cases are in
-//!   `tests/fixtures/parser_cases.txt`.
+//!   `tests/fixtures/parser_cases.txt`, and `tests/opening_replay.rs` replays
+//!   every named opening typed by players of each language.
 
 mod explain;
 mod letters;
@@ -41,7 +69,7 @@ mod write;
 mod tests;
 
 use serde::{Deserialize, Serialize};
-use shakmaty::{Chess, Move, MoveList, Position};
+use shakmaty::{Chess, Move, Position};
 
 pub use write::{restyle_san, write_long, write_san};
 
@@ -58,10 +86,13 @@ pub enum Lang {
     Fr,
     /// K D T L S (B): König, Dame, Turm, Läufer, Springer, Bauer.
     De,
+    /// Кр Ф Л С К: король, ферзь, ладья, слон, конь (pawns have no letter).
+    /// Read and written only; the bot answers Russian speakers in English.
+    Ru,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 3] = [Lang::En, Lang::Fr, Lang::De];
+    pub const ALL: [Lang; 4] = [Lang::En, Lang::Fr, Lang::De, Lang::Ru];
 
     /// Parses a locale tag such as `fr`, `fr-FR` or `de_CH`.
     pub fn from_locale(tag: &str) -> Option<Lang> {
@@ -70,6 +101,7 @@ impl Lang {
             "en" => Some(Lang::En),
             "fr" => Some(Lang::Fr),
             "de" => Some(Lang::De),
+            "ru" => Some(Lang::Ru),
             _ => None,
         }
     }
@@ -79,16 +111,17 @@ impl Lang {
             Lang::En => "en",
             Lang::Fr => "fr",
             Lang::De => "de",
+            Lang::Ru => "ru",
         }
     }
 }
 
 /// Who reads a move: the speaker's language when known, and the languages
-/// whose letters are also accepted.
+/// whose letters are accepted.
 ///
-/// The speaker's language is tried first; the others are tried only when it
-/// gives no legal move. With no known language every allowed language is
-/// tried, and two different legal moves make the input ambiguous.
+/// Every allowed language is tried (the speaker's too), and two different
+/// legal moves make the input ambiguous; the speaker's language only comes
+/// first, in the candidates and in the reason given for a refusal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reader {
     pub lang: Option<Lang>,
@@ -96,15 +129,13 @@ pub struct Reader {
 }
 
 impl Reader {
-    /// A speaker of `lang` who may also use English letters.
+    /// A speaker of `lang`, who may use the letters of every language:
+    /// players of every locale type English SAN, and some their own letters
+    /// whatever their locale says.
     pub fn speaking(lang: Lang) -> Reader {
-        let mut allowed = vec![lang];
-        if lang != Lang::En {
-            allowed.push(Lang::En);
-        }
         Reader {
             lang: Some(lang),
-            allowed,
+            allowed: Lang::ALL.to_vec(),
         }
     }
 
@@ -133,15 +164,18 @@ pub enum Style {
     French,
     /// `♘f3`, `♕xa3`, `e8=♕`.
     Figurine,
+    /// `Кf3`, `Ф:a3`, `e8=Ф`: Russian letters, `:` for a capture. Mate stays
+    /// `#` (Russian books once wrote `x`, which everyone else reads as a capture).
+    Russian,
 }
 
 impl Style {
-    /// The notation a reader of `lang` expects (German readers get English
-    /// SAN until the bot speaks German).
+    /// The notation a reader of `lang` expects (German and Russian readers
+    /// get English SAN until the bot speaks their language).
     pub fn for_lang(lang: Lang) -> Style {
         match lang {
             Lang::Fr => Style::French,
-            Lang::En | Lang::De => Style::English,
+            Lang::En | Lang::De | Lang::Ru => Style::English,
         }
     }
 }
@@ -184,58 +218,46 @@ pub enum MoveInputError {
     },
     #[error("ambiguous: {} legal moves match", candidates.len())]
     Ambiguous {
-        /// Every legal move the text could mean; write them with [`write_long`].
+        /// Every legal move the text could mean, the speaker's readings
+        /// first; write them with [`write_long`], which no reader mistakes.
         candidates: Vec<Move>,
     },
 }
 
 /// Reads `text` as one legal move in `pos` for `reader`.
 ///
-/// The speaker's language is tried first; the other allowed languages only
-/// when it finds no legal move. Distinct legal moves from different
-/// readings make the input ambiguous: nothing is guessed.
+/// Every reading is tried (see the module doc); distinct legal moves from
+/// different readings make the input ambiguous: nothing is guessed. When no
+/// reading finds a legal move, the first reading that understood the text
+/// (the speaker's language comes first) says why.
 pub fn parse_move(pos: &Chess, text: &str, reader: &Reader) -> Result<Move, MoveInputError> {
-    // Bound the work before looking at the text at all.
+    // Bound the work before looking at the text at all. Bytes, not chars:
+    // the longest Russian move (`Кр e1:e2+`) is far below it all the same.
     if text.len() > MAX_MOVE_INPUT {
         return Err(MoveInputError::TooLong {
             max: MAX_MOVE_INPUT,
         });
     }
     let cleaned = read::clean(text);
-    if cleaned.is_empty() {
+    let specs = read::read_specs(&cleaned, &languages(reader));
+    let Some(first) = specs.first() else {
         return Err(MoveInputError::Syntax);
-    }
-    let langs = languages(reader);
+    };
     let legal = pos.legal_moves();
-    let read = |lang| read_in(pos, &legal, &cleaned, lang, &langs);
-
-    let mut refusal = Refusal::default();
-    if let Some(lang) = reader.lang {
-        match read(lang) {
-            // The speaker's own reading decides alone, even when it is ambiguous.
-            Ok(moves) => return one_of(moves),
-            Err(error) => refusal.offer(error),
-        }
-    }
     let mut found: Vec<Move> = Vec::new();
-    for lang in langs.iter().copied().filter(|l| Some(*l) != reader.lang) {
-        match read(lang) {
-            Ok(moves) => {
-                for m in moves {
-                    // Letters shared by every language (pawns, castling, UCI)
-                    // give the same move: not an ambiguity.
-                    if !found.contains(&m) {
-                        found.push(m);
-                    }
-                }
+    for spec in &specs {
+        for m in legal.iter().copied().filter(|m| spec.fits(*m)) {
+            // Letters shared by every language (pawns, castling, UCI) give
+            // the same move: not an ambiguity.
+            if !found.contains(&m) {
+                found.push(m);
             }
-            Err(error) => refusal.offer(error),
         }
     }
-    if found.is_empty() {
-        Err(refusal.into_error())
-    } else {
-        one_of(found)
+    match found.len() {
+        0 => Err(explain::explain(pos, first, &legal)),
+        1 => Ok(found[0]),
+        _ => Err(MoveInputError::Ambiguous { candidates: found }),
     }
 }
 
@@ -248,53 +270,4 @@ fn languages(reader: &Reader) -> Vec<Lang> {
         }
     }
     langs
-}
-
-/// The error to report when no reading found a legal move: the first one
-/// offered (the speaker's language comes first), except that a reading which
-/// understood the text beats "not a move".
-#[derive(Default)]
-struct Refusal(Option<MoveInputError>);
-
-impl Refusal {
-    fn offer(&mut self, error: MoveInputError) {
-        let replace = match &self.0 {
-            None => true,
-            Some(MoveInputError::Syntax) => error != MoveInputError::Syntax,
-            Some(_) => false,
-        };
-        if replace {
-            self.0 = Some(error);
-        }
-    }
-
-    fn into_error(self) -> MoveInputError {
-        self.0.unwrap_or(MoveInputError::Syntax)
-    }
-}
-
-fn one_of(mut moves: Vec<Move>) -> Result<Move, MoveInputError> {
-    match moves.len() {
-        0 => Err(MoveInputError::Syntax),
-        1 => Ok(moves.remove(0)),
-        _ => Err(MoveInputError::Ambiguous { candidates: moves }),
-    }
-}
-
-/// All legal moves `text` means in `lang`, or why there are none. `langs`
-/// are all the languages the reader may use (see [`read::read_spec`]).
-fn read_in(
-    pos: &Chess,
-    legal: &MoveList,
-    text: &str,
-    lang: Lang,
-    langs: &[Lang],
-) -> Result<Vec<Move>, MoveInputError> {
-    let spec = read::read_spec(text, lang, langs).ok_or(MoveInputError::Syntax)?;
-    let found: Vec<Move> = legal.iter().copied().filter(|m| spec.fits(*m)).collect();
-    if found.is_empty() {
-        Err(explain::explain(pos, &spec, legal))
-    } else {
-        Ok(found)
-    }
 }

@@ -7,7 +7,7 @@
 use shakmaty::{CastlingSide, File, Move, Rank, Role, Square};
 
 use super::Lang;
-use super::letters::{figurine, is_file_letter, role_letter};
+use super::letters::{figurine, is_file_letter, role_letter, russian_letter, russian_piece};
 
 /// Check and mate signs and annotation glyphs: they never change the move.
 const SUFFIX_SIGNS: [char; 8] = ['+', '#', '!', '?', '‼', '⁇', '⁈', '⁉'];
@@ -130,61 +130,111 @@ fn castling_king_target(m: Move) -> Option<Square> {
     }
 }
 
-/// How the first letter of a move reads in one language.
-enum Lead {
-    Piece(Role),
-    /// Not a piece: part of the squares (a file, or a capture sign).
-    Square,
-    /// A piece letter of another allowed language, which this one would
-    /// otherwise take for an upper-case file: this language cannot read it.
-    Foreign,
-}
-
-/// Reads the first character in `lang`. `langs` are all the languages the
-/// reader may use: French `Bxc3` is not the b-pawn when English `B` (bishop)
-/// is also allowed, or every French speaker's English SAN would move pawns.
-fn lead(c: char, lang: Lang, langs: &[Lang]) -> Lead {
-    if let Some(role) = figurine(c) {
-        return Lead::Piece(role);
+/// Every way the cleaned text may describe a move for a reader of `langs`,
+/// each once: in each language (the speaker's first) with its piece letter,
+/// and as squares alone (pawn moves, long algebraic, UCI); last, a leading
+/// capital read as a file (`Exd5`), a phone's habit rather than anyone's
+/// notation, so that a refusal explains a letter's piece before it. No
+/// language at all reads nothing.
+pub(super) fn read_specs(text: &str, langs: &[Lang]) -> Vec<Spec> {
+    if langs.is_empty() {
+        return Vec::new();
     }
-    // Lower case: a file first (`bc3` is a pawn), a piece only where it cannot be one (`nf3`).
-    if is_file_letter(c) {
-        return Lead::Square;
-    }
-    let upper = c.to_ascii_uppercase();
-    if let Some(role) = role_letter(upper, lang) {
-        return Lead::Piece(role);
-    }
-    // Phones capitalise the first letter: `Exd5` is still the e-pawn, unless
-    // another allowed language calls that letter a piece.
-    let is_upper_file = c.is_ascii_uppercase() && is_file_letter(c.to_ascii_lowercase());
-    if is_upper_file && langs.iter().any(|l| role_letter(upper, *l).is_some()) {
-        return Lead::Foreign;
-    }
-    Lead::Square
-}
-
-/// Reads the cleaned text as a move description in `lang`; `None` if it is
-/// not a move in that language.
-pub(super) fn read_spec(text: &str, lang: Lang, langs: &[Lang]) -> Option<Spec> {
     if let Some(side) = read_castling(text) {
-        return Some(Spec::Castle(side));
+        return vec![Spec::Castle(side)];
     }
-    let mut chars: Vec<char> = text.chars().collect();
-    let role = match lead(*chars.first()?, lang, langs) {
-        Lead::Piece(role) => {
-            chars.remove(0);
-            Some(role)
+    let chars: Vec<char> = text.chars().collect();
+    let capital_file = chars.first().is_some_and(char::is_ascii_uppercase);
+    let mut specs = Vec::new();
+    let mut capital_files = Vec::new();
+    for lang in langs.iter().copied() {
+        if let Some(spec) = read_with_piece(&chars, lang) {
+            push_new(&mut specs, spec);
         }
-        Lead::Square => None,
-        Lead::Foreign => return None,
-    };
+        if let Some(spec) = read_squares_only(&chars, lang) {
+            push_new(
+                if capital_file {
+                    &mut capital_files
+                } else {
+                    &mut specs
+                },
+                spec,
+            );
+        }
+    }
+    for spec in capital_files {
+        push_new(&mut specs, spec);
+    }
+    specs
+}
+
+fn push_new(specs: &mut Vec<Spec>, spec: Spec) {
+    if !specs.contains(&spec) {
+        specs.push(spec);
+    }
+}
+
+/// The text read as a piece letter of `lang` (or a figurine) and squares.
+fn read_with_piece(chars: &[char], lang: Lang) -> Option<Spec> {
+    let (role, len) = piece_lead(chars, lang)?;
+    let target = read_target(chars.get(len..)?, Some(role), lang)?;
+    // German SAN writes pawn moves without a letter: `B` (Bauer) before a
+    // bare square is the English bishop or the b-file, and names a pawn
+    // only with its origin (`Be2-e4`). Otherwise every English `Bc4` would
+    // also be a pawn move to c4.
+    let is_file = chars
+        .first()
+        .is_some_and(|c| is_file_letter(c.to_ascii_lowercase()));
+    if role == Role::Pawn && is_file && !target.has_full_origin() {
+        return None;
+    }
+    Some(Spec::Piece(target))
+}
+
+/// The piece the text starts with in `lang`, and how many characters name it.
+fn piece_lead(chars: &[char], lang: Lang) -> Option<(Role, usize)> {
+    let first = *chars.first()?;
+    if let Some(role) = figurine(first) {
+        return Some((role, 1));
+    }
+    if lang == Lang::Ru {
+        return russian_piece(chars);
+    }
+    // Lower case: a file (`bc3` is a pawn), a piece only where it cannot be one (`nf3`).
+    if is_file_letter(first) {
+        return None;
+    }
+    role_letter(first.to_ascii_uppercase(), lang).map(|role| (role, 1))
+}
+
+/// The text read as squares alone: a pawn move (`e4`, `exd5`, and `Exd5` as
+/// phones capitalise it), or a move given by its origin square (`e2-e4`,
+/// `g1f3`).
+fn read_squares_only(chars: &[char], lang: Lang) -> Option<Spec> {
+    let target = read_target(chars, None, lang)?;
+    // A capital followed by a square on its own file (`Cc6`, `Dd5`, `Bb4`)
+    // is never a pawn push: no notation writes one, so the capital is a
+    // piece letter, not a capitalised file.
+    let capital = chars.first().is_some_and(char::is_ascii_uppercase);
+    if capital && !target.has_full_origin() && target.from_file == Some(target.to.file()) {
+        return None;
+    }
+    Some(Spec::Piece(target))
+}
+
+/// Reads the squares and promotion that follow the piece letter (if any);
+/// `None` if they do not describe a move in `lang`.
+fn read_target(chars: &[char], role: Option<Role>, lang: Lang) -> Option<Target> {
+    let mut chars = chars.to_vec();
+    if lang == Lang::Ru {
+        strip_russian_mate(&mut chars);
+    }
     let promotion = take_promotion(&mut chars, lang)?;
     // Capture signs and dashes say nothing a legal move does not: a
-    // spurious or missing `x` is fine.
+    // spurious or missing `x` is fine. Russian writes `:` (or a Cyrillic `х`).
     let squares: Vec<char> = chars
         .into_iter()
-        .filter(|c| !matches!(c, 'x' | 'X' | ':' | '-'))
+        .filter(|c| !matches!(c, 'x' | 'X' | ':' | '-' | 'х'))
         .map(|c| c.to_ascii_lowercase())
         .collect();
     let (from_file, from_rank, to) = match squares.as_slice() {
@@ -200,13 +250,24 @@ pub(super) fn read_spec(text: &str, lang: Lang, langs: &[Lang]) -> Option<Spec> 
         [ff, fr, f, r] => (Some(file(*ff)?), Some(rank(*fr)?), square(*f, *r)?),
         _ => return None,
     };
-    Some(Spec::Piece(Target {
+    Some(Target {
         role,
         from_file,
         from_rank,
         to,
         promotion,
-    }))
+    })
+}
+
+/// Russian notation marks mate with an `x` after the move (`Фd1:d7x`),
+/// where a capture is `:`. Only a trailing `x` after a square or a
+/// promotion is a mate sign; other languages never write one there.
+fn strip_russian_mate(chars: &mut Vec<char>) {
+    if let [.., before, 'x' | 'X' | 'х'] = chars.as_slice()
+        && (before.is_ascii_digit() || *before == ')' || russian_letter(*before).is_some())
+    {
+        chars.pop();
+    }
 }
 
 /// `O-O`, `0-0`, `o-o` and the same with three.
@@ -223,7 +284,10 @@ fn read_castling(text: &str) -> Option<CastlingSide> {
 /// the last rank digit, in either case) and returns its role; `None` when
 /// the suffix is not a piece letter of `lang`.
 fn take_promotion(chars: &mut Vec<char>, lang: Lang) -> Option<Option<Role>> {
-    let letter = |c: char| figurine(c).or_else(|| role_letter(c.to_ascii_uppercase(), lang));
+    let letter = |c: char| match lang {
+        Lang::Ru => figurine(c).or_else(|| russian_letter(c)),
+        _ => figurine(c).or_else(|| role_letter(c.to_ascii_uppercase(), lang)),
+    };
     let n = chars.len();
     let (role, keep) = match chars.as_slice() {
         [.., '(', c, ')'] => (letter(*c)?, n - 3),

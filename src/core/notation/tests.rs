@@ -24,6 +24,26 @@ const GUARDED_E2: &str = "4k3/8/8/8/8/8/5r2/4K3 w - - 0 1";
 const NO_RIGHTS: &str = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
 const ON_THE_SEVENTH: &str = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
 const BACK_RANK_MATE: &str = "k7/8/1K6/8/8/8/8/7R w - - 0 1";
+/// Black to move after 1.e4: `Cc6` is the French knight, never c7-c6.
+const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+/// The queen on a2 and the d4 pawn can both go to d5.
+const QUEEN_OR_PUSH: &str = "4k3/8/8/8/3P4/8/Q7/4K3 w - - 0 1";
+/// The king (French `R`) and the rook (English `R`) can both go to f1.
+const KING_OR_ROOK_F1: &str = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+/// The bishop (French `F`) and the f4 pawn can both take on e5.
+const BISHOP_OR_F_PAWN: &str = "4k3/8/8/4p3/5P2/8/1B6/4K3 w - - 0 1";
+/// The bishop and the b3 pawn can both take on c4.
+const BISHOP_OR_B_PAWN: &str = "4k3/8/8/8/2p5/1P6/8/4KB2 w - - 0 1";
+/// 1.e4 e5 2.Nf3 Nc6: `Bc4` is the bishop, though c2-c4 is legal.
+const ITALIAN: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+/// Qd1xd7 mates (the rook on f1 guards f8).
+const QUEEN_MATES: &str = "4k3/3p4/4K3/8/8/8/8/3Q1R2 w - - 0 1";
+/// 1.e4 e5: the e4 pawn is blocked.
+const BLOCKED_E4: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+/// A rook of the mover's own on e8, and a pawn on e2 far from it.
+const OWN_ROOK_ON_E8: &str = "k1n1R3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+/// The same with a pawn on d7, which could take on e8 were the rook black.
+const OWN_ROOK_AND_D7: &str = "k1n1R3/3P4/8/8/8/8/4P3/4K3 w - - 0 1";
 
 use crate::core::test_positions::position;
 
@@ -150,34 +170,96 @@ fn promotions() {
 #[test]
 fn languages_and_ambiguity() {
     check_table(&[
-        (ROOK_OR_KING, "Rd1", "fr", "e1d1"),
-        (ROOK_OR_KING, "Rd1", "en", "a1d1"),
+        // French `R` is the king, English `R` the rook: asked, whoever types it.
+        (ROOK_OR_KING, "Rd1", "fr", "ambiguous:a1d1,e1d1"),
+        (ROOK_OR_KING, "Rd1", "en", "ambiguous:a1d1,e1d1"),
+        (ROOK_OR_KING, "Rd1", "de", "ambiguous:a1d1,e1d1"),
+        (ROOK_OR_KING, "rd1", "fr", "ambiguous:a1d1,e1d1"),
         (ROOK_OR_KING, "Rd1", "?en+fr", "ambiguous:a1d1,e1d1"),
+        // A reader restricted to languages without the French king.
         (ROOK_OR_KING, "Rd1", "?en+de", "a1d1"),
         (ROOK_OR_KING, "Td1", "?en+fr+de", "a1d1"),
-        (ROOK_OR_KING, "Kd1", "?en+fr", "e1d1"),
-        (ROOK_OR_KING, "rd1", "fr", "e1d1"),
+        (ROOK_OR_KING, "Td1", "en", "a1d1"),
+        (ROOK_OR_KING, "Kd1", "fr", "e1d1"),
+        (KING_OR_ROOK_F1, "Rf1", "fr", "ambiguous:e1f1,h1f1"),
+        (KING_OR_ROOK_F1, "Tf1", "fr", "h1f1"),
+        (CASTLES, "Rg1", "fr", "ambiguous:e1g1,h1g1"),
         // Pawn moves read the same in every language: no ambiguity.
         (START, "e4", "?en+fr+de", "e2e4"),
         (START, "Cf3", "fr", "g1f3"),
         (START, "Sf3", "de", "g1f3"),
-        // A French speaker may use English letters when French gives nothing.
         (START, "Nf3", "fr", "g1f3"),
+        // An English speaker typing French letters gets the French move: a
+        // capital before a square on its own file is never a pawn push.
+        (START, "Cf3", "en", "g1f3"),
+        (AFTER_E4, "Cc6", "en", "b8c6"),
+        (QUEEN_OR_PUSH, "Dd5", "en", "a2d5"),
+        (QUEEN_OR_PUSH, "d5", "en", "d4d5"),
+        (BISHOP_OR_F_PAWN, "Fe5", "fr", "ambiguous:b2e5,f4e5"),
+        (BISHOP_OR_F_PAWN, "Fxe5", "en", "ambiguous:b2e5,f4e5"),
+        (BISHOP_OR_F_PAWN, "fxe5", "fr", "f4e5"),
+        (BISHOP_OR_F_PAWN, "Be5", "fr", "b2e5"),
+        // A capital `B` may be the phone-capitalised b-pawn.
+        (BISHOP_OR_B_PAWN, "Bc4", "de", "ambiguous:b3c4,f1c4"),
+        (BISHOP_OR_B_PAWN, "Bxc4", "en", "ambiguous:b3c4,f1c4"),
+        (BISHOP_OR_B_PAWN, "bxc4", "de", "b3c4"),
+        (BISHOP_OR_B_PAWN, "Lc4", "de", "f1c4"),
         (PAWN_OR_BISHOP, "bxc3", "en", "b2c3"),
         (PAWN_OR_BISHOP, "bc3", "en", "b2c3"),
-        (PAWN_OR_BISHOP, "Bxc3", "en", "d2c3"),
-        (PAWN_OR_BISHOP, "Bxc3", "de", "b2c3"),
+        (PAWN_OR_BISHOP, "Bxc3", "en", "ambiguous:b2c3,d2c3"),
+        (PAWN_OR_BISHOP, "Bxc3", "de", "ambiguous:b2c3,d2c3"),
+        (PAWN_OR_BISHOP, "Bxc3", "fr", "ambiguous:b2c3,d2c3"),
         (PAWN_OR_BISHOP, "Lxc3", "de", "d2c3"),
         (PAWN_OR_BISHOP, "Fxc3", "fr", "d2c3"),
-        // French has no `B`, but English does: not the b-pawn in capitals.
-        (PAWN_OR_BISHOP, "Bxc3", "fr", "d2c3"),
-        (PAWN_OR_BISHOP, "Bxc3", "?en+de", "ambiguous:b2c3,d2c3"),
+        // German `B` (Bauer) names a pawn only with its origin square.
+        (ITALIAN, "Bc4", "de", "f1c4"),
+        (ITALIAN, "Bb5", "de", "f1b5"),
+        (START, "Be2-e4", "de", "e2e4"),
+        (START, "Bb5", "de", "illegal:path_blocked"),
         (TWO_KNIGHTS, "Nd2", "en", "ambiguous:b1d2,f3d2"),
         (TWO_KNIGHTS, "Nbd2", "en", "b1d2"),
         (TWO_KNIGHTS, "Nfd2", "en", "f3d2"),
         (TWO_KNIGHTS, "Cbd2", "fr", "b1d2"),
-        // Within the speaker's language an ambiguity is final.
         (TWO_KNIGHTS, "Cd2", "fr", "ambiguous:b1d2,f3d2"),
+    ]);
+}
+
+#[test]
+fn russian_notation() {
+    check_table(&[
+        (START, "Кf3", "ru", "g1f3"),
+        (START, "кf3", "ru", "g1f3"),
+        (START, "Кg1-f3", "en", "g1f3"),
+        (START, "e2-e4", "ru", "e2e4"),
+        (BARE_KINGS, "Кр e1-e2", "ru", "e1e2"),
+        (BARE_KINGS, "Крe2", "fr", "e1e2"),
+        (BARE_KINGS, "крe2+", "ru", "e1e2"),
+        (QUEEN_MATES, "Фd1:d7x", "ru", "d1d7"),
+        (QUEEN_MATES, "Ф:d7x", "en", "d1d7"),
+        (QUEEN_MATES, "Фd1:d7#", "de", "d1d7"),
+        (PROMOTES, "e4:d5", "ru", "e4d5"),
+        (PROMOTES, "e4:d5", "en", "e4d5"),
+        (PROMOTES, "e:d5", "ru", "e4d5"),
+        (PROMOTES, "a8Ф", "ru", "a7a8q"),
+        (PROMOTES, "a7-a8=К", "ru", "a7a8n"),
+        (PROMOTES, "a8=Л+", "fr", "a7a8r"),
+        (PROMOTES, "a8С", "ru", "a7a8b"),
+        (CASTLES, "0-0", "ru", "e1g1"),
+        (CASTLES, "0-0-0", "ru", "e1c1"),
+        (ROOK_OR_KING, "Лd1", "ru", "a1d1"),
+        (ROOK_OR_KING, "Крd1", "ru", "e1d1"),
+        (PAWN_OR_BISHOP, "С:c3", "ru", "d2c3"),
+        (PAWN_OR_BISHOP, "b:c3", "ru", "b2c3"),
+        // Cyrillic С is the bishop, never the Latin C (knight or c-file).
+        (START, "Сf3", "ru", "illegal:cannot_reach"),
+        (START, "Cf3", "ru", "g1f3"),
+        // A trailing `x` is a mate sign only in Russian; it is no square.
+        (START, "Фd1:d7x", "ru", "illegal:path_blocked"),
+        (START, "e4x", "en", "e2e4"),
+        (START, "Кр", "ru", "syntax"),
+        (START, "Крx", "ru", "syntax"),
+        // 36 bytes in 18 characters: refused by the byte bound.
+        (START, "КрКрКрКрКрКрКрКрКр", "ru", "too_long"),
     ]);
 }
 
@@ -224,8 +306,8 @@ fn every_reason_for_an_illegal_move() {
         (START, "e2e5", "en", "illegal:cannot_reach"),
         // Nothing to capture on d3: not "blocked".
         (START, "exd3", "en", "illegal:cannot_reach"),
-        // For an English speaker a capital C is the c-file (phones capitalise).
-        (START, "Cf3", "en", "illegal:cannot_reach"),
+        // The c-file for the capital, a knight in French: neither gets there.
+        (START, "Cd4", "en", "illegal:cannot_reach"),
         (START, "O-O", "en", "illegal:castling_not_now"),
         (START, "e1g1", "en", "illegal:castling_not_now"),
         (START, "e1h1", "en", "illegal:castling_not_now"),
@@ -239,6 +321,22 @@ fn every_reason_for_an_illegal_move() {
         (ON_THE_SEVENTH, "a8=P", "en", "illegal:bad_promotion"),
         (START, "e3=Q", "en", "illegal:bad_promotion"),
         (START, "e8=K", "en", "illegal:cannot_reach"),
+        // Only a pawn that could get there is stopped by its own piece.
+        (OWN_ROOK_ON_E8, "e8=Q", "en", "illegal:cannot_reach"),
+        (OWN_ROOK_AND_D7, "e8=Q", "en", "illegal:own_piece_on_target"),
+        (
+            OWN_ROOK_AND_D7,
+            "dxe8=Q",
+            "en",
+            "illegal:own_piece_on_target",
+        ),
+        (
+            OWN_ROOK_AND_D7,
+            "d7e8q",
+            "en",
+            "illegal:own_piece_on_target",
+        ),
+        (BLOCKED_E4, "e5", "en", "illegal:path_blocked"),
     ]);
 }
 
@@ -261,6 +359,19 @@ fn illegal_moves_hint_at_the_piece_meant() {
     let promotions = hints(ON_THE_SEVENTH, "a8");
     assert_eq!(promotions, ["a7a8b", "a7a8n", "a7a8q", "a7a8r"]);
     assert_eq!(hints(START, "O-O"), Vec::<String>::new());
+    // A pawn move: only the pawn on that file, never every pawn's moves.
+    assert_eq!(hints(START, "e5"), ["e2e3", "e2e4"]);
+    assert!(
+        hints(BLOCKED_E4, "e5").is_empty(),
+        "the e4 pawn cannot move"
+    );
+    assert_eq!(hints(OWN_ROOK_ON_E8, "e8=Q"), ["e2e3", "e2e4"]);
+    assert!(hints(BARE_KINGS, "e5").is_empty(), "no pawn at all");
+    assert_eq!(
+        hints(START, "exd3"),
+        ["e2e3", "e2e4"],
+        "the pawn named by its file"
+    );
     assert_eq!(
         hints(ROOK_OR_KING, "O-O").len(),
         6,
@@ -325,6 +436,14 @@ fn moves_are_written_per_style() {
         (CASTLES, "e1g1", Style::French, "O-O", "O-O"),
         (CASTLES, "e1c1", Style::Figurine, "O-O-O", "O-O-O"),
         (BACK_RANK_MATE, "h1h8", Style::French, "Th8#", "Th1-h8#"),
+        (START, "g1f3", Style::Russian, "Кf3", "Кg1-f3"),
+        (PROMOTES, "e1d2", Style::Russian, "Крd2", "Крe1-d2"),
+        (PROMOTES, "e4d5", Style::Russian, "e:d5", "e4:d5"),
+        (PROMOTES, "a7b8q", Style::Russian, "a:b8=Ф+", "a7:b8=Ф+"),
+        (ROOK_OR_KING, "a1d1", Style::Russian, "Лd1", "Лa1-d1"),
+        (PAWN_OR_BISHOP, "d2c3", Style::Russian, "С:c3", "Сd2:c3"),
+        (CASTLES, "e1c1", Style::Russian, "O-O-O", "O-O-O"),
+        (BACK_RANK_MATE, "h1h8", Style::Russian, "Лh8#", "Лh1-h8#"),
     ];
     for (fen, uci_text, style, san, long) in cases {
         let (pos, m) = played(fen, uci_text);
@@ -343,6 +462,9 @@ fn stored_san_is_restyled_letter_by_letter() {
         ("Kd1", Style::Figurine, "♔d1"),
         ("O-O-O", Style::French, "O-O-O"),
         ("Nf3", Style::English, "Nf3"),
+        ("Qxd7#", Style::Russian, "Ф:d7#"),
+        ("Kxe2", Style::Russian, "Кр:e2"),
+        ("exd8=N+", Style::Russian, "e:d8=К+"),
         ("", Style::French, ""),
     ];
     for (san, style, want) in cases {
@@ -359,47 +481,67 @@ fn written_moves_read_back() {
         EN_PASSANT,
         ROOK_OR_KING,
         PAWN_OR_BISHOP,
+        BISHOP_OR_B_PAWN,
+        BISHOP_OR_F_PAWN,
     ] {
         let pos = position(fen);
         for m in pos.legal_moves() {
-            let forms = [
-                (
-                    write_san(&pos, m, Style::English),
-                    Reader::speaking(Lang::En),
-                ),
-                (
-                    write_san(&pos, m, Style::French),
-                    Reader::speaking(Lang::Fr),
-                ),
-                (
-                    write_san(&pos, m, Style::Figurine),
-                    Reader::unknown(&Lang::ALL),
-                ),
-                (
-                    write_long(&pos, m, Style::English),
-                    Reader::speaking(Lang::En),
-                ),
-                (
-                    write_long(&pos, m, Style::French),
-                    Reader::speaking(Lang::Fr),
-                ),
-                (
-                    write_long(&pos, m, Style::Figurine),
-                    Reader::speaking(Lang::De),
-                ),
-                (uci(m), Reader::unknown(&Lang::ALL)),
+            // Long forms and UCI name the origin square: always exactly the move.
+            let exact = [
+                write_long(&pos, m, Style::English),
+                write_long(&pos, m, Style::French),
+                write_long(&pos, m, Style::Figurine),
+                write_long(&pos, m, Style::Russian),
+                uci(m),
             ];
-            for (text, reader) in forms {
-                assert_eq!(parse_move(&pos, &text, &reader), Ok(m), "{text} in {fen}");
+            for text in exact {
+                for lang in Lang::ALL {
+                    let got = parse_move(&pos, &text, &Reader::speaking(lang));
+                    assert_eq!(got, Ok(m), "{text} ({lang:?}) in {fen}");
+                }
+            }
+            // SAN is the move, or asks with the move among the candidates
+            // (English `Rd1` may be the French king).
+            for style in [
+                Style::English,
+                Style::French,
+                Style::Figurine,
+                Style::Russian,
+            ] {
+                let text = write_san(&pos, m, style);
+                match parse_move(&pos, &text, &Reader::speaking(Lang::En)) {
+                    Ok(got) => assert_eq!(got, m, "{text} in {fen}"),
+                    Err(MoveInputError::Ambiguous { candidates }) => {
+                        assert!(candidates.contains(&m), "{text} in {fen}")
+                    }
+                    Err(error) => panic!("{text} in {fen}: {error:?}"),
+                }
             }
         }
     }
 }
 
 #[test]
+fn the_speakers_reading_comes_first() {
+    let first = |lang| match parse_move(&position(ROOK_OR_KING), "Rd1", &Reader::speaking(lang)) {
+        Err(MoveInputError::Ambiguous { candidates }) => uci(candidates[0]),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(first(Lang::Fr), "e1d1");
+    assert_eq!(first(Lang::En), "a1d1");
+    assert_eq!(first(Lang::De), "a1d1");
+}
+
+#[test]
 fn readers_list_their_languages_once() {
-    assert_eq!(languages(&Reader::speaking(Lang::En)), [Lang::En]);
-    assert_eq!(languages(&Reader::speaking(Lang::Fr)), [Lang::Fr, Lang::En]);
+    assert_eq!(
+        languages(&Reader::speaking(Lang::En)),
+        [Lang::En, Lang::Fr, Lang::De, Lang::Ru]
+    );
+    assert_eq!(
+        languages(&Reader::speaking(Lang::Ru)),
+        [Lang::Ru, Lang::En, Lang::Fr, Lang::De]
+    );
     let odd = Reader {
         lang: Some(Lang::De),
         allowed: vec![Lang::Fr, Lang::De, Lang::Fr],

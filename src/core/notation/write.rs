@@ -3,7 +3,7 @@
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingSide, Chess, Move, Position, Role};
 
-use super::letters::{role_letter, symbol};
+use super::letters::{capture_sign, role_letter, symbol};
 use super::{Lang, Style};
 
 /// Writes `m` (legal in `pos`) in SAN with its check or mate suffix.
@@ -14,8 +14,9 @@ pub fn write_san(pos: &Chess, m: Move, style: Style) -> String {
 
 /// Rewrites English SAN (as stored in a game) in another style, letter by letter.
 ///
-/// Only the leading piece letter and the promotion letter change: files
-/// (`b`), castling (`O-O`) and suffixes stay as they are.
+/// Only the leading piece letter and the promotion letter change (and the
+/// capture sign, in Russian): files (`b`), castling (`O-O`) and suffixes
+/// stay as they are.
 pub fn restyle_san(english_san: &str, style: Style) -> String {
     if style == Style::English {
         return english_san.to_owned();
@@ -29,7 +30,9 @@ pub fn restyle_san(english_san: &str, style: Style) -> String {
             .flatten()
             .filter(|role| *role != Role::Pawn);
         match piece {
-            Some(role) => out.push(symbol(role, style)),
+            Some(role) => out.push_str(symbol(role, style)),
+            // In English SAN `x` is only ever the capture sign.
+            None if c == 'x' => out.push(capture_sign(style)),
             None => out.push(c),
         }
         after_equals = c == '=';
@@ -39,7 +42,8 @@ pub fn restyle_san(english_san: &str, style: Style) -> String {
 
 /// Writes `m` (legal in `pos`) unambiguously with its origin square, such
 /// as `Ke1-d1`, `Ra1xd1`, `e7-e8=Q`, `e5xd6` (en passant) or `O-O`: the form
-/// used to list ambiguous candidates.
+/// used to list ambiguous candidates. No reading of a long form with a
+/// piece letter can be another legal move: the origin square names the piece.
 pub fn write_long(pos: &Chess, m: Move, style: Style) -> String {
     let mut out = String::with_capacity(12);
     match m.castling_side() {
@@ -47,16 +51,20 @@ pub fn write_long(pos: &Chess, m: Move, style: Style) -> String {
         Some(CastlingSide::QueenSide) => out.push_str("O-O-O"),
         None => {
             if m.role() != Role::Pawn {
-                out.push(symbol(m.role(), style));
+                out.push_str(symbol(m.role(), style));
             }
             if let Some(from) = m.from() {
                 out.push_str(&from.to_string());
             }
-            out.push(if m.is_capture() { 'x' } else { '-' });
+            out.push(if m.is_capture() {
+                capture_sign(style)
+            } else {
+                '-'
+            });
             out.push_str(&m.to().to_string());
             if let Some(promotion) = m.promotion() {
                 out.push('=');
-                out.push(symbol(promotion, style));
+                out.push_str(symbol(promotion, style));
             }
         }
     }
