@@ -26,6 +26,27 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
+    // French R is the king, English R the rook: both readings are legal.
+    Case {
+        fen: "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+        alice: "fr",
+        bob: "en",
+        typed: "Rd1",
+        labels: &["Ta1-d1", "Re1-d1"],
+        pick: "a1d1",
+        alice_reads: "alice a joué Td1",
+        bob_reads: "alice played Rd1",
+    },
+    Case {
+        fen: "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+        alice: "en",
+        bob: "fr",
+        typed: "Rd1",
+        labels: &["Ra1-d1", "Ke1-d1"],
+        pick: "e1d1",
+        alice_reads: "alice played Kd1",
+        bob_reads: "alice a joué Rd1",
+    },
     // Plain SAN ambiguity: two rooks reach d1 (and the king cannot).
     Case {
         fen: "4k3/8/8/8/8/4K3/8/R6R w - - 0 1",

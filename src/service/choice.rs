@@ -169,41 +169,39 @@ mod tests {
     fn candidates_are_labelled_for_the_reader_and_replay_as_uci() {
         let fen: Fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".parse().unwrap();
         let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
-        let reader = Reader::unknown(&[Lang::En, Lang::Fr]);
-        let Err(MoveInputError::Ambiguous { candidates }) = parse_move(&pos, "Rd1", &reader) else {
-            panic!("Rd1 should be ambiguous to an unknown reader");
-        };
         let command = command::parse("move Rd1").unwrap();
-        let labels = |style| match prompt(3, &command, &pos, &candidates, style) {
-            Prompt::ChooseMove { game, act, choices } => {
-                assert_eq!(game, 3);
-                assert_eq!(act, ChoiceAct::Move { offer_draw: false });
-                for choice in &choices {
-                    // Every choice is read back as exactly its own move.
-                    let m = parse_move(&pos, &choice.uci, &reader).expect("UCI is never ambiguous");
-                    assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), choice.uci);
-                }
-                let mut pairs: Vec<(String, String)> =
-                    choices.into_iter().map(|c| (c.uci, c.label)).collect();
-                pairs.sort();
-                pairs
-            }
-            other => panic!("{other:?}"),
-        };
         let pair = |uci: &str, label: &str| (uci.to_owned(), label.to_owned());
-        assert_eq!(
-            labels(Style::English),
-            [pair("a1d1", "Ra1-d1"), pair("e1d1", "Ke1-d1")]
-        );
-        assert_eq!(
-            labels(Style::French),
-            [pair("a1d1", "Ta1-d1"), pair("e1d1", "Re1-d1")]
-        );
-        let resign = command::parse("resign").unwrap();
-        assert_eq!(
-            prompt(3, &resign, &pos, &candidates, Style::English),
-            Prompt::None
-        );
+        // French R is the king, English R the rook: every speaker is asked.
+        let cases = [
+            (Lang::En, [pair("a1d1", "Ra1-d1"), pair("e1d1", "Ke1-d1")]),
+            (Lang::Fr, [pair("a1d1", "Ta1-d1"), pair("e1d1", "Re1-d1")]),
+        ];
+        for (lang, expected) in cases {
+            let reader = Reader::speaking(lang);
+            let Err(MoveInputError::Ambiguous { candidates }) = parse_move(&pos, "Rd1", &reader)
+            else {
+                panic!("Rd1 should be ambiguous to a {lang:?} speaker");
+            };
+            let style = Style::for_lang(lang);
+            let Prompt::ChooseMove { game, act, choices } =
+                prompt(3, &command, &pos, &candidates, style)
+            else {
+                panic!("a choice for {lang:?}");
+            };
+            assert_eq!(game, 3);
+            assert_eq!(act, ChoiceAct::Move { offer_draw: false });
+            for choice in &choices {
+                // Every choice is read back as exactly its own move.
+                let m = parse_move(&pos, &choice.uci, &reader).expect("UCI is never ambiguous");
+                assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), choice.uci);
+            }
+            let mut pairs: Vec<(String, String)> =
+                choices.into_iter().map(|c| (c.uci, c.label)).collect();
+            pairs.sort();
+            assert_eq!(pairs, expected, "{lang:?}");
+            let resign = command::parse("resign").unwrap();
+            assert_eq!(prompt(3, &resign, &pos, &candidates, style), Prompt::None);
+        }
     }
 
     #[test]
