@@ -151,6 +151,19 @@ fn assert_pngs_decode(recorded: &Recorded) {
     }
 }
 
+/// The game id in a game message's embed title (`#3 · alice – bob`).
+fn game_in_title(message: &Recorded) -> i64 {
+    let embed = &message.message()["embeds"][0];
+    let title = embed["title"].as_str().expect("a game embed");
+    assert!(title.contains("alice") && title.contains("bob"), "{title}");
+    title
+        .trim_start_matches('#')
+        .split(' ')
+        .next()
+        .and_then(|id| id.parse().ok())
+        .expect("the game id in the title")
+}
+
 /// Challenge, accept by button, and e4: the game id.
 async fn open_game(fake: &FakeDiscord, alice: &FakeUser, bob: &FakeUser, time: &str) -> i64 {
     fake.know(bob);
@@ -194,15 +207,7 @@ async fn open_game(fake: &FakeDiscord, alice: &FakeUser, bob: &FakeUser, time: &
         started.content().contains(&alice.mention()),
         "white is to move"
     );
-    let embed = &started.message()["embeds"][0];
-    let title = embed["title"].as_str().expect("a game embed");
-    assert!(title.contains("alice") && title.contains("bob"), "{title}");
-    let game: i64 = title
-        .trim_start_matches('#')
-        .split(' ')
-        .next()
-        .and_then(|id| id.parse().ok())
-        .expect("the game id in the title");
+    let game = game_in_title(&started);
     assert!(started.buttons().contains(&format!("resign:{game}")));
     assert_board_attached(&started);
 
@@ -434,6 +439,89 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
         assert_pngs_decode(&request);
         assert!(!request.path.contains("fake-token"));
     }
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ambiguous_move_is_chosen_with_a_button() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    let (alice, bob) = (alice(), bob());
+    fake.know(&bob);
+    // Both rooks reach d1 (and the king cannot).
+    let challenge = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &alice,
+            "chess",
+            Some("challenge"),
+            json!([
+                { "name": "user", "type": 6, "value": bob.id.to_string() },
+                { "name": "color", "type": 3, "value": "white" },
+                { "name": "fen", "type": 3, "value": "4k3/8/8/8/8/4K3/8/R6R w - - 0 1" }
+            ]),
+        ),
+    )
+    .await;
+    let accept = challenge
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("challenge-accept:"))
+        .expect("an Accept button");
+    let started = send(&fake, fake.click(GUILD, CHANNEL, &bob, &accept)).await;
+    let game = game_in_title(&started);
+
+    // Nothing is played; alice alone is asked, with a button per reading.
+    let asked = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &alice,
+            "move",
+            None,
+            move_options("Rd1", json!([])),
+        ),
+    )
+    .await;
+    assert!(asked.is_ephemeral(), "{asked:?}");
+    let moves = |record: pawnpost::storage::GameRecord| record.moves.len();
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert_eq!(moves(record), 0);
+    let choices = [
+        format!("choose:{game}:m:a1d1"),
+        format!("choose:{game}:m:h1d1"),
+    ];
+    assert_eq!(asked.buttons(), choices);
+    let labels: Vec<&str> = asked.message()["components"][0]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["Ra1-d1", "Rh1-d1"]);
+
+    // A click is untrusted: bob's, or a forged one, plays nothing.
+    let forged = format!("choose:{game}:m:a1h8");
+    for (user, id) in [(&bob, choices[1].as_str()), (&alice, forged.as_str())] {
+        let refused = send(&fake, fake.click(GUILD, CHANNEL, user, id)).await;
+        assert!(refused.is_ephemeral(), "{refused:?}");
+    }
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert_eq!(moves(record), 0);
+
+    // alice's click plays her reading, named as she writes it.
+    let played = send(&fake, fake.click(GUILD, CHANNEL, &alice, &choices[1])).await;
+    assert!(!played.is_ephemeral(), "{played:?}");
+    assert!(played.all_text().contains("Rhd1"), "{}", played.all_text());
+    assert!(played.content().contains(&bob.mention()), "bob is to move");
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert_eq!(record.moves.len(), 1);
+    assert_eq!(record.moves[0].uci, "h1d1");
     bot.stop(&fake).await;
 }
 

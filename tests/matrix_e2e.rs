@@ -568,6 +568,64 @@ async fn play_a_game(
     bot
 }
 
+/// An ambiguous move plays nothing; the notice numbers the readings and a
+/// numbered answer plays the one chosen.
+async fn an_ambiguous_move_is_answered_by_number(alice: &Player, bob: &Player, room: &OwnedRoomId) {
+    let (a, b) = (alice.id(), bob.id());
+    let mark = bob.inbox.mark();
+    // Both rooks reach d1 (and the king cannot).
+    alice
+        .say(
+            room,
+            "!chess challenge @bob:localhost color:white fen:\"4k3/8/8/8/8/4K3/8/R6R w - - 0 1\"",
+        )
+        .await;
+    let challenge = bob
+        .inbox
+        .after(mark, "the challenge from a position", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &b)
+        })
+        .await;
+    let mark = alice.inbox.mark();
+    bob.react(room, &challenge.event_id, "✅").await;
+    alice
+        .inbox
+        .after(mark, "the game from a position", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &a)
+        })
+        .await;
+
+    let mark = alice.inbox.mark();
+    alice.say(room, "!move Rd1").await;
+    let question = alice
+        .inbox
+        .after(mark, "the numbered readings", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &a)
+        })
+        .await;
+    for line in ["1. Ra1-d1 — !chess move 1", "2. Rh1-d1 — !chess move 2"] {
+        assert!(question.body.contains(line), "{}", question.body);
+    }
+    let mark = bob.inbox.mark();
+    alice.say(room, "!chess move 2").await;
+    let played = bob
+        .inbox
+        .after(mark, "the chosen move", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &b)
+        })
+        .await;
+    assert!(played.body.contains("played Rhd1"), "{}", played.body);
+
+    // Over, so the rooms that follow see no running game.
+    let mark = bob.inbox.mark();
+    alice.say(room, "!chess resign").await;
+    bob.inbox
+        .after(mark, "the resignation", |s| {
+            &s.room == room && s.sender == BOT && s.body.contains("resigns")
+        })
+        .await;
+}
+
 /// A room with old commands in it, joined later: nothing old is answered.
 async fn backlog_is_not_replayed(alice: &Player) {
     let room = alice.create_room(&[], false).await;
@@ -763,6 +821,7 @@ async fn scenario(homeserver: &str) {
     alice.until_joined(&plain, BOT).await;
     alice.until_joined(&plain, bob.id().as_str()).await;
     bot = play_a_game(&alice, &bob, &plain, bot, None).await;
+    an_ambiguous_move_is_answered_by_number(&alice, &bob, &plain).await;
 
     // The same in an encrypted room, with the bot restarted mid-game.
     let secret = alice.create_room(&[&bob.id(), &bot_id], true).await;

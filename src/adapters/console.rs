@@ -15,6 +15,9 @@
 //! than [`MAX_LINE_BYTES`], not `<user>: ...`) is answered with an error and
 //! the next line runs. Replies are printed as text, or with `--json` as one
 //! object per line: `{"server", "channel", "to", "ephemeral", "text", "events", "board"}`.
+//! When a move text could mean several moves, nothing is played and the reply
+//! is followed by one line per reading, ready to be typed back
+//! (`  alice: /move e1d1 game:3   # Ke1-d1`); in JSON they are its `choices`.
 //! Scripted acts carry an idempotency key made of what decides the act:
 //! the script's name, the line's text and the console's state when it is
 //! read (server, channel, simulated clock, the user's locale), plus how
@@ -33,7 +36,7 @@ use chrono::{DateTime, Datelike, Duration, Utc};
 use serde::Serialize;
 
 use crate::render::text::diagram;
-use crate::service::{Act, GameEvent, Input, Moderation, Reply, Service, User};
+use crate::service::{Act, GameEvent, Input, Moderation, Prompt, Reply, Service, User};
 use crate::storage::{Platform, Store};
 
 /// The longest input line accepted; longer lines are refused whole, and no
@@ -130,6 +133,34 @@ struct JsonReply<'a> {
     board: Option<&'a crate::service::BoardView>,
     /// The files sent with the reply: name, type and size (the bytes go to `--boards`).
     attachments: Vec<JsonAttachment<'a>>,
+    /// The readings of an ambiguous move the player may choose from.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    choices: Vec<JsonChoice>,
+}
+
+/// One reading of an ambiguous move, and the line that plays it.
+#[derive(Serialize)]
+struct JsonChoice {
+    /// What to type: `/move e1d1 game:3`.
+    command: String,
+    uci: String,
+    /// The move as the reader writes it: `Ke1-d1`.
+    label: String,
+}
+
+/// The command lines that choose between the readings of an ambiguous move.
+fn choices(prompt: &Prompt) -> Vec<JsonChoice> {
+    let Prompt::ChooseMove { game, act, choices } = prompt else {
+        return Vec::new();
+    };
+    choices
+        .iter()
+        .map(|choice| JsonChoice {
+            command: format!("/{}", act.command_line(*game, &choice.uci)),
+            uci: choice.uci.clone(),
+            label: choice.label.clone(),
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -298,6 +329,7 @@ fn print_reply(
                     bytes: a.bytes.len(),
                 })
                 .collect(),
+            choices: choices(&reply.prompt),
         };
         let text = serde_json::to_string(&line).map_err(std::io::Error::other)?;
         return writeln!(output, "{text}");
@@ -309,6 +341,12 @@ fn print_reply(
         (None, _) => format!("[#{}]", reply.channel),
     };
     writeln!(output, "{audience} {}", reply.text)?;
+    // An ambiguous move: a line per reading, ready to be typed.
+    if let Some(to) = &reply.to {
+        for choice in choices(&reply.prompt) {
+            writeln!(output, "  {to}: {}   # {}", choice.command, choice.label)?;
+        }
+    }
     for attachment in &reply.attachments {
         writeln!(
             output,

@@ -24,6 +24,7 @@ draw-offered = { $player } offers a draw. { $opponent }: /draw accept or /draw d
 draw-declined = { $player } declines the draw.
 draw-offer-lapsed = The draw offer lapsed with the move.
 claim-refused = { $player }'s draw claim is not correct; play goes on and it stands as a draw offer.
+claim-with-move = { $player } claimed with the move { $san }, which is written but not played.
 
 ## Challenges
 challenge-open = { $player } offers a game (#{ $challenge }) to anyone here: /accept { $challenge }.
@@ -93,7 +94,7 @@ refused-note_too_long = That note is too long.
 ## Refusals of a move
 move-too_long = That move is too long to be a move.
 move-syntax = “{ $input }” is not a move. Try Nf3, e4, O-O or g1f3.
-move-ambiguous = “{ $input }” could mean several moves: { $candidates }. Write the one you mean.
+move-ambiguous = “{ $input }” could mean several moves: { $candidates }. Nothing was played: choose the one you mean.
 move-illegal-no_such_piece = “{ $input }”: you have no such piece.
 move-illegal-cannot_reach = “{ $input }”: no piece of yours can move there.
 move-illegal-path_blocked = “{ $input }”: the way is blocked.

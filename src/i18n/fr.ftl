@@ -24,6 +24,7 @@ draw-offered = { $player } propose la nulle. { $opponent } : /draw accept ou /dr
 draw-declined = { $player } refuse la nulle.
 draw-offer-lapsed = La proposition de nulle est caduque : un coup a été joué.
 claim-refused = La réclamation de nulle de { $player } n’est pas fondée ; la partie continue et elle vaut proposition de nulle.
+claim-with-move = { $player } a réclamé avec le coup { $san }, qui est noté mais pas joué.
 
 ## Défis
 challenge-open = { $player } propose une partie (n° { $challenge }) à qui veut ici : /accept { $challenge }.
@@ -93,7 +94,7 @@ refused-note_too_long = Cette note est trop longue.
 ## Refus d’un coup
 move-too_long = C’est trop long pour être un coup.
 move-syntax = « { $input } » n’est pas un coup. Essayez Cf3, e4, O-O ou g1f3.
-move-ambiguous = « { $input } » peut désigner plusieurs coups : { $candidates }. Écrivez celui que vous voulez.
+move-ambiguous = « { $input } » peut désigner plusieurs coups : { $candidates }. Rien n’a été joué : choisissez celui que vous voulez.
 move-illegal-no_such_piece = « { $input } » : vous n’avez pas cette pièce.
 move-illegal-cannot_reach = « { $input } » : aucune de vos pièces ne peut aller là.
 move-illegal-path_blocked = « { $input } » : le chemin est barré.

@@ -3,14 +3,16 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use shakmaty::{Color, EnPassantMode, fen::Fen};
+use shakmaty::{Color, EnPassantMode, fen::Fen, uci::UciMove};
 
 use super::cache::LoadedGame;
 use super::texts::{self, Names};
-use super::{Attempt, BoardView, Context, Failure, GameEvent, Reply, Service};
+use super::{Attempt, BoardView, Context, Failure, GameEvent, Reply, Service, choice};
 use crate::core::command::{Command, DrawAction};
-use crate::core::game::{Act as GameAct, Actor, Game, MoveInput, Players, Status, StoredMove};
-use crate::core::notation::Reader;
+use crate::core::game::{
+    Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, Players, Status, StoredMove,
+};
+use crate::core::notation::{self, Lang, MoveInputError, Reader, Style};
 use crate::i18n::Arg;
 use crate::storage::{
     ChannelGames, Commit, GameRecord, GameState, GameSummary, GameUpdate, MoveRow, StorageError,
@@ -56,7 +58,14 @@ impl<S: Store> Service<S> {
                 let input = move_text(command).unwrap_or_default();
                 let text =
                     texts::game_refusal(&self.i18n, ctx.lang, &error, game.position(), input);
-                return Ok(vec![self.private(ctx, text)]);
+                let mut reply = self.private(ctx, text);
+                // Nothing was played: the player picks the reading they meant.
+                if let GameError::Move(MoveInputError::Ambiguous { candidates }) = &error {
+                    let style = Style::for_lang(ctx.lang);
+                    reply.prompt =
+                        choice::prompt(record.id, command, game.position(), candidates, style);
+                }
+                return Ok(vec![reply]);
             }
         };
 
@@ -90,9 +99,26 @@ impl<S: Store> Service<S> {
             clock: Some(*game.clock()),
             remind_at: self.next_reminder(&game, now),
         };
-        let mut reply = self.game_reply(ctx, &game, record.id, &names, &events, actor_side);
+        // The channel's message goes first to the opponent: in their language
+        // when they chose one. The actor then gets the same lines in theirs,
+        // so each reads the move in their own notation.
+        let public_lang = opponent_lang(ctx, record, actor_side);
+        let claimed = claimed_move(loaded.game.position(), &game.notes()[notes_before..]);
+        let told = Told {
+            game: &game,
+            id: record.id,
+            names: &names,
+            events: &events,
+            actor_side,
+            claimed: claimed.as_deref(),
+        };
+        let mut reply = self.game_reply(ctx, public_lang, &told);
+        let confirmation = (public_lang != ctx.lang)
+            .then(|| self.private(ctx, self.describe(ctx, ctx.lang, &told).join("\n")));
         // Ratings, ladder and tournament move in the commit that ends the game.
-        let end = self.game_end(record, &update.state, ctx.lang, now).await?;
+        let end = self
+            .game_end(record, &update.state, public_lang, now)
+            .await?;
         let mut next = record.clone();
         next.version += 1;
         next.state = update.state;
@@ -115,6 +141,7 @@ impl<S: Store> Service<S> {
         };
         let answer = end.apply(&mut commit, &mut reply);
         let mut replies = vec![reply];
+        replies.extend(confirmation);
         replies.extend(notices);
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed| {
@@ -257,30 +284,42 @@ impl<S: Store> Service<S> {
         self.private(ctx, lines.join("\n"))
     }
 
-    /// The channel message after an accepted act on a game.
-    fn game_reply(
-        &self,
-        ctx: &Context,
-        game: &Game,
-        game_id: i64,
-        names: &Names,
-        events: &[crate::core::event::Event],
-        actor_side: Option<Color>,
-    ) -> Reply {
+    /// What happened, in `lang`: a line per event (with the claimed move of
+    /// an upheld claim), then the clock while the game runs.
+    fn describe(&self, ctx: &Context, lang: Lang, told: &Told<'_>) -> Vec<String> {
+        let game = told.game;
         let mut lines = texts::describe_events(
             &self.i18n,
-            ctx.lang,
-            game_id,
-            names,
-            events,
-            actor_side,
+            lang,
+            told.id,
+            told.names,
+            told.events,
+            told.actor_side,
             game.turn(),
         );
-        if !game.is_over() && game.clock().deadline().is_some() {
-            lines.push(texts::clock_text(
-                &self.i18n, ctx.lang, names, game, ctx.now,
+        if let (Some(san), Some(side)) = (told.claimed, told.actor_side) {
+            let style = Style::for_lang(lang);
+            lines.push(self.i18n.text(
+                lang,
+                "claim-with-move",
+                &[
+                    ("player", Arg::from(told.names.display(side))),
+                    ("san", Arg::from(notation::restyle_san(san, style))),
+                ],
             ));
         }
+        if !game.is_over() && game.clock().deadline().is_some() {
+            lines.push(texts::clock_text(
+                &self.i18n, lang, told.names, game, ctx.now,
+            ));
+        }
+        lines
+    }
+
+    /// The channel message after an accepted act on a game, in `lang`.
+    fn game_reply(&self, ctx: &Context, lang: Lang, told: &Told<'_>) -> Reply {
+        let (game, game_id, names) = (told.game, told.id, told.names);
+        let lines = self.describe(ctx, lang, told);
         let to = if game.is_over() {
             None
         } else {
@@ -290,7 +329,8 @@ impl<S: Store> Service<S> {
         if !game.is_over() {
             reply.prompt = super::Prompt::Game { game: game_id };
         }
-        reply.events = events
+        reply.events = told
+            .events
             .iter()
             .map(|event| GameEvent {
                 game: game_id,
@@ -302,10 +342,47 @@ impl<S: Store> Service<S> {
             game,
             game_id,
             names,
-            actor_side.unwrap_or(Color::White),
+            told.actor_side.unwrap_or(Color::White),
         ));
         reply
     }
+}
+
+/// An accepted act on a game, as the replies tell it.
+struct Told<'a> {
+    game: &'a Game,
+    id: i64,
+    names: &'a Names,
+    events: &'a [crate::core::event::Event],
+    actor_side: Option<Color>,
+    /// The move written with an upheld claim (English SAN); it is not played.
+    claimed: Option<&'a str>,
+}
+
+/// The language of the actor's opponent: the one they chose, else the
+/// actor's (their client's locale is not known here).
+fn opponent_lang(ctx: &Context, record: &GameRecord, actor_side: Option<Color>) -> Lang {
+    let opponent = match actor_side {
+        Some(Color::White) => &record.black_player,
+        Some(Color::Black) => &record.white_player,
+        None => return ctx.lang,
+    };
+    opponent.language.unwrap_or(ctx.lang)
+}
+
+/// The move an upheld claim was written with, in English SAN, from the
+/// notes the act added; `pos` is the position the claim was made in.
+fn claimed_move(pos: &shakmaty::Chess, new_notes: &[Note]) -> Option<String> {
+    new_notes.iter().find_map(|note| match &note.kind {
+        NoteKind::ClaimUpheld {
+            with_move: Some(uci),
+            ..
+        } => {
+            let m = uci.parse::<UciMove>().ok()?.to_move(pos).ok()?;
+            Some(notation::write_san(pos, m, Style::English))
+        }
+        _ => None,
+    })
 }
 
 /// The move text a command carries, if any.

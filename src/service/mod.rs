@@ -13,6 +13,7 @@
 
 mod cache;
 mod challenges;
+pub mod choice;
 mod deadlines;
 mod game_end;
 mod games;
@@ -190,7 +191,7 @@ pub struct Reply {
 }
 
 /// What a reply invites its readers to do next (Discord shows buttons).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Prompt {
     #[default]
@@ -201,6 +202,13 @@ pub enum Prompt {
     NewGame { game: i64 },
     /// A running game after an act: look at the board, offer a draw, resign.
     Game { game: i64 },
+    /// An ambiguous move was not played: the player picks one of `choices`
+    /// (see [`choice`]).
+    ChooseMove {
+        game: i64,
+        act: choice::ChoiceAct,
+        choices: Vec<choice::MoveChoice>,
+    },
 }
 
 impl Prompt {

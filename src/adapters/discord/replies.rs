@@ -13,7 +13,7 @@ use super::components;
 use crate::core::event::Event;
 use crate::core::notation::Lang;
 use crate::i18n::I18n;
-use crate::service::{BoardView, Reply};
+use crate::service::{BoardView, Prompt, Reply};
 
 /// Discord's limits on a message's content and an embed's description.
 const MAX_CONTENT: usize = 2000;
@@ -81,10 +81,12 @@ impl Outgoing {
             Event::DrawOffered { .. } => Some(e.game),
             _ => None,
         });
-        let rows = if reply.ephemeral {
-            Vec::new()
-        } else {
-            components::rows_for(reply.prompt, draw_offered_in, i18n, lang)
+        // A private answer has no game buttons, but may ask which move was meant.
+        let rows = match (&reply.prompt, reply.ephemeral) {
+            (Prompt::ChooseMove { .. }, _) | (_, false) => {
+                components::rows_for(&reply.prompt, draw_offered_in, i18n, lang)
+            }
+            _ => Vec::new(),
         };
         Outgoing {
             content: cut(&content, MAX_CONTENT),
@@ -198,7 +200,7 @@ fn cut(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::service::{Attachment, GameEvent, Prompt};
+    use crate::service::{Attachment, GameEvent};
     use chrono::TimeZone;
     use serde_json::Value;
     use shakmaty::Color;
@@ -273,6 +275,34 @@ mod tests {
         let response = serde_json::to_value(out.to_response()).unwrap();
         assert_eq!(response["flags"], 64);
         assert_eq!(response["content"], "alice plays e4.");
+    }
+
+    #[test]
+    fn an_ambiguous_move_is_asked_privately_with_a_button_per_reading() {
+        use crate::service::choice::{ChoiceAct, MoveChoice};
+        let question = Reply {
+            channel: "10".into(),
+            to: Some("20".into()),
+            ephemeral: true,
+            text: "“Rd1” could mean several moves.".into(),
+            prompt: Prompt::ChooseMove {
+                game: 3,
+                act: ChoiceAct::Move { offer_draw: false },
+                choices: vec![MoveChoice {
+                    uci: "a1d1".into(),
+                    label: "Ra1-d1".into(),
+                }],
+            },
+            ..Reply::default()
+        };
+        let out = Outgoing::from_reply(&question, &I18n::new(), Lang::En);
+        assert!(out.ephemeral && out.mention.is_none());
+        let response = serde_json::to_value(out.to_response()).unwrap();
+        assert_eq!(response["flags"], 64);
+        assert_eq!(
+            response["components"][0]["components"][0]["custom_id"],
+            "choose:3:m:a1d1"
+        );
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! are text messages (`!chess move e4`, `!move e4`) in the console's command
 //! language; replies are `m.notice`s mentioning the player addressed, with
 //! attachments uploaded beside them; a ✅ on a challenge or draw offer
-//! accepts it.
+//! accepts it. A move text that could mean several moves plays nothing: the
+//! notice numbers the readings and the player answers `!chess move 2`.
 //!
 //! - [`session`]: log in once, then restore the same device;
 //! - [`sync`]: the sync loop, invitations and acts;
@@ -17,9 +18,11 @@
 //! - [`commands`]: message text to command text, and hints back;
 //! - [`notice`], [`send`]: replies as notices and uploads;
 //! - [`offers`]: what a ✅ accepts;
+//! - [`choices`]: numbered answers to an ambiguous move;
 //! - [`community`]: the room's verified space, and who moderates what;
 //! - [`rooms`], [`ids`]: names, invitations, ids.
 
+pub mod choices;
 pub mod commands;
 mod community;
 pub mod events;

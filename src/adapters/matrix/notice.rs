@@ -3,6 +3,7 @@
 
 use crate::service::Reply;
 
+use super::choices::numbered_lines;
 use super::commands::matrix_hints;
 use super::ids::mxid_of;
 
@@ -18,7 +19,11 @@ pub struct Notice {
 /// The notice for `reply`; `name_of_to` is the addressed user's display name
 /// in the room, when known.
 pub fn notice_for(reply: &Reply, name_of_to: Option<&str>, prefix: &str) -> Notice {
-    let text = matrix_hints(&reply.text, prefix);
+    let mut text = matrix_hints(&reply.text, prefix);
+    if let Some(lines) = numbered_lines(&reply.prompt, prefix) {
+        text.push('\n');
+        text.push_str(&lines);
+    }
     let html_text = text_to_html(&text);
     // A direct message needs no mention: it is already the reader's own room.
     let mention = reply.to.as_deref().filter(|_| !reply.direct).map(mxid_of);

@@ -7,7 +7,7 @@
 //! act's idempotency key: an event seen twice changes nothing.
 
 use std::future::Future;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use futures_util::StreamExt;
@@ -21,6 +21,7 @@ use crate::core::command::{self, Command};
 use crate::service::{Act, Input, Service, User};
 use crate::storage::{Platform, Store};
 
+use super::choices::{Answer, PendingChoices};
 use super::commands::{command_text, resolve_pills};
 use super::community::standing;
 use super::events::{Incoming, first_new_event, read};
@@ -70,8 +71,10 @@ pub async fn run<S: Store>(
     // on the next sync, so the sync loop must never wait on a reply.
     let (queue, mut work) = tokio::sync::mpsc::unbounded_channel::<(Room, Incoming)>();
     let acts = async {
+        // Only this loop reads and writes the questions: no lock needed.
+        let mut choices = PendingChoices::new();
         while let Some((room, incoming)) = work.recv().await {
-            handle_event(client, settings, service, &room, incoming).await;
+            handle_event(client, settings, service, &mut choices, &room, incoming).await;
         }
     };
     let syncing = async move {
@@ -135,6 +138,7 @@ async fn handle_event<S: Store>(
     client: &Client,
     settings: &Settings,
     service: &Service<S>,
+    choices: &mut PendingChoices,
     room: &Room,
     incoming: Incoming,
 ) {
@@ -176,6 +180,16 @@ async fn handle_event<S: Store>(
     let Ok(sender_id) = <&UserId>::try_from(sender.as_str()) else {
         return;
     };
+    let room_id = room.room_id().to_string();
+    let player = platform_id_of(&sender);
+    // `!chess move 2` answers the question an ambiguous move asked.
+    let input = match input {
+        Input::Text(text) => match choices.answer(&room_id, &player, &text, Instant::now()) {
+            Answer::Chosen(command) => Input::Text(command),
+            Answer::Other => Input::Text(text),
+        },
+        other => other,
+    };
     let name = display_name(room, sender_id)
         .await
         .unwrap_or_else(|| sender_id.localpart().to_owned());
@@ -187,9 +201,9 @@ async fn handle_event<S: Store>(
     let act = Act {
         platform: Platform::Matrix,
         server: standing.server,
-        channel: room.room_id().to_string(),
+        channel: room_id.clone(),
         user: User {
-            id: platform_id_of(&sender),
+            id: player.clone(),
             name,
             locale: None,
             moderation: standing.moderation,
@@ -198,6 +212,7 @@ async fn handle_event<S: Store>(
         input,
     };
     let mut replies = service.handle(act, Utc::now()).await;
+    choices.remember(&room_id, &player, &replies, Instant::now());
     service.draw_boards(&mut replies);
     tracing::debug!(replies = replies.len(), "act answered");
     deliver(client, &settings.prefix, &replies, command.as_ref()).await;
