@@ -1,6 +1,6 @@
 //! The unwinnability analyzer on a realistic flag-fall workload: the 30,000
 //! final positions of lichess games lost on time
-//! (`../shared/data/lichess-30k-timeouts.txt`). The side to move flagged, so
+//! (`benches/data/lichess-30k-timeouts.txt`). The side to move flagged, so
 //! each position asks whether the *other* side can still mate, in the mode
 //! the game uses on a flag fall ([`Mode::Quick`]).
 //!
@@ -16,7 +16,7 @@ use shakmaty::{Chess, Position};
 
 fn main() {
     let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/lichess-30k-timeouts.txt");
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/data/lichess-30k-timeouts.txt");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let positions: Vec<Chess> = text
         .lines()

@@ -1,4 +1,4 @@
-//! CHA's test vectors (`../shared/data/cha-test-vector.txt`): every
+//! CHA's test vectors (`tests/data/cha/test-vector.txt`): every
 //! position's class (`WB`, `W-`, `-B`, `--`) must come out of the full
 //! analysis, and every mating line it gives must replay to a mate.
 
@@ -8,7 +8,7 @@ use pawnpost::core::unwinnable::{Mode, Verdict, analyze_with_budget, class};
 use shakmaty::{Chess, Color, Move, Position};
 
 fn vectors() -> Vec<(String, String)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/cha-test-vector.txt");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/cha/test-vector.txt");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
