@@ -304,33 +304,7 @@ const TEMPLATES: &[&str] = &[
 ];
 
 /// The command names `TEMPLATES` must cover: every name `command::parse` knows.
-const COMMAND_NAMES: &[&str] = &[
-    "challenge",
-    "accept",
-    "decline",
-    "cancel",
-    "move",
-    "m",
-    "draw",
-    "claim",
-    "resign",
-    "abort",
-    "moretime",
-    "leave",
-    "board",
-    "moves",
-    "pgn",
-    "gif",
-    "games",
-    "standings",
-    "record",
-    "rating",
-    "settings",
-    "ladder",
-    "help",
-    "tournament",
-    "tournoi",
-];
+const COMMAND_NAMES: &[&str] = &command::NAMES;
 
 #[test]
 fn the_templates_cover_every_command() {

@@ -26,6 +26,36 @@ pub const MAX_COMMAND_BYTES: usize = 512;
 /// The longest user reference accepted (`@name`, a Discord or Matrix id).
 pub const MAX_USER_REF: usize = 100;
 
+/// Every command name [`parse`] knows (aliases included), for adapters that
+/// must recognise a command in free text and for tests that must cover them all.
+pub const NAMES: [&str; 25] = [
+    "challenge",
+    "accept",
+    "decline",
+    "cancel",
+    "move",
+    "m",
+    "draw",
+    "claim",
+    "resign",
+    "abort",
+    "moretime",
+    "leave",
+    "board",
+    "moves",
+    "pgn",
+    "gif",
+    "games",
+    "standings",
+    "record",
+    "rating",
+    "settings",
+    "ladder",
+    "help",
+    "tournament",
+    "tournoi",
+];
+
 /// The colour a challenger asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColorWish {
@@ -778,6 +808,17 @@ mod tests {
         ];
         for (line, expected) in cases {
             assert_eq!(parse(line), Ok(expected), "{line}");
+        }
+    }
+
+    #[test]
+    fn every_listed_name_is_a_command() {
+        for name in NAMES {
+            let result = parse(&format!("/{name}"));
+            assert!(
+                !matches!(result, Err(CommandError::Unknown(_))),
+                "{name}: {result:?}"
+            );
         }
     }
 

@@ -6,39 +6,13 @@
 //! to `https://matrix.to/#/@user:server`) stand for their user id, so a
 //! challenge written with a client's mention picker names the right user.
 
+use crate::core::command;
+
 /// The shortcut that plays a move without the prefix.
 const MOVE_SHORTCUT: &str = "!move";
 
 /// Messages longer than this are not commands (and are not read further).
 pub const MAX_MESSAGE_BYTES: usize = 4096;
-
-/// The command names the service's texts may hint at with a leading `/`.
-const COMMAND_NAMES: [&str; 24] = [
-    "challenge",
-    "accept",
-    "decline",
-    "cancel",
-    "move",
-    "draw",
-    "claim",
-    "resign",
-    "abort",
-    "moretime",
-    "leave",
-    "board",
-    "moves",
-    "pgn",
-    "games",
-    "standings",
-    "settings",
-    "help",
-    "ladder",
-    "tournament",
-    "gif",
-    "rating",
-    "record",
-    "m",
-];
 
 /// The command text in a message body, or `None` when the message is not
 /// addressed to the bot. A bare prefix asks for help.
@@ -171,7 +145,7 @@ pub fn matrix_hints(text: &str, prefix: &str) -> String {
         // (any text, a user's name included) is copied as it is.
         let after_name = after_slash.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
         let name = after_slash.strip_suffix(after_name).unwrap_or_default();
-        if starts_word && COMMAND_NAMES.contains(&name) {
+        if starts_word && command::NAMES.contains(&name) {
             out.push_str(prefix);
             out.push(' ');
             out.push_str(name);
