@@ -82,6 +82,17 @@ struct Session {
 }
 
 impl Session {
+    /// A console's state at start: the `console` server's `main` channel.
+    fn starting_at(simulated_now: Option<DateTime<Utc>>) -> Session {
+        Session {
+            server: "console".to_owned(),
+            channel: "main".to_owned(),
+            locales: Vec::new(),
+            simulated_now,
+            seen: HashMap::new(),
+        }
+    }
+
     fn now(&self) -> DateTime<Utc> {
         self.simulated_now.unwrap_or_else(Utc::now)
     }
@@ -177,13 +188,7 @@ pub async fn run<S: Store>(
     mut output: impl Write,
     options: &ConsoleOptions,
 ) -> Result<(), ConsoleError> {
-    let mut session = Session {
-        server: "console".to_owned(),
-        channel: "main".to_owned(),
-        locales: Vec::new(),
-        simulated_now: options.now,
-        seen: HashMap::new(),
-    };
+    let mut session = Session::starting_at(options.now);
     for (index, raw) in lines::bounded_lines(input, MAX_LINE_BYTES).enumerate() {
         let raw = raw?;
         let line_no = index + 1;
@@ -473,13 +478,7 @@ mod tests {
 
     #[test]
     fn script_keys_follow_what_decides_the_act() {
-        let mut session = Session {
-            server: "console".into(),
-            channel: "main".into(),
-            locales: Vec::new(),
-            simulated_now: None,
-            seen: HashMap::new(),
-        };
+        let mut session = Session::starting_at(None);
         let line = "alice: /move e4";
         let first = session.act_key("s.txt", "alice", line);
         let again = session.act_key("s.txt", "alice", line);
@@ -505,13 +504,7 @@ mod tests {
         assert_eq!(content(&before), content(&after));
 
         // A fresh run from the start gives the same keys in the same order.
-        let mut rerun = Session {
-            server: "console".into(),
-            channel: "main".into(),
-            locales: Vec::new(),
-            simulated_now: None,
-            seen: HashMap::new(),
-        };
+        let mut rerun = Session::starting_at(None);
         assert_eq!(rerun.act_key("s.txt", "alice", line), first);
         assert_ne!(
             rerun.act_key("t.txt", "alice", line),
@@ -522,13 +515,7 @@ mod tests {
 
     #[test]
     fn console_lines_steer_the_session() {
-        let mut session = Session {
-            server: "console".into(),
-            channel: "main".into(),
-            locales: Vec::new(),
-            simulated_now: None,
-            seen: HashMap::new(),
-        };
+        let mut session = Session::starting_at(None);
         steer_session(&mut session, "channel tournament").expect("ok");
         steer_session(&mut session, "lang bob fr").expect("ok");
         steer_session(&mut session, "now 2026-01-01T00:00:00Z").expect("ok");
@@ -557,13 +544,7 @@ mod tests {
             (vec!["now 2026-01-01T00:00:00Zé"], false),
         ];
         for (lines, accepted) in cases {
-            let mut session = Session {
-                server: "console".into(),
-                channel: "main".into(),
-                locales: Vec::new(),
-                simulated_now: None,
-                seen: HashMap::new(),
-            };
+            let mut session = Session::starting_at(None);
             let (last, before) = lines.split_last().expect("a line");
             for line in before {
                 let _ = steer_session(&mut session, line);
