@@ -6,11 +6,16 @@
 //!   and languages, commands, the game state machine, results and their
 //!   precedence, the "can this side still mate?" seam and PGN. No I/O, no
 //!   clock reads: time is always a parameter.
-//! - [`storage`]: the [`storage::Store`] trait, with SQLite (all the SQL
-//!   lives there) and in-memory implementations that pass one shared suite.
+//! - [`storage`]: the [`storage::Store`] trait and all the SQL: a SQLite
+//!   store (a file, or `:memory:` for tests) and a PostgreSQL store for
+//!   several processes, both passing one shared suite.
+//! - [`competition`]: ratings, standings, the ladder and tournament
+//!   pairings, as pure code.
 //! - [`service`]: the one place that joins store, core and messages: an act
 //!   in, replies out, one transaction per act.
 //! - [`i18n`]: every message a user reads, in English and French.
+//! - [`scheduler`]: sleeps until the next stored deadline, then has the
+//!   service end what is due.
 //! - [`render`]: pictures of games (board PNGs, game GIFs, charts, text
 //!   diagrams); pure CPU, sprites prepared once per size.
 //! - [`adapters`]: the console, Discord and Matrix; they only

@@ -6,13 +6,13 @@
 use chrono::{DateTime, TimeZone, Utc};
 use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
 use pawnpost::storage::Platform;
-use pawnpost::storage::memory::MemoryStore;
+use pawnpost::storage::sqlite::SqliteStore;
 
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap()
 }
 
-async fn act(service: &Service<MemoryStore>, user: &str, text: &str, key: &str) -> Vec<Reply> {
+async fn act(service: &Service<SqliteStore>, user: &str, text: &str, key: &str) -> Vec<Reply> {
     let act = Act {
         platform: Platform::Console,
         server: "club".into(),
@@ -49,7 +49,10 @@ fn pawn_on_e4_side(png: &[u8]) -> bool {
 
 #[tokio::test]
 async fn boards_are_attached_oriented_and_rebuilt_on_replay() {
-    let service = Service::new(MemoryStore::new(), ServiceConfig::default());
+    let service = Service::new(
+        SqliteStore::open_in_memory().expect("SQLite in memory"),
+        ServiceConfig::default(),
+    );
     act(&service, "alice", "/challenge @bob color:white", "1").await;
     let accepted = act(&service, "bob", "/accept", "2").await;
     assert!(
@@ -86,7 +89,10 @@ async fn board_images_can_be_turned_off() {
         board_images: false,
         ..ServiceConfig::default()
     };
-    let service = Service::new(MemoryStore::new(), config);
+    let service = Service::new(
+        SqliteStore::open_in_memory().expect("SQLite in memory"),
+        config,
+    );
     act(&service, "alice", "/challenge @bob color:white", "1").await;
     act(&service, "bob", "/accept", "2").await;
     let moved = act(&service, "alice", "/move e4", "3").await;
@@ -96,7 +102,10 @@ async fn board_images_can_be_turned_off() {
 
 #[tokio::test]
 async fn handling_an_act_draws_no_image() {
-    let service = Service::new(MemoryStore::new(), ServiceConfig::default());
+    let service = Service::new(
+        SqliteStore::open_in_memory().expect("SQLite in memory"),
+        ServiceConfig::default(),
+    );
     act(&service, "alice", "/challenge @bob color:white", "1").await;
     act(&service, "bob", "/accept", "2").await;
     let board = Act {

@@ -25,7 +25,6 @@ use pawnpost::core::game::{DrawRules, Game, PlayerId, Players};
 use pawnpost::core::notation::{Lang, Reader, parse_move};
 use pawnpost::service::{Service, ServiceConfig};
 use pawnpost::storage::Store;
-use pawnpost::storage::memory::MemoryStore;
 use pawnpost::storage::sqlite::SqliteStore;
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
@@ -588,7 +587,10 @@ fn runtime() -> tokio::runtime::Runtime {
 #[test]
 fn console_lines_take_any_text() {
     let runtime = runtime();
-    let service = Service::new(MemoryStore::new(), ServiceConfig::default());
+    let service = Service::new(
+        SqliteStore::open_in_memory().expect("SQLite in memory"),
+        ServiceConfig::default(),
+    );
     let lines = (
         script(&["alice", "bob", "carol"], 3),
         any::<bool>(),
@@ -611,7 +613,7 @@ fn console_lines_take_any_text() {
 #[test]
 fn scripts_run_end_to_end_on_sqlite() {
     let runtime = runtime();
-    let store = SqliteStore::open(":memory:").expect("SQLite in memory");
+    let store = SqliteStore::open_in_memory().expect("SQLite in memory");
     let service = Service::new(store, ServiceConfig::default());
     // Players who always have a game to act in, and a tournament and a ladder.
     let setup = "alice: /challenge @bob color:white\n\

@@ -8,7 +8,6 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, GameResult, Reason};
 use pawnpost::scheduler::{self, Notifier, Settings, TimeSource, TokioTime};
 use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
-use pawnpost::storage::memory::MemoryStore;
 use pawnpost::storage::sqlite::SqliteStore;
 use pawnpost::storage::{Platform, Store};
 use tokio::sync::oneshot;
@@ -106,16 +105,10 @@ async fn started_game<S: Store>(
     }
 }
 
-/// Lets the scheduler run until it sleeps again (in-memory store: no I/O).
+/// Lets the scheduler run until it sleeps again. The SQLite store's work
+/// runs on real threads: give them real time, without letting tokio's
+/// paused clock move.
 async fn settle() {
-    for _ in 0..20 {
-        tokio::task::yield_now().await;
-    }
-}
-
-/// The same with a SQLite store, whose work runs on real threads: give
-/// them real time, without letting tokio's paused clock move.
-async fn settle_io() {
     for _ in 0..100 {
         std::thread::sleep(std::time::Duration::from_millis(2));
         tokio::task::yield_now().await;
@@ -125,7 +118,10 @@ async fn settle_io() {
 #[tokio::test(start_paused = true)]
 async fn a_flag_falls_exactly_at_its_deadline() {
     let time = TokioTime::starting_at(start());
-    let service = Arc::new(Service::new(MemoryStore::new(), ServiceConfig::default()));
+    let service = Arc::new(Service::new(
+        SqliteStore::open_in_memory().unwrap(),
+        ServiceConfig::default(),
+    ));
     started_game(&service, time.now(), "alice", "bob", "1d").await;
     let deadline = time.now() + Duration::days(1);
 
@@ -165,7 +161,10 @@ async fn a_flag_falls_exactly_at_its_deadline() {
 #[tokio::test(start_paused = true)]
 async fn a_move_in_time_moves_the_deadline() {
     let time = TokioTime::starting_at(start());
-    let service = Arc::new(Service::new(MemoryStore::new(), ServiceConfig::default()));
+    let service = Arc::new(Service::new(
+        SqliteStore::open_in_memory().unwrap(),
+        ServiceConfig::default(),
+    ));
     started_game(&service, time.now(), "alice", "bob", "1d").await;
     let seen = Collected::default();
     let notifier = Collector {
@@ -230,9 +229,9 @@ async fn a_restart_between_two_deadlines_fires_both() {
                 let _ = stopped.await;
             },
         ));
-        settle_io().await;
+        settle().await;
         tokio::time::advance(std::time::Duration::from_secs(2 * 86_400)).await;
-        settle_io().await;
+        settle().await;
         assert_eq!(seen.endings().len(), 1, "the first deadline fell");
         stop.send(()).unwrap();
         task.await.unwrap();
@@ -256,9 +255,9 @@ async fn a_restart_between_two_deadlines_fires_both() {
             let _ = stopped.await;
         },
     ));
-    settle_io().await;
+    settle().await;
     tokio::time::advance(std::time::Duration::from_secs(2 * 86_400)).await;
-    settle_io().await;
+    settle().await;
     let endings = seen.endings();
     assert_eq!(endings.len(), 2, "{endings:?}");
     assert_ne!(endings[0].1, endings[1].1, "two different games, each once");
@@ -293,9 +292,9 @@ async fn an_outage_is_credited_and_announced_before_any_flag_falls() {
                 let _ = stopped.await;
             },
         ));
-        settle_io().await;
+        settle().await;
         tokio::time::advance(std::time::Duration::from_secs(20 * 3600)).await;
-        settle_io().await;
+        settle().await;
         stop.send(()).unwrap();
         task.await.unwrap();
     }
@@ -319,7 +318,7 @@ async fn an_outage_is_credited_and_announced_before_any_flag_falls() {
             let _ = stopped.await;
         },
     ));
-    settle_io().await;
+    settle().await;
     {
         let delivered = seen.0.lock().unwrap();
         let outages: Vec<&Reply> = delivered
@@ -341,10 +340,10 @@ async fn an_outage_is_credited_and_announced_before_any_flag_falls() {
     // The last heartbeat was at hour 20 and the bot came back at hour 23:
     // alice's flag, due at hour 24, now falls at hour 27.
     tokio::time::advance(std::time::Duration::from_secs(3 * 3600 + 59 * 60)).await;
-    settle_io().await;
+    settle().await;
     assert!(seen.endings().is_empty(), "not before hour 27");
     tokio::time::advance(std::time::Duration::from_secs(60)).await;
-    settle_io().await;
+    settle().await;
     let endings = seen.endings();
     assert_eq!(endings.len(), 1, "{endings:?}");
     let credited = deadline + Duration::hours(3);
@@ -356,7 +355,10 @@ async fn an_outage_is_credited_and_announced_before_any_flag_falls() {
 #[tokio::test(start_paused = true)]
 async fn a_reminder_is_sent_once_even_when_the_scheduler_restarts() {
     let time = TokioTime::starting_at(start());
-    let service = Arc::new(Service::new(MemoryStore::new(), ServiceConfig::default()));
+    let service = Arc::new(Service::new(
+        SqliteStore::open_in_memory().unwrap(),
+        ServiceConfig::default(),
+    ));
     started_game(&service, time.now(), "alice", "bob", "10d").await;
     let seen = Collected::default();
     let reminders = |seen: &Collected| {

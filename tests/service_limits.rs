@@ -7,14 +7,14 @@ use pawnpost::service::{
     Act, Input, Moderation, RenderLimits, Reply, Service, ServiceConfig, User,
 };
 use pawnpost::storage::Platform;
-use pawnpost::storage::memory::MemoryStore;
+use pawnpost::storage::sqlite::SqliteStore;
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap()
 }
 
 async fn act(
-    service: &Service<MemoryStore>,
+    service: &Service<SqliteStore>,
     user: &str,
     text: &str,
     at: DateTime<Utc>,
@@ -35,8 +35,11 @@ async fn act(
     service.handle(act, at).await
 }
 
-fn service(config: ServiceConfig) -> Service<MemoryStore> {
-    Service::new(MemoryStore::new(), config)
+fn service(config: ServiceConfig) -> Service<SqliteStore> {
+    Service::new(
+        SqliteStore::open_in_memory().expect("SQLite in memory"),
+        config,
+    )
 }
 
 /// The single ephemeral answer to `user`, if that is what came back.

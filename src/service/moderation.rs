@@ -61,7 +61,7 @@ mod tests {
 
     use super::*;
     use crate::service::{Act, Input, Reply, Service, ServiceConfig, User};
-    use crate::storage::memory::MemoryStore;
+    use crate::storage::sqlite::SqliteStore;
     use crate::storage::{GameState, Platform, Store, TournamentState};
 
     #[test]
@@ -112,12 +112,15 @@ mod tests {
     /// A fresh service where alice and bob play game #1 in `room-b` of
     /// `club`, both sides having moved (so only a moderator may abort), and
     /// alice organises tournament #1 in `room-b`, three players entered.
-    async fn club() -> (Service<MemoryStore>, u32) {
+    async fn club() -> (Service<SqliteStore>, u32) {
         let config = ServiceConfig {
             board_images: false,
             ..ServiceConfig::default()
         };
-        let service = Service::new(MemoryStore::new(), config);
+        let service = Service::new(
+            SqliteStore::open_in_memory().expect("SQLite in memory"),
+            config,
+        );
         let mut key = 0;
         for (user, text) in [
             ("alice", "challenge @bob"),

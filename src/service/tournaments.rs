@@ -638,7 +638,7 @@ mod tests {
     use chrono::{DateTime, TimeZone, Utc};
 
     use crate::service::{Act, Input, Moderation, Prompt, Reply, Service, ServiceConfig, User};
-    use crate::storage::memory::MemoryStore;
+    use crate::storage::sqlite::SqliteStore;
     use crate::storage::{Platform, Store, TournamentState};
 
     fn now() -> DateTime<Utc> {
@@ -646,7 +646,7 @@ mod tests {
     }
 
     struct Club {
-        service: Service<MemoryStore>,
+        service: Service<SqliteStore>,
         keys: std::cell::Cell<u32>,
     }
 
@@ -657,7 +657,10 @@ mod tests {
                 ..ServiceConfig::default()
             };
             Club {
-                service: Service::new(MemoryStore::new(), config),
+                service: Service::new(
+                    SqliteStore::open_in_memory().expect("SQLite in memory"),
+                    config,
+                ),
                 keys: std::cell::Cell::new(0),
             }
         }

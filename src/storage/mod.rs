@@ -1,4 +1,7 @@
-//! Persistence: the [`Store`] trait and its implementations.
+//! Persistence: the [`Store`] trait and its two implementations:
+//! [`sqlite`] (a file, or [`sqlite::SqliteStore::open_in_memory`] for
+//! tests) and [`postgres`] (one database shared by several processes).
+//! Both pass the same suite (`suite.rs`).
 //!
 //! Every write an act makes goes through one call, [`Store::commit`], which
 //! the implementation performs as one transaction: it checks the act's
@@ -18,10 +21,9 @@
 //!
 //! The trait's methods return `Send` futures so the service can run on a
 //! multi-threaded runtime. The SQLite store does its blocking work on
-//! tokio's blocking pool; the in-memory store answers at once.
+//! tokio's blocking pool; the PostgreSQL store uses an async driver.
 
 mod ladder;
-pub mod memory;
 pub mod postgres;
 pub mod sqlite;
 mod tournament;

@@ -121,6 +121,13 @@ impl SqliteStore {
         })
     }
 
+    /// A fresh database that lives in memory, for tests and tools. The
+    /// store keeps one connection, so every call sees the same database
+    /// (each `:memory:` connection would have its own).
+    pub fn open_in_memory() -> Result<SqliteStore> {
+        SqliteStore::open(":memory:")
+    }
+
     fn open_checked(path: &Path) -> Result<SqliteStore> {
         let mut conn = Connection::open(path)?;
         // First, so that switching to WAL waits for another process's lock

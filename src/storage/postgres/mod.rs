@@ -805,7 +805,7 @@ impl Store for PgStore {
     }
 
     async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
-        // Names sort bytewise (COLLATE "C"), as SQLite and the memory store do.
+        // Names sort bytewise (COLLATE "C"), as SQLite does.
         let rows = self
             .query(
                 "WITH sides AS (
