@@ -117,6 +117,10 @@ command-unclosed_quote = A quote is not closed.
 ## Trouble on our side
 internal-error = Something went wrong on my side and nothing was changed. Please try again.
 stored-data-damaged = Refused: my stored data for this is damaged, so I changed nothing. The bot's operator must check the database (`pawnpost check`) and restore it from a backup.
+database-busy = My database is busy right now, so nothing was changed. Please try again in a moment.
+database-disk-full = Refused: my database's disk is full, so I changed nothing. The bot's operator must free some space.
+database-read-only = Refused: my database is read-only right now, so I changed nothing. The bot's operator must make it writable again.
+database-unavailable = I cannot reach my database right now, so nothing was changed. Please try again later.
 
 ## Clocks
 more-time-given = { $player } gives { $opponent } { $days ->

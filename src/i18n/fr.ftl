@@ -117,6 +117,10 @@ command-unclosed_quote = Un guillemet n’est pas fermé.
 ## Incident de notre côté
 internal-error = Un incident s’est produit de mon côté et rien n’a été modifié. Merci de réessayer.
 stored-data-damaged = Refusé : mes données enregistrées pour cela sont endommagées, je n’ai donc rien modifié. L’opérateur du bot doit vérifier la base (`pawnpost check`) et la restaurer depuis une sauvegarde.
+database-busy = Ma base de données est occupée en ce moment, je n’ai donc rien modifié. Merci de réessayer dans un instant.
+database-disk-full = Refusé : le disque de ma base de données est plein, je n’ai donc rien modifié. L’opérateur du bot doit libérer de la place.
+database-read-only = Refusé : ma base de données est en lecture seule pour l’instant, je n’ai donc rien modifié. L’opérateur du bot doit la rendre de nouveau accessible en écriture.
+database-unavailable = Je ne parviens pas à joindre ma base de données pour l’instant, je n’ai donc rien modifié. Merci de réessayer plus tard.
 
 ## Pendules
 more-time-given = { $player } donne à { $opponent } { $days ->

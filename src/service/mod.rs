@@ -258,6 +258,20 @@ fn parse_answer(json: &str) -> Result<Vec<Reply>, Failure> {
         .map_err(|e| StorageError::Corrupt(format!("stored answer: {e}")).into())
 }
 
+/// The message telling the user why their act failed: what they can do
+/// differs between a passing failure, one the operator must fix, and damage.
+fn failure_message(error: &StorageError) -> &'static str {
+    match error {
+        StorageError::Busy(_) => "database-busy",
+        StorageError::DiskFull(_) => "database-disk-full",
+        StorageError::ReadOnly(_) => "database-read-only",
+        StorageError::Unavailable(_) => "database-unavailable",
+        // Damage is no passing failure: trying again will not help.
+        StorageError::Corrupt(_) | StorageError::Damaged(_) => "stored-data-damaged",
+        _ => "internal-error",
+    }
+}
+
 /// Whether a command only looks at what is stored. Its answer is built
 /// afresh on every delivery (with its files: a PGN, a GIF, a chart), since
 /// repeating it changes nothing; every other command's answer is kept under
@@ -352,17 +366,26 @@ impl<S: Store> Service<S> {
 
     /// Carries out one act at `now` and answers it.
     pub async fn handle(&self, act: Act, now: DateTime<Utc>) -> Vec<Reply> {
-        match self.try_handle(&act, now).await {
+        // The asker's language once the act is opened; their client's
+        // locale (or the default) if it fails before that.
+        let mut lang = i18n::negotiate(
+            None,
+            act.user.locale.as_deref(),
+            self.config.default_language,
+        );
+        match self.try_handle(&act, now, &mut lang).await {
             // Board images are drawn by `draw_boards` when the replies are sent.
             Ok(replies) => replies,
             Err(Failure::Storage(error)) => {
-                tracing::error!(%error, platform = act.platform.as_str(), "act failed");
-                // Damage is no passing failure: trying again will not help.
-                let id = match error {
-                    StorageError::Corrupt(_) => "stored-data-damaged",
-                    _ => "internal-error",
-                };
-                let text = self.i18n.text(self.config.default_language, id, &[]);
+                // The error's text ends with its driver source's, so the
+                // operator sees the kind and the whole cause in one line.
+                tracing::error!(
+                    kind = error.kind(),
+                    %error,
+                    platform = act.platform.as_str(),
+                    "act failed"
+                );
+                let text = self.i18n.text(lang, failure_message(&error), &[]);
                 vec![Reply {
                     channel: act.channel.clone(),
                     to: Some(act.user.id.clone()),
@@ -374,11 +397,12 @@ impl<S: Store> Service<S> {
         }
     }
 
-    async fn try_handle(&self, act: &Act, now: DateTime<Utc>) -> Attempt {
+    async fn try_handle(&self, act: &Act, now: DateTime<Utc>, lang: &mut Lang) -> Attempt {
         let ctx = match self.open(act, now).await? {
             Opened::Answered(replies) => return Ok(replies),
             Opened::New(ctx) => ctx,
         };
+        *lang = ctx.lang;
         let command = match &act.input {
             Input::Command(command) => command.clone(),
             Input::Text(text) => match command::parse(text) {
@@ -620,5 +644,97 @@ impl<S: Store> Service<S> {
             text,
             ..Reply::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn driver() -> crate::storage::DriverError {
+        Box::new(std::io::Error::other("the driver's own words"))
+    }
+
+    /// What a user reads when their act fails, by the failure's kind.
+    #[test]
+    fn each_storage_failure_reads_as_its_own_message() {
+        let i18n = I18n::new();
+        let table: [(StorageError, &str, &str); 9] = [
+            (
+                StorageError::Busy(driver()),
+                "My database is busy right now, so nothing was changed. Please try again in a moment.",
+                "Ma base de données est occupée en ce moment, je n’ai donc rien modifié. \
+                 Merci de réessayer dans un instant.",
+            ),
+            (
+                StorageError::DiskFull(driver()),
+                "Refused: my database's disk is full, so I changed nothing. \
+                 The bot's operator must free some space.",
+                "Refusé : le disque de ma base de données est plein, je n’ai donc rien modifié. \
+                 L’opérateur du bot doit libérer de la place.",
+            ),
+            (
+                StorageError::ReadOnly(driver()),
+                "Refused: my database is read-only right now, so I changed nothing. \
+                 The bot's operator must make it writable again.",
+                "Refusé : ma base de données est en lecture seule pour l’instant, je n’ai donc \
+                 rien modifié. L’opérateur du bot doit la rendre de nouveau accessible en écriture.",
+            ),
+            (
+                StorageError::Unavailable(driver()),
+                "I cannot reach my database right now, so nothing was changed. Please try again later.",
+                "Je ne parviens pas à joindre ma base de données pour l’instant, je n’ai donc rien \
+                 modifié. Merci de réessayer plus tard.",
+            ),
+            (
+                StorageError::Damaged(driver()),
+                "Refused: my stored data for this is damaged, so I changed nothing. \
+                 The bot's operator must check the database (`pawnpost check`) and restore it from a backup.",
+                "Refusé : mes données enregistrées pour cela sont endommagées, je n’ai donc rien \
+                 modifié. L’opérateur du bot doit vérifier la base (`pawnpost check`) et la \
+                 restaurer depuis une sauvegarde.",
+            ),
+            (
+                StorageError::Corrupt("game 1 moves: 2 counted, 1 stored".into()),
+                "Refused: my stored data for this is damaged, so I changed nothing. \
+                 The bot's operator must check the database (`pawnpost check`) and restore it from a backup.",
+                "Refusé : mes données enregistrées pour cela sont endommagées, je n’ai donc rien \
+                 modifié. L’opérateur du bot doit vérifier la base (`pawnpost check`) et la \
+                 restaurer depuis une sauvegarde.",
+            ),
+            (
+                StorageError::Driver(driver()),
+                "Something went wrong on my side and nothing was changed. Please try again.",
+                "Un incident s’est produit de mon côté et rien n’a été modifié. Merci de réessayer.",
+            ),
+            (
+                StorageError::Backend("connection lock poisoned".into()),
+                "Something went wrong on my side and nothing was changed. Please try again.",
+                "Un incident s’est produit de mon côté et rien n’a été modifié. Merci de réessayer.",
+            ),
+            (
+                StorageError::Conflict,
+                "Something went wrong on my side and nothing was changed. Please try again.",
+                "Un incident s’est produit de mon côté et rien n’a été modifié. Merci de réessayer.",
+            ),
+        ];
+        for (error, en, fr) in table {
+            let id = failure_message(&error);
+            assert_eq!(i18n.text(Lang::En, id, &[]), en, "{}", error.kind());
+            assert_eq!(i18n.text(Lang::Fr, id, &[]), fr, "{}", error.kind());
+        }
+    }
+
+    /// The operator's line names the kind and keeps the driver's words.
+    #[test]
+    fn a_failure_names_its_kind_and_keeps_its_cause() {
+        let error = StorageError::ReadOnly(driver());
+        assert_eq!(error.kind(), "read-only");
+        assert_eq!(
+            error.to_string(),
+            "the database is read-only: the driver's own words"
+        );
+        let source = std::error::Error::source(&error).expect("a source");
+        assert_eq!(source.to_string(), "the driver's own words");
     }
 }

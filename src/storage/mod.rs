@@ -19,6 +19,12 @@
 //! file or a bad restore is [`StorageError::Corrupt`], never a shorter game
 //! that takes new moves.
 //!
+//! A driver's failure keeps its kind and its cause: [`StorageError::Busy`],
+//! [`DiskFull`](StorageError::DiskFull), [`ReadOnly`](StorageError::ReadOnly),
+//! [`Unavailable`](StorageError::Unavailable) and
+//! [`Damaged`](StorageError::Damaged) carry the rusqlite / tokio-postgres
+//! error as their source, so the service can tell the user what happened.
+//!
 //! The trait's methods return `Send` futures so the service can run on a
 //! multi-threaded runtime. The SQLite store does its blocking work on
 //! tokio's blocking pool; the PostgreSQL store uses an async driver.
@@ -65,12 +71,59 @@ pub enum StorageError {
     DuplicateAct(String),
     #[error("not found: {0}")]
     NotFound(&'static str),
+    /// Another connection held the database's lock longer than we wait
+    /// (SQLite "database is locked/busy", PostgreSQL `lock_not_available`).
+    #[error("the database is busy: {0}")]
+    Busy(#[source] DriverError),
+    /// The database's disk is full: nothing can be written until space is freed.
+    #[error("the database's disk is full: {0}")]
+    DiskFull(#[source] DriverError),
+    /// The database refuses writes (a read-only file, a standby server).
+    #[error("the database is read-only: {0}")]
+    ReadOnly(#[source] DriverError),
+    /// The database cannot be reached (connection lost, server shutting down).
+    #[error("the database cannot be reached: {0}")]
+    Unavailable(#[source] DriverError),
+    /// The database itself reports damaged pages or indexes.
+    #[error("the database reports damage: {0}")]
+    Damaged(#[source] DriverError),
+    /// Any other driver error, kept whole.
+    #[error("database: {0}")]
+    Driver(#[source] DriverError),
+    /// A failure of our own around the database (a poisoned lock, a value
+    /// that cannot be encoded), with no driver error behind it.
     #[error("database: {0}")]
     Backend(String),
     #[error("migration {version}: {message}")]
     Migration { version: usize, message: String },
+    /// Stored data that does not add up by our own checks (moves missing,
+    /// a value that does not read back), or a damaged SQLite file at open.
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+}
+
+/// A database driver's error (rusqlite, tokio-postgres, deadpool), kept as
+/// the source of a [`StorageError`] so logs show the whole chain.
+pub type DriverError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+impl StorageError {
+    /// A short, stable name of the failure's kind, for the operator's logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            StorageError::Conflict => "conflict",
+            StorageError::DuplicateAct(_) => "duplicate-act",
+            StorageError::NotFound(_) => "not-found",
+            StorageError::Busy(_) => "busy",
+            StorageError::DiskFull(_) => "disk-full",
+            StorageError::ReadOnly(_) => "read-only",
+            StorageError::Unavailable(_) => "unavailable",
+            StorageError::Damaged(_) => "damaged",
+            StorageError::Driver(_) => "driver",
+            StorageError::Backend(_) => "backend",
+            StorageError::Migration { .. } => "migration",
+            StorageError::Corrupt(_) => "corrupt",
+        }
+    }
 }
 
 /// An instant as every store keeps it: to the millisecond, as the RFC 3339

@@ -29,6 +29,7 @@ use shakmaty::Color;
 
 mod tournaments;
 
+use super::DriverError;
 use super::transfer::{Table, Value};
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
@@ -93,14 +94,17 @@ pub struct SqliteStore {
 
 impl From<rusqlite::Error> for StorageError {
     fn from(error: rusqlite::Error) -> StorageError {
-        // A page SQLite finds damaged while serving is corruption, not a
+        use rusqlite::ErrorCode;
+        // A page SQLite finds damaged while serving is damage, not a
         // passing failure: the act is refused as such and never retried.
-        match error.sqlite_error_code() {
-            Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) => {
-                StorageError::Corrupt(error.to_string())
-            }
-            _ => StorageError::Backend(error.to_string()),
-        }
+        let kind: fn(DriverError) -> StorageError = match error.sqlite_error_code() {
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StorageError::Busy,
+            Some(ErrorCode::DiskFull) => StorageError::DiskFull,
+            Some(ErrorCode::ReadOnly) => StorageError::ReadOnly,
+            Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => StorageError::Damaged,
+            _ => StorageError::Driver,
+        };
+        kind(Box::new(error))
     }
 }
 
@@ -111,12 +115,9 @@ impl SqliteStore {
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore> {
         let path = path.as_ref();
         SqliteStore::open_checked(path).map_err(|error| match error {
-            StorageError::Corrupt(problem) => StorageError::Corrupt(format!(
-                "{}: {problem}. Nothing was changed. Stop every pawnpost using this file and \
-                 restore it from a backup; `pawnpost check --db {}` lists every problem",
-                path.display(),
-                path.display()
-            )),
+            StorageError::Corrupt(problem) => damaged_at_open(path, &problem),
+            // Not a database at all, or damage SQLite meets before the check.
+            StorageError::Damaged(source) => damaged_at_open(path, &source),
             other => other,
         })
     }
@@ -226,6 +227,16 @@ impl SqliteStore {
     }
 }
 
+/// A damaged file refused at open, naming the file and what to do.
+fn damaged_at_open(path: &Path, problem: &dyn std::fmt::Display) -> StorageError {
+    StorageError::Corrupt(format!(
+        "{}: {problem}. Nothing was changed. Stop every pawnpost using this file and \
+         restore it from a backup; `pawnpost check --db {}` lists every problem",
+        path.display(),
+        path.display()
+    ))
+}
+
 /// SQLite's quick check of the file (its pages, b-trees and records, in one
 /// read of the whole file, but not whether indexes match their tables).
 fn quick_check(conn: &Connection) -> Result<()> {
@@ -233,7 +244,7 @@ fn quick_check(conn: &Connection) -> Result<()> {
         Ok(found) if found == ["ok"] => return Ok(()),
         Ok(found) => found.join("; "),
         // Damage bad enough to stop the check itself.
-        Err(StorageError::Corrupt(problem)) => problem,
+        Err(StorageError::Damaged(source)) => source.to_string(),
         Err(other) => return Err(other),
     };
     Err(StorageError::Corrupt(format!(
@@ -2324,5 +2335,84 @@ mod tests {
             store.schema_version(),
             Err(StorageError::Backend(_))
         ));
+    }
+
+    /// Each SQLite result code the store meets, and the failure it becomes.
+    #[test]
+    fn driver_errors_keep_their_kind_and_cause() {
+        use rusqlite::ffi;
+        let table: &[(std::ffi::c_int, &str)] = &[
+            (ffi::SQLITE_BUSY, "busy"),
+            (ffi::SQLITE_LOCKED, "busy"),
+            (ffi::SQLITE_FULL, "disk-full"),
+            (ffi::SQLITE_READONLY, "read-only"),
+            (ffi::SQLITE_CORRUPT, "damaged"),
+            (ffi::SQLITE_NOTADB, "damaged"),
+            (ffi::SQLITE_CONSTRAINT_FOREIGNKEY, "driver"),
+            (ffi::SQLITE_IOERR, "driver"),
+        ];
+        for &(code, kind) in table {
+            let driver = rusqlite::Error::SqliteFailure(ffi::Error::new(code), None);
+            let error = StorageError::from(driver);
+            assert_eq!(error.kind(), kind, "code {code}");
+            let source = std::error::Error::source(&error).expect("a source");
+            assert!(
+                matches!(
+                    source.downcast_ref::<rusqlite::Error>(),
+                    Some(rusqlite::Error::SqliteFailure(e, None)) if e.extended_code == code
+                ),
+                "code {code}: {source:?}"
+            );
+        }
+        let other = StorageError::from(rusqlite::Error::QueryReturnedNoRows);
+        assert_eq!(other.kind(), "driver");
+    }
+
+    #[tokio::test]
+    async fn a_read_only_file_refuses_writes_as_read_only() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("ro.db");
+        let (game, _) = a_game_with_a_move(&SqliteStore::open(&path).expect("open")).await;
+        let uri = format!("file:{}?mode=ro", path.display());
+        let store = SqliteStore::open(&uri).expect("open read-only");
+        assert_eq!(
+            store.game(game.id).await.expect("read").map(|g| g.id),
+            Some(game.id)
+        );
+        let written = store
+            .ensure_player(Platform::Console, "carol", "Carol", at(2))
+            .await;
+        assert!(
+            matches!(written, Err(StorageError::ReadOnly(_))),
+            "{:?}",
+            written.err()
+        );
+    }
+
+    #[tokio::test]
+    async fn a_lock_held_past_the_busy_timeout_is_busy() {
+        let (dir, store) = fresh();
+        store
+            .with(|conn| {
+                conn.busy_timeout(std::time::Duration::from_millis(20))
+                    .map_err(StorageError::from)
+            })
+            .await
+            .expect("timeout");
+        let other = Connection::open(dir.path().join("suite.db")).expect("second connection");
+        other.execute_batch("BEGIN EXCLUSIVE").expect("lock");
+        let written = store
+            .ensure_player(Platform::Console, "carol", "Carol", at(2))
+            .await;
+        assert!(
+            matches!(written, Err(StorageError::Busy(_))),
+            "{:?}",
+            written.err()
+        );
+        other.execute_batch("COMMIT").expect("unlock");
+        store
+            .ensure_player(Platform::Console, "carol", "Carol", at(2))
+            .await
+            .expect("written once the lock is gone");
     }
 }

@@ -257,8 +257,12 @@ pub async fn identities_are_created_once<S: Store>(store: &S) {
         .expect("channel");
     assert_ne!(elsewhere.id, w.channel.id);
     let orphan = store.ensure_channel(other.id + 100, "main").await;
+    // The database's foreign key refuses it (the memory store's own check: Backend).
     assert!(
-        matches!(orphan, Err(StorageError::Backend(_))),
+        matches!(
+            orphan,
+            Err(StorageError::Driver(_) | StorageError::Backend(_))
+        ),
         "{orphan:?}"
     );
 
@@ -779,7 +783,10 @@ pub async fn a_failed_commit_writes_nothing<S: Store>(store: &S) {
     };
     let result = store.commit(commit, t(2), |_| ()).await;
     assert!(
-        matches!(result, Err(StorageError::Backend(_))),
+        matches!(
+            result,
+            Err(StorageError::Driver(_) | StorageError::Backend(_))
+        ),
         "{result:?}"
     );
     assert!(

@@ -26,6 +26,7 @@ use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use serde::Serialize;
 use tokio_postgres::NoTls;
 
+use super::DriverError;
 use super::{
     ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, FinishedGame,
     GameRecord, GameSummary, LeaveRow, MoveRow, OpenedAct, Platform, PlayerRow, RatingPoint,
@@ -45,11 +46,55 @@ pub struct PgStore {
     pool: Pool,
 }
 
-/// A driver error as a storage error, with the server's message when there is one.
+/// A driver error as a storage error of its kind, the error kept as its source.
 pub(crate) fn backend(error: tokio_postgres::Error) -> StorageError {
-    match error.as_db_error() {
-        Some(db) => StorageError::Backend(format!("{} ({})", db.message(), db.code().code())),
-        None => StorageError::Backend(error.to_string()),
+    let kind = match error.code() {
+        Some(code) => kind_of_sqlstate(code.code()),
+        // No answer from the server: the connection failed or was lost.
+        None if error.is_closed() || io_failure(&error) => StorageError::Unavailable,
+        None => StorageError::Driver,
+    };
+    kind(Box::new(error))
+}
+
+/// A failure to get a pooled connection, by its cause.
+fn pool_error(error: deadpool_postgres::PoolError) -> StorageError {
+    use deadpool_postgres::{PoolError, TimeoutType};
+    match error {
+        PoolError::Backend(error) => backend(error),
+        // Every connection stayed in use longer than the pool waits.
+        PoolError::Timeout(TimeoutType::Wait) => StorageError::Busy(Box::new(error)),
+        PoolError::Timeout(_) | PoolError::Closed => StorageError::Unavailable(Box::new(error)),
+        other => StorageError::Driver(Box::new(other)),
+    }
+}
+
+/// Whether an I/O error (a refused or broken connection) lies behind `error`.
+fn io_failure(error: &tokio_postgres::Error) -> bool {
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        if cause.is::<std::io::Error>() {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
+}
+
+/// Which [`StorageError`] a server's SQLSTATE is. Serialization failures
+/// and deadlocks are [`StorageError::Conflict`]: the act is tried again.
+fn kind_of_sqlstate(code: &str) -> fn(DriverError) -> StorageError {
+    match code {
+        "40001" | "40P01" => |_| StorageError::Conflict,
+        "53100" => StorageError::DiskFull,
+        "25006" => StorageError::ReadOnly,
+        "55P03" => StorageError::Busy,
+        "XX001" | "XX002" => StorageError::Damaged,
+        // admin_shutdown, crash_shutdown, cannot_connect_now, and every
+        // connection_exception.
+        "57P01" | "57P02" | "57P03" => StorageError::Unavailable,
+        _ if code.starts_with("08") => StorageError::Unavailable,
+        _ => StorageError::Driver,
     }
 }
 
@@ -142,10 +187,7 @@ impl PgStore {
     }
 
     async fn client(&self) -> Result<Object> {
-        self.pool
-            .get()
-            .await
-            .map_err(|e| StorageError::Backend(format!("connection pool: {e}")))
+        self.pool.get().await.map_err(pool_error)
     }
 
     /// Runs one prepared query on a pooled connection.
@@ -1321,5 +1363,65 @@ mod tests {
             outputs.push(task.await.expect("task"));
         }
         outputs
+    }
+
+    #[tokio::test]
+    async fn a_read_only_server_refuses_writes_as_read_only() {
+        let Some((schema, _migrated)) = fresh().await else {
+            return;
+        };
+        // Every transaction of these connections is read-only, as on a standby.
+        let mut config = schema.config().expect("config");
+        config.options(format!(
+            "-c search_path={} -c default_transaction_read_only=on",
+            schema.name()
+        ));
+        let manager = Manager::from_config(config, NoTls, ManagerConfig::default());
+        let store = PgStore {
+            pool: Pool::builder(manager).max_size(1).build().expect("pool"),
+        };
+        let written = store
+            .ensure_player(Platform::Console, "carol", "Carol", Utc::now())
+            .await;
+        let Err(StorageError::ReadOnly(source)) = written else {
+            panic!("{written:?}");
+        };
+        let driver = source
+            .downcast_ref::<tokio_postgres::Error>()
+            .expect("the driver's error");
+        assert_eq!(
+            driver.code(),
+            Some(&tokio_postgres::error::SqlState::READ_ONLY_SQL_TRANSACTION)
+        );
+    }
+
+    /// Each SQLSTATE the store tells apart, and the failure it becomes.
+    #[test]
+    fn sqlstates_map_to_their_kind() {
+        let table = [
+            ("53100", "disk-full"),
+            ("25006", "read-only"),
+            ("55P03", "busy"),
+            ("40001", "conflict"),
+            ("40P01", "conflict"),
+            ("XX001", "damaged"),
+            ("XX002", "damaged"),
+            ("57P01", "unavailable"),
+            ("57P02", "unavailable"),
+            ("57P03", "unavailable"),
+            ("08000", "unavailable"),
+            ("08006", "unavailable"),
+            ("23503", "driver"),
+            ("23505", "driver"),
+            ("42P01", "driver"),
+        ];
+        for (code, kind) in table {
+            let error = kind_of_sqlstate(code)(Box::new(std::io::Error::other(code)));
+            assert_eq!(error.kind(), kind, "{code}");
+            if kind != "conflict" {
+                let source = std::error::Error::source(&error).expect("a source");
+                assert_eq!(source.to_string(), code);
+            }
+        }
     }
 }
