@@ -800,6 +800,24 @@ impl Store for MemoryStore {
         Ok((committed, value))
     }
 
+    /// No transaction spans several commits here: a batch of more than one
+    /// is refused untouched, and the caller commits its acts one by one.
+    async fn commit_all<R, F>(
+        &self,
+        mut batch: Vec<(Commit, F)>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<(Committed, R)>>
+    where
+        R: Serialize + Send + 'static,
+        F: FnOnce(&Committed) -> R + Send + 'static,
+    {
+        match (batch.pop(), batch.is_empty()) {
+            (None, _) => Ok(Vec::new()),
+            (Some((commit, answer)), true) => Ok(vec![self.commit(commit, now, answer).await?]),
+            (Some(_), false) => Err(StorageError::Conflict),
+        }
+    }
+
     async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
         let state = self.lock()?;
         let mut games: Vec<FinishedGame> = state
