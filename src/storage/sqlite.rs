@@ -1911,6 +1911,12 @@ mod tests {
 
     store_suite!(fresh);
 
+    #[tokio::test]
+    async fn batches_are_committed_whole() {
+        let (_dir, store) = fresh();
+        crate::storage::suite::batches_are_committed_whole(&store).await;
+    }
+
     const TABLES: [&str; 18] = [
         "challenges",
         "channels",

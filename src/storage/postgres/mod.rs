@@ -1090,6 +1090,14 @@ mod tests {
         Some((schema, store))
     }
 
+    #[tokio::test]
+    async fn batches_are_committed_whole() {
+        let Some((_schema, store)) = fresh().await else {
+            return;
+        };
+        crate::storage::suite::batches_are_committed_whole(&store).await;
+    }
+
     store_suite!(optional async fresh);
 
     const TABLES: [&str; 19] = [
