@@ -393,3 +393,29 @@ async fn a_reminder_is_sent_once_even_when_the_scheduler_restarts() {
         task.await.unwrap();
     }
 }
+
+/// Flags that fall together are ended in one batch, yet as if one after
+/// another: bob's second game is rated from his rating after his first.
+#[tokio::test]
+async fn flags_falling_together_end_every_game_once_in_order() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path().join("batch.db")).unwrap();
+    let service = Service::new(store, ServiceConfig::default());
+    for (white, black) in [("alice", "bob"), ("bob", "carol"), ("dave", "erin")] {
+        started_game(&service, start(), white, black, "1d").await;
+    }
+    let replies = service.run_due(start() + Duration::days(2)).await;
+    let endings: Vec<_> = replies
+        .iter()
+        .flat_map(|r| &r.events)
+        .filter(|e| matches!(e.event, Event::GameOver { .. }))
+        .map(|e| e.game)
+        .collect();
+    assert_eq!(endings.len(), 3, "{replies:?}");
+    assert!(endings.windows(2).all(|w| w[0] < w[1]), "{endings:?}");
+    // bob won the first game as black and lost the second as white: his
+    // second change starts where his first one ended.
+    assert!(replies[0].text.contains("bob 1500 → 1742"), "{replies:?}");
+    assert!(replies[1].text.contains("bob 1742 → 1494"), "{replies:?}");
+    assert!(!replies.iter().any(|r| r.ephemeral), "{replies:?}");
+}

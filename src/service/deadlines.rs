@@ -5,17 +5,31 @@
 //! the opponent cannot mate, or an abort when the first move never came) and
 //! commits each one under an idempotency key made of the game and its
 //! version, so two schedulers (or a restart) never end a game twice.
+//!
+//! The flag falls of one claimed batch are committed together, in one
+//! transaction (one write to disk rather than one per game): all of them or
+//! none, so a crash mid-batch loses nothing (the games stay running, and
+//! come back when the claim's lease ends). A game whose end reads what an
+//! earlier one in the batch changes (a shared player's rating, a ladder, a
+//! tournament) is worked out only once those are committed; a batch that is
+//! refused is attended again game by game.
+
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use chrono::{DateTime, Utc};
 
 use super::cache::LoadedGame;
 use super::texts::{self, Names};
 use super::{Failure, GameEvent, Reply, Service};
-use crate::core::game::{Act, Actor, GameError};
-use crate::storage::{Commit, DueGame, GameUpdate, StorageError, Store};
+use crate::core::game::{Act, Actor, GameError, PlayerId};
+use crate::storage::{Commit, Committed, DueGame, GameUpdate, StorageError, Store};
 
 /// Games handled per store query; more are fetched until none are due.
 const BATCH: usize = 200;
+
+/// Flag falls worked out at once (their reads in flight together).
+const READ_AHEAD: usize = 8;
 
 /// How long a claimed batch stays this scheduler's: ample for a batch, and
 /// short enough that the games of a process that died come back soon.
@@ -40,7 +54,12 @@ impl<S: Store> Service<S> {
     pub async fn run_due(&self, now: DateTime<Utc>) -> Vec<Reply> {
         // Leaves first: a clock that restarted may be the next to run out.
         let mut replies = self.end_due_leaves(now).await;
-        replies.extend(self.attend_due_games(now).await);
+        // Boxed as `Send` here, where that is proven: left to callers generic
+        // over their notifier, the compiler fails to see it (a rustc
+        // limitation with lifetimes inside nested async types).
+        let due: Pin<Box<dyn Future<Output = Vec<Reply>> + Send + '_>> =
+            Box::pin(self.attend_due_games(now));
+        replies.extend(due.await);
         replies.extend(self.attend_ladders(now).await);
         replies.extend(self.start_due_tournaments(now).await);
         replies
@@ -141,32 +160,100 @@ impl<S: Store> Service<S> {
                 }
             };
             let full_batch = due.len() == BATCH;
-            let mut handled = 0;
-            for game in due {
-                let outcome = match self.expire(game, now).await {
-                    Ok(Some(notices)) => Ok(Some(notices)),
+            let due_ids = due.clone();
+            // Each game's notices, in the order the games came due.
+            let mut notices: Vec<Option<Vec<Reply>>> = vec![None; due.len()];
+            let mut ends = Vec::new();
+            // Worked out a few at a time: each reads through its own connection.
+            let mut worked: Vec<_> = Vec::new();
+            // What was committed since the games in `worked` were read.
+            let mut written: Vec<Read> = Vec::new();
+            for (slot, game) in due.into_iter().enumerate() {
+                if slot % READ_AHEAD == 0 {
+                    let next: Vec<_> = due_ids[slot..]
+                        .iter()
+                        .take(READ_AHEAD)
+                        .map(|&g| self.work_out_expiry(g, now))
+                        .collect();
+                    worked = join_all(next).await;
+                    worked.reverse();
+                    written.clear();
+                }
+                let Some(mut worked_out) = worked.pop() else {
+                    continue;
+                };
+                if stale(&worked_out, &ends, &written) {
+                    // It read what a flag fall waiting in `ends` changes, or
+                    // what one committed since has changed: commit those
+                    // first, then read again.
+                    for (_, _, end) in &ends {
+                        written.extend(&end.reads);
+                    }
+                    self.commit_expiries(std::mem::take(&mut ends), &mut notices, now)
+                        .await;
+                    worked_out = self.work_out_expiry(game, now).await;
+                }
+                let outcome = match worked_out {
+                    Ok(Some(expiry)) => {
+                        ends.push((slot, game, expiry));
+                        continue;
+                    }
                     // No flag fell: the wake-up was for a reminder.
                     Ok(None) => self.remind(game, now).await,
                     Err(error) => Err(error),
                 };
-                match outcome {
-                    Ok(Some(notices)) => {
-                        handled += 1;
-                        replies.extend(notices);
-                    }
-                    Ok(None) => {}
-                    Err(Failure::Storage(error)) => {
-                        tracing::error!(%error, game = game.id, "cannot attend a due game");
-                    }
-                }
+                notices[slot] = attended(game, outcome);
             }
+            self.commit_expiries(ends, &mut notices, now).await;
+            let handled = notices.iter().flatten().count();
             if handled > 0 {
                 // Shows how processes sharing a database split the work.
                 tracing::info!(handled, "due games attended");
             }
+            replies.extend(notices.into_iter().flatten().flatten());
             // A full batch where nothing was done would repeat forever: stop.
             if !full_batch || handled == 0 {
                 return replies;
+            }
+        }
+    }
+
+    /// Commits the flag falls of `ends` together, putting each one's
+    /// notices in its slot of `notices`. If the batch is refused (a player
+    /// moved meanwhile, say), nothing of it was written: each game is then
+    /// attended alone, as if it had never been batched.
+    async fn commit_expiries(
+        &self,
+        ends: Vec<(usize, DueGame, Expiry)>,
+        notices: &mut [Option<Vec<Reply>>],
+        now: DateTime<Utc>,
+    ) {
+        if ends.is_empty() {
+            return;
+        }
+        let (games, commits): (Vec<_>, Vec<_>) = ends
+            .into_iter()
+            .map(|(slot, game, end)| {
+                let answer = end.answer;
+                let answer = move |committed: &Committed| answer(committed.clone());
+                ((slot, game), (end.commit, answer))
+            })
+            .unzip();
+        match self.store.commit_all(commits, now).await {
+            Ok(done) => {
+                for ((slot, _), (_, replies)) in games.into_iter().zip(done) {
+                    notices[slot] = Some(replies);
+                }
+            }
+            Err(error) => {
+                tracing::debug!(%error, games = games.len(), "flag falls committed one by one");
+                for (slot, game) in games {
+                    let outcome = match self.expire(game, now).await {
+                        Ok(None) => self.remind(game, now).await,
+                        outcome => outcome,
+                    };
+                    notices[slot] = attended(game, outcome);
+                }
             }
         }
     }
@@ -280,6 +367,26 @@ impl<S: Store> Service<S> {
         due: DueGame,
         now: DateTime<Utc>,
     ) -> Result<Option<Vec<Reply>>, Failure> {
+        let Some(end) = self.work_out_expiry(due, now).await? else {
+            return Ok(None);
+        };
+        let answer = end.answer;
+        let answer = move |committed: &Committed| answer(committed.clone());
+        match self.store.commit(end.commit, now, answer).await {
+            Ok((_, replies)) => Ok(Some(replies)),
+            // Another scheduler (or a move) got there first: nothing to say twice.
+            Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Some(Vec::new())),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// What the clock ending one game writes and says, if its flag has
+    /// really fallen; nothing is written yet.
+    async fn work_out_expiry(
+        &self,
+        due: DueGame,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Expiry>, Failure> {
         let loaded = match self.games.get(due.id, due.version) {
             Some(loaded) => loaded,
             None => match self.store.game(due.id).await? {
@@ -335,6 +442,13 @@ impl<S: Store> Service<S> {
         };
         // Ratings, ladder and tournament move in the commit that ends the game.
         let end = self.game_end(record, &update.state, lang, now).await?;
+        let mut reads = vec![
+            Read::Rating(record.server_id, record.white),
+            Read::Rating(record.server_id, record.black),
+        ];
+        if end.touches_competition() {
+            reads.push(Read::Competition(record.server_id));
+        }
         let mut reply = reply;
         let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
@@ -342,12 +456,108 @@ impl<S: Store> Service<S> {
             ..Commit::default()
         };
         let answer = end.apply(&mut commit, &mut reply);
-        let answer = move |committed: &crate::storage::Committed| answer(committed, vec![reply]);
-        match self.store.commit(commit, now, answer).await {
-            Ok((_, replies)) => Ok(Some(replies)),
-            // Another scheduler (or a move) got there first: nothing to say twice.
-            Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Some(Vec::new())),
-            Err(error) => Err(error.into()),
+        Ok(Some(Expiry {
+            commit,
+            answer: Box::new(move |committed: Committed| answer(&committed, vec![reply])),
+            reads,
+        }))
+    }
+}
+
+/// Whether a flag fall was worked out from what a flag fall waiting in
+/// `ends` changes, or what one committed since (`written`) has changed.
+fn stale(
+    worked_out: &Result<Option<Expiry>, Failure>,
+    ends: &[(usize, DueGame, Expiry)],
+    written: &[Read],
+) -> bool {
+    let Ok(Some(expiry)) = worked_out else {
+        return false;
+    };
+    ends.iter().any(|(_, _, end)| expiry.shares_reads(end))
+        || expiry.reads.iter().any(|read| written.contains(read))
+}
+
+/// The notices of one attended game (`None` if it needed nothing), with a
+/// failure logged.
+fn attended(game: DueGame, outcome: Result<Option<Vec<Reply>>, Failure>) -> Option<Vec<Reply>> {
+    match outcome {
+        Ok(notices) => notices,
+        Err(Failure::Storage(error)) => {
+            tracing::error!(%error, game = game.id, "cannot attend a due game");
+            None
         }
+    }
+}
+
+/// A flag fall worked out and not committed yet.
+struct Expiry {
+    commit: Commit,
+    /// Given what the commit assigned (owned: a boxed closure over a
+    /// borrowed argument would keep the scheduler's future from being `Send`).
+    answer: Box<dyn FnOnce(Committed) -> Vec<Reply> + Send>,
+    /// What working it out read besides the game itself.
+    reads: Vec<Read>,
+}
+
+impl Expiry {
+    /// Whether one of the two read what the other changes (a rating, a
+    /// ladder, a tournament): then the second must be worked out after the
+    /// first is committed, as if the games had ended one after the other.
+    fn shares_reads(&self, other: &Expiry) -> bool {
+        self.reads.iter().any(|read| other.reads.contains(read))
+    }
+}
+
+/// Something a game's end reads and may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Read {
+    /// A player's rating on a server.
+    Rating(i64, PlayerId),
+    /// A server's ladder and tournaments.
+    Competition(i64),
+}
+
+/// Runs `futures` together on this task and returns their outputs in order.
+fn join_all<F: Future>(futures: Vec<F>) -> JoinAll<F> {
+    JoinAll {
+        outputs: futures.iter().map(|_| None).collect(),
+        futures: futures.into_iter().map(Box::pin).collect(),
+    }
+}
+
+/// See [`join_all`]: a plain future (not a closure), so that the scheduler's
+/// future stays `Send` for any notifier.
+struct JoinAll<F: Future> {
+    futures: Vec<Pin<Box<F>>>,
+    outputs: Vec<Option<F::Output>>,
+}
+
+// Nothing in it is ever pinned in place: the futures are boxed.
+impl<F: Future> Unpin for JoinAll<F> {}
+
+impl<F: Future> Future for JoinAll<F> {
+    type Output = Vec<F::Output>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let mut busy = false;
+        for (future, output) in this.futures.iter_mut().zip(this.outputs.iter_mut()) {
+            if output.is_none() {
+                match future.as_mut().poll(cx) {
+                    Poll::Ready(value) => *output = Some(value),
+                    Poll::Pending => busy = true,
+                }
+            }
+        }
+        if busy {
+            return Poll::Pending;
+        }
+        Poll::Ready(
+            std::mem::take(&mut this.outputs)
+                .into_iter()
+                .flatten()
+                .collect(),
+        )
     }
 }

@@ -57,6 +57,12 @@ impl<S: Store> Service<S> {
 }
 
 impl GameEnd {
+    /// Whether working it out read a ladder or a running tournament (whose
+    /// other games' ends it depends on), not just its players' ratings.
+    pub(super) fn touches_competition(&self) -> bool {
+        self.settlement.is_some() || self.announcements.is_some()
+    }
+
     /// Puts the writes into `commit` and the sentences under `reply`'s text;
     /// returns how to answer once committed: `replies`, then the
     /// tournament's announcements.

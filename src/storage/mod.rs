@@ -748,6 +748,20 @@ pub trait Store: Send + Sync + 'static {
         R: Serialize + Send + 'static,
         F: FnOnce(&Committed) -> R + Send + 'static;
 
+    /// Applies every commit of `batch`, in order, in one transaction (one
+    /// write to disk for many acts), each with its own answer: all or
+    /// nothing. Fails like [`Store::commit`] when any one of them would
+    /// (`DuplicateAct` may then read `Conflict`), and then nothing was
+    /// written, so the caller can work each act out again and commit it alone.
+    fn commit_all<R, F>(
+        &self,
+        batch: Vec<(Commit, F)>,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Vec<(Committed, R)>>> + Send
+    where
+        R: Serialize + Send + 'static,
+        F: FnOnce(&Committed) -> R + Send + 'static;
+
     /// The earliest instant the scheduler must look at a running game: a
     /// reminder or a flag, whichever comes first.
     fn next_wake_up(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;

@@ -909,15 +909,49 @@ where
     // IMMEDIATE takes the write lock now: the duplicate check below and the
     // insert of the key at the end cannot interleave with another process.
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let done = write_act(&tx, &commit, now, answer)?;
+    tx.commit()?;
+    Ok(done)
+}
+
+/// Every commit of `batch` in one transaction (see [`Store::commit_all`]).
+fn commit_all_in<R, F>(
+    conn: &mut Connection,
+    batch: Vec<(Commit, F)>,
+    now: DateTime<Utc>,
+) -> Result<Vec<(Committed, R)>>
+where
+    R: Serialize,
+    F: FnOnce(&Committed) -> R,
+{
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let done = batch
+        .into_iter()
+        .map(|(commit, answer)| write_act(&tx, &commit, now, answer))
+        .collect::<Result<Vec<_>>>()?;
+    tx.commit()?;
+    Ok(done)
+}
+
+/// One act's rows and its answer under its key, in `tx`; the caller commits.
+fn write_act<R, F>(
+    tx: &Transaction<'_>,
+    commit: &Commit,
+    now: DateTime<Utc>,
+    answer: F,
+) -> Result<(Committed, R)>
+where
+    R: Serialize,
+    F: FnOnce(&Committed) -> R,
+{
     if let Some(key) = &commit.act_key {
-        refuse_processed(&tx, key)?;
+        refuse_processed(tx, key)?;
     }
-    let committed = write_commit(&tx, &commit, now)?;
+    let committed = write_commit(tx, commit, now)?;
     let value = answer(&committed);
     if let Some(key) = &commit.act_key {
-        record_answer(&tx, key, &value, now)?;
+        record_answer(tx, key, &value, now)?;
     }
-    tx.commit()?;
     Ok((committed, value))
 }
 
@@ -1476,6 +1510,18 @@ impl Store for SqliteStore {
             .await
     }
 
+    async fn commit_all<R, F>(
+        &self,
+        batch: Vec<(Commit, F)>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<(Committed, R)>>
+    where
+        R: Serialize + Send + 'static,
+        F: FnOnce(&Committed) -> R + Send + 'static,
+    {
+        self.with(move |conn| commit_all_in(conn, batch, now)).await
+    }
+
     async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
         self.read(move |conn| {
             let next: Option<String> = conn
@@ -1882,6 +1928,12 @@ mod tests {
     }
 
     store_suite!(fresh);
+
+    #[tokio::test]
+    async fn batches_are_committed_whole() {
+        let (_dir, store) = fresh();
+        crate::storage::suite::batches_are_committed_whole(&store).await;
+    }
 
     const TABLES: [&str; 18] = [
         "challenges",

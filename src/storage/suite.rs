@@ -821,6 +821,63 @@ pub async fn a_failed_commit_writes_nothing<S: Store>(store: &S) {
     );
 }
 
+/// Acts committed together are kept together, each answer under its key;
+/// one refusal among them writes none of them. (Not for the memory store,
+/// which refuses every batch of more than one.)
+pub async fn batches_are_committed_whole<S: Store>(store: &S) {
+    let w = world(store).await;
+    let challenge = |key: &str| Commit {
+        act_key: Some(key.into()),
+        new_challenge: Some(new_challenge(&w, w.channel.id, t(60))),
+        ..Commit::default()
+    };
+    let refused = Commit {
+        act_key: Some("batch-refused".into()),
+        closing_challenge: Some(ChallengeClosing {
+            id: 999_999,
+            to: ChallengeStatus::Accepted,
+        }),
+        ..Commit::default()
+    };
+    let batch = vec![challenge("batch-1"), refused];
+    let batch = batch.into_iter().map(|c| (c, |_: &Committed| 1)).collect();
+    let result = store.commit_all(batch, t(2)).await;
+    assert!(
+        matches!(result, Err(StorageError::Conflict)),
+        "{:?}",
+        result.err()
+    );
+    let open = store
+        .open_challenges(w.channel.id, t(3))
+        .await
+        .expect("open");
+    assert!(open.is_empty(), "{open:?}");
+    assert!(store.answer_of("batch-1").await.expect("read").is_none());
+
+    let batch = vec![challenge("batch-2"), challenge("batch-3")];
+    let done = store
+        .commit_all(
+            batch
+                .into_iter()
+                .map(|c| (c, |committed: &Committed| committed.challenge_id))
+                .collect(),
+            t(2),
+        )
+        .await
+        .expect("batch");
+    assert_eq!(done.len(), 2);
+    assert_ne!(done[0].1, done[1].1);
+    let open = store
+        .open_challenges(w.channel.id, t(3))
+        .await
+        .expect("open");
+    assert_eq!(open.len(), 2, "{open:?}");
+    for (key, (_, id)) in ["batch-2", "batch-3"].into_iter().zip(&done) {
+        let stored = store.answer_of(key).await.expect("read");
+        assert_eq!(stored, Some(serde_json::to_string(id).expect("json")));
+    }
+}
+
 /// An answer whose JSON fails.
 struct Unserializable;
 

@@ -698,6 +698,32 @@ impl Store for PgStore {
         Err(refusal)
     }
 
+    async fn commit_all<R, F>(
+        &self,
+        batch: Vec<(Commit, F)>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<(Committed, R)>>
+    where
+        R: Serialize + Send + 'static,
+        F: FnOnce(&Committed) -> R + Send + 'static,
+    {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(backend)?;
+        let mut done = Vec::with_capacity(batch.len());
+        for (commit, answer) in batch {
+            match write::write(&tx, &commit, now, answer).await {
+                Ok(one) => done.push(one),
+                Err(refusal) => {
+                    tx.rollback().await.map_err(backend)?;
+                    return Err(refusal);
+                }
+            }
+        }
+        // One COMMIT, so one flush of the log, for the whole batch.
+        tx.commit().await.map_err(backend)?;
+        Ok(done)
+    }
+
     async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
         let row = self
             .query_opt(
@@ -1104,6 +1130,14 @@ mod tests {
         let schema = ScratchSchema::create(&url, "suite").await.expect("schema");
         let store = schema.store(4).await.expect("open");
         Some((schema, store))
+    }
+
+    #[tokio::test]
+    async fn batches_are_committed_whole() {
+        let Some((_schema, store)) = fresh().await else {
+            return;
+        };
+        crate::storage::suite::batches_are_committed_whole(&store).await;
     }
 
     store_suite!(optional async fresh);
