@@ -15,10 +15,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeZone, Utc};
+use pawnpost::core::platform::Platform;
 use pawnpost::service::{Act, Input, Moderation, Service, ServiceConfig, User};
+use pawnpost::storage::Store;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 use pawnpost::storage::sqlite::SqliteStore;
-use pawnpost::storage::{Platform, Store};
 use shakmaty::{CastlingMode, Chess, Position};
 
 /// Acts in flight per process.

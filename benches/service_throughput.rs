@@ -8,8 +8,8 @@
 use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
+use pawnpost::core::platform::Platform;
 use pawnpost::service::{Act, Input, Moderation, Service, ServiceConfig, User};
-use pawnpost::storage::Platform;
 use pawnpost::storage::sqlite::SqliteStore;
 use rusqlite::Connection;
 use shakmaty::uci::UciMove;

@@ -4,7 +4,8 @@
 //!
 //! - [`core`]: the pure rules core. Move input and output in several notations
 //!   and languages, commands, the game state machine, results and their
-//!   precedence, the "can this side still mate?" seam and PGN. No I/O, no
+//!   precedence, the "can this side still mate?" seam, PGN, and the ids every
+//!   layer shares ([`core::platform::Platform`]). No I/O, no
 //!   clock reads: time is always a parameter.
 //! - [`storage`]: the [`storage::Store`] trait and all the SQL: a SQLite
 //!   store (a file, or `:memory:` for tests) and a PostgreSQL store for

@@ -4,8 +4,8 @@
 //! turned off; `handle` alone draws nothing.
 
 use chrono::{DateTime, TimeZone, Utc};
+use pawnpost::core::platform::Platform;
 use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
-use pawnpost::storage::Platform;
 use pawnpost::storage::sqlite::SqliteStore;
 
 fn now() -> DateTime<Utc> {

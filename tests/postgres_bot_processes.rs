@@ -17,9 +17,10 @@ use std::time::{Duration as StdDuration, Instant};
 use chrono::{Duration, Utc};
 use fake_discord::{FakeDiscord, FakeUser};
 use pawnpost::core::event::Reason;
+use pawnpost::core::platform::Platform;
 use pawnpost::service::{Act, Input, Moderation, Service, ServiceConfig, User};
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
-use pawnpost::storage::{GameState, Platform, Store};
+use pawnpost::storage::{GameState, Store};
 use serde_json::json;
 
 const GAMES: u64 = 1000;

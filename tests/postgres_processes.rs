@@ -14,11 +14,12 @@ use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, Reason};
+use pawnpost::core::platform::Platform;
 use pawnpost::scheduler::{self, Notifier, Settings, TimeSource};
 use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
 use pawnpost::storage::postgres::PgStore;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
-use pawnpost::storage::{GameState, Platform, Store};
+use pawnpost::storage::{GameState, Store};
 
 const GAMES: usize = 1000;
 /// Servers the games are spread over; process `p` serves those with `server % 2 == p`.

@@ -6,10 +6,11 @@ use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, GameResult, Reason};
+use pawnpost::core::platform::Platform;
 use pawnpost::scheduler::{self, Notifier, Settings, TimeSource, TokioTime};
 use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
+use pawnpost::storage::Store;
 use pawnpost::storage::sqlite::SqliteStore;
-use pawnpost::storage::{Platform, Store};
 use tokio::sync::oneshot;
 
 /// A delivered reply and the instant it was delivered.

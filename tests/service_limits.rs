@@ -3,10 +3,10 @@
 //! ephemeral answer in the asker's language, and changes nothing.
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
+use pawnpost::core::platform::Platform;
 use pawnpost::service::{
     Act, Input, Moderation, RenderLimits, Reply, Service, ServiceConfig, User,
 };
-use pawnpost::storage::Platform;
 use pawnpost::storage::sqlite::SqliteStore;
 
 fn t0() -> DateTime<Utc> {

@@ -2,8 +2,8 @@
 //! read-only SQLite file is told so, in their language, and nothing changes.
 
 use chrono::{TimeZone, Utc};
+use pawnpost::core::platform::Platform;
 use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
-use pawnpost::storage::Platform;
 use pawnpost::storage::sqlite::SqliteStore;
 
 fn act(user: &str, locale: Option<&str>, text: &str) -> Act {

@@ -2,8 +2,8 @@
 //! its own cache of rebuilt games, and neither ever acts on a stale one.
 
 use chrono::{Duration, TimeZone, Utc};
+use pawnpost::core::platform::Platform;
 use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
-use pawnpost::storage::Platform;
 use pawnpost::storage::sqlite::SqliteStore;
 
 fn act(user: &str, text: &str, key: &str) -> Act {

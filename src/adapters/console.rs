@@ -35,9 +35,10 @@ use std::io::{BufRead, Write};
 use chrono::{DateTime, Datelike, Duration, Utc};
 use serde::Serialize;
 
+use crate::core::platform::Platform;
 use crate::render::text::diagram;
 use crate::service::{Act, GameEvent, Input, Moderation, Prompt, Reply, Service, User};
-use crate::storage::{Platform, Store};
+use crate::storage::Store;
 
 /// The longest input line accepted; longer lines are refused whole, and no
 /// more than this (plus one byte) of them is ever held in memory.

@@ -12,6 +12,7 @@ pub mod event;
 pub mod game;
 pub mod notation;
 pub mod pgn;
+pub mod platform;
 pub mod unwinnable;
 
 #[cfg(test)]

@@ -41,9 +41,11 @@ use crate::core::notation::Lang;
 use crate::i18n::{self, Arg, I18n};
 pub use renders::RenderLimits;
 
+use crate::core::platform::Platform;
+
 use crate::storage::{
-    ActRequest, ChannelRow, Commit, Committed, OpenedAct, Platform, PlayerRow, ServerDefaults,
-    ServerRow, StorageError, Store,
+    ActRequest, ChannelRow, Commit, Committed, OpenedAct, PlayerRow, ServerDefaults, ServerRow,
+    StorageError, Store,
 };
 
 pub use moderation::Moderation;

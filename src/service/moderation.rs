@@ -60,9 +60,10 @@ mod tests {
     use chrono::{DateTime, TimeZone, Utc};
 
     use super::*;
+    use crate::core::platform::Platform;
     use crate::service::{Act, Input, Reply, Service, ServiceConfig, User};
     use crate::storage::sqlite::SqliteStore;
-    use crate::storage::{GameState, Platform, Store, TournamentState};
+    use crate::storage::{GameState, Store, TournamentState};
 
     #[test]
     fn a_scope_covers_its_channel_or_its_server_and_nothing_else() {

@@ -637,9 +637,10 @@ fn result_text(outcome: Outcome) -> &'static str {
 mod tests {
     use chrono::{DateTime, TimeZone, Utc};
 
+    use crate::core::platform::Platform;
     use crate::service::{Act, Input, Moderation, Prompt, Reply, Service, ServiceConfig, User};
     use crate::storage::sqlite::SqliteStore;
-    use crate::storage::{Platform, Store, TournamentState};
+    use crate::storage::{Store, TournamentState};
 
     fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()

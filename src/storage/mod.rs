@@ -38,6 +38,7 @@ pub mod transfer;
 #[cfg(test)]
 pub mod suite;
 
+pub(crate) use crate::core::platform::Platform;
 use std::future::Future;
 
 use chrono::{DateTime, SubsecRound, Utc};
@@ -150,34 +151,6 @@ pub fn check_moves(game: i64, plies: u32, moves: &[MoveRow]) -> Result<()> {
             m.ply
         ))),
         None => Ok(()),
-    }
-}
-
-/// Which chat a row belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Platform {
-    Console,
-    Discord,
-    Matrix,
-}
-
-impl Platform {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Platform::Console => "console",
-            Platform::Discord => "discord",
-            Platform::Matrix => "matrix",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Platform> {
-        match name {
-            "console" => Some(Platform::Console),
-            "discord" => Some(Platform::Discord),
-            "matrix" => Some(Platform::Matrix),
-            _ => None,
-        }
     }
 }
 

@@ -374,8 +374,8 @@ mod tests {
     use chrono::{Duration, TimeZone, Utc};
 
     use super::*;
+    use crate::core::platform::Platform;
     use crate::service::{Act, Input, Moderation, Service, ServiceConfig, User};
-    use crate::storage::Platform;
     use crate::storage::Store;
     use crate::storage::postgres::scratch::{ScratchSchema, test_url};
 

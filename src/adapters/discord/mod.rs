@@ -42,10 +42,11 @@ use self::shards::ShardPlan;
 use crate::config::{DiscordConfig, Secret};
 use crate::core::command::CommandError;
 use crate::core::notation::Lang;
+use crate::core::platform::Platform;
 use crate::i18n::Arg;
 use crate::scheduler::TimeSource;
 use crate::service::{Act, Input, Moderation, Service, User};
-use crate::storage::{Platform, Store};
+use crate::storage::Store;
 
 pub use self::delivery::DiscordNotifier;
 

@@ -18,8 +18,9 @@ use matrix_sdk::sync::SyncResponse;
 use matrix_sdk::{Client, Room};
 
 use crate::core::command::{self, Command};
+use crate::core::platform::Platform;
 use crate::service::{Act, Input, Service, User};
-use crate::storage::{Platform, Store};
+use crate::storage::Store;
 
 use super::choices::{Answer, PendingChoices};
 use super::commands::{command_text, resolve_pills};
