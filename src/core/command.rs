@@ -241,6 +241,46 @@ pub enum CommandError {
     UnclosedQuote,
 }
 
+impl Command {
+    /// Whether the command only looks at what is stored: repeating it changes
+    /// nothing, so the service answers it afresh on every delivery (with its
+    /// files) instead of keeping its answer under the act's key.
+    pub fn only_looks(&self) -> bool {
+        match self {
+            Command::Board { .. }
+            | Command::Moves { .. }
+            | Command::Pgn { .. }
+            | Command::Gif { .. }
+            | Command::Games
+            | Command::Standings
+            | Command::Rating { .. }
+            | Command::SeasonStandings { .. }
+            | Command::Record { .. }
+            | Command::Help
+            | Command::Leave(LeaveAction::Status)
+            | Command::Ladder(LadderAction::Show)
+            | Command::Tournament(
+                TournamentCommand::Pairings { .. } | TournamentCommand::Standings { .. },
+            ) => true,
+            Command::Challenge { .. }
+            | Command::Accept { .. }
+            | Command::Decline { .. }
+            | Command::Cancel { .. }
+            | Command::Move { .. }
+            | Command::Draw { .. }
+            | Command::Claim { .. }
+            | Command::Resign { .. }
+            | Command::MoreTime { .. }
+            | Command::Abort { .. }
+            | Command::SetLanguage(_)
+            | Command::SetNotify(_)
+            | Command::Leave(_)
+            | Command::Ladder(_)
+            | Command::Tournament(_) => false,
+        }
+    }
+}
+
 impl CommandError {
     /// A stable snake_case name: the i18n message key.
     pub fn kind(&self) -> &'static str {

@@ -38,17 +38,15 @@ use serde::{Deserialize, Serialize};
 use crate::core::command::{self, Command};
 use crate::core::event::Event;
 use crate::core::notation::Lang;
-use crate::i18n::{self, Arg, I18n};
-pub use renders::RenderLimits;
-
 use crate::core::platform::Platform;
-
+use crate::i18n::{self, Arg, I18n};
 use crate::storage::{
     ActRequest, ChannelRow, Commit, Committed, OpenedAct, PlayerRow, ServerDefaults, ServerRow,
     StorageError, Store,
 };
 
 pub use moderation::Moderation;
+pub use renders::RenderLimits;
 
 /// Games kept rebuilt between acts (about 20 KB each for an 80-ply game).
 const CACHED_GAMES: usize = 2048;
@@ -274,46 +272,6 @@ fn failure_message(error: &StorageError) -> &'static str {
     }
 }
 
-/// Whether a command only looks at what is stored. Its answer is built
-/// afresh on every delivery (with its files: a PGN, a GIF, a chart), since
-/// repeating it changes nothing; every other command's answer is kept under
-/// its key, refusals included.
-fn only_looks(command: &Command) -> bool {
-    use command::{LadderAction, LeaveAction, TournamentCommand};
-    match command {
-        Command::Board { .. }
-        | Command::Moves { .. }
-        | Command::Pgn { .. }
-        | Command::Gif { .. }
-        | Command::Games
-        | Command::Standings
-        | Command::Rating { .. }
-        | Command::SeasonStandings { .. }
-        | Command::Record { .. }
-        | Command::Help
-        | Command::Leave(LeaveAction::Status)
-        | Command::Ladder(LadderAction::Show)
-        | Command::Tournament(
-            TournamentCommand::Pairings { .. } | TournamentCommand::Standings { .. },
-        ) => true,
-        Command::Challenge { .. }
-        | Command::Accept { .. }
-        | Command::Decline { .. }
-        | Command::Cancel { .. }
-        | Command::Move { .. }
-        | Command::Draw { .. }
-        | Command::Claim { .. }
-        | Command::Resign { .. }
-        | Command::MoreTime { .. }
-        | Command::Abort { .. }
-        | Command::SetLanguage(_)
-        | Command::SetNotify(_)
-        | Command::Leave(_)
-        | Command::Ladder(_)
-        | Command::Tournament(_) => false,
-    }
-}
-
 /// Why an attempt stopped short of an answer.
 #[derive(Debug)]
 enum Failure {
@@ -418,7 +376,7 @@ impl<S: Store> Service<S> {
         };
         for _ in 0..MAX_ATTEMPTS {
             match self.attempt(&ctx, &command, now).await {
-                Ok(replies) if !only_looks(&command) => {
+                Ok(replies) if !command.only_looks() => {
                     return self.keep_answer(&ctx, replies, now).await;
                 }
                 Err(Failure::Storage(StorageError::Conflict)) => continue,
