@@ -114,7 +114,7 @@ impl SqliteStore {
     /// [`StorageError::Corrupt`], naming the file and what to do.
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore> {
         let path = path.as_ref();
-        SqliteStore::open_checked(path).map_err(|error| match error {
+        SqliteStore::open_waiting(path).map_err(|error| match error {
             StorageError::Corrupt(problem) => damaged_at_open(path, &problem),
             // Not a database at all, or damage SQLite meets before the check.
             StorageError::Damaged(source) => damaged_at_open(path, &source),
@@ -127,6 +127,23 @@ impl SqliteStore {
     /// (each `:memory:` connection would have its own).
     pub fn open_in_memory() -> Result<SqliteStore> {
         SqliteStore::open(":memory:")
+    }
+
+    /// Opens the file, waiting while another process holds it. Two processes
+    /// opening a new file at once can get SQLITE_BUSY without SQLite's busy
+    /// handler being asked (switching to WAL, or reading while the other
+    /// one sets WAL up), so the whole opening is tried again until the busy
+    /// timeout has passed.
+    fn open_waiting(path: &Path) -> Result<SqliteStore> {
+        let started = std::time::Instant::now();
+        loop {
+            match SqliteStore::open_checked(path) {
+                Err(StorageError::Busy(_)) if started.elapsed() < BUSY_TIMEOUT => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                other => return other,
+            }
+        }
     }
 
     fn open_checked(path: &Path) -> Result<SqliteStore> {
