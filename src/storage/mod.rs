@@ -31,6 +31,8 @@
 
 mod ladder;
 pub mod postgres;
+mod queries;
+mod sql;
 pub mod sqlite;
 mod tournament;
 pub mod transfer;

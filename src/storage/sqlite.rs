@@ -27,7 +27,12 @@ use rusqlite::{
 use serde::Serialize;
 use shakmaty::Color;
 
+mod conn;
 mod tournaments;
+
+use super::queries::identity;
+use super::sql::ready;
+use conn::SqliteConn;
 
 use super::DriverError;
 use super::transfer::{Table, Value};
@@ -35,8 +40,8 @@ use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
     ColorChoice, Commit, Committed, DueGame, FinishedGame, GameRecord, GameState, GameSummary,
     GameUpdate, IdleRung, LadderMatchRow, LadderRow, LeaveRow, MoveRow, NewChallenge, NewGame,
-    Notify, OpenedAct, Platform, PlayerRow, RatingPoint, RatingRow, RatingUpdate, Result,
-    ServerDefaults, ServerRow, StandingRow, StorageError, Store,
+    OpenedAct, Platform, PlayerRow, RatingPoint, RatingRow, RatingUpdate, Result, ServerDefaults,
+    ServerRow, StandingRow, StorageError, Store,
 };
 use crate::core::clock::Clock;
 use crate::core::event::{GameResult, Reason, color_str, parse_color};
@@ -186,27 +191,21 @@ impl SqliteStore {
     ///
     /// On a multi-threaded runtime the current worker hands its other tasks
     /// over and runs the work itself (`block_in_place`), which saves two
-    /// thread switches per call; elsewhere the work goes to the blocking pool.
+    /// thread switches per call; on a single-threaded runtime it runs in place.
     async fn with<T, F>(&self, work: F) -> Result<T>
     where
-        T: Send + 'static,
-        F: FnOnce(&mut Connection) -> Result<T> + Send + 'static,
+        T: Send,
+        F: FnOnce(&mut Connection) -> Result<T> + Send,
     {
-        let conn = Arc::clone(&self.conn);
-        let run = move || {
-            let mut conn = conn
-                .lock()
-                .map_err(|_| StorageError::Backend("connection lock poisoned".to_owned()))?;
-            work(&mut conn)
-        };
+        let run = move || work(&mut *self.lock()?);
         let multi_thread = tokio::runtime::Handle::try_current()
             .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
         if multi_thread {
             tokio::task::block_in_place(run)
         } else {
-            tokio::task::spawn_blocking(run)
-                .await
-                .map_err(|e| StorageError::Backend(format!("blocking task: {e}")))?
+            // A single-threaded runtime (tests, tools) has no other worker
+            // to hand its tasks to: the work runs here.
+            run()
         }
     }
 
@@ -214,8 +213,8 @@ impl SqliteStore {
     /// one consistent snapshot.
     async fn read<T, F>(&self, work: F) -> Result<T>
     where
-        T: Send + 'static,
-        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+        T: Send,
+        F: FnOnce(&Connection) -> Result<T> + Send,
     {
         self.with(move |conn| {
             let tx = conn.transaction()?;
@@ -231,8 +230,8 @@ impl SqliteStore {
     /// (up to the busy timeout) instead of failing half-way.
     async fn write<T, F>(&self, work: F) -> Result<T>
     where
-        T: Send + 'static,
-        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+        T: Send,
+        F: FnOnce(&Connection) -> Result<T> + Send,
     {
         self.with(move |conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -483,82 +482,6 @@ fn platform(text: &str) -> Result<Platform> {
     Platform::from_name(text).ok_or_else(|| corrupt("platform", text))
 }
 
-const SERVER_COLUMNS: &str = "id, platform, platform_id, language, time_control, \
-     draw_agreement_allowed, draw_min_moves, moderator_role";
-
-/// A server row as SQLite returns it, before its text columns are checked.
-type ServerTuple = (
-    i64,
-    String,
-    String,
-    String,
-    String,
-    bool,
-    u32,
-    Option<String>,
-);
-
-fn server_row(row: &Row<'_>) -> rusqlite::Result<ServerTuple> {
-    row.try_into()
-}
-
-fn to_server(t: ServerTuple) -> Result<ServerRow> {
-    Ok(ServerRow {
-        id: t.0,
-        platform: platform(&t.1)?,
-        platform_id: t.2,
-        language: lang(&t.3)?,
-        time_control: t.4,
-        draw_rules: DrawRules {
-            agreement_allowed: t.5,
-            min_moves_each: t.6,
-        },
-        moderator_role: t.7,
-    })
-}
-
-const PLAYER_COLUMNS: &str = "id, platform, platform_id, display_name, language, notify";
-
-type PlayerTuple = (i64, String, String, String, Option<String>, String);
-
-fn player_row(row: &Row<'_>) -> rusqlite::Result<PlayerTuple> {
-    row.try_into()
-}
-
-fn to_player(t: PlayerTuple) -> Result<PlayerRow> {
-    Ok(PlayerRow {
-        id: PlayerId(t.0),
-        platform: platform(&t.1)?,
-        platform_id: t.2,
-        display_name: t.3,
-        language: t.4.as_deref().map(lang).transpose()?,
-        notify: Notify::from_name(&t.5).ok_or_else(|| corrupt("notify", &t.5))?,
-    })
-}
-
-fn find_player(
-    conn: &Connection,
-    platform: Platform,
-    platform_id: &str,
-) -> Result<Option<PlayerRow>> {
-    let sql =
-        format!("SELECT {PLAYER_COLUMNS} FROM players WHERE platform = ?1 AND platform_id = ?2");
-    let found = conn
-        .prepare_cached(&sql)?
-        .query_row(params![platform.as_str(), platform_id], player_row)
-        .optional()?;
-    found.map(to_player).transpose()
-}
-
-fn player_by_id(conn: &Connection, id: PlayerId) -> Result<Option<PlayerRow>> {
-    let sql = format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?1");
-    let found = conn
-        .prepare_cached(&sql)?
-        .query_row(params![id.0], player_row)
-        .optional()?;
-    found.map(to_player).transpose()
-}
-
 fn game_state(
     status: &str,
     result: Option<String>,
@@ -667,7 +590,8 @@ fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
         })
         .collect::<Result<Vec<Note>>>()?;
     let player = |id: i64| -> Result<PlayerRow> {
-        player_by_id(conn, PlayerId(id))?.ok_or(StorageError::NotFound("player"))
+        ready(identity::player(&mut SqliteConn(conn), PlayerId(id)))?
+            .ok_or(StorageError::NotFound("player"))
     };
     Ok(Some(GameRecord {
         id,
@@ -1174,178 +1098,27 @@ fn to_challenge(t: ChallengeTuple) -> Result<ChallengeRow> {
     })
 }
 
-fn find_server(
-    conn: &Connection,
-    platform: Platform,
-    platform_id: &str,
-) -> Result<Option<ServerRow>> {
-    let select =
-        format!("SELECT {SERVER_COLUMNS} FROM servers WHERE platform = ?1 AND platform_id = ?2");
-    conn.prepare_cached(&select)?
-        .query_row(params![platform.as_str(), platform_id], server_row)
-        .optional()?
-        .map(to_server)
-        .transpose()
-}
-
-/// Run in a write transaction (see [`SqliteStore::write`]).
-fn ensure_server(
-    conn: &Connection,
-    platform: Platform,
-    platform_id: &str,
-    defaults: &ServerDefaults,
-    now: DateTime<Utc>,
-) -> Result<ServerRow> {
-    if let Some(server) = find_server(conn, platform, platform_id)? {
-        return Ok(server);
-    }
-    conn.prepare_cached(
-        "INSERT INTO servers (platform, platform_id, language, time_control, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
-    )?
-    .execute(params![
-        platform.as_str(),
-        platform_id,
-        defaults.language.as_str(),
-        defaults.time_control,
-        to_text(now)
-    ])?;
-    find_server(conn, platform, platform_id)?.ok_or(StorageError::NotFound("server"))
-}
-
-fn find_channel(conn: &Connection, server_id: i64, platform_id: &str) -> Result<Option<i64>> {
-    Ok(conn
-        .prepare_cached("SELECT id FROM channels WHERE server_id = ?1 AND platform_id = ?2")?
-        .query_row(params![server_id, platform_id], |r| r.get(0))
-        .optional()?)
-}
-
-/// Run in a write transaction (see [`SqliteStore::write`]).
-fn ensure_channel(conn: &Connection, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
-    let id = match find_channel(conn, server_id, platform_id)? {
-        Some(id) => id,
-        None => {
-            conn.prepare_cached(
-                "INSERT INTO channels (server_id, platform_id) VALUES (?1, ?2)
-                 ON CONFLICT DO NOTHING",
-            )?
-            .execute(params![server_id, platform_id])?;
-            find_channel(conn, server_id, platform_id)?.ok_or(StorageError::NotFound("channel"))?
-        }
-    };
-    Ok(ChannelRow {
-        id,
-        server_id,
-        platform_id: platform_id.to_owned(),
-    })
-}
-
-/// Run in a write transaction (see [`SqliteStore::write`]).
-fn ensure_player(
-    conn: &Connection,
-    platform: Platform,
-    platform_id: &str,
-    display_name: &str,
-    now: DateTime<Utc>,
-) -> Result<PlayerRow> {
-    if let Some(mut player) = find_player(conn, platform, platform_id)? {
-        if player.display_name != display_name {
-            conn.prepare_cached("UPDATE players SET display_name = ?1 WHERE id = ?2")?
-                .execute(params![display_name, player.id.0])?;
-            player.display_name = display_name.to_owned();
-        }
-        return Ok(player);
-    }
-    // Someone may have added the player since the read: then the name we
-    // saw is the newer one.
-    conn.prepare_cached(
-        "INSERT INTO players (platform, platform_id, display_name, created_at)
-         VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT (platform, platform_id) DO UPDATE SET display_name = excluded.display_name",
-    )?
-    .execute(params![
-        platform.as_str(),
-        platform_id,
-        display_name,
-        to_text(now)
-    ])?;
-    find_player(conn, platform, platform_id)?.ok_or(StorageError::NotFound("player"))
-}
-
-fn answer_of(conn: &Connection, key: &str) -> Result<Option<String>> {
-    Ok(conn
-        .prepare_cached("SELECT answer FROM processed_acts WHERE act_key = ?1")?
-        .query_row(params![key], |r| r.get(0))
-        .optional()?)
-}
-
-/// [`Store::open_act`] on `conn`. Without `may_write`, only reads, and
-/// gives `None` when a row must be created or renamed first.
-fn open_act_on(
-    conn: &Connection,
-    request: &ActRequest,
-    now: DateTime<Utc>,
-    may_write: bool,
-) -> Result<Option<OpenedAct>> {
-    if let Some(key) = &request.act_key
-        && let Some(answer) = answer_of(conn, key)?
-    {
-        return Ok(Some(OpenedAct::Answered(answer)));
-    }
-    let opened = |server: ServerRow, channel_id: i64, player: PlayerRow| OpenedAct::New {
-        channel: ChannelRow {
-            id: channel_id,
-            server_id: server.id,
-            platform_id: request.channel.clone(),
-        },
-        server,
-        player,
-    };
-    if !may_write {
-        let Some(server) = find_server(conn, request.platform, &request.server)? else {
-            return Ok(None);
-        };
-        let Some(channel_id) = find_channel(conn, server.id, &request.channel)? else {
-            return Ok(None);
-        };
-        let player = find_player(conn, request.platform, &request.user_id)?
-            .filter(|p| p.display_name == request.user_name);
-        return Ok(player.map(|player| opened(server, channel_id, player)));
-    }
-    let server = ensure_server(
-        conn,
-        request.platform,
-        &request.server,
-        &request.defaults,
-        now,
-    )?;
-    let channel = ensure_channel(conn, server.id, &request.channel)?;
-    let player = ensure_player(
-        conn,
-        request.platform,
-        &request.user_id,
-        &request.user_name,
-        now,
-    )?;
-    Ok(Some(opened(server, channel.id, player)))
-}
-
 impl Store for SqliteStore {
     async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
         // The common case (a known place and player) only reads and takes no
         // write lock; new servers, channels and players are written together
         // in one write transaction, which looks for the key again first.
-        let request = Arc::new(request);
-        let known = Arc::clone(&request);
-        if let Some(opened) = self
-            .read(move |conn| open_act_on(conn, &known, now, false))
-            .await?
-        {
-            return Ok(opened);
+        let known = self
+            .read(|conn| ready(identity::open_act_reading(&mut SqliteConn(conn), &request)))
+            .await?;
+        match known {
+            Some(opened) => Ok(opened),
+            None => {
+                self.write(|conn| {
+                    ready(identity::open_act_writing(
+                        &mut SqliteConn(conn),
+                        &request,
+                        now,
+                    ))
+                })
+                .await
+            }
         }
-        self.write(move |conn| open_act_on(conn, &request, now, true))
-            .await?
-            .ok_or(StorageError::NotFound("act's place"))
     }
 
     async fn ongoing_in_channel(&self, channel_id: i64, player: PlayerId) -> Result<ChannelGames> {
@@ -1390,16 +1163,28 @@ impl Store for SqliteStore {
         defaults: &ServerDefaults,
         now: DateTime<Utc>,
     ) -> Result<ServerRow> {
-        let platform_id = platform_id.to_owned();
-        let defaults = defaults.clone();
-        self.write(move |conn| ensure_server(conn, platform, &platform_id, &defaults, now))
-            .await
+        self.write(|conn| {
+            let c = &mut SqliteConn(conn);
+            ready(identity::ensure_server(
+                c,
+                platform,
+                platform_id,
+                defaults,
+                now,
+            ))
+        })
+        .await
     }
 
     async fn ensure_channel(&self, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
-        let platform_id = platform_id.to_owned();
-        self.write(move |conn| ensure_channel(conn, server_id, &platform_id))
-            .await
+        self.write(|conn| {
+            ready(identity::ensure_channel(
+                &mut SqliteConn(conn),
+                server_id,
+                platform_id,
+            ))
+        })
+        .await
     }
 
     async fn ensure_player(
@@ -1409,9 +1194,17 @@ impl Store for SqliteStore {
         display_name: &str,
         now: DateTime<Utc>,
     ) -> Result<PlayerRow> {
-        let (platform_id, display_name) = (platform_id.to_owned(), display_name.to_owned());
-        self.write(move |conn| ensure_player(conn, platform, &platform_id, &display_name, now))
-            .await
+        self.write(|conn| {
+            let c = &mut SqliteConn(conn);
+            ready(identity::ensure_player(
+                c,
+                platform,
+                platform_id,
+                display_name,
+                now,
+            ))
+        })
+        .await
     }
 
     async fn find_player(
@@ -1419,31 +1212,29 @@ impl Store for SqliteStore {
         platform: Platform,
         platform_id: &str,
     ) -> Result<Option<PlayerRow>> {
-        let platform_id = platform_id.to_owned();
-        self.read(move |conn| find_player(conn, platform, &platform_id))
-            .await
-    }
-
-    async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>> {
-        self.read(move |conn| player_by_id(conn, id)).await
-    }
-
-    async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
-        self.read(move |conn| {
-            conn.prepare_cached(&format!(
-                "SELECT {SERVER_COLUMNS} FROM servers WHERE id = ?1"
-            ))?
-            .query_row(params![id], server_row)
-            .optional()?
-            .map(to_server)
-            .transpose()
+        self.read(|conn| {
+            ready(identity::find_player(
+                &mut SqliteConn(conn),
+                platform,
+                platform_id,
+            ))
         })
         .await
     }
 
+    async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>> {
+        self.read(|conn| ready(identity::player(&mut SqliteConn(conn), id)))
+            .await
+    }
+
+    async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
+        self.read(|conn| ready(identity::server(&mut SqliteConn(conn), id)))
+            .await
+    }
+
     async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
-        let key = act_key.to_owned();
-        self.read(move |conn| answer_of(conn, &key)).await
+        self.read(|conn| ready(identity::answer_of(&mut SqliteConn(conn), act_key)))
+            .await
     }
 
     async fn game(&self, id: i64) -> Result<Option<GameRecord>> {

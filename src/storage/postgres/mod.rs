@@ -9,6 +9,7 @@
 //! a primary key, and the scheduler claims due games with
 //! `FOR UPDATE SKIP LOCKED`. Migrations live in `migrations/postgres/`.
 
+mod conn;
 mod import;
 mod ladder;
 mod rows;
@@ -27,6 +28,7 @@ use serde::Serialize;
 use tokio_postgres::NoTls;
 
 use super::DriverError;
+use super::queries::identity;
 use super::{
     ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, FinishedGame,
     GameRecord, GameSummary, LeaveRow, MoveRow, OpenedAct, Platform, PlayerRow, RatingPoint,
@@ -35,7 +37,8 @@ use super::{
 };
 use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, Note, PlayerId};
-use rows::{CHALLENGE_COLUMNS, LEAVE_COLUMNS, PLAYER_COLUMNS, SERVER_COLUMNS, SUMMARY_COLUMNS};
+use conn::PgConn;
+use rows::{CHALLENGE_COLUMNS, LEAVE_COLUMNS, SUMMARY_COLUMNS};
 
 /// Connections per process unless the URL's caller asks otherwise.
 pub const DEFAULT_POOL_SIZE: usize = 16;
@@ -210,125 +213,6 @@ impl PgStore {
     }
 }
 
-async fn find_server(
-    client: &Object,
-    platform: Platform,
-    platform_id: &str,
-) -> Result<Option<ServerRow>> {
-    let sql =
-        format!("SELECT {SERVER_COLUMNS} FROM servers s WHERE platform = $1 AND platform_id = $2");
-    let statement = client.prepare_cached(&sql).await.map_err(backend)?;
-    let found = client
-        .query_opt(&statement, &[&platform.as_str(), &platform_id])
-        .await
-        .map_err(backend)?;
-    found.map(|row| rows::server(&row, 0)).transpose()
-}
-
-async fn ensure_server(
-    client: &Object,
-    platform: Platform,
-    platform_id: &str,
-    defaults: &ServerDefaults,
-    now: DateTime<Utc>,
-) -> Result<ServerRow> {
-    if let Some(server) = find_server(client, platform, platform_id).await? {
-        return Ok(server);
-    }
-    let statement = client
-        .prepare_cached(
-            "INSERT INTO servers (platform, platform_id, language, time_control, created_at)
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-        )
-        .await
-        .map_err(backend)?;
-    client
-        .execute(
-            &statement,
-            &[
-                &platform.as_str(),
-                &platform_id,
-                &defaults.language.as_str(),
-                &defaults.time_control,
-                &stored(now),
-            ],
-        )
-        .await
-        .map_err(backend)?;
-    find_server(client, platform, platform_id)
-        .await?
-        .ok_or(StorageError::NotFound("server"))
-}
-
-async fn ensure_channel(client: &Object, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
-    let statement = client
-        .prepare_cached(
-            "WITH new AS (
-                 INSERT INTO channels (server_id, platform_id) VALUES ($1, $2)
-                 ON CONFLICT DO NOTHING RETURNING id
-             )
-             SELECT id FROM new
-             UNION ALL
-             SELECT id FROM channels WHERE server_id = $1 AND platform_id = $2",
-        )
-        .await
-        .map_err(backend)?;
-    let row = client
-        .query(&statement, &[&server_id, &platform_id])
-        .await
-        .map_err(backend)?
-        .into_iter()
-        .next()
-        .ok_or(StorageError::NotFound("channel"))?;
-    Ok(ChannelRow {
-        id: row.get(0),
-        server_id,
-        platform_id: platform_id.to_owned(),
-    })
-}
-
-async fn ensure_player(
-    client: &Object,
-    platform: Platform,
-    platform_id: &str,
-    display_name: &str,
-    now: DateTime<Utc>,
-) -> Result<PlayerRow> {
-    // New players are created and renamed ones get their current name in
-    // one statement; a player whose name is current is only read.
-    let sql = format!(
-        "INSERT INTO players (platform, platform_id, display_name, created_at)
-         VALUES ($1, $2, $3, $4)
-         ON CONFLICT (platform, platform_id) DO UPDATE SET display_name = excluded.display_name
-         WHERE players.display_name <> excluded.display_name
-         RETURNING {PLAYER_COLUMNS}"
-    );
-    let statement = client.prepare_cached(&sql).await.map_err(backend)?;
-    let written = client
-        .query_opt(
-            &statement,
-            &[
-                &platform.as_str(),
-                &platform_id,
-                &display_name,
-                &stored(now),
-            ],
-        )
-        .await
-        .map_err(backend)?;
-    if let Some(row) = written {
-        return rows::player(&row, 0);
-    }
-    let sql =
-        format!("SELECT {PLAYER_COLUMNS} FROM players WHERE platform = $1 AND platform_id = $2");
-    let statement = client.prepare_cached(&sql).await.map_err(backend)?;
-    let row = client
-        .query_one(&statement, &[&platform.as_str(), &platform_id])
-        .await
-        .map_err(backend)?;
-    rows::player(&row, 0)
-}
-
 /// The one-query game read: the row, its players and channel, and its moves
 /// and notes as arrays, from one snapshot.
 const GAME_QUERY: &str = "
@@ -445,12 +329,12 @@ impl Store for PgStore {
         now: DateTime<Utc>,
     ) -> Result<ServerRow> {
         let client = self.client().await?;
-        ensure_server(&client, platform, platform_id, defaults, now).await
+        identity::ensure_server(&mut PgConn(&client), platform, platform_id, defaults, now).await
     }
 
     async fn ensure_channel(&self, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
         let client = self.client().await?;
-        ensure_channel(&client, server_id, platform_id).await
+        identity::ensure_channel(&mut PgConn(&client), server_id, platform_id).await
     }
 
     async fn ensure_player(
@@ -461,7 +345,14 @@ impl Store for PgStore {
         now: DateTime<Utc>,
     ) -> Result<PlayerRow> {
         let client = self.client().await?;
-        ensure_player(&client, platform, platform_id, display_name, now).await
+        identity::ensure_player(
+            &mut PgConn(&client),
+            platform,
+            platform_id,
+            display_name,
+            now,
+        )
+        .await
     }
 
     async fn find_player(
@@ -469,103 +360,29 @@ impl Store for PgStore {
         platform: Platform,
         platform_id: &str,
     ) -> Result<Option<PlayerRow>> {
-        let sql = format!(
-            "SELECT {PLAYER_COLUMNS} FROM players WHERE platform = $1 AND platform_id = $2"
-        );
-        self.query_opt(&sql, &[&platform.as_str(), &platform_id])
-            .await?
-            .map(|row| rows::player(&row, 0))
-            .transpose()
+        let client = self.client().await?;
+        identity::find_player(&mut PgConn(&client), platform, platform_id).await
     }
 
     async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>> {
-        let sql = format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = $1");
-        self.query_opt(&sql, &[&id.0])
-            .await?
-            .map(|row| rows::player(&row, 0))
-            .transpose()
+        let client = self.client().await?;
+        identity::player(&mut PgConn(&client), id).await
     }
 
     async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
-        let sql = format!("SELECT {SERVER_COLUMNS} FROM servers s WHERE s.id = $1");
-        self.query_opt(&sql, &[&id])
-            .await?
-            .map(|row| rows::server(&row, 0))
-            .transpose()
+        let client = self.client().await?;
+        identity::server(&mut PgConn(&client), id).await
     }
 
     async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
-        let client = self.client().await?;
-        // The common case (a known place and player, a new key) in one query.
-        let sql = format!(
-            "SELECT (SELECT answer FROM processed_acts WHERE act_key = $1), {SERVER_COLUMNS}, c.id,
-                    p.id, p.platform, p.platform_id, p.display_name, p.language, p.notify
-             FROM (SELECT 1) AS one
-             LEFT JOIN servers s ON s.platform = $2 AND s.platform_id = $3
-             LEFT JOIN channels c ON c.server_id = s.id AND c.platform_id = $4
-             LEFT JOIN players p ON p.platform = $2 AND p.platform_id = $5"
-        );
-        let statement = client.prepare_cached(&sql).await.map_err(backend)?;
-        let platform = request.platform.as_str();
-        let row = client
-            .query_one(
-                &statement,
-                &[
-                    &request.act_key,
-                    &platform,
-                    &request.server,
-                    &request.channel,
-                    &request.user_id,
-                ],
-            )
-            .await
-            .map_err(backend)?;
-        if let Some(answer) = rows::get::<Option<String>>(&row, 0)? {
-            return Ok(OpenedAct::Answered(answer));
+        let mut client = self.client().await?;
+        if let Some(opened) = identity::open_act_reading(&mut PgConn(&client), &request).await? {
+            return Ok(opened);
         }
-        let server = match rows::get::<Option<i64>>(&row, 1)? {
-            Some(_) => rows::server(&row, 1)?,
-            None => {
-                ensure_server(
-                    &client,
-                    request.platform,
-                    &request.server,
-                    &request.defaults,
-                    now,
-                )
-                .await?
-            }
-        };
-        let channel = match rows::get::<Option<i64>>(&row, 9)? {
-            Some(id) => ChannelRow {
-                id,
-                server_id: server.id,
-                platform_id: request.channel.clone(),
-            },
-            None => ensure_channel(&client, server.id, &request.channel).await?,
-        };
-        let known = match rows::get::<Option<i64>>(&row, 10)? {
-            Some(_) => Some(rows::player(&row, 10)?),
-            None => None,
-        };
-        let player = match known {
-            Some(player) if player.display_name == request.user_name => player,
-            _ => {
-                ensure_player(
-                    &client,
-                    request.platform,
-                    &request.user_id,
-                    &request.user_name,
-                    now,
-                )
-                .await?
-            }
-        };
-        Ok(OpenedAct::New {
-            server,
-            channel,
-            player,
-        })
+        let tx = client.transaction().await.map_err(backend)?;
+        let opened = identity::open_act_writing(&mut PgConn(&tx), &request, now).await?;
+        tx.commit().await.map_err(backend)?;
+        Ok(opened)
     }
 
     async fn ongoing_in_channel(&self, channel_id: i64, player: PlayerId) -> Result<ChannelGames> {
@@ -598,13 +415,8 @@ impl Store for PgStore {
     }
 
     async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
-        self.query_opt(
-            "SELECT answer FROM processed_acts WHERE act_key = $1",
-            &[&act_key],
-        )
-        .await?
-        .map(|row| rows::get(&row, 0))
-        .transpose()
+        let client = self.client().await?;
+        identity::answer_of(&mut PgConn(&client), act_key).await
     }
 
     async fn game(&self, id: i64) -> Result<Option<GameRecord>> {

@@ -11,17 +11,12 @@ use tokio_postgres::Row;
 use tokio_postgres::types::FromSql;
 
 use crate::core::event::{GameResult, Reason, parse_color};
-use crate::core::game::{DrawRules, PlayerId};
+use crate::core::game::PlayerId;
 use crate::core::notation::Lang;
 use crate::storage::{
     ChallengeRow, ChallengeStatus, ColorChoice, GameState, GameSummary, LeaveRow, Notify, Platform,
-    PlayerRow, Result, ServerRow, StorageError,
+    PlayerRow, Result, StorageError,
 };
-
-pub const SERVER_COLUMNS: &str = "s.id, s.platform, s.platform_id, s.language, s.time_control, \
-     s.draw_agreement_allowed, s.draw_min_moves, s.moderator_role";
-
-pub const PLAYER_COLUMNS: &str = "id, platform, platform_id, display_name, language, notify";
 
 pub const CHALLENGE_COLUMNS: &str = "id, server_id, channel_id, challenger_id, challenged_id, \
      color, time_control, rated, start_fen, status, created_at, expires_at";
@@ -67,22 +62,6 @@ pub fn color(text: &str) -> Result<Color> {
 
 pub fn platform(text: &str) -> Result<Platform> {
     Platform::from_name(text).ok_or_else(|| corrupt("platform", text))
-}
-
-/// A server row from `SERVER_COLUMNS` starting at column `at`.
-pub fn server(row: &Row, at: usize) -> Result<ServerRow> {
-    Ok(ServerRow {
-        id: get(row, at)?,
-        platform: platform(get(row, at + 1)?)?,
-        platform_id: get(row, at + 2)?,
-        language: lang(get(row, at + 3)?)?,
-        time_control: get(row, at + 4)?,
-        draw_rules: DrawRules {
-            agreement_allowed: get(row, at + 5)?,
-            min_moves_each: count(row, at + 6)?,
-        },
-        moderator_role: get(row, at + 7)?,
-    })
 }
 
 /// A player row from `PLAYER_COLUMNS` starting at column `at`.

@@ -1,0 +1,7 @@
+//! Every statement of the store, written once for SQLite and PostgreSQL,
+//! with the code that maps its rows (see [`super::sql`]). Each function
+//! takes a [`Conn`](super::sql::Conn): the backend decides only how the
+//! connection and its transaction are had.
+
+pub mod identity;
+pub mod rows;
