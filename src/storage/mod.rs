@@ -30,6 +30,7 @@
 //! tokio's blocking pool; the PostgreSQL store uses an async driver.
 
 mod ladder;
+pub mod migrations;
 pub mod postgres;
 mod queries;
 mod sql;

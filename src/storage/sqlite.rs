@@ -35,6 +35,7 @@ use super::sql::ready;
 use conn::SqliteConn;
 
 use super::DriverError;
+use super::migrations::{Backend, Migration, for_backend};
 use super::transfer::{Table, Value};
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
@@ -48,42 +49,10 @@ use crate::core::event::{GameResult, Reason, color_str, parse_color};
 use crate::core::game::{DrawRules, Note, PlayerId};
 use crate::core::notation::Lang;
 
-/// The migrations, in order: version N is `MIGRATIONS[N - 1]`.
-pub const MIGRATIONS: &[(&str, &str)] = &[
-    ("0001_init", include_str!("../../migrations/0001_init.sql")),
-    (
-        "0002_clocks",
-        include_str!("../../migrations/0002_clocks.sql"),
-    ),
-    (
-        "0003_heartbeat",
-        include_str!("../../migrations/0003_heartbeat.sql"),
-    ),
-    (
-        "0004_reminders",
-        include_str!("../../migrations/0004_reminders.sql"),
-    ),
-    (
-        "0005_leave",
-        include_str!("../../migrations/0005_leave.sql"),
-    ),
-    (
-        "0006_competition",
-        include_str!("../../migrations/0006_competition.sql"),
-    ),
-    (
-        "0007_ladder",
-        include_str!("../../migrations/0007_ladder.sql"),
-    ),
-    (
-        "0008_tournaments",
-        include_str!("../../migrations/0008_tournaments.sql"),
-    ),
-    (
-        "0009_challenges_by_challenger",
-        include_str!("../../migrations/0009_challenges_by_challenger.sql"),
-    ),
-];
+/// The schema's steps for SQLite, in order: version N is element N − 1.
+fn migrations() -> &'static [Migration] {
+    for_backend(Backend::Sqlite)
+}
 
 /// How long a statement waits for another process's write lock.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -412,7 +381,7 @@ fn schema_version(conn: &Connection) -> Result<usize> {
 /// Applies every migration the file does not have yet, one transaction each.
 fn migrate(conn: &mut Connection) -> Result<()> {
     let current = check_not_newer(conn)?;
-    for (index, (name, sql)) in MIGRATIONS.iter().enumerate().skip(current) {
+    for (index, (name, sql)) in migrations().iter().enumerate().skip(current) {
         apply_migration(conn, index + 1, name, sql)?;
     }
     // A newer binary may have migrated the file while we waited for the lock.
@@ -422,12 +391,12 @@ fn migrate(conn: &mut Connection) -> Result<()> {
 /// The file's version, refused if this binary does not know it.
 fn check_not_newer(conn: &Connection) -> Result<usize> {
     let current = schema_version(conn)?;
-    if current > MIGRATIONS.len() {
+    if current > migrations().len() {
         return Err(StorageError::Migration {
             version: current,
             message: format!(
                 "the database is newer than this binary (which knows {} migrations)",
-                MIGRATIONS.len()
+                migrations().len()
             ),
         });
     }
@@ -1781,7 +1750,7 @@ mod tests {
 
     #[test]
     fn migrations_are_numbered_in_order() {
-        for (index, (name, sql)) in MIGRATIONS.iter().enumerate() {
+        for (index, (name, sql)) in migrations().iter().enumerate() {
             assert!(
                 name.starts_with(&format!("{:04}_", index + 1)),
                 "{name} is not migration {}",
@@ -1794,9 +1763,9 @@ mod tests {
     #[test]
     fn a_fresh_file_gets_every_migration_and_every_table() {
         let (_dir, store) = fresh();
-        assert_eq!(store.schema_version().expect("version"), MIGRATIONS.len());
+        assert_eq!(store.schema_version().expect("version"), migrations().len());
         let conn = store.lock().expect("lock");
-        assert_eq!(int_pragma(&conn, "user_version"), MIGRATIONS.len() as i64);
+        assert_eq!(int_pragma(&conn, "user_version"), migrations().len() as i64);
         assert_eq!(tables(&conn), TABLES);
         let mode: String = conn
             .pragma_query_value(None, "journal_mode", |r| r.get(0))
@@ -1814,7 +1783,7 @@ mod tests {
         drop(SqliteStore::open(&path).expect("open"));
         // 0001 has plain CREATE TABLEs: running it again would fail.
         let store = SqliteStore::open(&path).expect("reopen");
-        assert_eq!(store.schema_version().expect("version"), MIGRATIONS.len());
+        assert_eq!(store.schema_version().expect("version"), migrations().len());
         assert_eq!(tables(&store.lock().expect("lock")), TABLES);
     }
 

@@ -978,7 +978,7 @@ mod tests {
 
     #[test]
     fn migrations_are_numbered_in_order() {
-        for (index, (name, sql)) in schema::MIGRATIONS.iter().enumerate() {
+        for (index, (name, sql)) in schema::migrations().iter().enumerate() {
             assert!(
                 name.starts_with(&format!("{:04}_", index + 1)),
                 "{name} is not migration {}",
@@ -995,7 +995,7 @@ mod tests {
         };
         assert_eq!(
             store.schema_version().await.expect("version"),
-            schema::MIGRATIONS.len()
+            schema::migrations().len()
         );
         let tables: Vec<String> = store
             .query(
@@ -1042,7 +1042,7 @@ mod tests {
             let store = store.as_ref().expect("open");
             assert_eq!(
                 store.schema_version().await.expect("version"),
-                schema::MIGRATIONS.len()
+                schema::migrations().len()
             );
         }
         let applied = stores[0]
@@ -1051,7 +1051,10 @@ mod tests {
             .query("SELECT count(*) FROM schema_migrations", &[])
             .await
             .expect("count");
-        assert_eq!(applied[0].get::<_, i64>(0), schema::MIGRATIONS.len() as i64);
+        assert_eq!(
+            applied[0].get::<_, i64>(0),
+            schema::migrations().len() as i64
+        );
         // Opening again applies nothing (0001 has plain CREATE TABLEs).
         schema.store(1).await.expect("reopen");
     }

@@ -5,31 +5,13 @@
 use tokio_postgres::Client;
 
 use super::backend;
+use crate::storage::migrations::{Backend, Migration, for_backend};
 use crate::storage::{Result, StorageError};
 
-/// The migrations, in order: version N is `MIGRATIONS[N - 1]`.
-pub const MIGRATIONS: &[(&str, &str)] = &[
-    (
-        "0001_init",
-        include_str!("../../../migrations/postgres/0001_init.sql"),
-    ),
-    (
-        "0002_competition",
-        include_str!("../../../migrations/postgres/0002_competition.sql"),
-    ),
-    (
-        "0003_ladder",
-        include_str!("../../../migrations/postgres/0003_ladder.sql"),
-    ),
-    (
-        "0004_tournaments",
-        include_str!("../../../migrations/postgres/0004_tournaments.sql"),
-    ),
-    (
-        "0005_challenges_by_challenger",
-        include_str!("../../../migrations/postgres/0005_challenges_by_challenger.sql"),
-    ),
-];
+/// The schema's steps for PostgreSQL, in order: version N is element N − 1.
+pub fn migrations() -> &'static [Migration] {
+    for_backend(Backend::Postgres)
+}
 
 /// First key of the advisory lock the migrations take ("pawn" in ASCII);
 /// the second is the schema's name hashed, so schemas migrate independently.
@@ -42,23 +24,23 @@ const VERSIONS_TABLE: &str = "
         name       text        NOT NULL,
         applied_at timestamptz NOT NULL DEFAULT now()
     );
-    COMMENT ON TABLE schema_migrations IS 'Migrations of migrations/postgres applied to this schema';
+    COMMENT ON TABLE schema_migrations IS 'Migrations applied to this schema';
     COMMENT ON COLUMN schema_migrations.version IS 'The migration''s number';
     COMMENT ON COLUMN schema_migrations.name IS 'Its file name without .sql';
     COMMENT ON COLUMN schema_migrations.applied_at IS 'When it was applied'";
 
 /// Applies every migration the schema lacks; refuses a schema that is newer than this binary.
 pub async fn migrate(client: &mut Client) -> Result<usize> {
-    for (index, (name, sql)) in MIGRATIONS.iter().enumerate() {
+    for (index, (name, sql)) in migrations().iter().enumerate() {
         apply(client, index + 1, name, sql).await?;
     }
     let current = version(client).await?;
-    if current > MIGRATIONS.len() {
+    if current > migrations().len() {
         return Err(StorageError::Migration {
             version: current,
             message: format!(
                 "the database is newer than this binary (which knows {} migrations)",
-                MIGRATIONS.len()
+                migrations().len()
             ),
         });
     }
