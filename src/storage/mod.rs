@@ -33,7 +33,7 @@ mod ladder;
 pub mod migrations;
 pub mod postgres;
 mod queries;
-mod sql;
+pub mod sql;
 pub mod sqlite;
 mod tournament;
 pub mod transfer;

@@ -36,7 +36,8 @@ use conn::SqliteConn;
 
 use super::DriverError;
 use super::migrations::{Backend, Migration, for_backend};
-use super::transfer::{Table, Value};
+use super::sql::{Row as SqlRow, Value as SqlValue};
+use super::transfer::{self, Table};
 use super::{
     ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
     ColorChoice, Commit, Committed, DueGame, FinishedGame, GameRecord, GameState, GameSummary,
@@ -304,72 +305,30 @@ pub fn check_file(path: &Path) -> Result<Vec<String>> {
 }
 
 impl SqliteStore {
-    /// Up to `limit` rows of `table` after the key `after`, in key order:
-    /// one page of the copy to PostgreSQL.
+    /// A page of `table`'s rows for the copy to PostgreSQL (see [`transfer`]).
+    ///
+    /// [`transfer`]: super::transfer
     pub async fn export_page(
         &self,
-        table: &'static Table,
-        after: Option<Vec<Value>>,
+        table: &Table,
+        after: Option<&[SqlValue]>,
         limit: usize,
-    ) -> Result<Vec<Vec<Value>>> {
-        self.read(move |conn| {
-            let keys = table.key_list();
-            let filter = match &after {
-                Some(_) => {
-                    let marks: Vec<String> = (1..=table.key).map(|i| format!("?{i}")).collect();
-                    format!("WHERE ({keys}) > ({})", marks.join(", "))
-                }
-                None => String::new(),
-            };
-            let sql = format!(
-                "SELECT {} FROM {} {filter} ORDER BY {keys} LIMIT {limit}",
-                table.column_list(),
-                table.name
-            );
-            let params: Vec<rusqlite::types::Value> = after
-                .unwrap_or_default()
-                .into_iter()
-                .map(|value| match value {
-                    Value::Null => rusqlite::types::Value::Null,
-                    Value::Int(i) => rusqlite::types::Value::Integer(i),
-                    Value::Real(r) => rusqlite::types::Value::Real(r),
-                    Value::Text(t) => rusqlite::types::Value::Text(t),
-                })
-                .collect();
-            let width = table.columns.len();
-            let mut statement = conn.prepare(&sql)?;
-            let rows = statement
-                .query_map(rusqlite::params_from_iter(params), |r| {
-                    (0..width)
-                        .map(|i| r.get::<_, rusqlite::types::Value>(i))
-                        .collect::<rusqlite::Result<Vec<_>>>()
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            rows.into_iter()
-                .map(|row| {
-                    row.into_iter()
-                        .map(|value| match value {
-                            rusqlite::types::Value::Null => Ok(Value::Null),
-                            rusqlite::types::Value::Integer(i) => Ok(Value::Int(i)),
-                            rusqlite::types::Value::Real(r) => Ok(Value::Real(r)),
-                            rusqlite::types::Value::Text(t) => Ok(Value::Text(t)),
-                            other => Err(corrupt(table.name, &format!("{other:?}"))),
-                        })
-                        .collect()
-                })
-                .collect()
+    ) -> Result<Vec<SqlRow>> {
+        self.read(|conn| {
+            ready(transfer::export_page(
+                &mut SqliteConn(conn),
+                table,
+                after,
+                limit,
+            ))
         })
         .await
     }
 
     /// How many rows `table` holds.
-    pub async fn count_rows(&self, table: &'static Table) -> Result<u64> {
-        self.read(move |conn| {
-            let sql = format!("SELECT count(*) FROM {}", table.name);
-            let count: i64 = conn.query_row(&sql, [], |r| r.get(0))?;
-            Ok(count as u64)
-        })
-        .await
+    pub async fn count_rows(&self, table: &Table) -> Result<u64> {
+        self.read(|conn| ready(transfer::count_rows(&mut SqliteConn(conn), table)))
+            .await
     }
 }
 

@@ -11,6 +11,7 @@
 //! [`Store`]: super::Store
 
 use super::postgres::PgStore;
+use super::sql::{Conn, Row, Value};
 use super::sqlite::SqliteStore;
 use super::{Result, StorageError};
 
@@ -313,15 +314,6 @@ pub const TABLES: &[Table] = &[
     },
 ];
 
-/// A value as SQLite holds it: the neutral form rows travel in.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Null,
-    Int(i64),
-    Real(f64),
-    Text(String),
-}
-
 /// Rows read per page.
 const PAGE: usize = 500;
 
@@ -341,9 +333,9 @@ pub async fn copy_sqlite_to_postgres(from: &SqliteStore, to: &PgStore) -> Result
     for table in TABLES {
         let mut after: Option<Vec<Value>> = None;
         loop {
-            let rows = from.export_page(table, after.take(), PAGE).await?;
+            let rows = from.export_page(table, after.as_deref(), PAGE).await?;
             let Some(last) = rows.last() else { break };
-            after = Some(last[..table.key].to_vec());
+            after = Some(last.0[..table.key].to_vec());
             let full = rows.len() == PAGE;
             import.insert(table, &rows).await?;
             if !full {
@@ -367,6 +359,81 @@ pub async fn copy_sqlite_to_postgres(from: &SqliteStore, to: &PgStore) -> Result
         )));
     }
     Ok(copied)
+}
+
+/// Up to `limit` rows of `table` after the key `after`, in key order, its
+/// columns in [`Table::columns`] order.
+pub async fn export_page(
+    c: &mut impl Conn,
+    table: &Table,
+    after: Option<&[Value]>,
+    limit: usize,
+) -> Result<Vec<Row>> {
+    let keys = table.key_list();
+    let filter = match after {
+        Some(_) => {
+            let marks: Vec<String> = (1..=table.key).map(|i| format!("?{i}")).collect();
+            format!("WHERE ({keys}) > ({})", marks.join(", "))
+        }
+        None => String::new(),
+    };
+    let sql = format!(
+        "SELECT {} FROM {} {filter} ORDER BY {keys} LIMIT {limit}",
+        table.column_list(),
+        table.name
+    );
+    c.query(&sql, after.unwrap_or_default()).await
+}
+
+/// How many rows `table` holds.
+pub async fn count_rows(c: &mut impl Conn, table: &Table) -> Result<u64> {
+    let sql = format!("SELECT count(*) FROM {}", table.name);
+    let count = c.query_one(&sql, &[]).await?.int(0)?;
+    u64::try_from(count).map_err(|_| StorageError::Corrupt(format!("{} rows", table.name)))
+}
+
+/// Inserts `rows` (in `table`'s column order, as [`export_page`] reads
+/// them) in one statement, each value as its column's kind.
+pub async fn insert_rows(c: &mut impl Conn, table: &Table, rows: &[Row]) -> Result<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let width = table.columns.len();
+    let mut params = Vec::with_capacity(rows.len() * width);
+    let mut tuples = Vec::with_capacity(rows.len());
+    for row in rows {
+        if row.0.len() != width {
+            return Err(StorageError::Corrupt(format!("a row of {}", table.name)));
+        }
+        let marks: Vec<String> = (0..width)
+            .map(|i| format!("?{}", params.len() + i + 1))
+            .collect();
+        tuples.push(format!("({})", marks.join(", ")));
+        for (index, (_, kind)) in table.columns.iter().enumerate() {
+            params.push(typed(row, index, *kind)?);
+        }
+    }
+    let sql = format!(
+        "INSERT INTO {} ({}) VALUES {}",
+        table.name,
+        table.column_list(),
+        tuples.join(", ")
+    );
+    c.execute(&sql, &params).await.map(|_| ())
+}
+
+/// Column `index` of a copied row as the value its kind binds as.
+fn typed(row: &Row, index: usize, kind: Kind) -> Result<Value> {
+    if row.is_null(index)? {
+        return Ok(Value::Null);
+    }
+    Ok(match kind {
+        Kind::BigInt | Kind::Int => Value::Int(row.int(index)?),
+        Kind::Bool => Value::Bool(row.bool(index)?),
+        Kind::Text | Kind::Json => Value::Text(row.string(index)?),
+        Kind::Instant => Value::Time(row.time(index)?),
+        Kind::Float => Value::Real(row.real(index)?),
+    })
 }
 
 #[cfg(test)]

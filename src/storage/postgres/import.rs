@@ -1,20 +1,20 @@
-//! The PostgreSQL side of the copy from SQLite: rows inserted as they come,
-//! in one transaction with foreign keys checked at its end.
+//! The PostgreSQL side of the copy from SQLite: rows inserted as they come
+//! (see [`transfer`]), in one transaction with foreign keys checked at its end.
+//!
+//! [`transfer`]: crate::storage::transfer
 
-use chrono::{DateTime, Utc};
 use deadpool_postgres::Object;
-use tokio_postgres::types::ToSql;
 
+use super::conn::PgConn;
 use super::{PgStore, backend};
-use crate::storage::transfer::{Kind, TABLES, Table, Value};
+use crate::storage::sql::Row;
+use crate::storage::transfer::{self, TABLES, Table};
 use crate::storage::{Result, StorageError};
 
 /// An open copy; dropped without [`Import::finish`], nothing is kept.
 pub struct Import {
     client: Option<Object>,
 }
-
-type Param = Box<dyn ToSql + Sync + Send>;
 
 impl PgStore {
     /// Starts a copy into this database, which must hold no rows.
@@ -39,11 +39,8 @@ impl PgStore {
 
     /// How many rows `table` holds.
     pub async fn count_rows(&self, table: &Table) -> Result<u64> {
-        let rows = self
-            .query(&format!("SELECT count(*) FROM {}", table.name), &[])
-            .await?;
-        let count: i64 = rows.first().map(|r| r.get(0)).unwrap_or_default();
-        Ok(count as u64)
+        let client = self.client().await?;
+        transfer::count_rows(&mut PgConn(&client), table).await
     }
 }
 
@@ -55,40 +52,8 @@ impl Import {
     }
 
     /// Inserts `rows` (in `table`'s column order) in one statement.
-    pub async fn insert(&mut self, table: &Table, rows: &[Vec<Value>]) -> Result<()> {
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let width = table.columns.len();
-        let mut params: Vec<Param> = Vec::with_capacity(rows.len() * width);
-        let mut tuples = Vec::with_capacity(rows.len());
-        for row in rows {
-            if row.len() != width {
-                return Err(StorageError::Corrupt(format!("a row of {}", table.name)));
-            }
-            let marks: Vec<String> = (0..width)
-                .map(|i| format!("${}", params.len() + i + 1))
-                .collect();
-            tuples.push(format!("({})", marks.join(", ")));
-            for (value, (column, kind)) in row.iter().zip(table.columns) {
-                params.push(param(table, column, *kind, value)?);
-            }
-        }
-        let sql = format!(
-            "INSERT INTO {} ({}) VALUES {}",
-            table.name,
-            table.column_list(),
-            tuples.join(", ")
-        );
-        let refs: Vec<&(dyn ToSql + Sync)> = params
-            .iter()
-            .map(|p| p.as_ref() as &(dyn ToSql + Sync))
-            .collect();
-        self.client()?
-            .execute(sql.as_str(), &refs)
-            .await
-            .map_err(backend)?;
-        Ok(())
+    pub async fn insert(&mut self, table: &Table, rows: &[Row]) -> Result<()> {
+        transfer::insert_rows(&mut PgConn(self.client()?), table, rows).await
     }
 
     /// Moves the id sequences past the copied ids and commits.
@@ -117,39 +82,4 @@ impl Drop for Import {
             drop(Object::take(client));
         }
     }
-}
-
-/// One SQLite value as the PostgreSQL type of its column.
-fn param(table: &Table, column: &str, kind: Kind, value: &Value) -> Result<Param> {
-    let bad = || {
-        StorageError::Corrupt(format!(
-            "{}.{column}: {value:?} is not {kind:?}",
-            table.name
-        ))
-    };
-    Ok(match (kind, value) {
-        (Kind::BigInt, Value::Null) => Box::new(None::<i64>),
-        (Kind::Int, Value::Null) => Box::new(None::<i32>),
-        (Kind::Bool, Value::Null) => Box::new(None::<bool>),
-        (Kind::Text, Value::Null) => Box::new(None::<String>),
-        (Kind::Instant, Value::Null) => Box::new(None::<DateTime<Utc>>),
-        (Kind::Json, Value::Null) => Box::new(None::<serde_json::Value>),
-        (Kind::Float, Value::Null) => Box::new(None::<f64>),
-        (Kind::Float, Value::Real(r)) => Box::new(*r),
-        // SQLite stores a REAL that is a whole number as REAL, but be lenient.
-        (Kind::Float, Value::Int(i)) => Box::new(*i as f64),
-        (Kind::BigInt, Value::Int(i)) => Box::new(*i),
-        (Kind::Int, Value::Int(i)) => Box::new(i32::try_from(*i).map_err(|_| bad())?),
-        (Kind::Bool, Value::Int(i)) => Box::new(*i != 0),
-        (Kind::Text, Value::Text(t)) => Box::new(t.clone()),
-        (Kind::Instant, Value::Text(t)) => Box::new(
-            DateTime::parse_from_rfc3339(t)
-                .map_err(|_| bad())?
-                .with_timezone(&Utc),
-        ),
-        (Kind::Json, Value::Text(t)) => {
-            Box::new(serde_json::from_str::<serde_json::Value>(t).map_err(|_| bad())?)
-        }
-        _ => return Err(bad()),
-    })
 }
