@@ -30,6 +30,7 @@ use shakmaty::Color;
 mod conn;
 mod tournaments;
 
+use super::queries;
 use super::queries::identity;
 use super::sql::ready;
 use conn::SqliteConn;
@@ -1568,21 +1569,38 @@ impl Store for SqliteStore {
     }
 
     async fn ladder(&self, server_id: i64) -> Result<LadderRow> {
-        self.read(move |conn| ladder::ladder(conn, server_id)).await
+        self.read(move |conn| ready(queries::ladder::ladder(&mut SqliteConn(conn), server_id)))
+            .await
     }
 
     async fn unsettled_ladder_matches(&self, server_id: i64) -> Result<Vec<LadderMatchRow>> {
-        self.read(move |conn| ladder::unsettled(conn, server_id))
-            .await
+        self.read(move |conn| {
+            ready(queries::ladder::unsettled_ladder_matches(
+                &mut SqliteConn(conn),
+                server_id,
+            ))
+        })
+        .await
     }
 
     async fn ladder_match_of_challenge(&self, challenge_id: i64) -> Result<Option<LadderMatchRow>> {
-        self.read(move |conn| ladder::of_challenge(conn, challenge_id))
-            .await
+        self.read(move |conn| {
+            ready(queries::ladder::ladder_match_of_challenge(
+                &mut SqliteConn(conn),
+                challenge_id,
+            ))
+        })
+        .await
     }
 
     async fn ladder_match_of_game(&self, game_id: i64) -> Result<Option<LadderMatchRow>> {
-        self.read(move |conn| ladder::of_game(conn, game_id)).await
+        self.read(move |conn| {
+            ready(queries::ladder::ladder_match_of_game(
+                &mut SqliteConn(conn),
+                game_id,
+            ))
+        })
+        .await
     }
 
     async fn due_ladder_forfeits(
@@ -1590,8 +1608,14 @@ impl Store for SqliteStore {
         now: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<LadderMatchRow>> {
-        self.read(move |conn| ladder::due_forfeits(conn, now, limit))
-            .await
+        self.read(move |conn| {
+            ready(queries::ladder::due_ladder_forfeits(
+                &mut SqliteConn(conn),
+                now,
+                limit,
+            ))
+        })
+        .await
     }
 
     async fn idle_ladder_rungs(
@@ -1599,41 +1623,72 @@ impl Store for SqliteStore {
         active_before: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<IdleRung>> {
-        self.read(move |conn| ladder::idle_rungs(conn, active_before, limit))
-            .await
+        self.read(move |conn| {
+            ready(queries::ladder::idle_ladder_rungs(
+                &mut SqliteConn(conn),
+                active_before,
+                limit,
+            ))
+        })
+        .await
     }
 
     async fn next_ladder_deadline(
         &self,
         inactive_after: Option<chrono::Duration>,
     ) -> Result<Option<DateTime<Utc>>> {
-        self.read(move |conn| ladder::next_deadline(conn, inactive_after))
-            .await
+        self.read(move |conn| {
+            ready(queries::ladder::next_ladder_deadline(
+                &mut SqliteConn(conn),
+                inactive_after,
+            ))
+        })
+        .await
     }
 
     async fn tournament(&self, id: i64) -> Result<Option<super::TournamentRow>> {
-        self.read(move |conn| tournaments::tournament(conn, id))
+        self.read(move |conn| ready(queries::tournaments::tournament(&mut SqliteConn(conn), id)))
             .await
     }
 
     async fn tournaments_in_channel(&self, channel_id: i64) -> Result<Vec<super::TournamentRow>> {
-        self.read(move |conn| tournaments::tournaments_in_channel(conn, channel_id))
-            .await
+        self.read(move |conn| {
+            ready(queries::tournaments::tournaments_in_channel(
+                &mut SqliteConn(conn),
+                channel_id,
+            ))
+        })
+        .await
     }
 
     async fn tournament_entrants(&self, tournament_id: i64) -> Result<Vec<super::EntrantRow>> {
-        self.read(move |conn| tournaments::entrants(conn, tournament_id))
-            .await
+        self.read(move |conn| {
+            ready(queries::tournaments::tournament_entrants(
+                &mut SqliteConn(conn),
+                tournament_id,
+            ))
+        })
+        .await
     }
 
     async fn tournament_pairings(&self, tournament_id: i64) -> Result<Vec<super::PairingRow>> {
-        self.read(move |conn| tournaments::pairings(conn, tournament_id))
-            .await
+        self.read(move |conn| {
+            ready(queries::tournaments::tournament_pairings(
+                &mut SqliteConn(conn),
+                tournament_id,
+            ))
+        })
+        .await
     }
 
     async fn tournament_of_game(&self, game_id: i64) -> Result<Option<i64>> {
-        self.read(move |conn| tournaments::tournament_of_game(conn, game_id))
-            .await
+        self.read(move |conn| {
+            ready(queries::tournaments::tournament_of_game(
+                &mut SqliteConn(conn),
+                game_id,
+            ))
+        })
+        .await
     }
 
     async fn due_tournaments(
@@ -1641,12 +1696,23 @@ impl Store for SqliteStore {
         now: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<super::DueTournament>> {
-        self.read(move |conn| tournaments::due(conn, now, limit))
-            .await
+        self.read(move |conn| {
+            ready(queries::tournaments::due_tournaments(
+                &mut SqliteConn(conn),
+                now,
+                limit,
+            ))
+        })
+        .await
     }
 
     async fn next_tournament_start(&self) -> Result<Option<DateTime<Utc>>> {
-        self.read(tournaments::next_start).await
+        self.read(|conn| {
+            ready(queries::tournaments::next_tournament_start(
+                &mut SqliteConn(conn),
+            ))
+        })
+        .await
     }
 }
 

@@ -28,6 +28,7 @@ use serde::Serialize;
 use tokio_postgres::NoTls;
 
 use super::DriverError;
+use super::queries;
 use super::queries::identity;
 use super::{
     ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, FinishedGame,
@@ -789,24 +790,26 @@ impl Store for PgStore {
     }
 
     async fn ladder(&self, server_id: i64) -> Result<super::LadderRow> {
-        self.read_ladder(server_id).await
+        let client = self.client().await?;
+        queries::ladder::ladder(&mut PgConn(&client), server_id).await
     }
 
     async fn unsettled_ladder_matches(&self, server_id: i64) -> Result<Vec<super::LadderMatchRow>> {
-        self.read_unsettled_ladder_matches(server_id).await
+        let client = self.client().await?;
+        queries::ladder::unsettled_ladder_matches(&mut PgConn(&client), server_id).await
     }
 
     async fn ladder_match_of_challenge(
         &self,
         challenge_id: i64,
     ) -> Result<Option<super::LadderMatchRow>> {
-        self.read_ladder_match(ladder::LadderMatchKey::Challenge, challenge_id)
-            .await
+        let client = self.client().await?;
+        queries::ladder::ladder_match_of_challenge(&mut PgConn(&client), challenge_id).await
     }
 
     async fn ladder_match_of_game(&self, game_id: i64) -> Result<Option<super::LadderMatchRow>> {
-        self.read_ladder_match(ladder::LadderMatchKey::Game, game_id)
-            .await
+        let client = self.client().await?;
+        queries::ladder::ladder_match_of_game(&mut PgConn(&client), game_id).await
     }
 
     async fn due_ladder_forfeits(
@@ -814,7 +817,8 @@ impl Store for PgStore {
         now: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<super::LadderMatchRow>> {
-        self.read_due_ladder_forfeits(now, limit).await
+        let client = self.client().await?;
+        queries::ladder::due_ladder_forfeits(&mut PgConn(&client), now, limit).await
     }
 
     async fn idle_ladder_rungs(
@@ -822,75 +826,41 @@ impl Store for PgStore {
         active_before: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<super::IdleRung>> {
-        self.read_idle_ladder_rungs(active_before, limit).await
+        let client = self.client().await?;
+        queries::ladder::idle_ladder_rungs(&mut PgConn(&client), active_before, limit).await
     }
 
     async fn next_ladder_deadline(
         &self,
         inactive_after: Option<chrono::Duration>,
     ) -> Result<Option<DateTime<Utc>>> {
-        self.read_next_ladder_deadline(inactive_after).await
+        let client = self.client().await?;
+        queries::ladder::next_ladder_deadline(&mut PgConn(&client), inactive_after).await
     }
 
     async fn tournament(&self, id: i64) -> Result<Option<super::TournamentRow>> {
-        let sql = format!(
-            "SELECT {} FROM tournaments t JOIN channels c ON c.id = t.channel_id
-             WHERE t.id = $1",
-            tournaments::TOURNAMENT_COLUMNS
-        );
-        self.query_opt(&sql, &[&id])
-            .await?
-            .map(|row| tournaments::tournament(&row))
-            .transpose()
+        let client = self.client().await?;
+        queries::tournaments::tournament(&mut PgConn(&client), id).await
     }
 
     async fn tournaments_in_channel(&self, channel_id: i64) -> Result<Vec<super::TournamentRow>> {
-        let sql = format!(
-            "SELECT {} FROM tournaments t JOIN channels c ON c.id = t.channel_id
-             WHERE t.channel_id = $1 ORDER BY t.id DESC",
-            tournaments::TOURNAMENT_COLUMNS
-        );
-        self.query(&sql, &[&channel_id])
-            .await?
-            .iter()
-            .map(tournaments::tournament)
-            .collect()
+        let client = self.client().await?;
+        queries::tournaments::tournaments_in_channel(&mut PgConn(&client), channel_id).await
     }
 
     async fn tournament_entrants(&self, tournament_id: i64) -> Result<Vec<super::EntrantRow>> {
-        let sql = format!(
-            "SELECT {} FROM tournament_entrants e JOIN players p ON p.id = e.player_id
-             WHERE e.tournament_id = $1 ORDER BY e.joined_at, e.player_id",
-            tournaments::ENTRANT_COLUMNS
-        );
-        self.query(&sql, &[&tournament_id])
-            .await?
-            .iter()
-            .map(tournaments::entrant)
-            .collect()
+        let client = self.client().await?;
+        queries::tournaments::tournament_entrants(&mut PgConn(&client), tournament_id).await
     }
 
     async fn tournament_pairings(&self, tournament_id: i64) -> Result<Vec<super::PairingRow>> {
-        let sql = format!(
-            "SELECT {} FROM tournament_games t LEFT JOIN games g ON g.id = t.game_id
-             WHERE t.tournament_id = $1 ORDER BY t.round, t.board, t.id",
-            tournaments::PAIRING_COLUMNS
-        );
-        self.query(&sql, &[&tournament_id])
-            .await?
-            .iter()
-            .map(tournaments::pairing)
-            .collect()
+        let client = self.client().await?;
+        queries::tournaments::tournament_pairings(&mut PgConn(&client), tournament_id).await
     }
 
     async fn tournament_of_game(&self, game_id: i64) -> Result<Option<i64>> {
-        self.query_opt(
-            "SELECT tournament_id FROM tournament_games WHERE game_id = $1",
-            &[&game_id],
-        )
-        .await?
-        .map(|row| rows::get(&row, 0))
-        .transpose()
+        let client = self.client().await?;
+        queries::tournaments::tournament_of_game(&mut PgConn(&client), game_id).await
     }
 
     async fn due_tournaments(
@@ -898,36 +868,13 @@ impl Store for PgStore {
         now: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<super::DueTournament>> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.query(
-            "SELECT id, version FROM tournaments
-             WHERE state = 'entry' AND entry_closes_at IS NOT NULL AND entry_closes_at <= $1
-             ORDER BY entry_closes_at, id LIMIT $2",
-            &[&stored(now), &limit],
-        )
-        .await?
-        .iter()
-        .map(|row| {
-            Ok(super::DueTournament {
-                id: rows::get(row, 0)?,
-                version: rows::get(row, 1)?,
-            })
-        })
-        .collect()
+        let client = self.client().await?;
+        queries::tournaments::due_tournaments(&mut PgConn(&client), now, limit).await
     }
 
     async fn next_tournament_start(&self) -> Result<Option<DateTime<Utc>>> {
-        let row = self
-            .query_opt(
-                "SELECT min(entry_closes_at) FROM tournaments
-                 WHERE state = 'entry' AND entry_closes_at IS NOT NULL",
-                &[],
-            )
-            .await?;
-        match row {
-            Some(row) => rows::get(&row, 0),
-            None => Ok(None),
-        }
+        let client = self.client().await?;
+        queries::tournaments::next_tournament_start(&mut PgConn(&client)).await
     }
 }
 

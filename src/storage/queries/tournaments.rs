@@ -1,0 +1,187 @@
+//! Tournaments read: one or a channel's, their entrants and pairings (with
+//! each paired game's state), and those whose entry has closed. Their
+//! changes are written inside a commit.
+
+use chrono::{DateTime, Utc};
+
+use super::rows::game_state;
+use crate::core::game::PlayerId;
+use crate::storage::sql::{Conn, Row, params};
+use crate::storage::{
+    DueTournament, EntrantRow, PairingRow, PairingScore, Result, TournamentRow, TournamentState,
+    TournamentSystem,
+};
+
+/// Tournament columns over `t`, with its channel (`c`), read by [`tournament_row`].
+const TOURNAMENT_COLUMNS: &str = "t.id, t.server_id, t.channel_id, c.platform_id, t.name, \
+     t.system, t.time_control, t.rated, t.rounds, t.bye_half_points, t.max_players, \
+     t.entry_closes_at, t.state, t.round, t.created_by, t.created_at, t.version";
+
+/// The tournaments with their channel.
+const TOURNAMENT_TABLES: &str = "tournaments t JOIN channels c ON c.id = t.channel_id";
+
+/// Entrant columns over `e`, with the player (`p`), read by [`entrant`].
+const ENTRANT_COLUMNS: &str =
+    "e.player_id, p.display_name, p.platform_id, e.joined_at, e.seed, e.withdrawn_at";
+
+/// Pairing columns over `t` (tournament_games), with its game (`g`, absent
+/// for a bye), read by [`pairing`].
+const PAIRING_COLUMNS: &str = "t.id, t.round, t.board, t.white_id, t.black_id, t.game_id, \
+     t.score, g.status, g.result, g.reason, g.ended_at";
+
+/// A nullable count (rounds, a seed).
+fn opt_count(row: &Row, index: usize) -> Result<Option<u32>> {
+    match row.opt_int(index)? {
+        None => Ok(None),
+        Some(_) => row.count(index).map(Some),
+    }
+}
+
+/// A tournament from [`TOURNAMENT_COLUMNS`].
+fn tournament_row(row: &Row) -> Result<TournamentRow> {
+    Ok(TournamentRow {
+        id: row.int(0)?,
+        server_id: row.int(1)?,
+        channel_id: row.int(2)?,
+        channel: row.string(3)?,
+        name: row.string(4)?,
+        system: row.parsed(5, "system", TournamentSystem::from_name)?,
+        time_control: row.string(6)?,
+        rated: row.bool(7)?,
+        rounds: opt_count(row, 8)?,
+        bye_half_points: row.count(9)?,
+        max_players: opt_count(row, 10)?,
+        entry_closes_at: row.opt_time(11)?,
+        state: row.parsed(12, "tournament state", TournamentState::from_name)?,
+        round: row.count(13)?,
+        created_by: PlayerId(row.int(14)?),
+        created_at: row.time(15)?,
+        version: row.int(16)?,
+    })
+}
+
+/// An entrant from [`ENTRANT_COLUMNS`].
+fn entrant(row: &Row) -> Result<EntrantRow> {
+    Ok(EntrantRow {
+        player: PlayerId(row.int(0)?),
+        name: row.string(1)?,
+        platform_id: row.string(2)?,
+        joined_at: row.time(3)?,
+        seed: opt_count(row, 4)?,
+        withdrawn_at: row.opt_time(5)?,
+    })
+}
+
+/// A pairing from [`PAIRING_COLUMNS`].
+fn pairing(row: &Row) -> Result<PairingRow> {
+    Ok(PairingRow {
+        id: row.int(0)?,
+        round: row.count(1)?,
+        board: row.count(2)?,
+        white: PlayerId(row.int(3)?),
+        black: row.opt_int(4)?.map(PlayerId),
+        game_id: row.opt_int(5)?,
+        score: row.opt_parsed(6, "score", PairingScore::from_name)?,
+        game_state: if row.is_null(7)? {
+            None
+        } else {
+            Some(game_state(row, 7)?)
+        },
+    })
+}
+
+pub async fn tournament(c: &mut impl Conn, id: i64) -> Result<Option<TournamentRow>> {
+    let sql = format!("SELECT {TOURNAMENT_COLUMNS} FROM {TOURNAMENT_TABLES} WHERE t.id = ?1");
+    c.query_opt(&sql, &params![id])
+        .await?
+        .map(|row| tournament_row(&row))
+        .transpose()
+}
+
+/// A channel's tournaments, the newest first.
+pub async fn tournaments_in_channel(
+    c: &mut impl Conn,
+    channel_id: i64,
+) -> Result<Vec<TournamentRow>> {
+    let sql = format!(
+        "SELECT {TOURNAMENT_COLUMNS} FROM {TOURNAMENT_TABLES}
+         WHERE t.channel_id = ?1 ORDER BY t.id DESC"
+    );
+    c.query(&sql, &params![channel_id])
+        .await?
+        .iter()
+        .map(tournament_row)
+        .collect()
+}
+
+/// A tournament's entrants in the order they joined.
+pub async fn tournament_entrants(c: &mut impl Conn, tournament_id: i64) -> Result<Vec<EntrantRow>> {
+    let sql = format!(
+        "SELECT {ENTRANT_COLUMNS} FROM tournament_entrants e JOIN players p ON p.id = e.player_id
+         WHERE e.tournament_id = ?1 ORDER BY e.joined_at, e.player_id"
+    );
+    c.query(&sql, &params![tournament_id])
+        .await?
+        .iter()
+        .map(entrant)
+        .collect()
+}
+
+/// A tournament's pairings by round and board.
+pub async fn tournament_pairings(c: &mut impl Conn, tournament_id: i64) -> Result<Vec<PairingRow>> {
+    let sql = format!(
+        "SELECT {PAIRING_COLUMNS} FROM tournament_games t LEFT JOIN games g ON g.id = t.game_id
+         WHERE t.tournament_id = ?1 ORDER BY t.round, t.board, t.id"
+    );
+    c.query(&sql, &params![tournament_id])
+        .await?
+        .iter()
+        .map(pairing)
+        .collect()
+}
+
+/// The tournament a game was paired in, if any.
+pub async fn tournament_of_game(c: &mut impl Conn, game_id: i64) -> Result<Option<i64>> {
+    c.query_opt(
+        "SELECT tournament_id FROM tournament_games WHERE game_id = ?1",
+        &params![game_id],
+    )
+    .await?
+    .map(|row| row.int(0))
+    .transpose()
+}
+
+/// Tournaments still taking entrants whose entry closed at or before
+/// `now`, the longest closed first.
+pub async fn due_tournaments(
+    c: &mut impl Conn,
+    now: DateTime<Utc>,
+    limit: usize,
+) -> Result<Vec<DueTournament>> {
+    c.query(
+        "SELECT id, version FROM tournaments
+         WHERE state = 'entry' AND entry_closes_at IS NOT NULL AND entry_closes_at <= ?1
+         ORDER BY entry_closes_at, id LIMIT ?2",
+        &params![now, i64::try_from(limit).unwrap_or(i64::MAX)],
+    )
+    .await?
+    .iter()
+    .map(|row| {
+        Ok(DueTournament {
+            id: row.int(0)?,
+            version: row.int(1)?,
+        })
+    })
+    .collect()
+}
+
+/// When the next tournament's entry closes.
+pub async fn next_tournament_start(c: &mut impl Conn) -> Result<Option<DateTime<Utc>>> {
+    c.query_one(
+        "SELECT min(entry_closes_at) FROM tournaments
+         WHERE state = 'entry' AND entry_closes_at IS NOT NULL",
+        &[],
+    )
+    .await?
+    .opt_time(0)
+}
