@@ -4,4 +4,6 @@
 //! connection and its transaction are had.
 
 pub mod identity;
+pub mod ratings;
 pub mod rows;
+pub mod schedule;
