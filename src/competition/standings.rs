@@ -74,6 +74,35 @@ fn white_half(result: GameResult) -> Option<u32> {
 
 /// The table, best first (points, then wins, then player id for a stable order).
 pub fn table(games: &[Finished], season: Option<&Season>) -> Vec<Line> {
+    let mut lines = tally(games, season);
+    lines.sort_by(|a, b| by_score(a, b).then(a.player.cmp(&b.player)));
+    lines
+}
+
+/// The table as a server's standings list it: best first (points, then
+/// wins), players level on both by `name` (bytewise, so every store and
+/// locale agree), then by id.
+pub fn table_by_name<'a>(
+    games: &[Finished],
+    season: Option<&Season>,
+    name: impl Fn(PlayerId) -> &'a str,
+) -> Vec<Line> {
+    let mut lines = tally(games, season);
+    lines.sort_by(|a, b| {
+        by_score(a, b)
+            .then_with(|| name(a.player).cmp(name(b.player)))
+            .then(a.player.cmp(&b.player))
+    });
+    lines
+}
+
+/// Better first: more points, then more wins.
+fn by_score(a: &Line, b: &Line) -> std::cmp::Ordering {
+    (b.half_points, b.won).cmp(&(a.half_points, a.won))
+}
+
+/// Every player's line over the scored games (of the season), unordered.
+fn tally(games: &[Finished], season: Option<&Season>) -> Vec<Line> {
     let mut lines: Vec<Line> = Vec::new();
     let line_of = |player: PlayerId, lines: &mut Vec<Line>| -> usize {
         match lines.iter().position(|l| l.player == player) {
@@ -103,11 +132,6 @@ pub fn table(games: &[Finished], season: Option<&Season>) -> Vec<Line> {
         let b = line_of(game.black, &mut lines);
         lines[b].add(2 - half);
     }
-    lines.sort_by(|a, b| {
-        (b.half_points, b.won)
-            .cmp(&(a.half_points, a.won))
-            .then(a.player.cmp(&b.player))
-    });
     lines
 }
 
@@ -181,6 +205,37 @@ mod tests {
         let lines = table(&games(), Some(&march_first_week));
         assert_eq!(lines.len(), 2);
         assert_eq!((lines[0].player, lines[0].half_points), (PlayerId(1), 3));
+    }
+
+    #[test]
+    fn players_level_on_points_and_wins_are_ordered_by_name_then_id() {
+        let g = |w, b, result| Finished {
+            white: PlayerId(w),
+            black: PlayerId(b),
+            result,
+            ended_at: day(1),
+        };
+        // 1, 2 and 3 each win once and lose once; 4 draws with 5.
+        let games = [
+            g(1, 2, GameResult::WhiteWins),
+            g(2, 3, GameResult::WhiteWins),
+            g(3, 1, GameResult::WhiteWins),
+            g(4, 5, GameResult::Draw),
+        ];
+        let name = |player: PlayerId| match player.0 {
+            1 => "Zoé",
+            2 | 3 => "Bob",
+            4 => "bob",
+            _ => "Ada",
+        };
+        let order: Vec<i64> = table_by_name(&games, None, name)
+            .iter()
+            .map(|l| l.player.0)
+            .collect();
+        // "Bob" < "Zoé" bytewise (then ids 2 < 3); "Ada" < "bob".
+        assert_eq!(order, [2, 3, 1, 5, 4]);
+        let by_id: Vec<i64> = table(&games, None).iter().map(|l| l.player.0).collect();
+        assert_eq!(by_id, [1, 2, 3, 4, 5]);
     }
 
     #[test]

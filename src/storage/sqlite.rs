@@ -32,6 +32,7 @@ mod tournaments;
 
 use super::queries;
 use super::queries::identity;
+use super::queries::{ratings, schedule};
 use super::sql::ready;
 use conn::SqliteConn;
 
@@ -948,27 +949,6 @@ fn write_rating(tx: &Transaction<'_>, update: &RatingUpdate) -> Result<()> {
     Ok(())
 }
 
-const LEAVE_COLUMNS: &str = "id, player_id, server_id, starts_at, ends_at, ended_at, days";
-
-/// A leave row as SQLite returns it, before its instants are checked.
-type LeaveTuple = (i64, i64, i64, String, String, Option<String>, u32);
-
-fn leave_row(r: &Row<'_>) -> rusqlite::Result<LeaveTuple> {
-    r.try_into()
-}
-
-fn to_leave(t: LeaveTuple) -> Result<LeaveRow> {
-    Ok(LeaveRow {
-        id: t.0,
-        player: PlayerId(t.1),
-        server_id: t.2,
-        starts_at: from_text(&t.3)?,
-        ends_at: from_text(&t.4)?,
-        ended_at: t.5.as_deref().map(from_text).transpose()?,
-        days: t.6,
-    })
-}
-
 /// Moves a challenge out of `open`; someone else closing it first is a conflict.
 fn close_challenge(tx: &Transaction<'_>, closing: &ChallengeClosing) -> Result<()> {
     let changed = tx
@@ -1260,32 +1240,13 @@ impl Store for SqliteStore {
     }
 
     async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
-        self.read(move |conn| {
-            let next: Option<String> = conn
-                .prepare_cached("SELECT min(wake_at) FROM games WHERE wake_at IS NOT NULL")?
-                .query_row([], |r| r.get(0))?;
-            next.as_deref().map(from_text).transpose()
-        })
-        .await
+        self.read(|conn| ready(schedule::next_wake_up(&mut SqliteConn(conn))))
+            .await
     }
 
     async fn due_games(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
-        self.read(move |conn| {
-            conn.prepare_cached(
-                "SELECT id, version FROM games
-                 WHERE wake_at IS NOT NULL AND wake_at <= ?1
-                 ORDER BY wake_at LIMIT ?2",
-            )?
-            .query_map(params![to_text(now), limit as i64], |r| {
-                Ok(DueGame {
-                    id: r.get(0)?,
-                    version: r.get(1)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(StorageError::from)
-        })
-        .await
+        self.read(move |conn| ready(schedule::due_games(&mut SqliteConn(conn), now, limit)))
+            .await
     }
 
     async fn claim_due_games(
@@ -1294,43 +1255,25 @@ impl Store for SqliteStore {
         lease_until: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<DueGame>> {
-        self.with(move |conn| {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let due = tx
-                .prepare_cached(
-                    "SELECT id, version FROM games
-                     WHERE wake_at IS NOT NULL AND wake_at <= ?1
-                     ORDER BY wake_at, id LIMIT ?2",
-                )?
-                .query_map(params![to_text(now), limit as i64], |r| {
-                    Ok(DueGame {
-                        id: r.get(0)?,
-                        version: r.get(1)?,
-                    })
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            let mut claim = tx.prepare_cached("UPDATE games SET wake_at = ?1 WHERE id = ?2")?;
-            for game in &due {
-                claim.execute(params![deadline_text(lease_until), game.id])?;
-            }
-            drop(claim);
-            tx.commit()?;
-            Ok(due)
+        self.write(move |conn| {
+            let mut conn = SqliteConn(conn);
+            ready(schedule::claim_due_games_in_write(
+                &mut conn,
+                now,
+                lease_until,
+                limit,
+            ))
         })
         .await
     }
 
     async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
         self.read(move |conn| {
-            let sql = format!(
-                "SELECT {LEAVE_COLUMNS} FROM leaves
-                 WHERE player_id = ?1 AND server_id = ?2 AND ended_at IS NULL"
-            );
-            conn.prepare_cached(&sql)?
-                .query_row(params![player.0, server_id], leave_row)
-                .optional()?
-                .map(to_leave)
-                .transpose()
+            ready(schedule::running_leave(
+                &mut SqliteConn(conn),
+                player,
+                server_id,
+            ))
         })
         .await
     }
@@ -1341,96 +1284,54 @@ impl Store for SqliteStore {
         players: [PlayerId; 2],
     ) -> Result<Vec<LeaveRow>> {
         self.read(move |conn| {
-            let sql = format!(
-                "SELECT {LEAVE_COLUMNS} FROM leaves
-                 WHERE server_id = ?1 AND player_id IN (?2, ?3) AND ended_at IS NULL"
-            );
-            conn.prepare_cached(&sql)?
-                .query_map(params![server_id, players[0].0, players[1].0], leave_row)?
-                .map(|row| to_leave(row?))
-                .collect()
+            ready(schedule::running_leaves(
+                &mut SqliteConn(conn),
+                server_id,
+                players,
+            ))
         })
         .await
     }
 
     async fn leave_days_in_year(&self, player: PlayerId, server_id: i64, year: i32) -> Result<u32> {
         self.read(move |conn| {
-            let (from, to) = (format!("{year:04}-"), format!("{:04}-", year + 1));
-            let days: i64 = conn
-                .prepare_cached(
-                    "SELECT coalesce(sum(days), 0) FROM leaves
-                     WHERE player_id = ?1 AND server_id = ?2 AND starts_at >= ?3 AND starts_at < ?4",
-                )?
-                .query_row(params![player.0, server_id, from, to], |r| r.get(0))?;
-            Ok(days as u32)
+            let mut conn = SqliteConn(conn);
+            ready(schedule::leave_days_in_year(
+                &mut conn, player, server_id, year,
+            ))
         })
         .await
     }
 
     async fn due_leave_ends(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<LeaveRow>> {
-        self.read(move |conn| {
-            let sql = format!(
-                "SELECT {LEAVE_COLUMNS} FROM leaves
-                 WHERE ended_at IS NULL AND ends_at <= ?1 ORDER BY ends_at LIMIT ?2"
-            );
-            conn.prepare_cached(&sql)?
-                .query_map(params![to_text(now), limit as i64], leave_row)?
-                .map(|row| to_leave(row?))
-                .collect()
-        })
-        .await
+        self.read(move |conn| ready(schedule::due_leave_ends(&mut SqliteConn(conn), now, limit)))
+            .await
     }
 
     async fn next_leave_end(&self) -> Result<Option<DateTime<Utc>>> {
-        self.read(move |conn| {
-            let next: Option<String> = conn
-                .prepare_cached("SELECT min(ends_at) FROM leaves WHERE ended_at IS NULL")?
-                .query_row([], |r| r.get(0))?;
-            next.as_deref().map(from_text).transpose()
-        })
-        .await
+        self.read(|conn| ready(schedule::next_leave_end(&mut SqliteConn(conn))))
+            .await
     }
 
     async fn clocked_games(&self, after_id: i64, limit: usize) -> Result<Vec<DueGame>> {
         self.read(move |conn| {
-            conn.prepare_cached(
-                "SELECT id, version FROM games
-                 WHERE id > ?1 AND status = 'ongoing' AND deadline IS NOT NULL
-                 ORDER BY id LIMIT ?2",
-            )?
-            .query_map(params![after_id, limit as i64], |r| {
-                Ok(DueGame {
-                    id: r.get(0)?,
-                    version: r.get(1)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(StorageError::from)
+            ready(schedule::clocked_games(
+                &mut SqliteConn(conn),
+                after_id,
+                limit,
+            ))
         })
         .await
     }
 
     async fn last_heartbeat(&self) -> Result<Option<DateTime<Utc>>> {
-        self.read(move |conn| {
-            let at: Option<String> = conn
-                .prepare_cached("SELECT at FROM heartbeat WHERE id = 1")?
-                .query_row([], |r| r.get(0))
-                .optional()?;
-            at.as_deref().map(from_text).transpose()
-        })
-        .await
+        self.read(|conn| ready(schedule::last_heartbeat(&mut SqliteConn(conn))))
+            .await
     }
 
     async fn beat(&self, now: DateTime<Utc>) -> Result<()> {
-        self.write(move |conn| {
-            conn.prepare_cached(
-                "INSERT INTO heartbeat (id, at) VALUES (1, ?1)
-                 ON CONFLICT (id) DO UPDATE SET at = excluded.at",
-            )?
-            .execute(params![to_text(now)])?;
-            Ok(())
-        })
-        .await
+        self.write(move |conn| ready(schedule::beat(&mut SqliteConn(conn), now)))
+            .await
     }
 
     async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
@@ -1469,103 +1370,24 @@ impl Store for SqliteStore {
     }
 
     async fn rating(&self, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
-        self.read(move |conn| {
-            let row = conn
-                .prepare_cached(
-                    "SELECT rating, deviation, volatility, games, rated_at FROM ratings
-                     WHERE server_id = ?1 AND player_id = ?2",
-                )?
-                .query_row(params![server_id, player.0], |r| {
-                    Ok((
-                        r.get::<_, f64>(0)?,
-                        r.get::<_, f64>(1)?,
-                        r.get::<_, f64>(2)?,
-                        r.get::<_, u32>(3)?,
-                        r.get::<_, String>(4)?,
-                    ))
-                })
-                .optional()?;
-            row.map(|(rating, deviation, volatility, games, at)| {
-                Ok(RatingRow {
-                    server_id,
-                    player,
-                    rating,
-                    deviation,
-                    volatility,
-                    games,
-                    rated_at: from_text(&at)?,
-                })
-            })
-            .transpose()
-        })
-        .await
+        self.read(move |conn| ready(ratings::rating(&mut SqliteConn(conn), server_id, player)))
+            .await
     }
 
     async fn rating_history(&self, server_id: i64, player: PlayerId) -> Result<Vec<RatingPoint>> {
         self.read(move |conn| {
-            let rows = conn
-                .prepare_cached(
-                    "SELECT game_id, rating, deviation, at FROM rating_history
-                     WHERE server_id = ?1 AND player_id = ?2 ORDER BY id",
-                )?
-                .query_map(params![server_id, player.0], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, f64>(1)?,
-                        r.get::<_, f64>(2)?,
-                        r.get::<_, String>(3)?,
-                    ))
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            rows.into_iter()
-                .map(|(game_id, rating, deviation, at)| {
-                    Ok(RatingPoint {
-                        game_id,
-                        rating,
-                        deviation,
-                        at: from_text(&at)?,
-                    })
-                })
-                .collect()
+            ready(ratings::rating_history(
+                &mut SqliteConn(conn),
+                server_id,
+                player,
+            ))
         })
         .await
     }
 
     async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
-        self.read(move |conn| {
-            conn.prepare_cached(
-                "WITH sides AS (
-                     SELECT white_id AS player,
-                            CASE result WHEN '1-0' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END AS half
-                     FROM games
-                     WHERE server_id = ?1 AND status = 'over' AND result IN ('1-0', '0-1', '1/2-1/2')
-                     UNION ALL
-                     SELECT black_id,
-                            CASE result WHEN '0-1' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END
-                     FROM games
-                     WHERE server_id = ?1 AND status = 'over' AND result IN ('1-0', '0-1', '1/2-1/2')
-                 )
-                 SELECT s.player, p.display_name, count(*),
-                        sum(s.half = 2), sum(s.half = 1), sum(s.half = 0), sum(s.half)
-                 FROM sides s JOIN players p ON p.id = s.player
-                 GROUP BY s.player
-                 ORDER BY sum(s.half) DESC, sum(s.half = 2) DESC, p.display_name ASC",
-            )?
-            .query_map(params![server_id], |r| {
-                Ok(StandingRow {
-                    player: PlayerId(r.get(0)?),
-                    name: r.get(1)?,
-                    played: r.get(2)?,
-                    won: r.get(3)?,
-                    drawn: r.get(4)?,
-                    lost: r.get(5)?,
-                    half_points: r.get(6)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(StorageError::from)
-        })
-        .await
+        self.read(move |conn| ready(ratings::standings(&mut SqliteConn(conn), server_id)))
+            .await
     }
 
     async fn ladder(&self, server_id: i64) -> Result<LadderRow> {

@@ -22,7 +22,7 @@ pub use import::Import;
 
 use std::str::FromStr;
 
-use chrono::{DateTime, Datelike, TimeZone, Utc};
+use chrono::{DateTime, Utc};
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use serde::Serialize;
 use tokio_postgres::NoTls;
@@ -30,6 +30,7 @@ use tokio_postgres::NoTls;
 use super::DriverError;
 use super::queries;
 use super::queries::identity;
+use super::queries::{ratings, schedule};
 use super::{
     ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, FinishedGame,
     GameRecord, GameSummary, LeaveRow, MoveRow, OpenedAct, Platform, PlayerRow, RatingPoint,
@@ -39,7 +40,7 @@ use super::{
 use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, Note, PlayerId};
 use conn::PgConn;
-use rows::{CHALLENGE_COLUMNS, LEAVE_COLUMNS, SUMMARY_COLUMNS};
+use rows::{CHALLENGE_COLUMNS, SUMMARY_COLUMNS};
 
 /// Connections per process unless the URL's caller asks otherwise.
 pub const DEFAULT_POOL_SIZE: usize = 16;
@@ -314,13 +315,6 @@ async fn summaries(store: &PgStore, filter: &str, a: i64, b: i64) -> Result<Vec<
         .collect()
 }
 
-fn due_game(row: &tokio_postgres::Row) -> Result<DueGame> {
-    Ok(DueGame {
-        id: rows::get(row, 0)?,
-        version: rows::get(row, 1)?,
-    })
-}
-
 impl Store for PgStore {
     async fn ensure_server(
         &self,
@@ -538,26 +532,13 @@ impl Store for PgStore {
     }
 
     async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
-        let row = self
-            .query_opt(
-                "SELECT min(wake_at) FROM games WHERE wake_at IS NOT NULL",
-                &[],
-            )
-            .await?;
-        Ok(row.map(|row| rows::get(&row, 0)).transpose()?.flatten())
+        let client = self.client().await?;
+        schedule::next_wake_up(&mut PgConn(&client)).await
     }
 
     async fn due_games(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
-        self.query(
-            "SELECT id, version FROM games
-             WHERE wake_at IS NOT NULL AND wake_at <= $1
-             ORDER BY wake_at, id LIMIT $2",
-            &[&stored(now), &(limit as i64)],
-        )
-        .await?
-        .iter()
-        .map(due_game)
-        .collect()
+        let client = self.client().await?;
+        schedule::due_games(&mut PgConn(&client), now, limit).await
     }
 
     async fn claim_due_games(
@@ -566,36 +547,13 @@ impl Store for PgStore {
         lease_until: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<DueGame>> {
-        // SKIP LOCKED: schedulers claiming at the same moment take different
-        // games instead of queueing behind each other's row locks.
-        self.query(
-            "WITH due AS (
-                 SELECT id, wake_at FROM games
-                 WHERE wake_at IS NOT NULL AND wake_at <= $1
-                 ORDER BY wake_at, id LIMIT $3
-                 FOR UPDATE SKIP LOCKED
-             ), claimed AS (
-                 UPDATE games g SET wake_at = $2 FROM due WHERE g.id = due.id
-                 RETURNING g.id, g.version, due.wake_at AS was
-             )
-             SELECT id, version FROM claimed ORDER BY was, id",
-            &[&stored(now), &round_up(lease_until), &(limit as i64)],
-        )
-        .await?
-        .iter()
-        .map(due_game)
-        .collect()
+        let client = self.client().await?;
+        schedule::claim_due_games_skip_locked(&mut PgConn(&client), now, lease_until, limit).await
     }
 
     async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
-        let sql = format!(
-            "SELECT {LEAVE_COLUMNS} FROM leaves
-             WHERE player_id = $1 AND server_id = $2 AND ended_at IS NULL"
-        );
-        self.query_opt(&sql, &[&player.0, &server_id])
-            .await?
-            .map(|row| rows::leave(&row))
-            .transpose()
+        let client = self.client().await?;
+        schedule::running_leave(&mut PgConn(&client), player, server_id).await
     }
 
     async fn running_leaves(
@@ -603,126 +561,43 @@ impl Store for PgStore {
         server_id: i64,
         players: [PlayerId; 2],
     ) -> Result<Vec<LeaveRow>> {
-        let sql = format!(
-            "SELECT {LEAVE_COLUMNS} FROM leaves
-             WHERE server_id = $1 AND player_id IN ($2, $3) AND ended_at IS NULL"
-        );
-        self.query(&sql, &[&server_id, &players[0].0, &players[1].0])
-            .await?
-            .iter()
-            .map(rows::leave)
-            .collect()
+        let client = self.client().await?;
+        schedule::running_leaves(&mut PgConn(&client), server_id, players).await
     }
 
     async fn leave_days_in_year(&self, player: PlayerId, server_id: i64, year: i32) -> Result<u32> {
-        let start = |year: i32| {
-            Utc.with_ymd_and_hms(year, 1, 1, 0, 0, 0)
-                .single()
-                .ok_or_else(|| StorageError::Backend(format!("year {year} out of range")))
-        };
-        let (from, to) = (start(year)?, start(year + 1)?);
-        debug_assert_eq!(from.year(), year);
-        let row = self
-            .query_opt(
-                "SELECT coalesce(sum(days), 0) FROM leaves
-                 WHERE player_id = $1 AND server_id = $2 AND starts_at >= $3 AND starts_at < $4",
-                &[&player.0, &server_id, &from, &to],
-            )
-            .await?
-            .ok_or(StorageError::NotFound("leave days"))?;
-        rows::count(&row, 0)
+        let client = self.client().await?;
+        schedule::leave_days_in_year(&mut PgConn(&client), player, server_id, year).await
     }
 
     async fn due_leave_ends(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<LeaveRow>> {
-        let sql = format!(
-            "SELECT {LEAVE_COLUMNS} FROM leaves
-             WHERE ended_at IS NULL AND ends_at <= $1 ORDER BY ends_at, id LIMIT $2"
-        );
-        self.query(&sql, &[&stored(now), &(limit as i64)])
-            .await?
-            .iter()
-            .map(rows::leave)
-            .collect()
+        let client = self.client().await?;
+        schedule::due_leave_ends(&mut PgConn(&client), now, limit).await
     }
 
     async fn next_leave_end(&self) -> Result<Option<DateTime<Utc>>> {
-        let row = self
-            .query_opt(
-                "SELECT min(ends_at) FROM leaves WHERE ended_at IS NULL",
-                &[],
-            )
-            .await?;
-        Ok(row.map(|row| rows::get(&row, 0)).transpose()?.flatten())
+        let client = self.client().await?;
+        schedule::next_leave_end(&mut PgConn(&client)).await
     }
 
     async fn clocked_games(&self, after_id: i64, limit: usize) -> Result<Vec<DueGame>> {
-        self.query(
-            "SELECT id, version FROM games
-             WHERE id > $1 AND status = 'ongoing' AND deadline IS NOT NULL
-             ORDER BY id LIMIT $2",
-            &[&after_id, &(limit as i64)],
-        )
-        .await?
-        .iter()
-        .map(due_game)
-        .collect()
+        let client = self.client().await?;
+        schedule::clocked_games(&mut PgConn(&client), after_id, limit).await
     }
 
     async fn last_heartbeat(&self) -> Result<Option<DateTime<Utc>>> {
-        self.query_opt("SELECT at FROM heartbeat WHERE id = 1", &[])
-            .await?
-            .map(|row| rows::get(&row, 0))
-            .transpose()
+        let client = self.client().await?;
+        schedule::last_heartbeat(&mut PgConn(&client)).await
     }
 
     async fn beat(&self, now: DateTime<Utc>) -> Result<()> {
-        self.query(
-            "INSERT INTO heartbeat (id, at) VALUES (1, $1)
-             ON CONFLICT (id) DO UPDATE SET at = excluded.at",
-            &[&stored(now)],
-        )
-        .await
-        .map(|_| ())
+        let client = self.client().await?;
+        schedule::beat(&mut PgConn(&client), now).await
     }
 
     async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
-        // Names sort bytewise (COLLATE "C"), as SQLite does.
-        let rows = self
-            .query(
-                "WITH sides AS (
-                     SELECT white_id AS player,
-                            CASE result WHEN '1-0' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END AS half
-                     FROM games
-                     WHERE server_id = $1 AND status = 'over' AND result IN ('1-0', '0-1', '1/2-1/2')
-                     UNION ALL
-                     SELECT black_id,
-                            CASE result WHEN '0-1' THEN 2 WHEN '1/2-1/2' THEN 1 ELSE 0 END
-                     FROM games
-                     WHERE server_id = $1 AND status = 'over' AND result IN ('1-0', '0-1', '1/2-1/2')
-                 )
-                 SELECT s.player, p.display_name, count(*),
-                        count(*) FILTER (WHERE s.half = 2), count(*) FILTER (WHERE s.half = 1),
-                        count(*) FILTER (WHERE s.half = 0), sum(s.half)
-                 FROM sides s JOIN players p ON p.id = s.player
-                 GROUP BY s.player, p.display_name
-                 ORDER BY sum(s.half) DESC, count(*) FILTER (WHERE s.half = 2) DESC,
-                          p.display_name COLLATE \"C\" ASC",
-                &[&server_id],
-            )
-            .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(StandingRow {
-                    player: PlayerId(rows::get(row, 0)?),
-                    name: rows::get(row, 1)?,
-                    played: rows::count(row, 2)?,
-                    won: rows::count(row, 3)?,
-                    drawn: rows::count(row, 4)?,
-                    lost: rows::count(row, 5)?,
-                    half_points: rows::count(row, 6)?,
-                })
-            })
-            .collect()
+        let client = self.client().await?;
+        ratings::standings(&mut PgConn(&client), server_id).await
     }
 
     async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
@@ -750,43 +625,13 @@ impl Store for PgStore {
     }
 
     async fn rating(&self, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
-        self.query_opt(
-            "SELECT rating, deviation, volatility, games, rated_at FROM ratings
-             WHERE server_id = $1 AND player_id = $2",
-            &[&server_id, &player.0],
-        )
-        .await?
-        .map(|row| {
-            Ok(RatingRow {
-                server_id,
-                player,
-                rating: rows::get(&row, 0)?,
-                deviation: rows::get(&row, 1)?,
-                volatility: rows::get(&row, 2)?,
-                games: rows::count(&row, 3)?,
-                rated_at: rows::get(&row, 4)?,
-            })
-        })
-        .transpose()
+        let client = self.client().await?;
+        ratings::rating(&mut PgConn(&client), server_id, player).await
     }
 
     async fn rating_history(&self, server_id: i64, player: PlayerId) -> Result<Vec<RatingPoint>> {
-        self.query(
-            "SELECT game_id, rating, deviation, at FROM rating_history
-             WHERE server_id = $1 AND player_id = $2 ORDER BY id",
-            &[&server_id, &player.0],
-        )
-        .await?
-        .iter()
-        .map(|row| {
-            Ok(RatingPoint {
-                game_id: rows::get(row, 0)?,
-                rating: rows::get(row, 1)?,
-                deviation: rows::get(row, 2)?,
-                at: rows::get(row, 3)?,
-            })
-        })
-        .collect()
+        let client = self.client().await?;
+        ratings::rating_history(&mut PgConn(&client), server_id, player).await
     }
 
     async fn ladder(&self, server_id: i64) -> Result<super::LadderRow> {
@@ -880,6 +725,7 @@ impl Store for PgStore {
 
 #[cfg(test)]
 mod tests {
+    use chrono::TimeZone;
     use super::scratch::{ScratchSchema, test_url};
     use super::*;
     use crate::storage::suite::store_suite;

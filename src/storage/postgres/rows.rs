@@ -14,14 +14,12 @@ use crate::core::event::{GameResult, Reason, parse_color};
 use crate::core::game::PlayerId;
 use crate::core::notation::Lang;
 use crate::storage::{
-    ChallengeRow, ChallengeStatus, ColorChoice, GameState, GameSummary, LeaveRow, Notify, Platform,
+    ChallengeRow, ChallengeStatus, ColorChoice, GameState, GameSummary, Notify, Platform,
     PlayerRow, Result, StorageError,
 };
 
 pub const CHALLENGE_COLUMNS: &str = "id, server_id, channel_id, challenger_id, challenged_id, \
      color, time_control, rated, start_fen, status, created_at, expires_at";
-
-pub const LEAVE_COLUMNS: &str = "id, player_id, server_id, starts_at, ends_at, ended_at, days";
 
 /// The summary columns over `g` (games), `w` and `b` (its players).
 pub const SUMMARY_COLUMNS: &str = "g.id, g.channel_id, g.white_id, g.black_id, w.display_name, \
@@ -93,18 +91,6 @@ pub fn challenge(row: &Row) -> Result<ChallengeRow> {
         status: ChallengeStatus::from_name(status).ok_or_else(|| corrupt("status", status))?,
         created_at: get(row, 10)?,
         expires_at: get(row, 11)?,
-    })
-}
-
-pub fn leave(row: &Row) -> Result<LeaveRow> {
-    Ok(LeaveRow {
-        id: get(row, 0)?,
-        player: PlayerId(get(row, 1)?),
-        server_id: get(row, 2)?,
-        starts_at: get(row, 3)?,
-        ends_at: get(row, 4)?,
-        ended_at: get(row, 5)?,
-        days: count(row, 6)?,
     })
 }
 

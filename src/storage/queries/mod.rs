@@ -5,5 +5,7 @@
 
 pub mod identity;
 pub mod ladder;
+pub mod ratings;
 pub mod rows;
+pub mod schedule;
 pub mod tournaments;

@@ -1,0 +1,102 @@
+//! Ratings and standings: a player's Glicko-2 rating and its history, and
+//! the server's 1/½/0 table, computed from the finished games by
+//! [`competition::standings`] (the one place the table is derived).
+
+use std::collections::HashMap;
+
+use crate::competition::standings::{self, Finished};
+use crate::core::event::GameResult;
+use crate::core::game::PlayerId;
+use crate::storage::sql::{Conn, params};
+use crate::storage::{RatingPoint, RatingRow, Result, StandingRow};
+
+pub async fn rating(
+    c: &mut impl Conn,
+    server_id: i64,
+    player: PlayerId,
+) -> Result<Option<RatingRow>> {
+    c.query_opt(
+        "SELECT rating, deviation, volatility, games, rated_at FROM ratings
+         WHERE server_id = ?1 AND player_id = ?2",
+        &params![server_id, player],
+    )
+    .await?
+    .map(|row| {
+        Ok(RatingRow {
+            server_id,
+            player,
+            rating: row.real(0)?,
+            deviation: row.real(1)?,
+            volatility: row.real(2)?,
+            games: row.count(3)?,
+            rated_at: row.time(4)?,
+        })
+    })
+    .transpose()
+}
+
+pub async fn rating_history(
+    c: &mut impl Conn,
+    server_id: i64,
+    player: PlayerId,
+) -> Result<Vec<RatingPoint>> {
+    c.query(
+        "SELECT game_id, rating, deviation, at FROM rating_history
+         WHERE server_id = ?1 AND player_id = ?2 ORDER BY id",
+        &params![server_id, player],
+    )
+    .await?
+    .iter()
+    .map(|row| {
+        Ok(RatingPoint {
+            game_id: row.int(0)?,
+            rating: row.real(1)?,
+            deviation: row.real(2)?,
+            at: row.time(3)?,
+        })
+    })
+    .collect()
+}
+
+/// The server's table over its finished, scored games, best first (see
+/// [`standings::table_by_name`]), each line with the player's name.
+pub async fn standings(c: &mut impl Conn, server_id: i64) -> Result<Vec<StandingRow>> {
+    let rows = c
+        .query(
+            "SELECT g.white_id, w.display_name, g.black_id, b.display_name, g.result, g.ended_at
+             FROM games g
+             JOIN players w ON w.id = g.white_id
+             JOIN players b ON b.id = g.black_id
+             WHERE g.server_id = ?1 AND g.status = 'over'
+               AND g.result IN ('1-0', '0-1', '1/2-1/2')",
+            &params![server_id],
+        )
+        .await?;
+    let mut names: HashMap<PlayerId, String> = HashMap::new();
+    let mut games = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let (white, black) = (PlayerId(row.int(0)?), PlayerId(row.int(2)?));
+        names.entry(white).or_insert(row.string(1)?);
+        names.entry(black).or_insert(row.string(3)?);
+        games.push(Finished {
+            white,
+            black,
+            result: row.parsed(4, "result", GameResult::from_pgn)?,
+            ended_at: row.time(5)?,
+        });
+    }
+    let name = |player: PlayerId| names.get(&player).map_or("", String::as_str);
+    let lines = standings::table_by_name(&games, None, name);
+    Ok(lines
+        .into_iter()
+        .map(|line| StandingRow {
+            name: names.remove(&line.player).unwrap_or_default(),
+            player: line.player,
+            played: line.played,
+            won: line.won,
+            drawn: line.drawn,
+            lost: line.lost,
+            half_points: line.half_points,
+        })
+        .collect())
+}
