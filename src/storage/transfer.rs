@@ -15,303 +15,78 @@ use super::sql::{Conn, Row, Value};
 use super::sqlite::SqliteStore;
 use super::{Result, StorageError};
 
-/// How a column is held, so each side reads and writes the right SQL type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// `bigint` on PostgreSQL.
-    BigInt,
-    /// `integer` on PostgreSQL.
-    Int,
-    /// 0/1 in SQLite, `boolean` on PostgreSQL.
-    Bool,
-    Text,
-    /// RFC 3339 text in SQLite, `timestamptz` on PostgreSQL.
-    Instant,
-    /// JSON text in SQLite, `jsonb` on PostgreSQL.
-    Json,
-    /// REAL in SQLite, `double precision` on PostgreSQL.
-    Float,
-}
-
 /// One table to copy: its columns, the first `key` of which order its rows.
 #[derive(Debug)]
 pub struct Table {
     pub name: &'static str,
-    pub columns: &'static [(&'static str, Kind)],
+    /// The columns, comma-separated, in the order rows travel in.
+    pub columns: &'static str,
     pub key: usize,
     /// Whether `id` comes from an identity sequence to move past the copied ids.
     pub identity: bool,
 }
 
+const fn table(name: &'static str, key: usize, identity: bool, columns: &'static str) -> Table {
+    Table {
+        name,
+        columns,
+        key,
+        identity,
+    }
+}
+
 impl Table {
-    pub fn column_list(&self) -> String {
+    pub fn column_list(&self) -> &'static str {
         self.columns
-            .iter()
-            .map(|(name, _)| *name)
-            .collect::<Vec<_>>()
-            .join(", ")
+    }
+
+    pub fn width(&self) -> usize {
+        self.columns.split(',').count()
     }
 
     pub fn key_list(&self) -> String {
-        self.columns[..self.key]
-            .iter()
-            .map(|(name, _)| *name)
+        self.columns
+            .split(", ")
+            .take(self.key)
             .collect::<Vec<_>>()
             .join(", ")
     }
 }
 
-use Kind::{BigInt, Bool, Float, Instant, Int, Json, Text};
-
 /// Every table of the schema, parents before children.
+#[rustfmt::skip]
 pub const TABLES: &[Table] = &[
-    Table {
-        name: "servers",
-        columns: &[
-            ("id", BigInt),
-            ("platform", Text),
-            ("platform_id", Text),
-            ("language", Text),
-            ("time_control", Text),
-            ("draw_agreement_allowed", Bool),
-            ("draw_min_moves", Int),
-            ("moderator_role", Text),
-            ("created_at", Instant),
-        ],
-        key: 1,
-        identity: true,
-    },
-    Table {
-        name: "channels",
-        columns: &[("id", BigInt), ("server_id", BigInt), ("platform_id", Text)],
-        key: 1,
-        identity: true,
-    },
-    Table {
-        name: "players",
-        columns: &[
-            ("id", BigInt),
-            ("platform", Text),
-            ("platform_id", Text),
-            ("display_name", Text),
-            ("language", Text),
-            ("notify", Text),
-            ("created_at", Instant),
-        ],
-        key: 1,
-        identity: true,
-    },
-    Table {
-        name: "challenges",
-        columns: &[
-            ("id", BigInt),
-            ("server_id", BigInt),
-            ("channel_id", BigInt),
-            ("challenger_id", BigInt),
-            ("challenged_id", BigInt),
-            ("color", Text),
-            ("time_control", Text),
-            ("rated", Bool),
-            ("start_fen", Text),
-            ("status", Text),
-            ("game_id", BigInt),
-            ("created_at", Instant),
-            ("expires_at", Instant),
-        ],
-        key: 1,
-        identity: true,
-    },
-    Table {
-        name: "games",
-        columns: &[
-            ("id", BigInt),
-            ("server_id", BigInt),
-            ("channel_id", BigInt),
-            ("white_id", BigInt),
-            ("black_id", BigInt),
-            ("start_fen", Text),
-            ("time_control", Text),
-            ("rated", Bool),
-            ("draw_agreement_allowed", Bool),
-            ("draw_min_moves", Int),
-            ("status", Text),
-            ("result", Text),
-            ("reason", Text),
-            ("turn", Text),
-            ("plies", Int),
-            ("pending_offer", Text),
-            ("version", BigInt),
-            ("challenge_id", BigInt),
-            ("created_at", Instant),
-            ("ended_at", Instant),
-            ("clock", Json),
-            ("deadline", Instant),
-            ("remind_at", Instant),
-            ("wake_at", Instant),
-        ],
-        key: 1,
-        identity: true,
-    },
-    Table {
-        name: "moves",
-        columns: &[
-            ("game_id", BigInt),
-            ("ply", Int),
-            ("uci", Text),
-            ("san", Text),
-            ("played_at", Instant),
-            ("draw_offer", Bool),
-        ],
-        key: 2,
-        identity: false,
-    },
-    Table {
-        name: "game_notes",
-        columns: &[("game_id", BigInt), ("seq", Int), ("note", Json)],
-        key: 2,
-        identity: false,
-    },
-    Table {
-        name: "processed_acts",
-        columns: &[
-            ("act_key", Text),
-            ("processed_at", Instant),
-            ("answer", Text),
-        ],
-        key: 1,
-        identity: false,
-    },
-    Table {
-        name: "heartbeat",
-        columns: &[("id", Int), ("at", Instant)],
-        key: 1,
-        identity: false,
-    },
-    Table {
-        name: "leaves",
-        columns: &[
-            ("id", BigInt),
-            ("player_id", BigInt),
-            ("server_id", BigInt),
-            ("starts_at", Instant),
-            ("ends_at", Instant),
-            ("ended_at", Instant),
-            ("days", Int),
-        ],
-        key: 1,
-        identity: true,
-    },
-    Table {
-        name: "ratings",
-        columns: &[
-            ("server_id", BigInt),
-            ("player_id", BigInt),
-            ("rating", Float),
-            ("deviation", Float),
-            ("volatility", Float),
-            ("games", Int),
-            ("rated_at", Instant),
-        ],
-        key: 2,
-        identity: false,
-    },
-    Table {
-        name: "rating_history",
-        columns: &[
-            ("id", BigInt),
-            ("server_id", BigInt),
-            ("player_id", BigInt),
-            ("game_id", BigInt),
-            ("rating", Float),
-            ("deviation", Float),
-            ("at", Instant),
-        ],
-        key: 1,
-        identity: true,
-    },
-    Table {
-        name: "ladders",
-        columns: &[("server_id", BigInt), ("version", BigInt)],
-        key: 1,
-        identity: false,
-    },
-    Table {
-        name: "ladder_rungs",
-        columns: &[
-            ("server_id", BigInt),
-            ("player_id", BigInt),
-            ("place", Int),
-            ("active_at", Instant),
-        ],
-        key: 2,
-        identity: false,
-    },
-    Table {
-        name: "ladder_matches",
-        columns: &[
-            ("id", BigInt),
-            ("server_id", BigInt),
-            ("challenge_id", BigInt),
-            ("game_id", BigInt),
-            ("challenger_id", BigInt),
-            ("defender_id", BigInt),
-            ("status", Text),
-            ("accept_by", Instant),
-            ("created_at", Instant),
-        ],
-        key: 1,
-        identity: true,
-    },
-    Table {
-        name: "tournaments",
-        columns: &[
-            ("id", BigInt),
-            ("server_id", BigInt),
-            ("channel_id", BigInt),
-            ("name", Text),
-            ("system", Text),
-            ("time_control", Text),
-            ("rated", Bool),
-            ("rounds", Int),
-            ("bye_half_points", Int),
-            ("max_players", Int),
-            ("entry_closes_at", Instant),
-            ("state", Text),
-            ("round", Int),
-            ("created_by", BigInt),
-            ("created_at", Instant),
-            ("version", BigInt),
-        ],
-        key: 1,
-        identity: true,
-    },
-    Table {
-        name: "tournament_entrants",
-        columns: &[
-            ("tournament_id", BigInt),
-            ("player_id", BigInt),
-            ("joined_at", Instant),
-            ("seed", Int),
-            ("withdrawn_at", Instant),
-        ],
-        key: 2,
-        identity: false,
-    },
-    Table {
-        name: "tournament_games",
-        columns: &[
-            ("id", BigInt),
-            ("tournament_id", BigInt),
-            ("round", Int),
-            ("board", Int),
-            ("white_id", BigInt),
-            ("black_id", BigInt),
-            ("game_id", BigInt),
-            ("score", Text),
-        ],
-        key: 1,
-        identity: true,
-    },
+    table("servers", 1, true, "id, platform, platform_id, language, time_control, \
+                 draw_agreement_allowed, draw_min_moves, moderator_role, created_at"),
+    table("channels", 1, true, "id, server_id, platform_id"),
+    table("players", 1, true, "id, platform, platform_id, display_name, language, notify, \
+                 created_at"),
+    table("challenges", 1, true, "id, server_id, channel_id, challenger_id, challenged_id, color, \
+                 time_control, rated, start_fen, status, game_id, created_at, \
+                 expires_at"),
+    table("games", 1, true, "id, server_id, channel_id, white_id, black_id, start_fen, \
+                 time_control, rated, draw_agreement_allowed, draw_min_moves, \
+                 status, result, reason, turn, plies, pending_offer, version, \
+                 challenge_id, created_at, ended_at, clock, deadline, remind_at, \
+                 wake_at"),
+    table("moves", 2, false, "game_id, ply, uci, san, played_at, draw_offer"),
+    table("game_notes", 2, false, "game_id, seq, note"),
+    table("processed_acts", 1, false, "act_key, processed_at, answer"),
+    table("heartbeat", 1, false, "id, at"),
+    table("leaves", 1, true, "id, player_id, server_id, starts_at, ends_at, ended_at, days"),
+    table("ratings", 2, false, "server_id, player_id, rating, deviation, volatility, games, \
+                 rated_at"),
+    table("rating_history", 1, true, "id, server_id, player_id, game_id, rating, deviation, at"),
+    table("ladders", 1, false, "server_id, version"),
+    table("ladder_rungs", 2, false, "server_id, player_id, place, active_at"),
+    table("ladder_matches", 1, true, "id, server_id, challenge_id, game_id, challenger_id, defender_id, \
+                 status, accept_by, created_at"),
+    table("tournaments", 1, true, "id, server_id, channel_id, name, system, time_control, rated, \
+                 rounds, bye_half_points, max_players, entry_closes_at, state, \
+                 round, created_by, created_at, version"),
+    table("tournament_entrants", 2, false, "tournament_id, player_id, joined_at, seed, withdrawn_at"),
+    table("tournament_games", 1, true, "id, tournament_id, round, board, white_id, black_id, game_id, \
+                 score"),
 ];
 
 /// Rows read per page.
@@ -393,12 +168,13 @@ pub async fn count_rows(c: &mut impl Conn, table: &Table) -> Result<u64> {
 }
 
 /// Inserts `rows` (in `table`'s column order, as [`export_page`] reads
-/// them) in one statement, each value as its column's kind.
+/// them from SQLite) in one statement; each value is converted to its
+/// column's type as it is bound (see [`Value`]).
 pub async fn insert_rows(c: &mut impl Conn, table: &Table, rows: &[Row]) -> Result<()> {
     if rows.is_empty() {
         return Ok(());
     }
-    let width = table.columns.len();
+    let width = table.width();
     let mut params = Vec::with_capacity(rows.len() * width);
     let mut tuples = Vec::with_capacity(rows.len());
     for row in rows {
@@ -409,9 +185,7 @@ pub async fn insert_rows(c: &mut impl Conn, table: &Table, rows: &[Row]) -> Resu
             .map(|i| format!("?{}", params.len() + i + 1))
             .collect();
         tuples.push(format!("({})", marks.join(", ")));
-        for (index, (_, kind)) in table.columns.iter().enumerate() {
-            params.push(typed(row, index, *kind)?);
-        }
+        params.extend(row.0.iter().cloned());
     }
     let sql = format!(
         "INSERT INTO {} ({}) VALUES {}",
@@ -420,20 +194,6 @@ pub async fn insert_rows(c: &mut impl Conn, table: &Table, rows: &[Row]) -> Resu
         tuples.join(", ")
     );
     c.execute(&sql, &params).await.map(|_| ())
-}
-
-/// Column `index` of a copied row as the value its kind binds as.
-fn typed(row: &Row, index: usize, kind: Kind) -> Result<Value> {
-    if row.is_null(index)? {
-        return Ok(Value::Null);
-    }
-    Ok(match kind {
-        Kind::BigInt | Kind::Int => Value::Int(row.int(index)?),
-        Kind::Bool => Value::Bool(row.bool(index)?),
-        Kind::Text | Kind::Json => Value::Text(row.string(index)?),
-        Kind::Instant => Value::Time(row.time(index)?),
-        Kind::Float => Value::Real(row.real(index)?),
-    })
 }
 
 #[cfg(test)]

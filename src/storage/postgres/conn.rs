@@ -58,6 +58,10 @@ impl ToSql for Value {
             (Value::Text(v), &Type::JSON | &Type::JSONB) => {
                 serde_json::from_str::<serde_json::Value>(v)?.to_sql(ty, out)
             }
+            // An instant as SQLite's text, in the copy from SQLite.
+            (Value::Text(v), &Type::TIMESTAMPTZ) => chrono::DateTime::parse_from_rfc3339(v)?
+                .with_timezone(&chrono::Utc)
+                .to_sql(ty, out),
             (Value::Text(v), _) => v.as_str().to_sql(ty, out),
             (Value::Time(v), &Type::TEXT | &Type::VARCHAR) => {
                 crate::storage::sql::time_text(*v).to_sql(ty, out)

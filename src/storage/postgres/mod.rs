@@ -725,10 +725,10 @@ impl Store for PgStore {
 
 #[cfg(test)]
 mod tests {
-    use chrono::TimeZone;
     use super::scratch::{ScratchSchema, test_url};
     use super::*;
     use crate::storage::suite::store_suite;
+    use chrono::TimeZone;
 
     async fn fresh() -> Option<(ScratchSchema, PgStore)> {
         let url = test_url()?;
