@@ -171,6 +171,27 @@ mod tests {
     }
 
     #[test]
+    fn released_steps_are_numbered_from_one_and_none_is_empty() {
+        for released in [SQLITE_RELEASED, POSTGRES_RELEASED] {
+            for (index, (name, sql)) in released.iter().enumerate() {
+                assert!(name.starts_with(&format!("{:04}_", index + 1)), "{name}");
+                assert!(!sql.trim().is_empty(), "{name} is empty");
+            }
+        }
+        for (name, sql) in SHARED {
+            assert!(
+                name.as_bytes()[..4].iter().all(u8::is_ascii_digit),
+                "{name}"
+            );
+            assert!(
+                *name >= "0010",
+                "{name}: shared steps are numbered from 0010"
+            );
+            assert!(!sql.trim().is_empty(), "{name} is empty");
+        }
+    }
+
+    #[test]
     fn shared_steps_follow_the_released_ones_in_order() {
         let names = |backend| {
             for_backend(backend)

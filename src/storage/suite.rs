@@ -50,6 +50,7 @@ macro_rules! store_suite {
             tournament_entry_windows_wake_the_scheduler,
             open_challenges_are_counted_per_challenger,
             servers_are_found_by_id,
+            batches_are_committed_whole,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -822,8 +823,7 @@ pub async fn a_failed_commit_writes_nothing<S: Store>(store: &S) {
 }
 
 /// Acts committed together are kept together, each answer under its key;
-/// one refusal among them writes none of them. (Not for the memory store,
-/// which refuses every batch of more than one.)
+/// one refusal among them writes none of them.
 pub async fn batches_are_committed_whole<S: Store>(store: &S) {
     let w = world(store).await;
     let challenge = |key: &str| Commit {

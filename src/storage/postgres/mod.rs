@@ -737,14 +737,6 @@ mod tests {
         Some((schema, store))
     }
 
-    #[tokio::test]
-    async fn batches_are_committed_whole() {
-        let Some((_schema, store)) = fresh().await else {
-            return;
-        };
-        crate::storage::suite::batches_are_committed_whole(&store).await;
-    }
-
     store_suite!(optional async fresh);
 
     const TABLES: [&str; 19] = [
@@ -768,18 +760,6 @@ mod tests {
         "tournament_games",
         "tournaments",
     ];
-
-    #[test]
-    fn migrations_are_numbered_in_order() {
-        for (index, (name, sql)) in schema::migrations().iter().enumerate() {
-            assert!(
-                name.starts_with(&format!("{:04}_", index + 1)),
-                "{name} is not migration {}",
-                index + 1
-            );
-            assert!(!sql.trim().is_empty(), "{name} is empty");
-        }
-    }
 
     #[tokio::test]
     async fn every_table_and_column_is_commented() {
