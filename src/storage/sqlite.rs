@@ -21,18 +21,14 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use rusqlite::{
-    Connection, OpenFlags, OptionalExtension, Row, Transaction, TransactionBehavior, params,
-};
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior, params};
 use serde::Serialize;
-use shakmaty::Color;
 
 mod conn;
 mod tournaments;
 
 use super::queries;
-use super::queries::identity;
-use super::queries::{ratings, schedule};
+use super::queries::{games, identity, ratings, schedule};
 use super::sql::ready;
 use conn::SqliteConn;
 
@@ -41,15 +37,15 @@ use super::migrations::{Backend, Migration, for_backend};
 use super::sql::{Row as SqlRow, Value as SqlValue};
 use super::transfer::{self, Table};
 use super::{
-    ActRequest, ChallengeClosing, ChallengeRow, ChallengeStatus, ChannelGames, ChannelRow,
-    ColorChoice, Commit, Committed, DueGame, FinishedGame, GameRecord, GameState, GameSummary,
-    GameUpdate, IdleRung, LadderMatchRow, LadderRow, LeaveRow, MoveRow, NewChallenge, NewGame,
-    OpenedAct, Platform, PlayerRow, RatingPoint, RatingRow, RatingUpdate, Result, ServerDefaults,
-    ServerRow, StandingRow, StorageError, Store,
+    ActRequest, ChallengeClosing, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed,
+    DueGame, FinishedGame, GameRecord, GameState, GameSummary, GameUpdate, IdleRung,
+    LadderMatchRow, LadderRow, LeaveRow, NewChallenge, NewGame, OpenedAct, Platform, PlayerRow,
+    RatingPoint, RatingRow, RatingUpdate, Result, ServerDefaults, ServerRow, StandingRow,
+    StorageError, Store,
 };
 use crate::core::clock::Clock;
-use crate::core::event::{GameResult, Reason, color_str, parse_color};
-use crate::core::game::{DrawRules, Note, PlayerId};
+use crate::core::event::color_str;
+use crate::core::game::PlayerId;
 use crate::core::notation::Lang;
 
 /// The schema's steps for SQLite, in order: version N is element N − 1.
@@ -281,28 +277,7 @@ pub fn check_file(path: &Path) -> Result<Vec<String>> {
     for orphan in orphans {
         problems.push(orphan?);
     }
-    let mut games = conn.prepare(
-        "SELECT g.id, g.plies, count(m.ply) FROM games g LEFT JOIN moves m ON m.game_id = g.id
-         GROUP BY g.id
-         HAVING count(m.ply) <> g.plies
-             OR (count(m.ply) > 0 AND (min(m.ply) <> 1 OR max(m.ply) <> g.plies))
-         ORDER BY g.id",
-    )?;
-    let games = games.query_map([], |r| {
-        let (id, plies, stored) = (
-            r.get::<_, i64>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, i64>(2)?,
-        );
-        Ok(if stored == plies {
-            format!("game {id} moves: {plies} stored, not numbered 1 to {plies}")
-        } else {
-            format!("game {id} moves: {plies} counted, {stored} stored")
-        })
-    })?;
-    for game in games {
-        problems.push(game?);
-    }
+    problems.extend(ready(games::unsound_games(&mut SqliteConn(&conn)))?);
     Ok(problems)
 }
 
@@ -336,7 +311,7 @@ impl SqliteStore {
 
 fn schema_version(conn: &Connection) -> Result<usize> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    usize::try_from(version).map_err(|_| corrupt("user_version", &version.to_string()))
+    usize::try_from(version).map_err(|_| StorageError::Corrupt(format!("user_version {version}")))
 }
 
 /// Applies every migration the file does not have yet, one transaction each.
@@ -388,214 +363,6 @@ fn apply_migration(conn: &mut Connection, version: usize, name: &str, sql: &str)
 
 fn to_text(at: DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
-
-fn from_text(text: &str) -> Result<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(text)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|e| StorageError::Corrupt(format!("instant {text:?}: {e}")))
-}
-
-fn corrupt(what: &str, value: &str) -> StorageError {
-    StorageError::Corrupt(format!("{what} {value:?}"))
-}
-
-fn lang(text: &str) -> Result<Lang> {
-    Lang::from_locale(text).ok_or_else(|| corrupt("language", text))
-}
-
-fn color(text: &str) -> Result<Color> {
-    parse_color(text).ok_or_else(|| corrupt("colour", text))
-}
-
-fn platform(text: &str) -> Result<Platform> {
-    Platform::from_name(text).ok_or_else(|| corrupt("platform", text))
-}
-
-fn game_state(
-    status: &str,
-    result: Option<String>,
-    reason: Option<String>,
-    ended: Option<String>,
-) -> Result<GameState> {
-    match status {
-        "ongoing" => Ok(GameState::Ongoing),
-        "over" => {
-            let result = result.unwrap_or_default();
-            let reason = reason.unwrap_or_default();
-            Ok(GameState::Over {
-                result: GameResult::from_pgn(&result).ok_or_else(|| corrupt("result", &result))?,
-                reason: Reason::from_name(&reason).ok_or_else(|| corrupt("reason", &reason))?,
-                ended_at: from_text(&ended.unwrap_or_default())?,
-            })
-        }
-        other => Err(corrupt("game status", other)),
-    }
-}
-
-fn load_game(conn: &Connection, id: i64) -> Result<Option<GameRecord>> {
-    let head = conn
-        .prepare_cached(
-            "SELECT g.server_id, g.channel_id, g.white_id, g.black_id, g.start_fen, g.time_control,
-                    g.rated, g.draw_agreement_allowed, g.draw_min_moves, g.status, g.result,
-                    g.reason, g.pending_offer, g.version, g.created_at, g.ended_at,
-                    c.platform_id, g.clock, g.remind_at, g.plies
-             FROM games g JOIN channels c ON c.id = g.channel_id WHERE g.id = ?1",
-        )?
-        .query_row(params![id], |r| {
-            Ok((
-                (
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, i64>(3)?,
-                ),
-                (
-                    r.get::<_, Option<String>>(4)?,
-                    r.get::<_, String>(5)?,
-                    r.get::<_, bool>(6)?,
-                ),
-                (r.get::<_, bool>(7)?, r.get::<_, u32>(8)?),
-                (
-                    r.get::<_, String>(9)?,
-                    r.get::<_, Option<String>>(10)?,
-                    r.get::<_, Option<String>>(11)?,
-                    r.get::<_, Option<String>>(12)?,
-                ),
-                (
-                    r.get::<_, i64>(13)?,
-                    r.get::<_, String>(14)?,
-                    r.get::<_, Option<String>>(15)?,
-                ),
-                (
-                    r.get::<_, String>(16)?,
-                    r.get::<_, Option<String>>(17)?,
-                    r.get::<_, Option<String>>(18)?,
-                ),
-                r.get::<_, u32>(19)?,
-            ))
-        })
-        .optional()?;
-    let Some((ids, setup, rules, status, meta, place, plies)) = head else {
-        return Ok(None);
-    };
-    let clock = match place.1 {
-        None => None,
-        Some(json) => Some(
-            serde_json::from_str::<Clock>(&json)
-                .map_err(|e| corrupt(&format!("clock ({e})"), &json))?,
-        ),
-    };
-    let moves = conn
-        .prepare_cached(
-            "SELECT ply, uci, san, played_at, draw_offer FROM moves WHERE game_id = ?1 ORDER BY ply",
-        )?
-        .query_map(params![id], |r| {
-            Ok((
-                r.get::<_, u32>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, bool>(4)?,
-            ))
-        })?
-        .map(|row| {
-            let (ply, uci, san, played_at, draw_offer) = row?;
-            Ok(MoveRow {
-                ply,
-                uci,
-                san,
-                played_at: from_text(&played_at)?,
-                draw_offer,
-            })
-        })
-        .collect::<Result<Vec<MoveRow>>>()?;
-    super::check_moves(id, plies, &moves)?;
-    let notes = conn
-        .prepare_cached("SELECT note FROM game_notes WHERE game_id = ?1 ORDER BY seq")?
-        .query_map(params![id], |r| r.get::<_, String>(0))?
-        .map(|json| {
-            let json = json?;
-            serde_json::from_str::<Note>(&json).map_err(|e| corrupt(&format!("note ({e})"), &json))
-        })
-        .collect::<Result<Vec<Note>>>()?;
-    let player = |id: i64| -> Result<PlayerRow> {
-        ready(identity::player(&mut SqliteConn(conn), PlayerId(id)))?
-            .ok_or(StorageError::NotFound("player"))
-    };
-    Ok(Some(GameRecord {
-        id,
-        server_id: ids.0,
-        channel_id: ids.1,
-        white: PlayerId(ids.2),
-        black: PlayerId(ids.3),
-        white_player: player(ids.2)?,
-        black_player: player(ids.3)?,
-        channel: place.0,
-        clock,
-        remind_at: place.2.as_deref().map(from_text).transpose()?,
-        start_fen: setup.0,
-        time_control: setup.1,
-        rated: setup.2,
-        draw_rules: DrawRules {
-            agreement_allowed: rules.0,
-            min_moves_each: rules.1,
-        },
-        created_at: from_text(&meta.1)?,
-        state: game_state(&status.0, status.1, status.2, meta.2)?,
-        pending_offer: status.3.as_deref().map(color).transpose()?,
-        version: meta.0,
-        moves,
-        notes,
-    }))
-}
-
-/// Game lists: `filter` is the WHERE clause over `g`, with parameters ?1 and ?2.
-fn summaries(conn: &Connection, filter: &str, a: i64, b: i64) -> Result<Vec<GameSummary>> {
-    let sql = format!(
-        "SELECT g.id, g.channel_id, g.white_id, g.black_id, w.display_name, b.display_name,
-                g.turn, g.plies, g.status, g.result, g.reason, g.ended_at
-         FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
-         WHERE {filter} ORDER BY g.id DESC"
-    );
-    conn.prepare_cached(&sql)?
-        .query_map(params![a, b], |r| {
-            Ok((
-                (
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, i64>(3)?,
-                ),
-                (
-                    r.get::<_, String>(4)?,
-                    r.get::<_, String>(5)?,
-                    r.get::<_, String>(6)?,
-                    r.get::<_, u32>(7)?,
-                ),
-                (
-                    r.get::<_, String>(8)?,
-                    r.get::<_, Option<String>>(9)?,
-                    r.get::<_, Option<String>>(10)?,
-                    r.get::<_, Option<String>>(11)?,
-                ),
-            ))
-        })?
-        .map(|row| {
-            let (ids, names, status) = row?;
-            Ok(GameSummary {
-                id: ids.0,
-                channel_id: ids.1,
-                white: PlayerId(ids.2),
-                black: PlayerId(ids.3),
-                white_name: names.0,
-                black_name: names.1,
-                turn: color(&names.2)?,
-                plies: names.3,
-                state: game_state(&status.0, status.1, status.2, status.3)?,
-            })
-        })
-        .collect()
 }
 
 fn insert_challenge(tx: &Transaction<'_>, new: &NewChallenge, now: DateTime<Utc>) -> Result<i64> {
@@ -975,38 +742,6 @@ fn record_answer<R: Serialize>(
     Ok(())
 }
 
-fn challenge_row(r: &Row<'_>) -> rusqlite::Result<ChallengeTuple> {
-    Ok((
-        (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
-        (r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?),
-        (r.get(9)?, r.get(10)?, r.get(11)?),
-    ))
-}
-
-type ChallengeTuple = (
-    (i64, i64, i64, i64, Option<i64>),
-    (String, String, bool, Option<String>),
-    (String, String, String),
-);
-
-fn to_challenge(t: ChallengeTuple) -> Result<ChallengeRow> {
-    let (ids, terms, meta) = t;
-    Ok(ChallengeRow {
-        id: ids.0,
-        server_id: ids.1,
-        channel_id: ids.2,
-        challenger: PlayerId(ids.3),
-        challenged: ids.4.map(PlayerId),
-        color: ColorChoice::from_name(&terms.0).ok_or_else(|| corrupt("colour", &terms.0))?,
-        time_control: terms.1,
-        rated: terms.2,
-        start_fen: terms.3,
-        status: ChallengeStatus::from_name(&meta.0).ok_or_else(|| corrupt("status", &meta.0))?,
-        created_at: from_text(&meta.1)?,
-        expires_at: from_text(&meta.2)?,
-    })
-}
-
 impl Store for SqliteStore {
     async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
         // The common case (a known place and player) only reads and takes no
@@ -1031,36 +766,12 @@ impl Store for SqliteStore {
     }
 
     async fn ongoing_in_channel(&self, channel_id: i64, player: PlayerId) -> Result<ChannelGames> {
-        self.read(move |conn| {
-            // Ids only first: the common case (one game) needs nothing more.
-            let found: Vec<(i64, i64, bool)> = conn
-                .prepare_cached(
-                    "SELECT g.id, g.version, EXISTS (
-                         SELECT 1 FROM leaves l
-                         WHERE l.server_id = g.server_id AND l.ended_at IS NULL
-                           AND l.player_id IN (g.white_id, g.black_id))
-                     FROM games g
-                     WHERE g.channel_id = ?1 AND g.status = 'ongoing'
-                       AND (g.white_id = ?2 OR g.black_id = ?2)
-                     LIMIT 2",
-                )?
-                .query_map(params![channel_id, player.0], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-                })?
-                .collect::<rusqlite::Result<_>>()?;
-            Ok(match found.as_slice() {
-                [] => ChannelGames::None,
-                [(id, version, on_leave)] => ChannelGames::One {
-                    id: *id,
-                    version: *version,
-                    on_leave: *on_leave,
-                },
-                _ => {
-                    let filter = "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) \
-                                  AND g.status = 'ongoing'";
-                    ChannelGames::Several(summaries(conn, filter, channel_id, player.0)?)
-                }
-            })
+        self.read(|conn| {
+            ready(games::ongoing_in_channel(
+                &mut SqliteConn(conn),
+                channel_id,
+                player,
+            ))
         })
         .await
     }
@@ -1147,7 +858,8 @@ impl Store for SqliteStore {
     }
 
     async fn game(&self, id: i64) -> Result<Option<GameRecord>> {
-        self.read(move |conn| load_game(conn, id)).await
+        self.read(|conn| ready(games::game(&mut SqliteConn(conn), id)))
+            .await
     }
 
     async fn games_in_channel(
@@ -1156,13 +868,13 @@ impl Store for SqliteStore {
         player: PlayerId,
         ongoing_only: bool,
     ) -> Result<Vec<GameSummary>> {
-        self.read(move |conn| {
-            let filter = if ongoing_only {
-                "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'"
-            } else {
-                "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2)"
-            };
-            summaries(conn, filter, channel_id, player.0)
+        self.read(|conn| {
+            ready(games::games_in_channel(
+                &mut SqliteConn(conn),
+                channel_id,
+                player,
+                ongoing_only,
+            ))
         })
         .await
     }
@@ -1172,23 +884,23 @@ impl Store for SqliteStore {
         server_id: i64,
         player: PlayerId,
     ) -> Result<Vec<GameSummary>> {
-        self.read(move |conn| {
-            let filter =
-                "g.server_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'";
-            summaries(conn, filter, server_id, player.0)
+        self.read(|conn| {
+            ready(games::ongoing_games_on_server(
+                &mut SqliteConn(conn),
+                server_id,
+                player,
+            ))
         })
         .await
     }
 
     async fn open_challenge_count(&self, challenger: PlayerId, now: DateTime<Utc>) -> Result<u32> {
-        self.read(move |conn| {
-            let count: i64 = conn
-                .prepare_cached(
-                    "SELECT count(*) FROM challenges
-                     WHERE challenger_id = ?1 AND status = 'open' AND expires_at > ?2",
-                )?
-                .query_row(params![challenger.0, to_text(now)], |row| row.get(0))?;
-            Ok(u32::try_from(count).unwrap_or(u32::MAX))
+        self.read(|conn| {
+            ready(games::open_challenge_count(
+                &mut SqliteConn(conn),
+                challenger,
+                now,
+            ))
         })
         .await
     }
@@ -1198,17 +910,12 @@ impl Store for SqliteStore {
         channel_id: i64,
         now: DateTime<Utc>,
     ) -> Result<Vec<ChallengeRow>> {
-        self.read(move |conn| {
-            conn.prepare_cached(
-                "SELECT id, server_id, channel_id, challenger_id, challenged_id, color,
-                        time_control, rated, start_fen, status, created_at, expires_at
-                 FROM challenges
-                 WHERE channel_id = ?1 AND status = 'open' AND expires_at > ?2
-                 ORDER BY id",
-            )?
-            .query_map(params![channel_id, to_text(now)], challenge_row)?
-            .map(|row| to_challenge(row?))
-            .collect()
+        self.read(|conn| {
+            ready(games::open_challenges(
+                &mut SqliteConn(conn),
+                channel_id,
+                now,
+            ))
         })
         .await
     }
@@ -1335,38 +1042,8 @@ impl Store for SqliteStore {
     }
 
     async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
-        self.read(move |conn| {
-            let rows = conn
-                .prepare_cached(
-                    "SELECT id, white_id, black_id, result, ended_at FROM games
-                     WHERE server_id = ?1 AND status = 'over'
-                       AND result IN ('1-0', '0-1', '1/2-1/2')
-                     ORDER BY ended_at, id",
-                )?
-                .query_map(params![server_id], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, i64>(1)?,
-                        r.get::<_, i64>(2)?,
-                        r.get::<_, String>(3)?,
-                        r.get::<_, String>(4)?,
-                    ))
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            rows.into_iter()
-                .map(|(id, white, black, result, ended)| {
-                    Ok(FinishedGame {
-                        id,
-                        white: PlayerId(white),
-                        black: PlayerId(black),
-                        result: GameResult::from_pgn(&result)
-                            .ok_or_else(|| corrupt("result", &result))?,
-                        ended_at: from_text(&ended)?,
-                    })
-                })
-                .collect()
-        })
-        .await
+        self.read(|conn| ready(games::finished_games(&mut SqliteConn(conn), server_id)))
+            .await
     }
 
     async fn rating(&self, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
@@ -1541,8 +1218,10 @@ impl Store for SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::NoteKind;
+    use crate::core::game::{DrawRules, Note, NoteKind};
     use crate::storage::suite::store_suite;
+    use crate::storage::{ChallengeStatus, ColorChoice, MoveRow};
+    use shakmaty::Color;
     use tempfile::TempDir;
 
     fn fresh() -> (TempDir, SqliteStore) {

@@ -12,7 +12,6 @@
 mod conn;
 mod import;
 mod ladder;
-mod rows;
 pub mod schema;
 pub mod scratch;
 mod tournaments;
@@ -29,18 +28,14 @@ use tokio_postgres::NoTls;
 
 use super::DriverError;
 use super::queries;
-use super::queries::identity;
-use super::queries::{ratings, schedule};
+use super::queries::{games, identity, ratings, schedule};
 use super::{
     ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, FinishedGame,
-    GameRecord, GameSummary, LeaveRow, MoveRow, OpenedAct, Platform, PlayerRow, RatingPoint,
-    RatingRow, Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store,
-    to_stored_precision,
+    GameRecord, GameSummary, LeaveRow, OpenedAct, Platform, PlayerRow, RatingPoint, RatingRow,
+    Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store, to_stored_precision,
 };
-use crate::core::event::GameResult;
-use crate::core::game::{DrawRules, Note, PlayerId};
+use crate::core::game::PlayerId;
 use conn::PgConn;
-use rows::{CHALLENGE_COLUMNS, SUMMARY_COLUMNS};
 
 /// Connections per process unless the URL's caller asks otherwise.
 pub const DEFAULT_POOL_SIZE: usize = 16;
@@ -167,152 +162,24 @@ impl PgStore {
     ///
     /// [`check_moves`]: crate::storage::check_moves
     pub async fn check_games(&self) -> Result<Vec<String>> {
-        let rows = self
-            .query(
-                "SELECT g.id, g.plies, count(m.ply) FROM games g
-                 LEFT JOIN moves m ON m.game_id = g.id
-                 GROUP BY g.id
-                 HAVING count(m.ply) <> g.plies
-                     OR (count(m.ply) > 0 AND (min(m.ply) <> 1 OR max(m.ply) <> g.plies))
-                 ORDER BY g.id",
-                &[],
-            )
-            .await?;
-        rows.iter()
-            .map(|row| {
-                let (id, plies, stored): (i64, i32, i64) =
-                    (rows::get(row, 0)?, rows::get(row, 1)?, rows::get(row, 2)?);
-                Ok(if stored == i64::from(plies) {
-                    format!("game {id} moves: {plies} stored, not numbered 1 to {plies}")
-                } else {
-                    format!("game {id} moves: {plies} counted, {stored} stored")
-                })
-            })
-            .collect()
+        let client = self.client().await?;
+        games::unsound_games(&mut PgConn(&client)).await
     }
 
     async fn client(&self) -> Result<Object> {
         self.pool.get().await.map_err(pool_error)
     }
 
-    /// Runs one prepared query on a pooled connection.
+    /// Runs one statement of a test's own (catalogue reads, damage).
+    #[cfg(test)]
     async fn query(
         &self,
         sql: &str,
         params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
     ) -> Result<Vec<tokio_postgres::Row>> {
         let client = self.client().await?;
-        let statement = client.prepare_cached(sql).await.map_err(backend)?;
-        client.query(&statement, params).await.map_err(backend)
+        client.query(sql, params).await.map_err(backend)
     }
-
-    async fn query_opt(
-        &self,
-        sql: &str,
-        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
-    ) -> Result<Option<tokio_postgres::Row>> {
-        Ok(self.query(sql, params).await?.into_iter().next())
-    }
-}
-
-/// The one-query game read: the row, its players and channel, and its moves
-/// and notes as arrays, from one snapshot.
-const GAME_QUERY: &str = "
-    SELECT g.server_id, g.channel_id, g.start_fen, g.time_control, g.rated,
-           g.draw_agreement_allowed, g.draw_min_moves, g.status, g.result, g.reason,
-           g.pending_offer, g.version, g.created_at, g.ended_at, c.platform_id, g.clock,
-           g.remind_at,
-           w.id, w.platform, w.platform_id, w.display_name, w.language, w.notify,
-           b.id, b.platform, b.platform_id, b.display_name, b.language, b.notify,
-           m.plies, m.ucis, m.sans, m.times, m.offers, n.notes, g.plies
-    FROM games g
-    JOIN channels c ON c.id = g.channel_id
-    JOIN players w ON w.id = g.white_id
-    JOIN players b ON b.id = g.black_id
-    CROSS JOIN LATERAL (
-        SELECT array_agg(ply ORDER BY ply) AS plies, array_agg(uci ORDER BY ply) AS ucis,
-               array_agg(san ORDER BY ply) AS sans, array_agg(played_at ORDER BY ply) AS times,
-               array_agg(draw_offer ORDER BY ply) AS offers
-        FROM moves WHERE game_id = g.id
-    ) m
-    CROSS JOIN LATERAL (
-        SELECT array_agg(note ORDER BY seq) AS notes FROM game_notes WHERE game_id = g.id
-    ) n
-    WHERE g.id = $1";
-
-fn game_record(id: i64, row: &tokio_postgres::Row) -> Result<GameRecord> {
-    use rows::get;
-    let plies: Vec<i32> = get::<Option<_>>(row, 29)?.unwrap_or_default();
-    let ucis: Vec<String> = get::<Option<_>>(row, 30)?.unwrap_or_default();
-    let sans: Vec<String> = get::<Option<_>>(row, 31)?.unwrap_or_default();
-    let times: Vec<DateTime<Utc>> = get::<Option<_>>(row, 32)?.unwrap_or_default();
-    let offers: Vec<bool> = get::<Option<_>>(row, 33)?.unwrap_or_default();
-    let moves = plies
-        .into_iter()
-        .zip(ucis)
-        .zip(sans)
-        .zip(times)
-        .zip(offers)
-        .map(|((((ply, uci), san), played_at), draw_offer)| {
-            Ok(MoveRow {
-                ply: u32::try_from(ply).map_err(|_| rows::corrupt("ply", &ply.to_string()))?,
-                uci,
-                san,
-                played_at,
-                draw_offer,
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    super::check_moves(id, rows::count(row, 35)?, &moves)?;
-    let notes = get::<Option<Vec<serde_json::Value>>>(row, 34)?
-        .unwrap_or_default()
-        .into_iter()
-        .map(|value| rows::from_json::<Note>("note", value))
-        .collect::<Result<Vec<_>>>()?;
-    let white_player = rows::player(row, 17)?;
-    let black_player = rows::player(row, 23)?;
-    Ok(GameRecord {
-        id,
-        server_id: get(row, 0)?,
-        channel_id: get(row, 1)?,
-        white: white_player.id,
-        black: black_player.id,
-        white_player,
-        black_player,
-        channel: get(row, 14)?,
-        clock: get::<Option<serde_json::Value>>(row, 15)?
-            .map(|value| rows::from_json("clock", value))
-            .transpose()?,
-        remind_at: get(row, 16)?,
-        start_fen: get(row, 2)?,
-        time_control: get(row, 3)?,
-        rated: get(row, 4)?,
-        draw_rules: DrawRules {
-            agreement_allowed: get(row, 5)?,
-            min_moves_each: rows::count(row, 6)?,
-        },
-        created_at: get(row, 12)?,
-        state: rows::game_state(get(row, 7)?, get(row, 8)?, get(row, 9)?, get(row, 13)?)?,
-        pending_offer: get::<Option<&str>>(row, 10)?.map(rows::color).transpose()?,
-        version: get(row, 11)?,
-        moves,
-        notes,
-    })
-}
-
-/// Game lists: `filter` is the WHERE clause over `g`, with parameters $1 and $2.
-async fn summaries(store: &PgStore, filter: &str, a: i64, b: i64) -> Result<Vec<GameSummary>> {
-    let sql = format!(
-        "SELECT {SUMMARY_COLUMNS}
-         FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
-         WHERE {filter} ORDER BY g.id DESC"
-    );
-    store
-        .query(&sql, &[&a, &b])
-        .await?
-        .iter()
-        .map(rows::summary)
-        .collect()
 }
 
 impl Store for PgStore {
@@ -381,32 +248,8 @@ impl Store for PgStore {
     }
 
     async fn ongoing_in_channel(&self, channel_id: i64, player: PlayerId) -> Result<ChannelGames> {
-        let found = self
-            .query(
-                "SELECT g.id, g.version, EXISTS (
-                     SELECT 1 FROM leaves l
-                     WHERE l.server_id = g.server_id AND l.ended_at IS NULL
-                       AND l.player_id IN (g.white_id, g.black_id))
-                 FROM games g
-                 WHERE g.channel_id = $1 AND g.status = 'ongoing'
-                   AND (g.white_id = $2 OR g.black_id = $2)
-                 LIMIT 2",
-                &[&channel_id, &player.0],
-            )
-            .await?;
-        Ok(match found.as_slice() {
-            [] => ChannelGames::None,
-            [row] => ChannelGames::One {
-                id: rows::get(row, 0)?,
-                version: rows::get(row, 1)?,
-                on_leave: rows::get(row, 2)?,
-            },
-            _ => {
-                let filter = "g.channel_id = $1 AND (g.white_id = $2 OR g.black_id = $2) \
-                              AND g.status = 'ongoing'";
-                ChannelGames::Several(summaries(self, filter, channel_id, player.0).await?)
-            }
-        })
+        let client = self.client().await?;
+        games::ongoing_in_channel(&mut PgConn(&client), channel_id, player).await
     }
 
     async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
@@ -415,10 +258,8 @@ impl Store for PgStore {
     }
 
     async fn game(&self, id: i64) -> Result<Option<GameRecord>> {
-        self.query_opt(GAME_QUERY, &[&id])
-            .await?
-            .map(|row| game_record(id, &row))
-            .transpose()
+        let client = self.client().await?;
+        games::game(&mut PgConn(&client), id).await
     }
 
     async fn games_in_channel(
@@ -427,12 +268,8 @@ impl Store for PgStore {
         player: PlayerId,
         ongoing_only: bool,
     ) -> Result<Vec<GameSummary>> {
-        let filter = if ongoing_only {
-            "g.channel_id = $1 AND (g.white_id = $2 OR g.black_id = $2) AND g.status = 'ongoing'"
-        } else {
-            "g.channel_id = $1 AND (g.white_id = $2 OR g.black_id = $2)"
-        };
-        summaries(self, filter, channel_id, player.0).await
+        let client = self.client().await?;
+        games::games_in_channel(&mut PgConn(&client), channel_id, player, ongoing_only).await
     }
 
     async fn ongoing_games_on_server(
@@ -440,21 +277,13 @@ impl Store for PgStore {
         server_id: i64,
         player: PlayerId,
     ) -> Result<Vec<GameSummary>> {
-        let filter =
-            "g.server_id = $1 AND (g.white_id = $2 OR g.black_id = $2) AND g.status = 'ongoing'";
-        summaries(self, filter, server_id, player.0).await
+        let client = self.client().await?;
+        games::ongoing_games_on_server(&mut PgConn(&client), server_id, player).await
     }
 
     async fn open_challenge_count(&self, challenger: PlayerId, now: DateTime<Utc>) -> Result<u32> {
-        let row = self
-            .query_opt(
-                "SELECT count(*) FROM challenges
-                 WHERE challenger_id = $1 AND status = 'open' AND expires_at > $2",
-                &[&challenger.0, &stored(now)],
-            )
-            .await?
-            .ok_or(StorageError::NotFound("challenge count"))?;
-        rows::count(&row, 0)
+        let client = self.client().await?;
+        games::open_challenge_count(&mut PgConn(&client), challenger, now).await
     }
 
     async fn open_challenges(
@@ -462,16 +291,8 @@ impl Store for PgStore {
         channel_id: i64,
         now: DateTime<Utc>,
     ) -> Result<Vec<ChallengeRow>> {
-        let sql = format!(
-            "SELECT {CHALLENGE_COLUMNS} FROM challenges
-             WHERE channel_id = $1 AND status = 'open' AND expires_at > $2
-             ORDER BY id"
-        );
-        self.query(&sql, &[&channel_id, &stored(now)])
-            .await?
-            .iter()
-            .map(rows::challenge)
-            .collect()
+        let client = self.client().await?;
+        games::open_challenges(&mut PgConn(&client), channel_id, now).await
     }
 
     async fn commit<R, F>(
@@ -601,27 +422,8 @@ impl Store for PgStore {
     }
 
     async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
-        self.query(
-            "SELECT id, white_id, black_id, result, ended_at FROM games
-             WHERE server_id = $1 AND status = 'over'
-               AND result IN ('1-0', '0-1', '1/2-1/2')
-             ORDER BY ended_at, id",
-            &[&server_id],
-        )
-        .await?
-        .iter()
-        .map(|row| {
-            let result: String = rows::get(row, 3)?;
-            Ok(FinishedGame {
-                id: rows::get(row, 0)?,
-                white: PlayerId(rows::get(row, 1)?),
-                black: PlayerId(rows::get(row, 2)?),
-                result: GameResult::from_pgn(&result)
-                    .ok_or_else(|| rows::corrupt("result", &result))?,
-                ended_at: rows::get(row, 4)?,
-            })
-        })
-        .collect()
+        let client = self.client().await?;
+        games::finished_games(&mut PgConn(&client), server_id).await
     }
 
     async fn rating(&self, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
@@ -727,6 +529,8 @@ impl Store for PgStore {
 mod tests {
     use super::scratch::{ScratchSchema, test_url};
     use super::*;
+    use crate::core::game::DrawRules;
+    use crate::storage::MoveRow;
     use crate::storage::suite::store_suite;
     use chrono::TimeZone;
 
@@ -770,7 +574,8 @@ mod tests {
             store.schema_version().await.expect("version"),
             schema::migrations().len()
         );
-        let tables: Vec<String> = store
+        let client = store.client().await.expect("client");
+        let tables: Vec<String> = client
             .query(
                 "SELECT table_name::text FROM information_schema.tables
                  WHERE table_schema = current_schema() ORDER BY 1",
@@ -782,7 +587,7 @@ mod tests {
             .map(|r| r.get(0))
             .collect();
         assert_eq!(tables, TABLES);
-        let uncommented: Vec<String> = store
+        let uncommented: Vec<String> = client
             .query(
                 "SELECT c.relname || coalesce('.' || a.attname, '')
                  FROM pg_class c

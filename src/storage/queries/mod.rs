@@ -3,6 +3,7 @@
 //! takes a [`Conn`](super::sql::Conn): the backend decides only how the
 //! connection and its transaction are had.
 
+pub mod games;
 pub mod identity;
 pub mod ladder;
 pub mod ratings;

@@ -1,0 +1,281 @@
+//! Games read back: one game whole (its row, channel, players, moves and
+//! notes, in one statement and so from one snapshot), the game lists, open
+//! challenges, finished games, and the check that stored moves add up.
+
+use std::sync::LazyLock;
+
+use super::rows::{self, CHALLENGE_COLUMNS, PLAYER_COLUMNS, SUMMARY_COLUMNS};
+use crate::core::event::{GameResult, parse_color};
+use crate::core::game::{DrawRules, Note, PlayerId};
+use crate::storage::sql::{Conn, Row, params};
+use crate::storage::{
+    ChallengeRow, ChannelGames, FinishedGame, GameRecord, GameSummary, MoveRow, Result, check_moves,
+};
+use chrono::{DateTime, Utc};
+
+/// The game's own columns over `g` and its channel's over `c`, read by
+/// [`game_record`]; both players' [`PLAYER_COLUMNS`] follow.
+const GAME_COLUMNS: &str = "g.server_id, g.channel_id, g.start_fen, g.time_control, g.rated, \
+     g.draw_agreement_allowed, g.draw_min_moves, g.status, g.result, g.reason, g.ended_at, \
+     g.pending_offer, g.version, g.created_at, g.clock, g.remind_at, g.plies, c.platform_id";
+
+/// Where the white player's columns start, after [`GAME_COLUMNS`].
+const WHITE_AT: usize = 18;
+/// Where the black player's columns start.
+const BLACK_AT: usize = WHITE_AT + 6;
+
+/// One game whole, as rows of three parts told apart by the first column:
+/// part 0 is the game (its columns from 1), then part 1 its moves and part
+/// 2 its notes, each in order, in the columns after the game's (`seq` is a
+/// move's ply or a note's number). The parts leave each other's columns
+/// NULL. A note is read as text so that the last column has one type on
+/// PostgreSQL (`jsonb` there, text in SQLite).
+static GAME_QUERY: LazyLock<String> = LazyLock::new(|| {
+    let game = format!(
+        "{GAME_COLUMNS}, {}, {}",
+        PLAYER_COLUMNS.replace("p.", "w."),
+        PLAYER_COLUMNS.replace("p.", "b.")
+    );
+    let blank = vec!["NULL"; game.split(',').count()].join(", ");
+    format!(
+        "SELECT 0 AS part, {game}, NULL AS seq, NULL, NULL, NULL, NULL, NULL
+         FROM games g
+         JOIN channels c ON c.id = g.channel_id
+         JOIN players w ON w.id = g.white_id
+         JOIN players b ON b.id = g.black_id
+         WHERE g.id = ?1
+         UNION ALL
+         SELECT 1, {blank}, ply, uci, san, played_at, draw_offer, NULL
+         FROM moves WHERE game_id = ?1
+         UNION ALL
+         SELECT 2, {blank}, seq, NULL, NULL, NULL, NULL, CAST(note AS TEXT)
+         FROM game_notes WHERE game_id = ?1
+         ORDER BY part, seq"
+    )
+});
+
+/// Where a move's or note's columns start in [`GAME_QUERY`]'s rows.
+const SEQ_AT: usize = 1 + BLACK_AT + 6;
+
+/// Game `id` with its moves and notes, refused if its moves do not add up
+/// ([`check_moves`]).
+pub async fn game(c: &mut impl Conn, id: i64) -> Result<Option<GameRecord>> {
+    let found = c.query(&GAME_QUERY, &params![id]).await?;
+    let Some((head, rest)) = found.split_first() else {
+        return Ok(None);
+    };
+    if head.int(0)? != 0 {
+        // Moves or notes of a game that is not there.
+        return Ok(None);
+    }
+    let mut moves = Vec::new();
+    let mut notes = Vec::new();
+    for row in rest {
+        match row.int(0)? {
+            1 => moves.push(move_row(row)?),
+            _ => notes.push(row.json::<Note>(SEQ_AT + 5, "note")?),
+        }
+    }
+    game_record(id, head, moves, notes).map(Some)
+}
+
+fn move_row(row: &Row) -> Result<MoveRow> {
+    Ok(MoveRow {
+        ply: row.count(SEQ_AT)?,
+        uci: row.string(SEQ_AT + 1)?,
+        san: row.string(SEQ_AT + 2)?,
+        played_at: row.time(SEQ_AT + 3)?,
+        draw_offer: row.bool(SEQ_AT + 4)?,
+    })
+}
+
+/// The game from part 0 of [`GAME_QUERY`] (its columns from 1).
+fn game_record(id: i64, row: &Row, moves: Vec<MoveRow>, notes: Vec<Note>) -> Result<GameRecord> {
+    check_moves(id, row.count(17)?, &moves)?;
+    let white_player = rows::player(row, 1 + WHITE_AT)?;
+    let black_player = rows::player(row, 1 + BLACK_AT)?;
+    Ok(GameRecord {
+        id,
+        server_id: row.int(1)?,
+        channel_id: row.int(2)?,
+        white: white_player.id,
+        black: black_player.id,
+        white_player,
+        black_player,
+        channel: row.string(18)?,
+        clock: row.opt_json(15, "clock")?,
+        remind_at: row.opt_time(16)?,
+        start_fen: row.opt_string(3)?,
+        time_control: row.string(4)?,
+        rated: row.bool(5)?,
+        draw_rules: DrawRules {
+            agreement_allowed: row.bool(6)?,
+            min_moves_each: row.count(7)?,
+        },
+        state: rows::game_state(row, 8)?,
+        pending_offer: row.opt_parsed(12, "colour", parse_color)?,
+        version: row.int(13)?,
+        created_at: row.time(14)?,
+        moves,
+        notes,
+    })
+}
+
+/// The ongoing games of `player` in a channel: the one game's id and
+/// version (enough to use a cached copy), or the list when there are several.
+pub async fn ongoing_in_channel(
+    c: &mut impl Conn,
+    channel_id: i64,
+    player: PlayerId,
+) -> Result<ChannelGames> {
+    // Ids only first: the common case (one game) needs nothing more.
+    let found = c
+        .query(
+            "SELECT g.id, g.version, EXISTS (
+                 SELECT 1 FROM leaves l
+                 WHERE l.server_id = g.server_id AND l.ended_at IS NULL
+                   AND l.player_id IN (g.white_id, g.black_id))
+             FROM games g
+             WHERE g.channel_id = ?1 AND g.status = 'ongoing'
+               AND (g.white_id = ?2 OR g.black_id = ?2)
+             LIMIT 2",
+            &params![channel_id, player],
+        )
+        .await?;
+    Ok(match found.as_slice() {
+        [] => ChannelGames::None,
+        [row] => ChannelGames::One {
+            id: row.int(0)?,
+            version: row.int(1)?,
+            on_leave: row.bool(2)?,
+        },
+        _ => ChannelGames::Several(games_in_channel(c, channel_id, player, true).await?),
+    })
+}
+
+/// The games of `player` in a channel, newest first.
+pub async fn games_in_channel(
+    c: &mut impl Conn,
+    channel_id: i64,
+    player: PlayerId,
+    ongoing_only: bool,
+) -> Result<Vec<GameSummary>> {
+    let filter = if ongoing_only {
+        "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'"
+    } else {
+        "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2)"
+    };
+    summaries(c, filter, channel_id, player).await
+}
+
+/// The ongoing games of `player` on a server, newest first.
+pub async fn ongoing_games_on_server(
+    c: &mut impl Conn,
+    server_id: i64,
+    player: PlayerId,
+) -> Result<Vec<GameSummary>> {
+    let filter =
+        "g.server_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'";
+    summaries(c, filter, server_id, player).await
+}
+
+/// Game lists: `filter` is the WHERE clause over `g`, with parameters ?1
+/// (a place) and ?2 (a player).
+async fn summaries(
+    c: &mut impl Conn,
+    filter: &str,
+    place: i64,
+    player: PlayerId,
+) -> Result<Vec<GameSummary>> {
+    let sql = format!(
+        "SELECT {SUMMARY_COLUMNS}
+         FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
+         WHERE {filter} ORDER BY g.id DESC"
+    );
+    c.query(&sql, &params![place, player])
+        .await?
+        .iter()
+        .map(rows::summary)
+        .collect()
+}
+
+/// How many of `challenger`'s challenges are open at `now`.
+pub async fn open_challenge_count(
+    c: &mut impl Conn,
+    challenger: PlayerId,
+    now: DateTime<Utc>,
+) -> Result<u32> {
+    c.query_one(
+        "SELECT count(*) FROM challenges
+         WHERE challenger_id = ?1 AND status = 'open' AND expires_at > ?2",
+        &params![challenger, now],
+    )
+    .await?
+    .count(0)
+}
+
+/// The challenges open in a channel at `now`, oldest first.
+pub async fn open_challenges(
+    c: &mut impl Conn,
+    channel_id: i64,
+    now: DateTime<Utc>,
+) -> Result<Vec<ChallengeRow>> {
+    let sql = format!(
+        "SELECT {CHALLENGE_COLUMNS} FROM challenges
+         WHERE channel_id = ?1 AND status = 'open' AND expires_at > ?2
+         ORDER BY id"
+    );
+    c.query(&sql, &params![channel_id, now])
+        .await?
+        .iter()
+        .map(rows::challenge)
+        .collect()
+}
+
+/// A server's decided games (aborted ones left out), in the order they ended.
+pub async fn finished_games(c: &mut impl Conn, server_id: i64) -> Result<Vec<FinishedGame>> {
+    c.query(
+        "SELECT id, white_id, black_id, result, ended_at FROM games
+         WHERE server_id = ?1 AND status = 'over'
+           AND result IN ('1-0', '0-1', '1/2-1/2')
+         ORDER BY ended_at, id",
+        &params![server_id],
+    )
+    .await?
+    .iter()
+    .map(|row| {
+        Ok(FinishedGame {
+            id: row.int(0)?,
+            white: PlayerId(row.int(1)?),
+            black: PlayerId(row.int(2)?),
+            result: row.parsed(3, "result", GameResult::from_pgn)?,
+            ended_at: row.time(4)?,
+        })
+    })
+    .collect()
+}
+
+/// Every game whose stored moves do not add up (the check [`check_moves`]
+/// makes when a game is loaded), one line each, for `pawnpost check`.
+pub async fn unsound_games(c: &mut impl Conn) -> Result<Vec<String>> {
+    c.query(
+        "SELECT g.id, g.plies, count(m.ply) FROM games g
+         LEFT JOIN moves m ON m.game_id = g.id
+         GROUP BY g.id, g.plies
+         HAVING count(m.ply) <> g.plies
+             OR (count(m.ply) > 0 AND (min(m.ply) <> 1 OR max(m.ply) <> g.plies))
+         ORDER BY g.id",
+        &[],
+    )
+    .await?
+    .iter()
+    .map(|row| {
+        let (id, plies, stored) = (row.int(0)?, row.int(1)?, row.int(2)?);
+        Ok(if stored == plies {
+            format!("game {id} moves: {plies} stored, not numbered 1 to {plies}")
+        } else {
+            format!("game {id} moves: {plies} counted, {stored} stored")
+        })
+    })
+    .collect()
+}
