@@ -16,7 +16,6 @@ mod rows;
 pub mod schema;
 pub mod scratch;
 mod tournaments;
-mod write;
 
 pub use import::Import;
 
@@ -28,7 +27,7 @@ use serde::Serialize;
 use tokio_postgres::NoTls;
 
 use super::DriverError;
-use super::queries::identity;
+use super::queries::{commit, identity};
 use super::{
     ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, FinishedGame,
     GameRecord, GameSummary, LeaveRow, MoveRow, OpenedAct, Platform, PlayerRow, RatingPoint,
@@ -114,11 +113,6 @@ fn round_up(at: DateTime<Utc>) -> DateTime<Utc> {
     } else {
         truncated + chrono::Duration::milliseconds(1)
     }
-}
-
-/// A core value (clock, note) as a JSON column.
-fn json<T: Serialize>(value: &T) -> Result<serde_json::Value> {
-    serde_json::to_value(value).map_err(|e| StorageError::Backend(format!("to JSON: {e}")))
 }
 
 impl PgStore {
@@ -313,6 +307,21 @@ async fn summaries(store: &PgStore, filter: &str, a: i64, b: i64) -> Result<Vec<
         .collect()
 }
 
+/// Commits `tx` when its writes succeeded, else rolls it back (a refused
+/// act leaves nothing written) and returns their refusal.
+async fn settle<T>(tx: deadpool_postgres::Transaction<'_>, written: Result<T>) -> Result<T> {
+    match written {
+        Ok(done) => {
+            tx.commit().await.map_err(backend)?;
+            Ok(done)
+        }
+        Err(refusal) => {
+            tx.rollback().await.map_err(backend)?;
+            Err(refusal)
+        }
+    }
+}
+
 fn due_game(row: &tokio_postgres::Row) -> Result<DueGame> {
     Ok(DueGame {
         id: rows::get(row, 0)?,
@@ -491,23 +500,8 @@ impl Store for PgStore {
     {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(backend)?;
-        let written = write::write(&tx, &commit, now, answer).await;
-        let refusal = match written {
-            Ok(done) => {
-                tx.commit().await.map_err(backend)?;
-                return Ok(done);
-            }
-            Err(refusal) => refusal,
-        };
-        tx.rollback().await.map_err(backend)?;
-        // Like SQLite, which looks at the key first: an act already carried
-        // out is a duplicate, whatever else it would have run into.
-        if let (StorageError::Conflict, Some(key)) = (&refusal, &commit.act_key)
-            && self.answer_of(key).await?.is_some()
-        {
-            return Err(StorageError::DuplicateAct(key.clone()));
-        }
-        Err(refusal)
+        let written = commit::write_act(&mut PgConn(&tx), &commit, now, answer).await;
+        settle(tx, written).await
     }
 
     async fn commit_all<R, F>(
@@ -521,19 +515,9 @@ impl Store for PgStore {
     {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(backend)?;
-        let mut done = Vec::with_capacity(batch.len());
-        for (commit, answer) in batch {
-            match write::write(&tx, &commit, now, answer).await {
-                Ok(one) => done.push(one),
-                Err(refusal) => {
-                    tx.rollback().await.map_err(backend)?;
-                    return Err(refusal);
-                }
-            }
-        }
         // One COMMIT, so one flush of the log, for the whole batch.
-        tx.commit().await.map_err(backend)?;
-        Ok(done)
+        let written = commit::write_all(&mut PgConn(&tx), batch, now).await;
+        settle(tx, written).await
     }
 
     async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {

@@ -3,5 +3,7 @@
 //! takes a [`Conn`](super::sql::Conn): the backend decides only how the
 //! connection and its transaction are had.
 
+pub mod commit;
+pub mod commit_competition;
 pub mod identity;
 pub mod rows;
