@@ -325,6 +325,42 @@ impl Clock {
     }
 }
 
+/// An instant rounded up to the millisecond, the precision every store
+/// keeps instants to: a deadline kept so is never reached early.
+pub fn round_up_to_millis(at: DateTime<Utc>) -> DateTime<Utc> {
+    let below_millis = at.timestamp_subsec_nanos() % 1_000_000;
+    if below_millis == 0 {
+        at
+    } else {
+        at + Duration::nanoseconds(i64::from(1_000_000 - below_millis))
+    }
+}
+
+/// When the scheduler must next look at a running game: its flag (the
+/// clock's deadline), its next reminder, and the earlier of the two, the
+/// instant it wakes up for. Each rounded up to the millisecond
+/// ([`round_up_to_millis`]), so neither is looked at early.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Alarms {
+    pub deadline: Option<DateTime<Utc>>,
+    pub remind_at: Option<DateTime<Utc>>,
+    pub wake_at: Option<DateTime<Utc>>,
+}
+
+impl Alarms {
+    /// The alarms of a running game with this clock and next reminder
+    /// (an ended game has none: [`Alarms::default`]).
+    pub fn of(clock: Option<&Clock>, remind_at: Option<DateTime<Utc>>) -> Alarms {
+        let deadline = clock.and_then(Clock::deadline).map(round_up_to_millis);
+        let remind_at = remind_at.map(round_up_to_millis);
+        Alarms {
+            deadline,
+            remind_at,
+            wake_at: deadline.into_iter().chain(remind_at).min(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,6 +372,33 @@ mod tests {
 
     fn hours(n: i64) -> Duration {
         Duration::hours(n)
+    }
+
+    #[test]
+    fn alarms_wake_at_the_earlier_of_flag_and_reminder_never_early() {
+        let control: TimeControl = "3d".parse().unwrap();
+        let started = day(0) + Duration::nanoseconds(1_500_001);
+        let clock = Clock::start(control, Color::White, started);
+        let flag = day(3) + Duration::milliseconds(2);
+        assert_eq!(round_up_to_millis(started + Duration::days(3)), flag);
+        assert_eq!(round_up_to_millis(flag), flag);
+
+        let soon = Alarms::of(Some(&clock), Some(day(1)));
+        assert_eq!(soon.deadline, Some(flag));
+        assert_eq!(soon.remind_at, Some(day(1)));
+        assert_eq!(soon.wake_at, Some(day(1)));
+
+        let late = Alarms::of(Some(&clock), Some(day(4)));
+        assert_eq!(late.wake_at, Some(flag));
+
+        let unclocked: TimeControl = "none".parse().unwrap();
+        let none = Clock::start(unclocked, Color::White, started);
+        assert_eq!(Alarms::of(Some(&none), None), Alarms::default());
+        let reminder_only = Alarms::of(None, Some(day(2) + Duration::microseconds(1)));
+        assert_eq!(
+            reminder_only.wake_at,
+            Some(day(2) + Duration::milliseconds(1))
+        );
     }
 
     #[test]

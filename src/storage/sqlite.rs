@@ -15,20 +15,17 @@
 //! blocking SQLite work on tokio's blocking pool, so the runtime never waits
 //! on the disk.
 
-mod ladder;
-
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use chrono::{DateTime, SecondsFormat, Utc};
-use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior, params};
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use serde::Serialize;
 
 mod conn;
-mod tournaments;
 
 use super::queries;
-use super::queries::{games, identity, ratings, schedule};
+use super::queries::{commit, games, identity, ratings, schedule};
 use super::sql::ready;
 use conn::SqliteConn;
 
@@ -37,16 +34,12 @@ use super::migrations::{Backend, Migration, for_backend};
 use super::sql::{Row as SqlRow, Value as SqlValue};
 use super::transfer::{self, Table};
 use super::{
-    ActRequest, ChallengeClosing, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed,
-    DueGame, FinishedGame, GameRecord, GameState, GameSummary, GameUpdate, IdleRung,
-    LadderMatchRow, LadderRow, LeaveRow, NewChallenge, NewGame, OpenedAct, Platform, PlayerRow,
-    RatingPoint, RatingRow, RatingUpdate, Result, ServerDefaults, ServerRow, StandingRow,
+    ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, FinishedGame,
+    GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow, OpenedAct, Platform,
+    PlayerRow, RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow,
     StorageError, Store,
 };
-use crate::core::clock::Clock;
-use crate::core::event::color_str;
 use crate::core::game::PlayerId;
-use crate::core::notation::Lang;
 
 /// The schema's steps for SQLite, in order: version N is element N − 1.
 fn migrations() -> &'static [Migration] {
@@ -361,387 +354,6 @@ fn apply_migration(conn: &mut Connection, version: usize, name: &str, sql: &str)
     tx.commit().map_err(failed)
 }
 
-fn to_text(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
-
-fn insert_challenge(tx: &Transaction<'_>, new: &NewChallenge, now: DateTime<Utc>) -> Result<i64> {
-    tx.prepare_cached(
-        "INSERT INTO challenges (server_id, channel_id, challenger_id, challenged_id, color,
-                                 time_control, rated, start_fen, created_at, expires_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )?
-    .execute(params![
-        new.server_id,
-        new.channel_id,
-        new.challenger.0,
-        new.challenged.map(|p| p.0),
-        new.color.as_str(),
-        new.time_control,
-        new.rated,
-        new.start_fen,
-        to_text(now),
-        to_text(new.expires_at),
-    ])?;
-    Ok(tx.last_insert_rowid())
-}
-
-fn insert_game(tx: &Transaction<'_>, new: &NewGame, now: DateTime<Utc>) -> Result<i64> {
-    tx.prepare_cached(
-        "INSERT INTO games (server_id, channel_id, white_id, black_id, start_fen, time_control,
-                            rated, draw_agreement_allowed, draw_min_moves, turn, challenge_id,
-                            created_at, clock, deadline, remind_at, wake_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-    )?
-    .execute(params![
-        new.server_id,
-        new.channel_id,
-        new.white.0,
-        new.black.0,
-        new.start_fen,
-        new.time_control,
-        new.rated,
-        new.draw_rules.agreement_allowed,
-        new.draw_rules.min_moves_each,
-        color_str(new.turn),
-        new.challenge_id,
-        to_text(now),
-        clock_json(new.clock.as_ref())?,
-        new.clock.and_then(|c| c.deadline()).map(deadline_text),
-        new.remind_at.map(deadline_text),
-        wake_at(new.clock.and_then(|c| c.deadline()), new.remind_at),
-    ])?;
-    Ok(tx.last_insert_rowid())
-}
-
-/// Records which game a challenge became.
-fn link_challenge(tx: &Transaction<'_>, challenge_id: i64, game_id: i64) -> Result<()> {
-    tx.prepare_cached("UPDATE challenges SET game_id = ?1 WHERE id = ?2")?
-        .execute(params![game_id, challenge_id])?;
-    Ok(())
-}
-
-fn clock_json(clock: Option<&Clock>) -> Result<Option<String>> {
-    clock
-        .map(serde_json::to_string)
-        .transpose()
-        .map_err(|e| StorageError::Backend(format!("clock to JSON: {e}")))
-}
-
-/// The instant the scheduler must look at the game again, if any: rounded
-/// up to the stored millisecond, so a flag is never looked at early.
-fn deadline_of(update: &GameUpdate) -> Option<String> {
-    match update.state {
-        GameState::Ongoing => update.clock.and_then(|c| c.deadline()).map(deadline_text),
-        GameState::Over { .. } => None,
-    }
-}
-
-/// The scheduler's next look at a game: the earlier of its reminder and its flag.
-fn wake_at(deadline: Option<DateTime<Utc>>, remind_at: Option<DateTime<Utc>>) -> Option<String> {
-    [deadline, remind_at]
-        .into_iter()
-        .flatten()
-        .min()
-        .map(deadline_text)
-}
-
-fn deadline_text(at: DateTime<Utc>) -> String {
-    let below_millis = at.timestamp_subsec_nanos() % 1_000_000;
-    if below_millis == 0 {
-        to_text(at)
-    } else {
-        let up = chrono::Duration::nanoseconds(i64::from(1_000_000 - below_millis));
-        to_text(at + up)
-    }
-}
-
-fn update_game(tx: &Transaction<'_>, update: &GameUpdate) -> Result<()> {
-    let (status, result, reason, ended) = match update.state {
-        GameState::Ongoing => ("ongoing", None, None, None),
-        GameState::Over {
-            result,
-            reason,
-            ended_at,
-        } => (
-            "over",
-            Some(result.as_pgn()),
-            Some(reason.as_str()),
-            Some(to_text(ended_at)),
-        ),
-    };
-    let changed = tx
-        .prepare_cached(
-            "UPDATE games SET status = ?1, result = ?2, reason = ?3, ended_at = ?4,
-                    pending_offer = ?5, turn = ?6, plies = plies + ?7, version = version + 1,
-                    clock = ?10, deadline = ?11, remind_at = ?12, wake_at = ?13
-             WHERE id = ?8 AND version = ?9",
-        )?
-        .execute(params![
-            status,
-            result,
-            reason,
-            ended,
-            update.pending_offer.map(color_str),
-            color_str(update.turn),
-            update.new_moves.len() as i64,
-            update.id,
-            update.expected_version,
-            clock_json(update.clock.as_ref())?,
-            deadline_of(update),
-            match update.state {
-                GameState::Ongoing => update.remind_at.map(deadline_text),
-                GameState::Over { .. } => None,
-            },
-            match update.state {
-                GameState::Ongoing =>
-                    wake_at(update.clock.and_then(|c| c.deadline()), update.remind_at),
-                GameState::Over { .. } => None,
-            },
-        ])?;
-    if changed == 0 {
-        return Err(StorageError::Conflict);
-    }
-    let mut insert_move = tx.prepare_cached(
-        "INSERT INTO moves (game_id, ply, uci, san, played_at, draw_offer)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    for m in &update.new_moves {
-        insert_move.execute(params![
-            update.id,
-            m.ply,
-            m.uci,
-            m.san,
-            to_text(m.played_at),
-            m.draw_offer
-        ])?;
-    }
-    if !update.new_notes.is_empty() {
-        let first: i64 = tx
-            .prepare_cached("SELECT count(*) FROM game_notes WHERE game_id = ?1")?
-            .query_row(params![update.id], |r| r.get(0))?;
-        let mut insert_note =
-            tx.prepare_cached("INSERT INTO game_notes (game_id, seq, note) VALUES (?1, ?2, ?3)")?;
-        for (offset, note) in update.new_notes.iter().enumerate() {
-            let json = serde_json::to_string(note)
-                .map_err(|e| StorageError::Backend(format!("note to JSON: {e}")))?;
-            insert_note.execute(params![update.id, first + offset as i64, json])?;
-        }
-    }
-    Ok(())
-}
-
-/// Every write of one act, in one transaction; see [`Store::commit`].
-///
-/// Any early return drops `tx`, which rolls everything back.
-fn commit_in<R, F>(
-    conn: &mut Connection,
-    commit: Commit,
-    now: DateTime<Utc>,
-    answer: F,
-) -> Result<(Committed, R)>
-where
-    R: Serialize,
-    F: FnOnce(&Committed) -> R,
-{
-    // IMMEDIATE takes the write lock now: the duplicate check below and the
-    // insert of the key at the end cannot interleave with another process.
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let done = write_act(&tx, &commit, now, answer)?;
-    tx.commit()?;
-    Ok(done)
-}
-
-/// Every commit of `batch` in one transaction (see [`Store::commit_all`]).
-fn commit_all_in<R, F>(
-    conn: &mut Connection,
-    batch: Vec<(Commit, F)>,
-    now: DateTime<Utc>,
-) -> Result<Vec<(Committed, R)>>
-where
-    R: Serialize,
-    F: FnOnce(&Committed) -> R,
-{
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let done = batch
-        .into_iter()
-        .map(|(commit, answer)| write_act(&tx, &commit, now, answer))
-        .collect::<Result<Vec<_>>>()?;
-    tx.commit()?;
-    Ok(done)
-}
-
-/// One act's rows and its answer under its key, in `tx`; the caller commits.
-fn write_act<R, F>(
-    tx: &Transaction<'_>,
-    commit: &Commit,
-    now: DateTime<Utc>,
-    answer: F,
-) -> Result<(Committed, R)>
-where
-    R: Serialize,
-    F: FnOnce(&Committed) -> R,
-{
-    if let Some(key) = &commit.act_key {
-        refuse_processed(tx, key)?;
-    }
-    let committed = write_commit(tx, commit, now)?;
-    let value = answer(&committed);
-    if let Some(key) = &commit.act_key {
-        record_answer(tx, key, &value, now)?;
-    }
-    Ok((committed, value))
-}
-
-fn refuse_processed(tx: &Transaction<'_>, key: &str) -> Result<()> {
-    let seen = tx
-        .prepare_cached("SELECT 1 FROM processed_acts WHERE act_key = ?1")?
-        .exists(params![key])?;
-    if seen {
-        return Err(StorageError::DuplicateAct(key.to_owned()));
-    }
-    Ok(())
-}
-
-/// The rows of a commit, in the order of [`Commit`]'s fields.
-fn write_commit(tx: &Transaction<'_>, commit: &Commit, now: DateTime<Utc>) -> Result<Committed> {
-    let mut committed = Committed::default();
-    if let Some(new) = &commit.new_challenge {
-        committed.challenge_id = Some(insert_challenge(tx, new, now)?);
-    }
-    if let Some(closing) = &commit.closing_challenge {
-        close_challenge(tx, closing)?;
-    }
-    if let Some(new) = &commit.new_game {
-        let game_id = insert_game(tx, new, now)?;
-        committed.game_id = Some(game_id);
-        // Only a challenge this act closes becomes the game: an open one
-        // keeps no game, whatever the caller names.
-        let closed = commit.closing_challenge.map(|c| c.id);
-        if let Some(challenge_id) = new.challenge_id.filter(|&id| closed == Some(id)) {
-            link_challenge(tx, challenge_id, game_id)?;
-        }
-    }
-    for update in &commit.game_updates {
-        update_game(tx, update)?;
-    }
-    if let Some((player, language)) = commit.player_language {
-        tx.prepare_cached("UPDATE players SET language = ?1 WHERE id = ?2")?
-            .execute(params![language.map(Lang::as_str), player.0])?;
-    }
-    if let Some((player, notify)) = commit.player_notify {
-        tx.prepare_cached("UPDATE players SET notify = ?1 WHERE id = ?2")?
-            .execute(params![notify.as_str(), player.0])?;
-    }
-    if let Some(leave) = &commit.new_leave {
-        tx.prepare_cached(
-            "INSERT INTO leaves (player_id, server_id, starts_at, ends_at, days)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?
-        .execute(params![
-            leave.player.0,
-            leave.server_id,
-            to_text(leave.starts_at),
-            to_text(leave.ends_at),
-            leave.days
-        ])?;
-    }
-    for update in &commit.rating_updates {
-        write_rating(tx, update)?;
-    }
-    for change in &commit.tournament_changes {
-        tournaments::write_change(tx, change, now, &mut committed)?;
-    }
-    if let Some(ending) = &commit.ending_leave {
-        let changed = tx
-            .prepare_cached(
-                "UPDATE leaves SET ended_at = ?1, days = ?2 WHERE id = ?3 AND ended_at IS NULL",
-            )?
-            .execute(params![to_text(ending.ended_at), ending.days, ending.id])?;
-        if changed == 0 {
-            return Err(StorageError::Conflict);
-        }
-    }
-    ladder::write(tx, commit, &committed, now)?;
-    Ok(committed)
-}
-
-/// A new rating and its history row; a stale count of games is a conflict.
-fn write_rating(tx: &Transaction<'_>, update: &RatingUpdate) -> Result<()> {
-    let changed = if update.expected_games == 0 {
-        tx.prepare_cached(
-            "INSERT OR IGNORE INTO ratings
-                 (server_id, player_id, rating, deviation, volatility, games, rated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)",
-        )?
-        .execute(params![
-            update.server_id,
-            update.player.0,
-            update.rating,
-            update.deviation,
-            update.volatility,
-            to_text(update.at)
-        ])?
-    } else {
-        tx.prepare_cached(
-            "UPDATE ratings SET rating = ?3, deviation = ?4, volatility = ?5,
-                                games = games + 1, rated_at = ?6
-             WHERE server_id = ?1 AND player_id = ?2 AND games = ?7",
-        )?
-        .execute(params![
-            update.server_id,
-            update.player.0,
-            update.rating,
-            update.deviation,
-            update.volatility,
-            to_text(update.at),
-            update.expected_games
-        ])?
-    };
-    if changed == 0 {
-        return Err(StorageError::Conflict);
-    }
-    tx.prepare_cached(
-        "INSERT INTO rating_history (server_id, player_id, game_id, rating, deviation, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
-        update.server_id,
-        update.player.0,
-        update.game_id,
-        update.rating,
-        update.deviation,
-        to_text(update.at)
-    ])?;
-    Ok(())
-}
-
-/// Moves a challenge out of `open`; someone else closing it first is a conflict.
-fn close_challenge(tx: &Transaction<'_>, closing: &ChallengeClosing) -> Result<()> {
-    let changed = tx
-        .prepare_cached("UPDATE challenges SET status = ?1 WHERE id = ?2 AND status = 'open'")?
-        .execute(params![closing.to.as_str(), closing.id])?;
-    if changed == 0 {
-        return Err(StorageError::Conflict);
-    }
-    Ok(())
-}
-
-fn record_answer<R: Serialize>(
-    tx: &Transaction<'_>,
-    key: &str,
-    value: &R,
-    now: DateTime<Utc>,
-) -> Result<()> {
-    let json = serde_json::to_string(value)
-        .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?;
-    tx.prepare_cached(
-        "INSERT INTO processed_acts (act_key, processed_at, answer) VALUES (?1, ?2, ?3)",
-    )?
-    .execute(params![key, to_text(now), json])?;
-    Ok(())
-}
-
 impl Store for SqliteStore {
     async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
         // The common case (a known place and player) only reads and takes no
@@ -930,8 +542,15 @@ impl Store for SqliteStore {
         R: Serialize + Send + 'static,
         F: FnOnce(&Committed) -> R + Send + 'static,
     {
-        self.with(move |conn| commit_in(conn, commit, now, answer))
-            .await
+        self.write(move |conn| {
+            ready(commit::write_act(
+                &mut SqliteConn(conn),
+                &commit,
+                now,
+                answer,
+            ))
+        })
+        .await
     }
 
     async fn commit_all<R, F>(
@@ -943,7 +562,8 @@ impl Store for SqliteStore {
         R: Serialize + Send + 'static,
         F: FnOnce(&Committed) -> R + Send + 'static,
     {
-        self.with(move |conn| commit_all_in(conn, batch, now)).await
+        self.write(move |conn| ready(commit::write_all(&mut SqliteConn(conn), batch, now)))
+            .await
     }
 
     async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
@@ -1219,8 +839,13 @@ impl Store for SqliteStore {
 mod tests {
     use super::*;
     use crate::core::game::{DrawRules, Note, NoteKind};
+    use crate::core::notation::Lang;
     use crate::storage::suite::store_suite;
-    use crate::storage::{ChallengeStatus, ColorChoice, MoveRow};
+    use crate::storage::{
+        ChallengeClosing, ChallengeStatus, ColorChoice, GameState, GameUpdate, MoveRow,
+        NewChallenge, NewGame,
+    };
+    use rusqlite::params;
     use shakmaty::Color;
     use tempfile::TempDir;
 

@@ -11,11 +11,8 @@
 
 mod conn;
 mod import;
-mod ladder;
 pub mod schema;
 pub mod scratch;
-mod tournaments;
-mod write;
 
 pub use import::Import;
 
@@ -28,11 +25,11 @@ use tokio_postgres::NoTls;
 
 use super::DriverError;
 use super::queries;
-use super::queries::{games, identity, ratings, schedule};
+use super::queries::{commit, games, identity, ratings, schedule};
 use super::{
     ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, FinishedGame,
     GameRecord, GameSummary, LeaveRow, OpenedAct, Platform, PlayerRow, RatingPoint, RatingRow,
-    Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store, to_stored_precision,
+    Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store,
 };
 use crate::core::game::PlayerId;
 use conn::PgConn;
@@ -98,26 +95,6 @@ fn kind_of_sqlstate(code: &str) -> fn(DriverError) -> StorageError {
     }
 }
 
-/// An instant as every store keeps it (to the millisecond, truncated).
-fn stored(at: DateTime<Utc>) -> DateTime<Utc> {
-    to_stored_precision(at)
-}
-
-/// A deadline rounded up to the stored millisecond, so no flag is looked at early.
-fn round_up(at: DateTime<Utc>) -> DateTime<Utc> {
-    let truncated = to_stored_precision(at);
-    if truncated == at {
-        at
-    } else {
-        truncated + chrono::Duration::milliseconds(1)
-    }
-}
-
-/// A core value (clock, note) as a JSON column.
-fn json<T: Serialize>(value: &T) -> Result<serde_json::Value> {
-    serde_json::to_value(value).map_err(|e| StorageError::Backend(format!("to JSON: {e}")))
-}
-
 impl PgStore {
     /// Connects to `url` (`postgres://user@host:port/db`), brings the
     /// schema up to date and keeps a pool of `pool_size` connections.
@@ -179,6 +156,21 @@ impl PgStore {
     ) -> Result<Vec<tokio_postgres::Row>> {
         let client = self.client().await?;
         client.query(sql, params).await.map_err(backend)
+    }
+}
+
+/// Commits `tx` when its writes succeeded, else rolls it back (a refused
+/// act leaves nothing written) and returns their refusal.
+async fn settle<T>(tx: deadpool_postgres::Transaction<'_>, written: Result<T>) -> Result<T> {
+    match written {
+        Ok(done) => {
+            tx.commit().await.map_err(backend)?;
+            Ok(done)
+        }
+        Err(refusal) => {
+            tx.rollback().await.map_err(backend)?;
+            Err(refusal)
+        }
     }
 }
 
@@ -307,23 +299,8 @@ impl Store for PgStore {
     {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(backend)?;
-        let written = write::write(&tx, &commit, now, answer).await;
-        let refusal = match written {
-            Ok(done) => {
-                tx.commit().await.map_err(backend)?;
-                return Ok(done);
-            }
-            Err(refusal) => refusal,
-        };
-        tx.rollback().await.map_err(backend)?;
-        // Like SQLite, which looks at the key first: an act already carried
-        // out is a duplicate, whatever else it would have run into.
-        if let (StorageError::Conflict, Some(key)) = (&refusal, &commit.act_key)
-            && self.answer_of(key).await?.is_some()
-        {
-            return Err(StorageError::DuplicateAct(key.clone()));
-        }
-        Err(refusal)
+        let written = commit::write_act(&mut PgConn(&tx), &commit, now, answer).await;
+        settle(tx, written).await
     }
 
     async fn commit_all<R, F>(
@@ -337,19 +314,9 @@ impl Store for PgStore {
     {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(backend)?;
-        let mut done = Vec::with_capacity(batch.len());
-        for (commit, answer) in batch {
-            match write::write(&tx, &commit, now, answer).await {
-                Ok(one) => done.push(one),
-                Err(refusal) => {
-                    tx.rollback().await.map_err(backend)?;
-                    return Err(refusal);
-                }
-            }
-        }
         // One COMMIT, so one flush of the log, for the whole batch.
-        tx.commit().await.map_err(backend)?;
-        Ok(done)
+        let written = commit::write_all(&mut PgConn(&tx), batch, now).await;
+        settle(tx, written).await
     }
 
     async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {

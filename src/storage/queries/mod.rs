@@ -3,6 +3,8 @@
 //! takes a [`Conn`](super::sql::Conn): the backend decides only how the
 //! connection and its transaction are had.
 
+pub mod commit;
+pub mod commit_competition;
 pub mod games;
 pub mod identity;
 pub mod ladder;

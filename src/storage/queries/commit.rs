@@ -1,0 +1,346 @@
+//! An act's writes, in one transaction the backend opens (see
+//! [`Store::commit`]): the rows of a [`Commit`] in the order of its fields,
+//! then the act's answer under its key.
+//!
+//! Every refusal is found by a row count: a challenge no longer open, a
+//! game, leave or ranking whose version moved on is
+//! [`StorageError::Conflict`]; a key already stored is
+//! [`StorageError::DuplicateAct`], and so is a conflict met by an act whose
+//! key is stored (a replay, refused alike whatever else changed since). The
+//! caller then rolls back, so a refused act leaves nothing written.
+//!
+//! The key is stored last, with `ON CONFLICT DO NOTHING`: of two processes
+//! committing the same act on PostgreSQL, the second waits on the first's
+//! key and then finds it taken; SQLite's write lock keeps them apart anyway.
+//!
+//! [`Store::commit`]: crate::storage::Store::commit
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use super::commit_competition;
+use super::identity::answer_of;
+use crate::core::clock::Alarms;
+use crate::core::event::color_str;
+use crate::core::notation::Lang;
+use crate::storage::sql::{Conn, json, params};
+use crate::storage::{
+    ChallengeClosing, Commit, Committed, GameState, GameUpdate, LeaveEnding, NewChallenge, NewGame,
+    NewLeave, Result, StorageError,
+};
+
+/// Writes every commit of `batch` in order, each with its answer: the
+/// caller commits the transaction, or rolls it back on the first refusal.
+pub async fn write_all<R, F>(
+    c: &mut impl Conn,
+    batch: Vec<(Commit, F)>,
+    now: DateTime<Utc>,
+) -> Result<Vec<(Committed, R)>>
+where
+    R: Serialize,
+    F: FnOnce(&Committed) -> R,
+{
+    let mut done = Vec::with_capacity(batch.len());
+    for (commit, answer) in batch {
+        done.push(write_act(c, &commit, now, answer).await?);
+    }
+    Ok(done)
+}
+
+/// Writes one act's rows and its answer, which `answer` builds once the new
+/// ids are known; the caller commits, or rolls back on an error.
+pub async fn write_act<R, F>(
+    c: &mut impl Conn,
+    commit: &Commit,
+    now: DateTime<Utc>,
+    answer: F,
+) -> Result<(Committed, R)>
+where
+    R: Serialize,
+    F: FnOnce(&Committed) -> R,
+{
+    let committed = match write_rows(c, commit, now).await {
+        Ok(committed) => committed,
+        Err(StorageError::Conflict) => return Err(conflict_or_replay(c, commit).await),
+        Err(error) => return Err(error),
+    };
+    let value = answer(&committed);
+    if let Some(key) = &commit.act_key {
+        let text = serde_json::to_string(&value)
+            .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?;
+        record_answer(c, key, text, now).await?;
+    }
+    Ok((committed, value))
+}
+
+/// A conflict, or a duplicate when the act's key is stored already: a
+/// replay is refused as answered, whatever changed since.
+async fn conflict_or_replay(c: &mut impl Conn, commit: &Commit) -> StorageError {
+    let Some(key) = &commit.act_key else {
+        return StorageError::Conflict;
+    };
+    match answer_of(c, key).await {
+        Ok(Some(_)) => StorageError::DuplicateAct(key.clone()),
+        Ok(None) => StorageError::Conflict,
+        Err(error) => error,
+    }
+}
+
+/// The rows of a commit, in the order of [`Commit`]'s fields.
+async fn write_rows(c: &mut impl Conn, commit: &Commit, now: DateTime<Utc>) -> Result<Committed> {
+    let mut committed = Committed::default();
+    if let Some(new) = &commit.new_challenge {
+        committed.challenge_id = Some(insert_challenge(c, new, now).await?);
+    }
+    if let Some(closing) = &commit.closing_challenge {
+        close_challenge(c, closing).await?;
+    }
+    if let Some(new) = &commit.new_game {
+        let game_id = insert_game(c, new, now).await?;
+        committed.game_id = Some(game_id);
+        // Only a challenge this act closes becomes the game: an open one
+        // keeps no game, whatever the caller names.
+        let closed = commit.closing_challenge.map(|c| c.id);
+        if let Some(challenge_id) = new.challenge_id.filter(|&id| closed == Some(id)) {
+            link_challenge(c, challenge_id, game_id).await?;
+        }
+    }
+    for update in &commit.game_updates {
+        update_game(c, update).await?;
+    }
+    if let Some((player, language)) = commit.player_language {
+        c.execute(
+            "UPDATE players SET language = ?1 WHERE id = ?2",
+            &params![language.map(Lang::as_str), player],
+        )
+        .await?;
+    }
+    if let Some((player, notify)) = commit.player_notify {
+        c.execute(
+            "UPDATE players SET notify = ?1 WHERE id = ?2",
+            &params![notify.as_str(), player],
+        )
+        .await?;
+    }
+    if let Some(leave) = &commit.new_leave {
+        insert_leave(c, leave).await?;
+    }
+    for update in &commit.rating_updates {
+        commit_competition::write_rating(c, update).await?;
+    }
+    for change in &commit.tournament_changes {
+        commit_competition::write_tournament_change(c, change, now, &mut committed).await?;
+    }
+    if let Some(ending) = &commit.ending_leave {
+        end_leave(c, ending).await?;
+    }
+    commit_competition::write_ladder(c, commit, &committed, now).await?;
+    Ok(committed)
+}
+
+/// Refused with `Conflict` unless a row changed.
+pub(super) fn changed_one(changed: u64) -> Result<()> {
+    match changed {
+        0 => Err(StorageError::Conflict),
+        _ => Ok(()),
+    }
+}
+
+async fn insert_challenge(
+    c: &mut impl Conn,
+    new: &NewChallenge,
+    now: DateTime<Utc>,
+) -> Result<i64> {
+    c.query_one(
+        "INSERT INTO challenges (server_id, channel_id, challenger_id, challenged_id, color,
+                                 time_control, rated, start_fen, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id",
+        &params![
+            new.server_id,
+            new.channel_id,
+            new.challenger,
+            new.challenged,
+            new.color.as_str(),
+            &new.time_control,
+            new.rated,
+            new.start_fen.as_deref(),
+            now,
+            new.expires_at
+        ],
+    )
+    .await?
+    .int(0)
+}
+
+/// Moves a challenge out of `open`; someone else closing it first is a conflict.
+async fn close_challenge(c: &mut impl Conn, closing: &ChallengeClosing) -> Result<()> {
+    let changed = c
+        .execute(
+            "UPDATE challenges SET status = ?1 WHERE id = ?2 AND status = 'open'",
+            &params![closing.to.as_str(), closing.id],
+        )
+        .await?;
+    changed_one(changed)
+}
+
+/// A new game (of a challenge, or of a tournament's pairing).
+pub(super) async fn insert_game(
+    c: &mut impl Conn,
+    new: &NewGame,
+    now: DateTime<Utc>,
+) -> Result<i64> {
+    let alarms = Alarms::of(new.clock.as_ref(), new.remind_at);
+    c.query_one(
+        "INSERT INTO games (server_id, channel_id, white_id, black_id, start_fen, time_control,
+                            rated, draw_agreement_allowed, draw_min_moves, turn, challenge_id,
+                            created_at, clock, deadline, remind_at, wake_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+         RETURNING id",
+        &params![
+            new.server_id,
+            new.channel_id,
+            new.white,
+            new.black,
+            new.start_fen.as_deref(),
+            &new.time_control,
+            new.rated,
+            new.draw_rules.agreement_allowed,
+            new.draw_rules.min_moves_each,
+            color_str(new.turn),
+            new.challenge_id,
+            now,
+            new.clock.as_ref().map(json).transpose()?,
+            alarms.deadline,
+            alarms.remind_at,
+            alarms.wake_at
+        ],
+    )
+    .await?
+    .int(0)
+}
+
+/// Records which game a challenge became.
+async fn link_challenge(c: &mut impl Conn, challenge_id: i64, game_id: i64) -> Result<()> {
+    c.execute(
+        "UPDATE challenges SET game_id = ?1 WHERE id = ?2",
+        &params![game_id, challenge_id],
+    )
+    .await?;
+    Ok(())
+}
+
+/// A game's new state if its version is still the one read, then its new
+/// moves and notes. An ended game keeps no deadline, reminder or wake-up.
+async fn update_game(c: &mut impl Conn, update: &GameUpdate) -> Result<()> {
+    let (status, result, reason, ended_at, alarms) = match update.state {
+        GameState::Ongoing => (
+            "ongoing",
+            None,
+            None,
+            None,
+            Alarms::of(update.clock.as_ref(), update.remind_at),
+        ),
+        GameState::Over {
+            result,
+            reason,
+            ended_at,
+        } => (
+            "over",
+            Some(result.as_pgn()),
+            Some(reason.as_str()),
+            Some(ended_at),
+            Alarms::default(),
+        ),
+    };
+    let changed = c
+        .execute(
+            "UPDATE games SET status = ?1, result = ?2, reason = ?3, ended_at = ?4,
+                    pending_offer = ?5, turn = ?6, plies = plies + ?7, version = version + 1,
+                    clock = ?10, deadline = ?11, remind_at = ?12, wake_at = ?13
+             WHERE id = ?8 AND version = ?9",
+            &params![
+                status,
+                result,
+                reason,
+                ended_at,
+                update.pending_offer.map(color_str),
+                color_str(update.turn),
+                update.new_moves.len() as i64,
+                update.id,
+                update.expected_version,
+                update.clock.as_ref().map(json).transpose()?,
+                alarms.deadline,
+                alarms.remind_at,
+                alarms.wake_at
+            ],
+        )
+        .await?;
+    changed_one(changed)?;
+    for m in &update.new_moves {
+        c.execute(
+            "INSERT INTO moves (game_id, ply, uci, san, played_at, draw_offer)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            &params![update.id, m.ply, &m.uci, &m.san, m.played_at, m.draw_offer],
+        )
+        .await?;
+    }
+    // Each note numbered after the game's notes so far, the ones this
+    // statement's predecessors added included.
+    for note in &update.new_notes {
+        c.execute(
+            "INSERT INTO game_notes (game_id, seq, note)
+             VALUES (?1, (SELECT count(*) FROM game_notes WHERE game_id = ?1), ?2)",
+            &[update.id.into(), json(note)?],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+async fn insert_leave(c: &mut impl Conn, leave: &NewLeave) -> Result<()> {
+    c.execute(
+        "INSERT INTO leaves (player_id, server_id, starts_at, ends_at, days)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        &params![
+            leave.player,
+            leave.server_id,
+            leave.starts_at,
+            leave.ends_at,
+            leave.days
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Ends a running leave; one ended meanwhile is a conflict.
+async fn end_leave(c: &mut impl Conn, ending: &LeaveEnding) -> Result<()> {
+    let changed = c
+        .execute(
+            "UPDATE leaves SET ended_at = ?1, days = ?2 WHERE id = ?3 AND ended_at IS NULL",
+            &params![ending.ended_at, ending.days, ending.id],
+        )
+        .await?;
+    changed_one(changed)
+}
+
+/// Stores the act's answer under its key; a key already taken (by this or
+/// another process) refuses the whole commit.
+async fn record_answer(
+    c: &mut impl Conn,
+    key: &str,
+    answer: String,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let inserted = c
+        .execute(
+            "INSERT INTO processed_acts (act_key, processed_at, answer) VALUES (?1, ?2, ?3)
+             ON CONFLICT (act_key) DO NOTHING",
+            &params![key, now, answer],
+        )
+        .await?;
+    if inserted == 0 {
+        return Err(StorageError::DuplicateAct(key.to_owned()));
+    }
+    Ok(())
+}
