@@ -15,8 +15,10 @@ use std::time::Duration as StdDuration;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, Reason};
 use pawnpost::core::platform::Platform;
-use pawnpost::scheduler::{self, Notifier, Settings, TimeSource};
-use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
+use pawnpost::scheduler::{self, Settings};
+use pawnpost::service::{
+    Act, Input, Moderation, Notifier, Reply, Service, ServiceConfig, TimeSource, User,
+};
 use pawnpost::storage::postgres::PgStore;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 use pawnpost::storage::{GameState, Store};

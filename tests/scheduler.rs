@@ -7,8 +7,10 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, GameResult, Reason};
 use pawnpost::core::platform::Platform;
-use pawnpost::scheduler::{self, Notifier, Settings, TimeSource, TokioTime};
-use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
+use pawnpost::scheduler::{self, Settings};
+use pawnpost::service::{
+    Act, Input, Moderation, Notifier, Reply, Service, ServiceConfig, TimeSource, TokioTime, User,
+};
 use pawnpost::storage::Store;
 use pawnpost::storage::sqlite::SqliteStore;
 use tokio::sync::oneshot;

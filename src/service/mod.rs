@@ -21,11 +21,13 @@ mod info;
 mod ladder;
 mod leave;
 mod moderation;
+mod notifier;
 mod pictures;
 mod ratings;
 mod renders;
 mod suggest;
 mod texts;
+mod time;
 mod tournament_flow;
 mod tournaments;
 
@@ -46,7 +48,9 @@ use crate::storage::{
 };
 
 pub use moderation::Moderation;
+pub use notifier::Notifier;
 pub use renders::RenderLimits;
+pub use time::{SystemTime, TimeSource, TokioTime};
 
 /// Games kept rebuilt between acts (about 20 KB each for an 80-ply game).
 const CACHED_GAMES: usize = 2048;

@@ -44,7 +44,7 @@ use crate::core::command::CommandError;
 use crate::core::notation::Lang;
 use crate::core::platform::Platform;
 use crate::i18n::Arg;
-use crate::scheduler::TimeSource;
+use crate::service::TimeSource;
 use crate::service::{Act, Input, Moderation, Service, User};
 use crate::storage::Store;
 
