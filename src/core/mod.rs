@@ -6,6 +6,7 @@
 //! normalises what people type around it and applies FIDE's Laws on top.
 
 pub mod adjudicate;
+pub mod choices;
 pub mod clock;
 pub mod command;
 pub mod event;

@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::core::choices::Notify;
 use crate::core::command::{self, Command};
 use crate::core::event::Event;
 use crate::core::notation::Lang;
@@ -421,7 +422,7 @@ impl<S: Store> Service<S> {
                 self.record(ctx, player, opponent.as_ref()).await
             }
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
-            Command::SetNotify(wish) => self.set_notify(ctx, *wish, now).await,
+            Command::SetNotify(notify) => self.set_notify(ctx, *notify, now).await,
             Command::Leave(action) => self.leave(ctx, *action, now).await,
             Command::Ladder(action) => self.ladder(ctx, action, now).await,
             Command::Help => Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]),
@@ -550,17 +551,7 @@ impl<S: Store> Service<S> {
         )
     }
 
-    async fn set_notify(
-        &self,
-        ctx: &Context,
-        wish: command::NotifyWish,
-        now: DateTime<Utc>,
-    ) -> Attempt {
-        let notify = match wish {
-            command::NotifyWish::Channel => crate::storage::Notify::Channel,
-            command::NotifyWish::Direct => crate::storage::Notify::Direct,
-            command::NotifyWish::Off => crate::storage::Notify::Off,
-        };
+    async fn set_notify(&self, ctx: &Context, notify: Notify, now: DateTime<Utc>) -> Attempt {
         let commit = Commit {
             act_key: ctx.act_key.clone(),
             player_notify: Some((ctx.player.id, notify)),
