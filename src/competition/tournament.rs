@@ -23,7 +23,18 @@ use super::swiss::{self, Colour};
 use super::tiebreak::{self, Line, TieBreak};
 
 /// The pairing systems (the stored ones, without storage types).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum System {
     RoundRobin,
     DoubleRoundRobin,
@@ -40,23 +51,6 @@ impl System {
         System::Knockout,
         System::Scheveningen,
     ];
-
-    /// The stored (and typed) name: `round_robin`, `swiss`, ...
-    pub fn as_str(self) -> &'static str {
-        match self {
-            System::RoundRobin => "round_robin",
-            System::DoubleRoundRobin => "double_round_robin",
-            System::Swiss => "swiss",
-            System::Knockout => "knockout",
-            System::Scheveningen => "scheveningen",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<System> {
-        System::ALL
-            .into_iter()
-            .find(|system| system.as_str() == name)
-    }
 }
 
 /// How one pairing stands.

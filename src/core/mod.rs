@@ -11,6 +11,7 @@ pub mod clock;
 pub mod command;
 pub mod event;
 pub mod game;
+pub mod names;
 pub mod notation;
 pub mod pgn;
 pub mod platform;

@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::choices::Notify;
 use crate::core::command::{self, Command};
 use crate::core::event::Event;
+use crate::core::names::Named;
 use crate::core::notation::Lang;
 use crate::core::platform::Platform;
 use crate::i18n::{self, Arg, I18n};

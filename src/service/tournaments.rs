@@ -16,6 +16,7 @@ use crate::competition::tournament::{self, Outcome};
 use crate::core::clock::TimeControl;
 use crate::core::command::{NewTournamentWish, TournamentCommand};
 use crate::core::game::{Act as GameAct, Actor};
+use crate::core::names::Named;
 use crate::core::notation::Lang;
 use crate::i18n::Arg;
 use crate::render::table::table_png;

@@ -196,38 +196,26 @@ pub struct PlayerRow {
 }
 
 /// Where a challenge stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum ChallengeStatus {
     Open,
     Accepted,
     Declined,
     Cancelled,
     Expired,
-}
-
-impl ChallengeStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChallengeStatus::Open => "open",
-            ChallengeStatus::Accepted => "accepted",
-            ChallengeStatus::Declined => "declined",
-            ChallengeStatus::Cancelled => "cancelled",
-            ChallengeStatus::Expired => "expired",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<ChallengeStatus> {
-        [
-            ChallengeStatus::Open,
-            ChallengeStatus::Accepted,
-            ChallengeStatus::Declined,
-            ChallengeStatus::Cancelled,
-            ChallengeStatus::Expired,
-        ]
-        .into_iter()
-        .find(|s| s.as_str() == name)
-    }
 }
 
 /// A proposed game, open to anyone in the channel or to one player.

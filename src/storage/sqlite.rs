@@ -41,6 +41,7 @@ use super::{
 use crate::core::clock::Clock;
 use crate::core::event::{GameResult, Reason, color_str, parse_color};
 use crate::core::game::{DrawRules, Note, PlayerId};
+use crate::core::names::Named;
 use crate::core::notation::Lang;
 
 /// The migrations, in order: version N is `MIGRATIONS[N - 1]`.

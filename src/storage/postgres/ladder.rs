@@ -7,6 +7,7 @@ use tokio_postgres::Row;
 
 use super::{PgStore, backend, rows, stored};
 use crate::core::game::PlayerId;
+use crate::core::names::Named;
 use crate::storage::{
     Commit, Committed, IdleRung, LadderEntry, LadderMatchRow, LadderMatchStatus, LadderRow,
     LadderWrite, Result, StorageError,

@@ -35,6 +35,7 @@ use super::{
 };
 use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, Note, PlayerId};
+use crate::core::names::Named;
 use rows::{CHALLENGE_COLUMNS, LEAVE_COLUMNS, PLAYER_COLUMNS, SERVER_COLUMNS, SUMMARY_COLUMNS};
 
 /// Connections per process unless the URL's caller asks otherwise.

@@ -12,6 +12,7 @@ use tokio_postgres::types::FromSql;
 
 use crate::core::event::{GameResult, Reason, parse_color};
 use crate::core::game::{DrawRules, PlayerId};
+use crate::core::names::Named;
 use crate::core::notation::Lang;
 use crate::storage::{
     ChallengeRow, ChallengeStatus, ColorChoice, GameState, GameSummary, LeaveRow, Notify, Platform,

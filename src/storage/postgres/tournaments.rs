@@ -8,6 +8,7 @@ use tokio_postgres::Row;
 use super::rows::{self, corrupt, count, get};
 use super::{backend, stored, write};
 use crate::core::game::PlayerId;
+use crate::core::names::Named;
 use crate::storage::{
     Committed, EntrantRow, PairingRow, PairingScore, Result, StorageError, TournamentChange,
     TournamentRow, TournamentState, TournamentSystem,

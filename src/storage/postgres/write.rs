@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use super::{backend, json, round_up, stored};
 use crate::core::event::color_str;
+use crate::core::names::Named;
 use crate::core::notation::Lang;
 use crate::storage::{
     Commit, Committed, GameState, GameUpdate, NewChallenge, NewGame, RatingUpdate, Result,

@@ -6,6 +6,7 @@ use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
 
 use super::{corrupt, from_text, to_text};
 use crate::core::game::PlayerId;
+use crate::core::names::Named;
 use crate::storage::{
     Commit, Committed, IdleRung, LadderEntry, LadderMatchRow, LadderMatchStatus, LadderRow,
     LadderWrite, Result, StorageError,

@@ -6,6 +6,7 @@ use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
 
 use super::{corrupt, from_text, game_state, insert_game, to_text};
 use crate::core::game::PlayerId;
+use crate::core::names::Named;
 use crate::storage::{
     Committed, DueTournament, EntrantRow, PairingRow, PairingScore, Result, StorageError,
     TournamentChange, TournamentRow, TournamentState, TournamentSystem,
