@@ -4,12 +4,12 @@
 
 use std::fmt::Debug;
 
-use pawnpost::competition::tournament::System;
 use pawnpost::core::choices::{ColorChoice, Notify};
 use pawnpost::core::event::{ClaimKind, Reason};
 use pawnpost::core::names::Named;
 use pawnpost::core::notation::Lang;
 use pawnpost::core::platform::Platform;
+use pawnpost::core::tournament::System;
 use pawnpost::storage::{ChallengeStatus, LadderMatchStatus, PairingScore, TournamentState};
 use strum::VariantArray;
 

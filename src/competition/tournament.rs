@@ -22,36 +22,8 @@ use super::round_robin;
 use super::swiss::{self, Colour};
 use super::tiebreak::{self, Line, TieBreak};
 
-/// The pairing systems (the stored ones, without storage types).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum System {
-    RoundRobin,
-    DoubleRoundRobin,
-    Swiss,
-    Knockout,
-    Scheveningen,
-}
-
-impl System {
-    pub const ALL: [System; 5] = [
-        System::RoundRobin,
-        System::DoubleRoundRobin,
-        System::Swiss,
-        System::Knockout,
-        System::Scheveningen,
-    ];
-}
+/// The pairing systems: part of the command language, so defined in the core.
+pub use crate::core::tournament::System;
 
 /// How one pairing stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

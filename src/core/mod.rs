@@ -15,6 +15,7 @@ pub mod names;
 pub mod notation;
 pub mod pgn;
 pub mod platform;
+pub mod tournament;
 pub mod unwinnable;
 
 #[cfg(test)]

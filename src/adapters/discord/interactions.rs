@@ -297,8 +297,8 @@ mod tests {
 
     #[test]
     fn tournament_subcommands_become_commands() {
-        use crate::competition::tournament::System;
         use crate::core::command::{NewTournamentWish, TournamentCommand};
+        use crate::core::tournament::System;
         let tournament = |sub: &str, options: Json| {
             data(
                 "tournament",
