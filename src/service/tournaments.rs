@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::games::{Saved, game_update};
 use super::tournament_flow::{Announcements, Snapshot, outcome, score_of};
 use super::{Attachment, Attempt, Context, Failure, Reply, Service};
 use crate::competition::tiebreak::{halves, quarters};
@@ -303,21 +304,12 @@ impl<S: Store> Service<S> {
                 && let Some(record) = self.store.game(game_id).await?
             {
                 let mut game = super::games::restore(&record)?;
+                let saved = Saved::all_of(&game);
                 if game
                     .apply(&Actor::Moderator(ctx.player.id), GameAct::Abort, now)
                     .is_ok()
                 {
-                    game_updates.push(GameUpdate {
-                        id: record.id,
-                        expected_version: record.version,
-                        new_moves: Vec::new(),
-                        new_notes: game.notes()[record.notes.len()..].to_vec(),
-                        state: super::games::to_state(game.status()),
-                        pending_offer: game.pending_offer(),
-                        turn: game.turn(),
-                        clock: Some(*game.clock()),
-                        remind_at: None,
-                    });
+                    game_updates.push(game_update(&record, &game, saved, None));
                     pairing.game_state = Some(super::games::to_state(game.status()));
                 }
             }
