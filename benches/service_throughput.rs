@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Act, Input, Moderation, Service, ServiceConfig, User};
+use pawnpost::service::{Input, Moderation, Request, Service, ServiceConfig, User};
 use pawnpost::storage::sqlite::SqliteStore;
 use rusqlite::Connection;
 use shakmaty::uci::UciMove;
@@ -109,7 +109,7 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
         let draw = std::env::var("PAWNPOST_BENCH_IMAGES").is_ok_and(|v| v == "1");
         let service = Service::new(store, ServiceConfig::default());
         let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
-        let act = |user: String, channel: usize, text: String, key: String| Act {
+        let act = |user: String, channel: usize, text: String, key: String| Request {
             platform: Platform::Console,
             server: "bench".to_owned(),
             channel: format!("c{channel}"),

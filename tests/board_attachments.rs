@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
+use pawnpost::service::{Input, Moderation, Reply, Request, Service, ServiceConfig, User};
 use pawnpost::storage::sqlite::SqliteStore;
 
 fn now() -> DateTime<Utc> {
@@ -13,7 +13,7 @@ fn now() -> DateTime<Utc> {
 }
 
 async fn act(service: &Service<SqliteStore>, user: &str, text: &str, key: &str) -> Vec<Reply> {
-    let act = Act {
+    let act = Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: "main".into(),
@@ -108,7 +108,7 @@ async fn handling_an_act_draws_no_image() {
     );
     act(&service, "alice", "/challenge @bob color:white", "1").await;
     act(&service, "bob", "/accept", "2").await;
-    let board = Act {
+    let board = Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: "main".into(),

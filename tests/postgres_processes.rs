@@ -17,7 +17,7 @@ use pawnpost::core::event::{Event, Reason};
 use pawnpost::core::platform::Platform;
 use pawnpost::scheduler::{self, Settings};
 use pawnpost::service::{
-    Act, Input, Moderation, Notifier, Reply, Service, ServiceConfig, TimeSource, User,
+    Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource, User,
 };
 use pawnpost::storage::postgres::PgStore;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
@@ -76,7 +76,7 @@ impl Delivered {
 
 /// Game 0's first move again, under its first key.
 async fn replay(process: &Process) -> Vec<Reply> {
-    let act = Act {
+    let act = Request {
         platform: Platform::Discord,
         server: "guild0".into(),
         channel: "channel0".into(),
@@ -114,7 +114,7 @@ impl Process {
 
     /// Plays one user's act in game `game`'s channel.
     async fn act(&self, game: usize, user: &str, text: &str, at: DateTime<Utc>) {
-        let act = Act {
+        let act = Request {
             platform: Platform::Discord,
             server: format!("guild{}", game % SERVERS),
             channel: format!("channel{game}"),

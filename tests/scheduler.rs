@@ -9,7 +9,8 @@ use pawnpost::core::event::{Event, GameResult, Reason};
 use pawnpost::core::platform::Platform;
 use pawnpost::scheduler::{self, Settings};
 use pawnpost::service::{
-    Act, Input, Moderation, Notifier, Reply, Service, ServiceConfig, TimeSource, TokioTime, User,
+    Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource, TokioTime,
+    User,
 };
 use pawnpost::storage::Store;
 use pawnpost::storage::sqlite::SqliteStore;
@@ -55,7 +56,7 @@ fn start() -> DateTime<Utc> {
 }
 
 async fn act<S: Store>(service: &Service<S>, now: DateTime<Utc>, user: &str, text: &str) {
-    let act = Act {
+    let act = Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: format!("room-{user}"),
@@ -81,7 +82,7 @@ async fn started_game<S: Store>(
     control: &str,
 ) {
     let room = |user: &str| format!("room-{user}");
-    let act_in = |user: &str, text: String| Act {
+    let act_in = |user: &str, text: String| Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: room(white),

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::platform::Platform;
 use pawnpost::service::{
-    Act, Input, Moderation, RenderLimits, Reply, Service, ServiceConfig, User,
+    Input, Moderation, RenderLimits, Reply, Request, Service, ServiceConfig, User,
 };
 use pawnpost::storage::sqlite::SqliteStore;
 
@@ -19,7 +19,7 @@ async fn act(
     text: &str,
     at: DateTime<Utc>,
 ) -> Vec<Reply> {
-    let act = Act {
+    let act = Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: "main".into(),

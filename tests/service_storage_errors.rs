@@ -3,11 +3,11 @@
 
 use chrono::{TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
+use pawnpost::service::{Input, Moderation, Reply, Request, Service, ServiceConfig, User};
 use pawnpost::storage::sqlite::SqliteStore;
 
-fn act(user: &str, locale: Option<&str>, text: &str) -> Act {
-    Act {
+fn act(user: &str, locale: Option<&str>, text: &str) -> Request {
+    Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: "main".into(),

@@ -3,11 +3,11 @@
 
 use chrono::{Duration, TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
+use pawnpost::service::{Input, Moderation, Reply, Request, Service, ServiceConfig, User};
 use pawnpost::storage::sqlite::SqliteStore;
 
-fn act(user: &str, text: &str, key: &str) -> Act {
-    Act {
+fn act(user: &str, text: &str, key: &str) -> Request {
+    Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: "main".into(),

@@ -37,7 +37,7 @@ use serde::Serialize;
 
 use crate::core::platform::Platform;
 use crate::render::text::diagram;
-use crate::service::{Act, GameEvent, Input, Moderation, Prompt, Reply, Service, User};
+use crate::service::{GameEvent, Input, Moderation, Prompt, Reply, Request, Service, User};
 use crate::storage::Store;
 
 /// The longest input line accepted; longer lines are refused whole, and no
@@ -246,7 +246,7 @@ pub async fn run<S: Store>(
             .script_name
             .as_deref()
             .map(|name| session.act_key(name, user, trimmed));
-        let act = Act {
+        let act = Request {
             platform: Platform::Console,
             server: session.server.clone(),
             channel: session.channel.clone(),

@@ -1,7 +1,7 @@
 //! The service: the one place that joins the store, the rules core and the
 //! message catalogues.
 //!
-//! Every adapter turns what a user did into an [`Act`] and calls
+//! Every adapter turns what a user did into a [`Request`] and calls
 //! [`Service::handle`]; it gets back [`Reply`]s to show. For each act the
 //! service reads what it needs, lets the core decide, and commits every
 //! change in one store transaction before it answers. An act's idempotency
@@ -135,7 +135,7 @@ pub enum Input {
 
 /// One thing a user did, from any platform.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Act {
+pub struct Request {
     pub platform: Platform,
     /// The community's platform id (guild, space, console server name).
     pub server: String,
@@ -331,7 +331,7 @@ impl<S: Store> Service<S> {
     }
 
     /// Carries out one act at `now` and answers it.
-    pub async fn handle(&self, act: Act, now: DateTime<Utc>) -> Vec<Reply> {
+    pub async fn handle(&self, act: Request, now: DateTime<Utc>) -> Vec<Reply> {
         // The asker's language once the act is opened; their client's
         // locale (or the default) if it fails before that.
         let mut lang = i18n::negotiate(
@@ -363,7 +363,7 @@ impl<S: Store> Service<S> {
         }
     }
 
-    async fn try_handle(&self, act: &Act, now: DateTime<Utc>, lang: &mut Lang) -> Attempt {
+    async fn try_handle(&self, act: &Request, now: DateTime<Utc>, lang: &mut Lang) -> Attempt {
         let ctx = match self.open(act, now).await? {
             Opened::Answered(replies) => return Ok(replies),
             Opened::New(ctx) => ctx,
@@ -484,7 +484,7 @@ impl<S: Store> Service<S> {
     }
 
     /// The stored answer of a replayed act, or the context of a new one.
-    async fn open(&self, act: &Act, now: DateTime<Utc>) -> Result<Opened, Failure> {
+    async fn open(&self, act: &Request, now: DateTime<Utc>) -> Result<Opened, Failure> {
         let request = ActRequest {
             act_key: act.key.clone(),
             platform: act.platform,

@@ -631,7 +631,7 @@ mod tests {
     use chrono::{DateTime, TimeZone, Utc};
 
     use crate::core::platform::Platform;
-    use crate::service::{Act, Input, Moderation, Prompt, Reply, Service, ServiceConfig, User};
+    use crate::service::{Input, Moderation, Prompt, Reply, Request, Service, ServiceConfig, User};
     use crate::storage::sqlite::SqliteStore;
     use crate::storage::{Store, TournamentState};
 
@@ -666,7 +666,7 @@ mod tests {
             locale: Option<&str>,
             key: &str,
         ) -> Vec<Reply> {
-            let act = Act {
+            let act = Request {
                 platform: Platform::Console,
                 server: "club".into(),
                 channel: "main".into(),

@@ -19,7 +19,7 @@ use matrix_sdk::{Client, Room};
 
 use crate::core::command::{self, Command};
 use crate::core::platform::Platform;
-use crate::service::{Act, Input, Service, User};
+use crate::service::{Input, Request, Service, User};
 use crate::storage::Store;
 
 use super::choices::{Answer, PendingChoices};
@@ -199,7 +199,7 @@ async fn handle_event<S: Store>(
         Input::Command(command) => Some(command.clone()),
     };
     let standing = standing(client, room, sender_id, &settings.fallback_server).await;
-    let act = Act {
+    let act = Request {
         platform: Platform::Matrix,
         server: standing.server,
         channel: room_id.clone(),
