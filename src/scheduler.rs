@@ -9,7 +9,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
-use crate::service::{Notifier, Service, TimeSource};
+use crate::service::{BoardImages, Notifier, Service, TimeSource};
 use crate::storage::Store;
 
 /// The longest the scheduler sleeps without looking at the store again.
@@ -64,9 +64,8 @@ pub async fn run<S, N, T>(
     }
     let mut last_beat = time.now();
     loop {
-        let mut replies = service.run_due(time.now()).await;
+        let replies = service.run_due(time.now(), BoardImages::Drawn).await;
         if !replies.is_empty() {
-            service.draw_boards(&mut replies);
             notifier.deliver(replies).await;
         }
         let now = time.now();

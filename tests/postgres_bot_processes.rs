@@ -18,7 +18,7 @@ use chrono::{Duration, Utc};
 use fake_discord::{FakeDiscord, FakeUser};
 use pawnpost::core::event::Reason;
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Input, Moderation, Request, Service, ServiceConfig, User};
+use pawnpost::service::{BoardImages, Input, Moderation, Request, Service, ServiceConfig, User};
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 use pawnpost::storage::{GameState, Store};
 use serde_json::json;
@@ -129,6 +129,7 @@ fn act(game: u64, user: &str, text: &str) -> Request {
         },
         key: None,
         input: Input::Text(text.to_owned()),
+        board_images: BoardImages::Omitted,
     }
 }
 

@@ -17,7 +17,8 @@ use pawnpost::core::event::{Event, Reason};
 use pawnpost::core::platform::Platform;
 use pawnpost::scheduler::{self, Settings};
 use pawnpost::service::{
-    Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource, User,
+    BoardImages, Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource,
+    User,
 };
 use pawnpost::storage::postgres::PgStore;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
@@ -88,6 +89,7 @@ async fn replay(process: &Process) -> Vec<Reply> {
         },
         key: Some("0:/move e4".into()),
         input: Input::Text("/move e4".into()),
+        board_images: BoardImages::Omitted,
     };
     process.service.handle(act, start()).await
 }
@@ -126,6 +128,7 @@ impl Process {
             },
             key: Some(format!("{game}:{text}")),
             input: Input::Text(text.to_owned()),
+            board_images: BoardImages::Omitted,
         };
         let replies = self.service.handle(act, at).await;
         assert!(replies.iter().all(|r| !r.ephemeral), "{text}: {replies:?}");

@@ -3,7 +3,9 @@
 
 use chrono::{TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Input, Moderation, Reply, Request, Service, ServiceConfig, User};
+use pawnpost::service::{
+    BoardImages, Input, Moderation, Reply, Request, Service, ServiceConfig, User,
+};
 use pawnpost::storage::sqlite::SqliteStore;
 
 fn act(user: &str, locale: Option<&str>, text: &str) -> Request {
@@ -19,6 +21,7 @@ fn act(user: &str, locale: Option<&str>, text: &str) -> Request {
         },
         key: None,
         input: Input::Text(text.into()),
+        board_images: BoardImages::Omitted,
     }
 }
 

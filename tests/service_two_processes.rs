@@ -3,7 +3,9 @@
 
 use chrono::{Duration, TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Input, Moderation, Reply, Request, Service, ServiceConfig, User};
+use pawnpost::service::{
+    BoardImages, Input, Moderation, Reply, Request, Service, ServiceConfig, User,
+};
 use pawnpost::storage::sqlite::SqliteStore;
 
 fn act(user: &str, text: &str, key: &str) -> Request {
@@ -19,6 +21,7 @@ fn act(user: &str, text: &str, key: &str) -> Request {
         },
         key: Some(key.into()),
         input: Input::Text(text.into()),
+        board_images: BoardImages::Omitted,
     }
 }
 

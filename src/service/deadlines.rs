@@ -22,7 +22,7 @@ use chrono::{DateTime, Utc};
 use super::cache::LoadedGame;
 use super::games::{Saved, game_update};
 use super::texts::{self, Names};
-use super::{Failure, GameEvent, Reply, Service};
+use super::{BoardImages, Failure, GameEvent, Reply, Service};
 use crate::core::game::{Act, Actor, GameError, PlayerId};
 use crate::storage::{Commit, Committed, DueGame, StorageError, Store};
 
@@ -50,9 +50,9 @@ impl<S: Store> Service<S> {
     }
 
     /// Ends every game whose flag has fallen at `now`, sends the reminders
-    /// that are due, and returns the notices. Games a player saved meanwhile
-    /// are left alone.
-    pub async fn run_due(&self, now: DateTime<Utc>) -> Vec<Reply> {
+    /// that are due, and returns the notices, with board images if their
+    /// readers see them. Games a player saved meanwhile are left alone.
+    pub async fn run_due(&self, now: DateTime<Utc>, board_images: BoardImages) -> Vec<Reply> {
         // Leaves first: a clock that restarted may be the next to run out.
         let mut replies = self.end_due_leaves(now).await;
         // Boxed as `Send` here, where that is proven: left to callers generic
@@ -63,6 +63,7 @@ impl<S: Store> Service<S> {
         replies.extend(due.await);
         replies.extend(self.attend_ladders(now).await);
         replies.extend(self.start_due_tournaments(now).await);
+        self.draw_boards(&mut replies, board_images);
         replies
     }
 
@@ -257,7 +258,8 @@ impl<S: Store> Service<S> {
 
     /// At start-up: if the last heartbeat is older than `threshold`, the bot
     /// was down; every running clock gets the outage back (recorded in each
-    /// game) and both players are told. Then the heartbeat is renewed.
+    /// game) and both players are told (in text: these notices show no
+    /// board). Then the heartbeat is renewed.
     pub async fn recover_downtime(
         &self,
         now: DateTime<Utc>,

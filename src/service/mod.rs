@@ -145,6 +145,21 @@ pub struct Request {
     /// The interaction or event id; `None` when the act cannot be replayed.
     pub key: Option<String>,
     pub input: Input,
+    /// Whether the replies' readers see board images.
+    pub board_images: BoardImages,
+}
+
+/// Whether the readers of some replies see board images. Drawing is the
+/// costliest part of an answer (2–3 ms a board at 480–720 px), so a caller
+/// whose readers see only text (the console's text output, a benchmark)
+/// asks for none. With [`ServiceConfig::board_images`] off, none are drawn
+/// either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardImages {
+    /// Every reply that shows a position gets its board PNG (`board.png`).
+    Drawn,
+    /// Replies keep their [`BoardView`] but carry no image.
+    Omitted,
 }
 
 /// A game event with the game it happened in.
@@ -330,7 +345,8 @@ impl<S: Store> Service<S> {
         Arc::clone(&self.deadline_changed)
     }
 
-    /// Carries out one act at `now` and answers it.
+    /// Carries out one act at `now` and answers it, with the board images
+    /// the request asks for.
     pub async fn handle(&self, act: Request, now: DateTime<Utc>) -> Vec<Reply> {
         // The asker's language once the act is opened; their client's
         // locale (or the default) if it fails before that.
@@ -340,8 +356,12 @@ impl<S: Store> Service<S> {
             self.config.default_language,
         );
         match self.try_handle(&act, now, &mut lang).await {
-            // Board images are drawn by `draw_boards` when the replies are sent.
-            Ok(replies) => replies,
+            // Drawn after the act and its commit, and again on a replay
+            // (images are not stored with an answer).
+            Ok(mut replies) => {
+                self.draw_boards(&mut replies, act.board_images);
+                replies
+            }
             Err(Failure::Storage(error)) => {
                 // The error's text ends with its driver source's, so the
                 // operator sees the kind and the whole cause in one line.

@@ -631,7 +631,9 @@ mod tests {
     use chrono::{DateTime, TimeZone, Utc};
 
     use crate::core::platform::Platform;
-    use crate::service::{Input, Moderation, Prompt, Reply, Request, Service, ServiceConfig, User};
+    use crate::service::{
+        BoardImages, Input, Moderation, Prompt, Reply, Request, Service, ServiceConfig, User,
+    };
     use crate::storage::sqlite::SqliteStore;
     use crate::storage::{Store, TournamentState};
 
@@ -678,6 +680,7 @@ mod tests {
                 },
                 key: Some(key.into()),
                 input: Input::Text(text.into()),
+                board_images: BoardImages::Omitted,
             };
             self.service.handle(act, now()).await
         }

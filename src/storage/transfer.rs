@@ -375,7 +375,7 @@ mod tests {
 
     use super::*;
     use crate::core::platform::Platform;
-    use crate::service::{Input, Moderation, Request, Service, ServiceConfig, User};
+    use crate::service::{BoardImages, Input, Moderation, Request, Service, ServiceConfig, User};
     use crate::storage::Store;
     use crate::storage::postgres::scratch::{ScratchSchema, test_url};
 
@@ -392,6 +392,7 @@ mod tests {
             },
             key: Some(key.into()),
             input: Input::Text(text.into()),
+            board_images: BoardImages::Omitted,
         }
     }
 

@@ -44,8 +44,7 @@ use crate::core::command::CommandError;
 use crate::core::notation::Lang;
 use crate::core::platform::Platform;
 use crate::i18n::Arg;
-use crate::service::TimeSource;
-use crate::service::{Input, Moderation, Request, Service, User};
+use crate::service::{BoardImages, Input, Moderation, Request, Service, TimeSource, User};
 use crate::storage::Store;
 
 pub use self::delivery::DiscordNotifier;
@@ -289,6 +288,7 @@ impl<S: Store> Handler<S> {
             user: origin.user.clone(),
             key,
             input,
+            board_images: BoardImages::Drawn,
         }
     }
 
@@ -382,11 +382,7 @@ impl<S: Store> Handler<S> {
     /// Hands the act to the service and sends its replies.
     async fn carry_out(&self, responder: Responder<'_>, act: Request, origin: &Origin) {
         let now = self.time.now();
-        let handling = async {
-            let mut replies = self.service.handle(act, now).await;
-            self.service.draw_boards(&mut replies);
-            replies
-        };
+        let handling = self.service.handle(act, now);
         let replies = responder.answer_in_time(handling).await;
         let i18n = self.service.i18n();
         responder
