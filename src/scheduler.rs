@@ -1,6 +1,7 @@
 //! The deadline scheduler: one task that sleeps until the earliest flag
 //! falls, or until an act moves a deadline, then asks the service to end
-//! what is due and hands the notices to a [`Notifier`].
+//! what is due and hands the notices, boards drawn, to a [`Notifier`] (the
+//! service's interface that the chat adapters implement).
 //!
 //! Deadlines live in the store, so a restart simply re-arms from it. Time
 //! comes from a [`TimeSource`], so tests run it on tokio's paused clock.

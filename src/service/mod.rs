@@ -2,7 +2,9 @@
 //! message catalogues.
 //!
 //! Every adapter turns what a user did into a [`Request`] and calls
-//! [`Service::handle`]; it gets back [`Reply`]s to show. For each act the
+//! [`Service::handle`]; it gets back [`Reply`]s ready to send, with their
+//! board images drawn when the request's readers see them
+//! ([`BoardImages`]; drawn last, after the commit). For each act the
 //! service reads what it needs, lets the core decide, and commits every
 //! change in one store transaction before it answers. An act's idempotency
 //! key makes a replay change nothing and return the first answer: the
@@ -10,6 +12,12 @@
 //! key, refusals and unreadable commands included, so a replay is refused
 //! alike however the game moved on. Acts that only look (`/board`, `/pgn`…)
 //! are answered afresh each time: repeating them changes nothing.
+//!
+//! What happens without a user (flag falls, reminders, tournament rounds)
+//! comes from [`Service::run_due`], whose notices the scheduler hands to a
+//! [`Notifier`]: the interface the chat adapters implement, defined here
+//! with [`TimeSource`], so adapters and the scheduler depend on the service
+//! and not on each other.
 
 mod cache;
 mod challenges;
