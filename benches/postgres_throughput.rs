@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Act, Input, Moderation, Service, ServiceConfig, User};
+use pawnpost::service::{BoardImages, Input, Moderation, Request, Service, ServiceConfig, User};
 use pawnpost::storage::Store;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 use pawnpost::storage::sqlite::SqliteStore;
@@ -75,8 +75,8 @@ fn start() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap()
 }
 
-fn act(user: String, game: usize, text: String, key: String) -> Act {
-    Act {
+fn act(user: String, game: usize, text: String, key: String) -> Request {
+    Request {
         platform: Platform::Console,
         server: "bench".to_owned(),
         channel: format!("c{game}"),
@@ -88,6 +88,7 @@ fn act(user: String, game: usize, text: String, key: String) -> Act {
         },
         key: Some(key),
         input: Input::Text(text),
+        board_images: BoardImages::Omitted,
     }
 }
 
@@ -158,7 +159,7 @@ async fn measure<S: Store>(
         .iter()
         .map(|service| {
             let service = Arc::clone(service);
-            tokio::spawn(async move { service.run_due(flag).await.len() })
+            tokio::spawn(async move { service.run_due(flag, BoardImages::Omitted).await.len() })
         })
         .collect();
     let mut notices = 0;

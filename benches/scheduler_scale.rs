@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use chrono::{DateTime, Duration, SecondsFormat, TimeZone, Utc};
 use pawnpost::core::clock::{Clock, TimeControl};
-use pawnpost::service::{Service, ServiceConfig};
+use pawnpost::service::{BoardImages, Service, ServiceConfig};
 use pawnpost::storage::sqlite::SqliteStore;
 use rusqlite::{Connection, params};
 use shakmaty::Color;
@@ -53,7 +53,7 @@ fn main() {
             next.map(|d| d.to_rfc3339()).unwrap_or_default()
         );
         let adjudicated = Instant::now();
-        let replies = service.run_due(instant).await;
+        let replies = service.run_due(instant, BoardImages::Omitted).await;
         let took = adjudicated.elapsed();
         println!(
             "{} games ended at one instant in {:.2} s ({:.0} per second)  target: 10,000 ≤ 10 s",

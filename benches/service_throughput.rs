@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Act, Input, Moderation, Service, ServiceConfig, User};
+use pawnpost::service::{BoardImages, Input, Moderation, Request, Service, ServiceConfig, User};
 use pawnpost::storage::sqlite::SqliteStore;
 use rusqlite::Connection;
 use shakmaty::uci::UciMove;
@@ -105,11 +105,15 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
     runtime.block_on(async {
         let store = SqliteStore::open(path).expect("open");
         // The act alone by default; PAWNPOST_BENCH_IMAGES=1 also draws each
-        // reply's board PNG, as an adapter does before sending.
-        let draw = std::env::var("PAWNPOST_BENCH_IMAGES").is_ok_and(|v| v == "1");
+        // reply's board PNG, as for a chat adapter's readers.
+        let board_images = if std::env::var("PAWNPOST_BENCH_IMAGES").is_ok_and(|v| v == "1") {
+            BoardImages::Drawn
+        } else {
+            BoardImages::Omitted
+        };
         let service = Service::new(store, ServiceConfig::default());
         let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
-        let act = |user: String, channel: usize, text: String, key: String| Act {
+        let act = |user: String, channel: usize, text: String, key: String| Request {
             platform: Platform::Console,
             server: "bench".to_owned(),
             channel: format!("c{channel}"),
@@ -121,6 +125,7 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
             },
             key: Some(key),
             input: Input::Text(text),
+            board_images,
         };
         // Every game in its own channel, between its own two players.
         for game in 0..scripts.len() {
@@ -142,12 +147,9 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
                 let text = format!("/move {uci}");
                 // Interaction ids (Discord snowflakes, Matrix event order) grow with time.
                 let key = format!("act:{:012}", ply * scripts.len() + game);
-                let mut replies = service
+                let replies = service
                     .handle(act(format!("{player}{game}"), game, text, key), now)
                     .await;
-                if draw {
-                    service.draw_boards(&mut replies);
-                }
                 assert!(
                     replies.iter().all(|r| !r.ephemeral),
                     "move refused: {replies:?}"

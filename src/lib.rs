@@ -4,19 +4,23 @@
 //!
 //! - [`core`]: the pure rules core. Move input and output in several notations
 //!   and languages, commands, the game state machine, results and their
-//!   precedence, the "can this side still mate?" seam, PGN, and the ids every
-//!   layer shares ([`core::platform::Platform`]). No I/O, no
-//!   clock reads: time is always a parameter.
+//!   precedence, the "can this side still mate?" seam, PGN, and the
+//!   vocabulary every layer shares: [`core::platform::Platform`], what
+//!   players choose ([`core::choices`]), the pairing systems
+//!   ([`core::tournament`]), and stored names ([`core::names::Named`],
+//!   derived). No I/O, no clock reads: time is always a parameter.
 //! - [`storage`]: the [`storage::Store`] trait and all the SQL: a SQLite
 //!   store (a file, or `:memory:` for tests) and a PostgreSQL store for
 //!   several processes, both passing one shared suite.
 //! - [`competition`]: ratings, standings, the ladder and tournament
-//!   pairings, as pure code.
-//! - [`service`]: the one place that joins store, core and messages: an act
-//!   in, replies out, one transaction per act.
+//!   pairings, as pure code; it uses the core, the core never uses it.
+//! - [`service`]: the one place that joins store, core and messages: a
+//!   [`service::Request`] in, replies out with their board images drawn,
+//!   one transaction per act. It defines what its callers implement:
+//!   [`service::Notifier`] and [`service::TimeSource`].
 //! - [`i18n`]: every message a user reads, in English and French.
 //! - [`scheduler`]: sleeps until the next stored deadline, then has the
-//!   service end what is due.
+//!   service end what is due and hands its notices to a notifier.
 //! - [`render`]: pictures of games (board PNGs, game GIFs, charts, text
 //!   diagrams); pure CPU, sprites prepared once per size.
 //! - [`adapters`]: the console, Discord and Matrix; they only

@@ -1,6 +1,7 @@
 //! The deadline scheduler: one task that sleeps until the earliest flag
 //! falls, or until an act moves a deadline, then asks the service to end
-//! what is due and hands the notices to a [`Notifier`].
+//! what is due and hands the notices, boards drawn, to a [`Notifier`] (the
+//! service's interface that the chat adapters implement).
 //!
 //! Deadlines live in the store, so a restart simply re-arms from it. Time
 //! comes from a [`TimeSource`], so tests run it on tokio's paused clock.
@@ -9,9 +10,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
-use chrono::{DateTime, Utc};
-
-use crate::service::{Reply, Service};
+use crate::service::{BoardImages, Notifier, Service, TimeSource};
 use crate::storage::Store;
 
 /// The longest the scheduler sleeps without looking at the store again.
@@ -21,50 +20,6 @@ const RETRY: StdDuration = StdDuration::from_secs(5);
 /// The least sleep when a deadline is already past after a run (a game the
 /// clock could not end must not make the loop spin).
 const MIN_SLEEP: StdDuration = StdDuration::from_millis(100);
-
-/// Where replies go: the same interface the chat adapters implement.
-pub trait Notifier: Send + Sync + 'static {
-    fn deliver(&self, replies: Vec<Reply>) -> impl Future<Output = ()> + Send;
-}
-
-/// What time it is.
-pub trait TimeSource: Send + Sync + 'static {
-    fn now(&self) -> DateTime<Utc>;
-}
-
-/// The system clock.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SystemTime;
-
-impl TimeSource for SystemTime {
-    fn now(&self) -> DateTime<Utc> {
-        Utc::now()
-    }
-}
-
-/// Wall-clock time driven by tokio's clock, which tests can pause and advance.
-#[derive(Clone, Copy, Debug)]
-pub struct TokioTime {
-    origin: tokio::time::Instant,
-    at_origin: DateTime<Utc>,
-}
-
-impl TokioTime {
-    /// A clock that reads `at` now and runs with tokio's time from here.
-    pub fn starting_at(at: DateTime<Utc>) -> TokioTime {
-        TokioTime {
-            origin: tokio::time::Instant::now(),
-            at_origin: at,
-        }
-    }
-}
-
-impl TimeSource for TokioTime {
-    fn now(&self) -> DateTime<Utc> {
-        let elapsed = tokio::time::Instant::now() - self.origin;
-        self.at_origin + chrono::Duration::from_std(elapsed).unwrap_or(chrono::Duration::MAX)
-    }
-}
 
 /// How the scheduler keeps time across restarts.
 #[derive(Clone, Copy, Debug)]
@@ -110,9 +65,8 @@ pub async fn run<S, N, T>(
     }
     let mut last_beat = time.now();
     loop {
-        let mut replies = service.run_due(time.now()).await;
+        let replies = service.run_due(time.now(), BoardImages::Drawn).await;
         if !replies.is_empty() {
-            service.draw_boards(&mut replies);
             notifier.deliver(replies).await;
         }
         let now = time.now();

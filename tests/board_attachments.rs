@@ -1,11 +1,13 @@
-//! `draw_boards` (which adapters call before sending) gives every reply
-//! that shows a position its board PNG, oriented for the reader, also when
-//! an act is replayed; `/gif` answers with the game as a GIF; images can be
-//! turned off; `handle` alone draws nothing.
+//! `handle` gives every reply that shows a position its board PNG, oriented
+//! for the reader, also when an act is replayed; `/gif` answers with the
+//! game as a GIF; images can be turned off, and a request whose readers see
+//! no images gets none drawn.
 
 use chrono::{DateTime, TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
+use pawnpost::service::{
+    BoardImages, Input, Moderation, Reply, Request, Service, ServiceConfig, User,
+};
 use pawnpost::storage::sqlite::SqliteStore;
 
 fn now() -> DateTime<Utc> {
@@ -13,7 +15,7 @@ fn now() -> DateTime<Utc> {
 }
 
 async fn act(service: &Service<SqliteStore>, user: &str, text: &str, key: &str) -> Vec<Reply> {
-    let act = Act {
+    let act = Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: "main".into(),
@@ -25,10 +27,9 @@ async fn act(service: &Service<SqliteStore>, user: &str, text: &str, key: &str) 
         },
         key: Some(key.into()),
         input: Input::Text(text.into()),
+        board_images: BoardImages::Drawn,
     };
-    let mut replies = service.handle(act, now()).await;
-    service.draw_boards(&mut replies);
-    replies
+    service.handle(act, now()).await
 }
 
 fn board_png(reply: &Reply) -> Option<&[u8]> {
@@ -101,14 +102,14 @@ async fn board_images_can_be_turned_off() {
 }
 
 #[tokio::test]
-async fn handling_an_act_draws_no_image() {
+async fn a_request_without_board_images_draws_none() {
     let service = Service::new(
         SqliteStore::open_in_memory().expect("SQLite in memory"),
         ServiceConfig::default(),
     );
     act(&service, "alice", "/challenge @bob color:white", "1").await;
     act(&service, "bob", "/accept", "2").await;
-    let board = Act {
+    let board = Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: "main".into(),
@@ -120,8 +121,9 @@ async fn handling_an_act_draws_no_image() {
         },
         key: Some("3".into()),
         input: Input::Text("/board".into()),
+        board_images: BoardImages::Omitted,
     };
     let shown = service.handle(board, now()).await;
     assert!(shown[0].board.is_some());
-    assert!(shown[0].attachments.is_empty(), "drawn only when sent");
+    assert!(shown[0].attachments.is_empty(), "drawn only when seen");
 }

@@ -34,8 +34,7 @@ use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedServerName, OwnedUserId, 
 use matrix_sdk::{Client, Room, RoomMemberships};
 use pawnpost::adapters::matrix::MatrixBot;
 use pawnpost::config::{MatrixConfig, Secret};
-use pawnpost::scheduler::Notifier;
-use pawnpost::service::{Attachment, Reply, Service, ServiceConfig};
+use pawnpost::service::{Attachment, Notifier, Reply, Service, ServiceConfig};
 use pawnpost::storage::sqlite::SqliteStore;
 use tokio::task::JoinHandle;
 

@@ -18,7 +18,7 @@ use chrono::{Duration, Utc};
 use fake_discord::{FakeDiscord, FakeUser};
 use pawnpost::core::event::Reason;
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Act, Input, Moderation, Service, ServiceConfig, User};
+use pawnpost::service::{BoardImages, Input, Moderation, Request, Service, ServiceConfig, User};
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 use pawnpost::storage::{GameState, Store};
 use serde_json::json;
@@ -116,8 +116,8 @@ fn schema_url(base: &str, schema: &ScratchSchema) -> String {
 }
 
 /// One act by `user` in flag game `game`'s channel.
-fn act(game: u64, user: &str, text: &str) -> Act {
-    Act {
+fn act(game: u64, user: &str, text: &str) -> Request {
+    Request {
         platform: Platform::Discord,
         server: guild(game % GUILDS).to_string(),
         channel: flag_channel(game).to_string(),
@@ -129,6 +129,7 @@ fn act(game: u64, user: &str, text: &str) -> Act {
         },
         key: None,
         input: Input::Text(text.to_owned()),
+        board_images: BoardImages::Omitted,
     }
 }
 

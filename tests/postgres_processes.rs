@@ -15,8 +15,11 @@ use std::time::Duration as StdDuration;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, Reason};
 use pawnpost::core::platform::Platform;
-use pawnpost::scheduler::{self, Notifier, Settings, TimeSource};
-use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
+use pawnpost::scheduler::{self, Settings};
+use pawnpost::service::{
+    BoardImages, Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource,
+    User,
+};
 use pawnpost::storage::postgres::PgStore;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 use pawnpost::storage::{GameState, Store};
@@ -74,7 +77,7 @@ impl Delivered {
 
 /// Game 0's first move again, under its first key.
 async fn replay(process: &Process) -> Vec<Reply> {
-    let act = Act {
+    let act = Request {
         platform: Platform::Discord,
         server: "guild0".into(),
         channel: "channel0".into(),
@@ -86,6 +89,7 @@ async fn replay(process: &Process) -> Vec<Reply> {
         },
         key: Some("0:/move e4".into()),
         input: Input::Text("/move e4".into()),
+        board_images: BoardImages::Omitted,
     };
     process.service.handle(act, start()).await
 }
@@ -112,7 +116,7 @@ impl Process {
 
     /// Plays one user's act in game `game`'s channel.
     async fn act(&self, game: usize, user: &str, text: &str, at: DateTime<Utc>) {
-        let act = Act {
+        let act = Request {
             platform: Platform::Discord,
             server: format!("guild{}", game % SERVERS),
             channel: format!("channel{game}"),
@@ -124,6 +128,7 @@ impl Process {
             },
             key: Some(format!("{game}:{text}")),
             input: Input::Text(text.to_owned()),
+            board_images: BoardImages::Omitted,
         };
         let replies = self.service.handle(act, at).await;
         assert!(replies.iter().all(|r| !r.ephemeral), "{text}: {replies:?}");

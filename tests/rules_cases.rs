@@ -4,6 +4,7 @@
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{ClaimKind, Event};
 use pawnpost::core::game::{Act, Actor, DrawRules, Game, MoveInput, PlayerId, Players, Status};
+use pawnpost::core::names::Named;
 use pawnpost::core::notation::Reader;
 use shakmaty::Color;
 

@@ -7,8 +7,11 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, GameResult, Reason};
 use pawnpost::core::platform::Platform;
-use pawnpost::scheduler::{self, Notifier, Settings, TimeSource, TokioTime};
-use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
+use pawnpost::scheduler::{self, Settings};
+use pawnpost::service::{
+    BoardImages, Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource,
+    TokioTime, User,
+};
 use pawnpost::storage::Store;
 use pawnpost::storage::sqlite::SqliteStore;
 use tokio::sync::oneshot;
@@ -53,7 +56,7 @@ fn start() -> DateTime<Utc> {
 }
 
 async fn act<S: Store>(service: &Service<S>, now: DateTime<Utc>, user: &str, text: &str) {
-    let act = Act {
+    let act = Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: format!("room-{user}"),
@@ -65,6 +68,7 @@ async fn act<S: Store>(service: &Service<S>, now: DateTime<Utc>, user: &str, tex
         },
         key: None,
         input: Input::Text(text.into()),
+        board_images: BoardImages::Omitted,
     };
     let replies = service.handle(act, now).await;
     assert!(replies.iter().all(|r| !r.ephemeral), "{text}: {replies:?}");
@@ -79,7 +83,7 @@ async fn started_game<S: Store>(
     control: &str,
 ) {
     let room = |user: &str| format!("room-{user}");
-    let act_in = |user: &str, text: String| Act {
+    let act_in = |user: &str, text: String| Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: room(white),
@@ -91,6 +95,7 @@ async fn started_game<S: Store>(
         },
         key: None,
         input: Input::Text(text),
+        board_images: BoardImages::Omitted,
     };
     for (user, text) in [
         (
@@ -405,7 +410,9 @@ async fn flags_falling_together_end_every_game_once_in_order() {
     for (white, black) in [("alice", "bob"), ("bob", "carol"), ("dave", "erin")] {
         started_game(&service, start(), white, black, "1d").await;
     }
-    let replies = service.run_due(start() + Duration::days(2)).await;
+    let replies = service
+        .run_due(start() + Duration::days(2), BoardImages::Omitted)
+        .await;
     let endings: Vec<_> = replies
         .iter()
         .flat_map(|r| &r.events)

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::platform::Platform;
 use pawnpost::service::{
-    Act, Input, Moderation, RenderLimits, Reply, Service, ServiceConfig, User,
+    BoardImages, Input, Moderation, RenderLimits, Reply, Request, Service, ServiceConfig, User,
 };
 use pawnpost::storage::sqlite::SqliteStore;
 
@@ -19,7 +19,7 @@ async fn act(
     text: &str,
     at: DateTime<Utc>,
 ) -> Vec<Reply> {
-    let act = Act {
+    let act = Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: "main".into(),
@@ -31,6 +31,7 @@ async fn act(
         },
         key: None,
         input: Input::Text(text.into()),
+        board_images: BoardImages::Omitted,
     };
     service.handle(act, at).await
 }

@@ -3,11 +3,13 @@
 
 use chrono::{TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{Act, Input, Moderation, Reply, Service, ServiceConfig, User};
+use pawnpost::service::{
+    BoardImages, Input, Moderation, Reply, Request, Service, ServiceConfig, User,
+};
 use pawnpost::storage::sqlite::SqliteStore;
 
-fn act(user: &str, locale: Option<&str>, text: &str) -> Act {
-    Act {
+fn act(user: &str, locale: Option<&str>, text: &str) -> Request {
+    Request {
         platform: Platform::Console,
         server: "club".into(),
         channel: "main".into(),
@@ -19,6 +21,7 @@ fn act(user: &str, locale: Option<&str>, text: &str) -> Act {
         },
         key: None,
         input: Input::Text(text.into()),
+        board_images: BoardImages::Omitted,
     }
 }
 

@@ -37,7 +37,9 @@ use serde::Serialize;
 
 use crate::core::platform::Platform;
 use crate::render::text::diagram;
-use crate::service::{Act, GameEvent, Input, Moderation, Prompt, Reply, Service, User};
+use crate::service::{
+    BoardImages, GameEvent, Input, Moderation, Prompt, Reply, Request, Service, User,
+};
 use crate::storage::Store;
 
 /// The longest input line accepted; longer lines are refused whole, and no
@@ -58,10 +60,14 @@ pub struct ConsoleOptions {
 }
 
 impl ConsoleOptions {
-    /// Whether anyone sees the replies' files (written out or listed):
-    /// only then are board images drawn.
-    fn shows_files(&self) -> bool {
-        self.json || self.boards.is_some()
+    /// Board images are drawn only when someone sees the replies' files
+    /// (written out or listed).
+    fn board_images(&self) -> BoardImages {
+        if self.json || self.boards.is_some() {
+            BoardImages::Drawn
+        } else {
+            BoardImages::Omitted
+        }
     }
 }
 
@@ -222,10 +228,7 @@ pub async fn run<S: Store>(
             }
             // Moving the simulated clock is what wakes the scheduler here.
             if session.simulated_now.is_some() {
-                let mut replies = service.run_due(session.now()).await;
-                if options.shows_files() {
-                    service.draw_boards(&mut replies);
-                }
+                let replies = service.run_due(session.now(), options.board_images()).await;
                 for reply in &replies {
                     print_reply(&mut output, &session, reply, options.json)?;
                 }
@@ -246,7 +249,7 @@ pub async fn run<S: Store>(
             .script_name
             .as_deref()
             .map(|name| session.act_key(name, user, trimmed));
-        let act = Act {
+        let act = Request {
             platform: Platform::Console,
             server: session.server.clone(),
             channel: session.channel.clone(),
@@ -258,11 +261,9 @@ pub async fn run<S: Store>(
             },
             key,
             input: Input::Text(command.trim().to_owned()),
+            board_images: options.board_images(),
         };
-        let mut replies = service.handle(act, session.now()).await;
-        if options.shows_files() {
-            service.draw_boards(&mut replies);
-        }
+        let replies = service.handle(act, session.now()).await;
         for (index, reply) in replies.iter().enumerate() {
             print_reply(&mut output, &session, reply, options.json)?;
             if let Some(dir) = &options.boards {

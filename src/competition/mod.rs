@@ -1,7 +1,9 @@
 //! Competitions, as pure code: Glicko-2 ratings, standings, the challenge
 //! ladder, tournament pairings (round robin, Swiss, knockout, Scheveningen)
 //! and tie-breaks. No I/O, no clock reads: instants are parameters. The
-//! service joins this with the store (`service::competitions`).
+//! service joins this with the store. It uses the core's vocabulary
+//! (results, player ids, the pairing [`System`](tournament::System)); the
+//! core never uses it.
 
 pub mod glicko2;
 pub mod knockout;

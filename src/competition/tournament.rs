@@ -22,42 +22,8 @@ use super::round_robin;
 use super::swiss::{self, Colour};
 use super::tiebreak::{self, Line, TieBreak};
 
-/// The pairing systems (the stored ones, without storage types).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum System {
-    RoundRobin,
-    DoubleRoundRobin,
-    Swiss,
-    Knockout,
-    Scheveningen,
-}
-
-impl System {
-    pub const ALL: [System; 5] = [
-        System::RoundRobin,
-        System::DoubleRoundRobin,
-        System::Swiss,
-        System::Knockout,
-        System::Scheveningen,
-    ];
-
-    /// The stored (and typed) name: `round_robin`, `swiss`, ...
-    pub fn as_str(self) -> &'static str {
-        match self {
-            System::RoundRobin => "round_robin",
-            System::DoubleRoundRobin => "double_round_robin",
-            System::Swiss => "swiss",
-            System::Knockout => "knockout",
-            System::Scheveningen => "scheveningen",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<System> {
-        System::ALL
-            .into_iter()
-            .find(|system| system.as_str() == name)
-    }
-}
+/// The pairing systems: part of the command language, so defined in the core.
+pub use crate::core::tournament::System;
 
 /// How one pairing stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

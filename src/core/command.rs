@@ -18,6 +18,7 @@ pub mod tournament_limits {
     pub use super::tournament::{MAX_ENTRY_DAYS, MAX_NAME, MAX_PLAYERS, MAX_ROUNDS};
 }
 
+use super::choices::{ColorChoice, Notify};
 use super::event::ClaimKind;
 use super::notation::{Lang, MAX_MOVE_INPUT};
 
@@ -56,31 +57,12 @@ pub const NAMES: [&str; 25] = [
     "tournoi",
 ];
 
-/// The colour a challenger asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColorWish {
-    White,
-    Black,
-    Random,
-}
-
 /// What a player does with their leave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeaveAction {
     Start { days: u32 },
     End,
     Status,
-}
-
-/// Where a player wants turn notices and reminders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NotifyWish {
-    /// A mention in the game's channel.
-    Channel,
-    /// A direct message.
-    Direct,
-    /// No reminders (moves are still announced in the channel).
-    Off,
 }
 
 /// What a player does on the server's challenge ladder.
@@ -142,7 +124,7 @@ impl UserRef {
 pub enum Command {
     Challenge {
         opponent: Option<UserRef>,
-        color: ColorWish,
+        color: ColorChoice,
         rated: bool,
         fen: Option<String>,
         time_control: Option<String>,
@@ -212,7 +194,7 @@ pub enum Command {
     /// `None` returns the player to the server's language.
     SetLanguage(Option<Lang>),
     /// Where turn notices and reminders go.
-    SetNotify(NotifyWish),
+    SetNotify(Notify),
     /// Leave (vacation): start for whole days, end early, or show.
     Leave(LeaveAction),
     /// The challenge ladder: show, join, leave, challenge.
@@ -470,11 +452,11 @@ fn parse_challenge(words: &mut Words) -> Result<Command, CommandError> {
         None => None,
     };
     let color = match words.take("color").or_else(|| words.take("colour")) {
-        None => ColorWish::Random,
+        None => ColorChoice::Random,
         Some(value) => match value.to_ascii_lowercase().as_str() {
-            "white" | "w" | "blancs" | "blanc" => ColorWish::White,
-            "black" | "b" | "noirs" | "noir" => ColorWish::Black,
-            "random" | "any" => ColorWish::Random,
+            "white" | "w" | "blancs" | "blanc" => ColorChoice::White,
+            "black" | "b" | "noirs" | "noir" => ColorChoice::Black,
+            "random" | "any" => ColorChoice::Random,
             _ => return Err(bad("color", &value)),
         },
     };
@@ -683,9 +665,9 @@ fn parse_settings(words: &mut Words) -> Result<Command, CommandError> {
         });
     if let Some(value) = notify {
         let wish = match value.to_ascii_lowercase().as_str() {
-            "channel" | "mention" => NotifyWish::Channel,
-            "direct" | "dm" => NotifyWish::Direct,
-            "off" | "none" => NotifyWish::Off,
+            "channel" | "mention" => Notify::Channel,
+            "direct" | "dm" => Notify::Direct,
+            "off" | "none" => Notify::Off,
             _ => return Err(bad("notify", &value)),
         };
         return Ok(Command::SetNotify(wish));
@@ -750,7 +732,7 @@ mod tests {
                 "/challenge @bob color:white",
                 Command::Challenge {
                     opponent: Some(UserRef("bob".into(), None)),
-                    color: ColorWish::White,
+                    color: ColorChoice::White,
                     rated: true,
                     fen: None,
                     time_control: None,
@@ -760,7 +742,7 @@ mod tests {
                 "challenge rated:no fen:\"8/8/4k3/8/8/3K4/3Q4/8 w - - 0 1\"",
                 Command::Challenge {
                     opponent: None,
-                    color: ColorWish::Random,
+                    color: ColorChoice::Random,
                     rated: false,
                     fen: Some("8/8/4k3/8/8/3K4/3Q4/8 w - - 0 1".into()),
                     time_control: None,
@@ -826,11 +808,8 @@ mod tests {
             ),
             ("/leave end", Command::Leave(LeaveAction::End)),
             ("/leave", Command::Leave(LeaveAction::Status)),
-            ("/settings notify off", Command::SetNotify(NotifyWish::Off)),
-            (
-                "/settings notify:dm",
-                Command::SetNotify(NotifyWish::Direct),
-            ),
+            ("/settings notify off", Command::SetNotify(Notify::Off)),
+            ("/settings notify:dm", Command::SetNotify(Notify::Direct)),
             (
                 "/moretime 2",
                 Command::MoreTime {

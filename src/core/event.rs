@@ -72,8 +72,21 @@ impl GameResult {
 }
 
 /// Why a game ended. The names are the vocabulary every adapter and test uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Reason {
     Checkmate,
     Stalemate,
@@ -104,46 +117,30 @@ impl Reason {
         Reason::Abort,
         Reason::Adjudication,
     ];
-
-    /// The snake_case name (`dead_position`, `seventy_five_moves`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::Checkmate => "checkmate",
-            Reason::Stalemate => "stalemate",
-            Reason::DeadPosition => "dead_position",
-            Reason::Fivefold => "fivefold",
-            Reason::SeventyFiveMoves => "seventy_five_moves",
-            Reason::Threefold => "threefold",
-            Reason::FiftyMoves => "fifty_moves",
-            Reason::Agreement => "agreement",
-            Reason::Resignation => "resignation",
-            Reason::Timeout => "timeout",
-            Reason::Abort => "abort",
-            Reason::Adjudication => "adjudication",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Reason> {
-        Reason::ALL.into_iter().find(|r| r.as_str() == name)
-    }
 }
 
 /// What a draw claim (9.2, 9.3) invokes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ClaimKind {
     Threefold,
     Fifty,
 }
 
 impl ClaimKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ClaimKind::Threefold => "threefold",
-            ClaimKind::Fifty => "fifty",
-        }
-    }
-
     /// The reason a correct claim of this kind ends the game with.
     pub fn reason(self) -> Reason {
         match self {
@@ -252,6 +249,7 @@ pub mod color_name {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::names::Named;
 
     #[test]
     fn reason_names_round_trip() {

@@ -4,15 +4,23 @@
 //! Nothing here performs I/O or reads the clock; the current instant is
 //! always passed in. Move generation comes from shakmaty: this module only
 //! normalises what people type around it and applies FIDE's Laws on top.
+//!
+//! It also names what every layer shares (platforms, players' choices,
+//! pairing systems) with their stored names ([`names::Named`]), and uses
+//! no other module of the crate: storage, competition and the service
+//! depend on it, never the reverse.
 
 pub mod adjudicate;
+pub mod choices;
 pub mod clock;
 pub mod command;
 pub mod event;
 pub mod game;
+pub mod names;
 pub mod notation;
 pub mod pgn;
 pub mod platform;
+pub mod tournament;
 pub mod unwinnable;
 
 #[cfg(test)]

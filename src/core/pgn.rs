@@ -38,6 +38,7 @@ use shakmaty::{Chess, Color, KnownOutcome, Position};
 use super::clock::TimeControl;
 use super::event::{ClaimKind, GameResult, Reason};
 use super::game::{DrawRules, Game, Note, NoteKind, Players, SetupError, Status};
+use crate::core::names::Named;
 
 /// The longest PGN text [`import`] reads; longer text is refused unread.
 pub const MAX_PGN_BYTES: usize = 1 << 20;

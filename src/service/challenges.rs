@@ -6,7 +6,7 @@ use shakmaty::Color;
 use super::texts::Names;
 use super::{Attempt, Context, Failure, Prompt, Reply, Service};
 use crate::core::clock::TimeControl;
-use crate::core::command::{ColorWish, Command};
+use crate::core::command::Command;
 use crate::core::game::{Game, Players, SetupError};
 use crate::i18n::Arg;
 use crate::storage::{
@@ -73,11 +73,7 @@ impl<S: Store> Service<S> {
             channel_id: ctx.channel.id,
             challenger: ctx.player.id,
             challenged: challenged.as_ref().map(|row| row.id),
-            color: match color {
-                ColorWish::White => ColorChoice::White,
-                ColorWish::Black => ColorChoice::Black,
-                ColorWish::Random => ColorChoice::Random,
-            },
+            color: *color,
             time_control,
             rated: *rated,
             start_fen: fen.clone(),

@@ -15,6 +15,7 @@ use shakmaty::{CastlingMode, Chess, Move};
 use super::Prompt;
 use crate::core::command::Command;
 use crate::core::event::ClaimKind;
+use crate::core::names::Named;
 use crate::core::notation::{self, Style};
 
 /// The most candidates offered (Discord shows at most 25 buttons).

@@ -20,10 +20,11 @@ use std::task::{Context, Poll};
 use chrono::{DateTime, Utc};
 
 use super::cache::LoadedGame;
+use super::games::{Saved, game_update};
 use super::texts::{self, Names};
-use super::{Failure, GameEvent, Reply, Service};
+use super::{BoardImages, Failure, GameEvent, Reply, Service};
 use crate::core::game::{Act, Actor, GameError, PlayerId};
-use crate::storage::{Commit, Committed, DueGame, GameUpdate, StorageError, Store};
+use crate::storage::{Commit, Committed, DueGame, StorageError, Store};
 
 /// Games handled per store query; more are fetched until none are due.
 const BATCH: usize = 200;
@@ -49,9 +50,9 @@ impl<S: Store> Service<S> {
     }
 
     /// Ends every game whose flag has fallen at `now`, sends the reminders
-    /// that are due, and returns the notices. Games a player saved meanwhile
-    /// are left alone.
-    pub async fn run_due(&self, now: DateTime<Utc>) -> Vec<Reply> {
+    /// that are due, and returns the notices, with board images if their
+    /// readers see them. Games a player saved meanwhile are left alone.
+    pub async fn run_due(&self, now: DateTime<Utc>, board_images: BoardImages) -> Vec<Reply> {
         // Leaves first: a clock that restarted may be the next to run out.
         let mut replies = self.end_due_leaves(now).await;
         // Boxed as `Send` here, where that is proven: left to callers generic
@@ -62,6 +63,7 @@ impl<S: Store> Service<S> {
         replies.extend(due.await);
         replies.extend(self.attend_ladders(now).await);
         replies.extend(self.start_due_tournaments(now).await);
+        self.draw_boards(&mut replies, board_images);
         replies
     }
 
@@ -111,20 +113,11 @@ impl<S: Store> Service<S> {
                 ..Reply::default()
             }),
         };
-        let update = GameUpdate {
-            id: record.id,
-            expected_version: record.version,
-            new_moves: Vec::new(),
-            new_notes: Vec::new(),
-            state: super::games::to_state(game.status()),
-            pending_offer: game.pending_offer(),
-            turn: game.turn(),
-            clock: Some(*game.clock()),
-            // The next point after this one. Counting from `now` (not the
-            // stored instant, which a store may round) can never pick the
-            // same point again; a scheduler that was late skips stale ones.
-            remind_at: self.next_reminder(&game, now.max(remind_at)),
-        };
+        // The next point after this one. Counting from `now` (not the
+        // stored instant, which a store may round) can never pick the same
+        // point again; a scheduler that was late skips stale ones.
+        let next = self.next_reminder(&game, now.max(remind_at));
+        let update = game_update(&record, &game, Saved::all_of(&game), next);
         let commit = Commit {
             // Once per reminder point, even across restarts.
             act_key: Some(format!(
@@ -265,7 +258,8 @@ impl<S: Store> Service<S> {
 
     /// At start-up: if the last heartbeat is older than `threshold`, the bot
     /// was down; every running clock gets the outage back (recorded in each
-    /// game) and both players are told. Then the heartbeat is renewed.
+    /// game) and both players are told (in text: these notices show no
+    /// board). Then the heartbeat is renewed.
     pub async fn recover_downtime(
         &self,
         now: DateTime<Utc>,
@@ -311,7 +305,7 @@ impl<S: Store> Service<S> {
             return Ok(Vec::new());
         };
         let mut game = super::games::restore(&record)?;
-        let notes_before = game.notes().len();
+        let saved = Saved::all_of(&game);
         game.credit_outage(outage, now);
         let names = Names::new(&record.white_player, &record.black_player);
         let lang = self.config.default_language;
@@ -333,17 +327,8 @@ impl<S: Store> Service<S> {
             text,
             ..Reply::default()
         };
-        let update = GameUpdate {
-            id: record.id,
-            expected_version: record.version,
-            new_moves: Vec::new(),
-            new_notes: game.notes()[notes_before..].to_vec(),
-            state: super::games::to_state(game.status()),
-            pending_offer: game.pending_offer(),
-            turn: game.turn(),
-            clock: Some(*game.clock()),
-            remind_at: self.next_reminder(&game, now),
-        };
+        let next = self.next_reminder(&game, now);
+        let update = game_update(&record, &game, saved, next);
         let commit = Commit {
             // Once per game per outage, even if start-up is interrupted and run again.
             act_key: Some(format!(
@@ -429,17 +414,8 @@ impl<S: Store> Service<S> {
             board: Some(super::games::board_view(&game, record.id, &names, !turn)),
             ..Reply::default()
         };
-        let update = GameUpdate {
-            id: record.id,
-            expected_version: record.version,
-            new_moves: Vec::new(),
-            new_notes: game.notes()[loaded.game.notes().len()..].to_vec(),
-            state: super::games::to_state(game.status()),
-            pending_offer: game.pending_offer(),
-            turn: game.turn(),
-            clock: Some(*game.clock()),
-            remind_at: self.next_reminder(&game, now),
-        };
+        let next = self.next_reminder(&game, now);
+        let update = game_update(record, &game, Saved::all_of(&loaded.game), next);
         // Ratings, ladder and tournament move in the commit that ends the game.
         let end = self.game_end(record, &update.state, lang, now).await?;
         let mut reads = vec![

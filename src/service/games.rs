@@ -42,7 +42,7 @@ impl<S: Store> Service<S> {
         };
         let record = &loaded.record;
         let mut game = loaded.game.clone();
-        let (moves_before, notes_before) = (game.moves().len(), game.notes().len());
+        let saved = Saved::all_of(&game);
         let actor_side = game.players().side_of(ctx.player.id);
         // Aborting a started game takes a moderator of the game's own channel
         // or server, wherever the command came from; the core checks the rest.
@@ -71,7 +71,7 @@ impl<S: Store> Service<S> {
 
         // Leave: a move ends the mover's leave; a player on leave gets the
         // move with their clock stopped.
-        let moved = game.moves().len() > moves_before;
+        let moved = game.moves().len() > saved.moves;
         let mut leave_commit = None;
         if moved && maybe_on_leave {
             let next_player = game.players().get(game.turn());
@@ -88,22 +88,12 @@ impl<S: Store> Service<S> {
         }
 
         let names = Names::new(&record.white_player, &record.black_player);
-        let update = GameUpdate {
-            id: record.id,
-            expected_version: record.version,
-            new_moves: to_rows(&game, moves_before),
-            new_notes: game.notes()[notes_before..].to_vec(),
-            state: to_state(game.status()),
-            pending_offer: game.pending_offer(),
-            turn: game.turn(),
-            clock: Some(*game.clock()),
-            remind_at: self.next_reminder(&game, now),
-        };
+        let update = game_update(record, &game, saved, self.next_reminder(&game, now));
         // The channel's message goes first to the opponent: in their language
         // when they chose one. The actor then gets the same lines in theirs,
         // so each reads the move in their own notation.
         let public_lang = opponent_lang(ctx, record, actor_side);
-        let claimed = claimed_move(loaded.game.position(), &game.notes()[notes_before..]);
+        let claimed = claimed_move(loaded.game.position(), &game.notes()[saved.notes..]);
         let told = Told {
             game: &game,
             id: record.id,
@@ -433,6 +423,47 @@ pub(super) fn restore(record: &GameRecord) -> Result<Game, Failure> {
         game.set_clock(clock);
     }
     Ok(game)
+}
+
+/// How much of a game its store already holds: a save appends the moves
+/// and notes that came after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Saved {
+    pub moves: usize,
+    pub notes: usize,
+}
+
+impl Saved {
+    /// Everything `game` holds now.
+    pub(super) fn all_of(game: &Game) -> Saved {
+        Saved {
+            moves: game.moves().len(),
+            notes: game.notes().len(),
+        }
+    }
+}
+
+/// The save of `game`, read from the store as `record` holding `saved` of
+/// it: the moves and notes since, and the game's state, offer, turn and
+/// clock now, with its next reminder. Every game an act changes is saved
+/// through here.
+pub(super) fn game_update(
+    record: &GameRecord,
+    game: &Game,
+    saved: Saved,
+    remind_at: Option<DateTime<Utc>>,
+) -> GameUpdate {
+    GameUpdate {
+        id: record.id,
+        expected_version: record.version,
+        new_moves: to_rows(game, saved.moves),
+        new_notes: game.notes()[saved.notes..].to_vec(),
+        state: to_state(game.status()),
+        pending_offer: game.pending_offer(),
+        turn: game.turn(),
+        clock: Some(*game.clock()),
+        remind_at,
+    }
 }
 
 fn to_rows(game: &Game, from: usize) -> Vec<MoveRow> {

@@ -10,6 +10,7 @@ use super::{Attachment, Attempt, Context, Failure, Service};
 use crate::competition::standings::{self, Finished};
 use crate::core::command::UserRef;
 use crate::core::game::Game;
+use crate::core::names::Named;
 use crate::core::notation::{self, Style};
 use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;

@@ -7,6 +7,7 @@
 
 use chrono::{DateTime, Datelike, Duration, Utc};
 
+use super::games::{Saved, game_update};
 use super::texts::{self, Names};
 use super::{Attempt, Context, Failure, Reply, Service};
 use crate::core::command::LeaveAction;
@@ -225,17 +226,9 @@ impl<S: Store> Service<S> {
                 Switch::Pause => game.pause_clock(now),
                 Switch::Resume => game.resume_clock(now),
             }
-            updates.push(GameUpdate {
-                id: record.id,
-                expected_version: record.version,
-                new_moves: Vec::new(),
-                new_notes: Vec::new(),
-                state: super::games::to_state(game.status()),
-                pending_offer: game.pending_offer(),
-                turn: game.turn(),
-                clock: Some(*game.clock()),
-                remind_at: self.next_reminder(&game, now),
-            });
+            let remind_at = self.next_reminder(&game, now);
+            let saved = Saved::all_of(&game);
+            updates.push(game_update(&record, &game, saved, remind_at));
             changed.push((record, game));
         }
         Ok((updates, changed))

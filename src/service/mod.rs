@@ -1,8 +1,10 @@
 //! The service: the one place that joins the store, the rules core and the
 //! message catalogues.
 //!
-//! Every adapter turns what a user did into an [`Act`] and calls
-//! [`Service::handle`]; it gets back [`Reply`]s to show. For each act the
+//! Every adapter turns what a user did into a [`Request`] and calls
+//! [`Service::handle`]; it gets back [`Reply`]s ready to send, with their
+//! board images drawn when the request's readers see them
+//! ([`BoardImages`]; drawn last, after the commit). For each act the
 //! service reads what it needs, lets the core decide, and commits every
 //! change in one store transaction before it answers. An act's idempotency
 //! key makes a replay change nothing and return the first answer: the
@@ -10,6 +12,12 @@
 //! key, refusals and unreadable commands included, so a replay is refused
 //! alike however the game moved on. Acts that only look (`/board`, `/pgn`…)
 //! are answered afresh each time: repeating them changes nothing.
+//!
+//! What happens without a user (flag falls, reminders, tournament rounds)
+//! comes from [`Service::run_due`], whose notices the scheduler hands to a
+//! [`Notifier`]: the interface the chat adapters implement, defined here
+//! with [`TimeSource`], so adapters and the scheduler depend on the service
+//! and not on each other.
 
 mod cache;
 mod challenges;
@@ -21,11 +29,13 @@ mod info;
 mod ladder;
 mod leave;
 mod moderation;
+mod notifier;
 mod pictures;
 mod ratings;
 mod renders;
 mod suggest;
 mod texts;
+mod time;
 mod tournament_flow;
 mod tournaments;
 
@@ -35,8 +45,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::core::choices::Notify;
 use crate::core::command::{self, Command};
 use crate::core::event::Event;
+use crate::core::names::Named;
 use crate::core::notation::Lang;
 use crate::core::platform::Platform;
 use crate::i18n::{self, Arg, I18n};
@@ -46,7 +58,9 @@ use crate::storage::{
 };
 
 pub use moderation::Moderation;
+pub use notifier::Notifier;
 pub use renders::RenderLimits;
+pub use time::{SystemTime, TimeSource, TokioTime};
 
 /// Games kept rebuilt between acts (about 20 KB each for an 80-ply game).
 const CACHED_GAMES: usize = 2048;
@@ -129,7 +143,7 @@ pub enum Input {
 
 /// One thing a user did, from any platform.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Act {
+pub struct Request {
     pub platform: Platform,
     /// The community's platform id (guild, space, console server name).
     pub server: String,
@@ -139,6 +153,21 @@ pub struct Act {
     /// The interaction or event id; `None` when the act cannot be replayed.
     pub key: Option<String>,
     pub input: Input,
+    /// Whether the replies' readers see board images.
+    pub board_images: BoardImages,
+}
+
+/// Whether the readers of some replies see board images. Drawing is the
+/// costliest part of an answer (2–3 ms a board at 480–720 px), so a caller
+/// whose readers see only text (the console's text output, a benchmark)
+/// asks for none. With [`ServiceConfig::board_images`] off, none are drawn
+/// either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardImages {
+    /// Every reply that shows a position gets its board PNG (`board.png`).
+    Drawn,
+    /// Replies keep their [`BoardView`] but carry no image.
+    Omitted,
 }
 
 /// A game event with the game it happened in.
@@ -324,8 +353,9 @@ impl<S: Store> Service<S> {
         Arc::clone(&self.deadline_changed)
     }
 
-    /// Carries out one act at `now` and answers it.
-    pub async fn handle(&self, act: Act, now: DateTime<Utc>) -> Vec<Reply> {
+    /// Carries out one act at `now` and answers it, with the board images
+    /// the request asks for.
+    pub async fn handle(&self, act: Request, now: DateTime<Utc>) -> Vec<Reply> {
         // The asker's language once the act is opened; their client's
         // locale (or the default) if it fails before that.
         let mut lang = i18n::negotiate(
@@ -334,8 +364,12 @@ impl<S: Store> Service<S> {
             self.config.default_language,
         );
         match self.try_handle(&act, now, &mut lang).await {
-            // Board images are drawn by `draw_boards` when the replies are sent.
-            Ok(replies) => replies,
+            // Drawn after the act and its commit, and again on a replay
+            // (images are not stored with an answer).
+            Ok(mut replies) => {
+                self.draw_boards(&mut replies, act.board_images);
+                replies
+            }
             Err(Failure::Storage(error)) => {
                 // The error's text ends with its driver source's, so the
                 // operator sees the kind and the whole cause in one line.
@@ -357,7 +391,7 @@ impl<S: Store> Service<S> {
         }
     }
 
-    async fn try_handle(&self, act: &Act, now: DateTime<Utc>, lang: &mut Lang) -> Attempt {
+    async fn try_handle(&self, act: &Request, now: DateTime<Utc>, lang: &mut Lang) -> Attempt {
         let ctx = match self.open(act, now).await? {
             Opened::Answered(replies) => return Ok(replies),
             Opened::New(ctx) => ctx,
@@ -417,7 +451,7 @@ impl<S: Store> Service<S> {
                 self.record(ctx, player, opponent.as_ref()).await
             }
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
-            Command::SetNotify(wish) => self.set_notify(ctx, *wish, now).await,
+            Command::SetNotify(notify) => self.set_notify(ctx, *notify, now).await,
             Command::Leave(action) => self.leave(ctx, *action, now).await,
             Command::Ladder(action) => self.ladder(ctx, action, now).await,
             Command::Help => Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]),
@@ -478,7 +512,7 @@ impl<S: Store> Service<S> {
     }
 
     /// The stored answer of a replayed act, or the context of a new one.
-    async fn open(&self, act: &Act, now: DateTime<Utc>) -> Result<Opened, Failure> {
+    async fn open(&self, act: &Request, now: DateTime<Utc>) -> Result<Opened, Failure> {
         let request = ActRequest {
             act_key: act.key.clone(),
             platform: act.platform,
@@ -546,17 +580,7 @@ impl<S: Store> Service<S> {
         )
     }
 
-    async fn set_notify(
-        &self,
-        ctx: &Context,
-        wish: command::NotifyWish,
-        now: DateTime<Utc>,
-    ) -> Attempt {
-        let notify = match wish {
-            command::NotifyWish::Channel => crate::storage::Notify::Channel,
-            command::NotifyWish::Direct => crate::storage::Notify::Direct,
-            command::NotifyWish::Off => crate::storage::Notify::Off,
-        };
+    async fn set_notify(&self, ctx: &Context, notify: Notify, now: DateTime<Utc>) -> Attempt {
         let commit = Commit {
             act_key: ctx.act_key.clone(),
             player_notify: Some((ctx.player.id, notify)),

@@ -61,7 +61,7 @@ mod tests {
 
     use super::*;
     use crate::core::platform::Platform;
-    use crate::service::{Act, Input, Reply, Service, ServiceConfig, User};
+    use crate::service::{BoardImages, Input, Reply, Request, Service, ServiceConfig, User};
     use crate::storage::sqlite::SqliteStore;
     use crate::storage::{GameState, Store, TournamentState};
 
@@ -147,8 +147,8 @@ mod tests {
         scope: Moderation,
         text: &str,
         key: u32,
-    ) -> Act {
-        Act {
+    ) -> Request {
+        Request {
             platform: Platform::Matrix,
             server: server.into(),
             channel: channel.into(),
@@ -160,6 +160,7 @@ mod tests {
             },
             key: Some(format!("k{key}")),
             input: Input::Text(text.into()),
+            board_images: BoardImages::Omitted,
         }
     }
 

@@ -7,7 +7,7 @@ use shakmaty::Color;
 use super::games::Pick;
 use super::renders::Refusal;
 use super::texts::Names;
-use super::{Attachment, Attempt, BoardView, Context, Reply, Service};
+use super::{Attachment, Attempt, BoardImages, BoardView, Context, Reply, Service};
 use crate::core::event::Event;
 use crate::i18n::Arg;
 use crate::render::{self, BoardOptions, Caption, GifLimits, PlayerLine};
@@ -17,12 +17,13 @@ use crate::storage::Store;
 const GIF_SIZE: u32 = 360;
 
 impl<S: Store> Service<S> {
-    /// Gives every reply that shows a position its board PNG (`board.png`).
-    /// Adapters call it just before they send: drawing is the costliest
-    /// part of an answer (2–3 ms at 480–720 px), so it stays out of the act
-    /// and its commit, and replies nobody sends are never drawn.
-    pub fn draw_boards(&self, replies: &mut [Reply]) {
-        if !self.config.board_images {
+    /// Gives every reply that shows a position its board PNG (`board.png`),
+    /// when the readers see images and the operator has not turned them
+    /// off. The entry points that answer call it last: drawing is the
+    /// costliest part of an answer (2–3 ms at 480–720 px), so it stays out
+    /// of the act and its commit.
+    pub(super) fn draw_boards(&self, replies: &mut [Reply], wanted: BoardImages) {
+        if !self.config.board_images || wanted == BoardImages::Omitted {
             return;
         }
         for reply in replies {

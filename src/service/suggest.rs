@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use shakmaty::Position;
 
 use super::games::Pick;
-use super::{Act, Failure, Opened, Service};
+use super::{Failure, Opened, Request, Service};
 use crate::core::notation::{self, Style};
 use crate::storage::{StorageError, Store};
 
@@ -19,7 +19,7 @@ impl<S: Store> Service<S> {
     /// their move or the game cannot be told.
     pub async fn move_choices(
         &self,
-        act: &Act,
+        act: &Request,
         game: Option<i64>,
         typed: &str,
         limit: usize,
@@ -58,7 +58,7 @@ impl<S: Store> Service<S> {
     /// (game id, "#id: white – black").
     pub async fn game_choices(
         &self,
-        act: &Act,
+        act: &Request,
         limit: usize,
         now: DateTime<Utc>,
     ) -> Result<Vec<(i64, String)>, StorageError> {
@@ -88,8 +88,8 @@ impl<S: Store> Service<S> {
 }
 
 /// Suggestions are never replays: they must not look up or store answers.
-fn without_key(act: &Act) -> Act {
-    Act {
+fn without_key(act: &Request) -> Request {
+    Request {
         key: None,
         ..act.clone()
     }

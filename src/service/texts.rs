@@ -6,6 +6,7 @@ use super::{Context, Reply};
 use crate::core::command::CommandError;
 use crate::core::event::{Event, GameResult, Reason};
 use crate::core::game::GameError;
+use crate::core::names::Named;
 use crate::core::notation::{self, IllegalReason, Lang, MAX_MOVE_INPUT, MoveInputError, Style};
 use crate::i18n::{Arg, I18n};
 use crate::storage::PlayerRow;

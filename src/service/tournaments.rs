@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::games::{Saved, game_update};
 use super::tournament_flow::{Announcements, Snapshot, outcome, score_of};
 use super::{Attachment, Attempt, Context, Failure, Reply, Service};
 use crate::competition::tiebreak::{halves, quarters};
@@ -16,6 +17,7 @@ use crate::competition::tournament::{self, Outcome};
 use crate::core::clock::TimeControl;
 use crate::core::command::{NewTournamentWish, TournamentCommand};
 use crate::core::game::{Act as GameAct, Actor};
+use crate::core::names::Named;
 use crate::core::notation::Lang;
 use crate::i18n::Arg;
 use crate::render::table::table_png;
@@ -302,21 +304,12 @@ impl<S: Store> Service<S> {
                 && let Some(record) = self.store.game(game_id).await?
             {
                 let mut game = super::games::restore(&record)?;
+                let saved = Saved::all_of(&game);
                 if game
                     .apply(&Actor::Moderator(ctx.player.id), GameAct::Abort, now)
                     .is_ok()
                 {
-                    game_updates.push(GameUpdate {
-                        id: record.id,
-                        expected_version: record.version,
-                        new_moves: Vec::new(),
-                        new_notes: game.notes()[record.notes.len()..].to_vec(),
-                        state: super::games::to_state(game.status()),
-                        pending_offer: game.pending_offer(),
-                        turn: game.turn(),
-                        clock: Some(*game.clock()),
-                        remind_at: None,
-                    });
+                    game_updates.push(game_update(&record, &game, saved, None));
                     pairing.game_state = Some(super::games::to_state(game.status()));
                 }
             }
@@ -638,7 +631,9 @@ mod tests {
     use chrono::{DateTime, TimeZone, Utc};
 
     use crate::core::platform::Platform;
-    use crate::service::{Act, Input, Moderation, Prompt, Reply, Service, ServiceConfig, User};
+    use crate::service::{
+        BoardImages, Input, Moderation, Prompt, Reply, Request, Service, ServiceConfig, User,
+    };
     use crate::storage::sqlite::SqliteStore;
     use crate::storage::{Store, TournamentState};
 
@@ -673,7 +668,7 @@ mod tests {
             locale: Option<&str>,
             key: &str,
         ) -> Vec<Reply> {
-            let act = Act {
+            let act = Request {
                 platform: Platform::Console,
                 server: "club".into(),
                 channel: "main".into(),
@@ -685,6 +680,7 @@ mod tests {
                 },
                 key: Some(key.into()),
                 input: Input::Text(text.into()),
+                board_images: BoardImages::Omitted,
             };
             self.service.handle(act, now()).await
         }

@@ -36,7 +36,10 @@ pub struct LadderWrite {
 }
 
 /// Where a ladder challenge stands; the last six are settled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, strum::IntoStaticStr, strum::EnumString, strum::VariantArray,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum LadderMatchStatus {
     /// The challenge waits for the defender.
     Pending,
@@ -54,36 +57,6 @@ pub enum LadderMatchStatus {
 }
 
 impl LadderMatchStatus {
-    const ALL: [LadderMatchStatus; 8] = [
-        LadderMatchStatus::Pending,
-        LadderMatchStatus::Playing,
-        LadderMatchStatus::ChallengerWon,
-        LadderMatchStatus::DefenderWon,
-        LadderMatchStatus::Drawn,
-        LadderMatchStatus::Forfeited,
-        LadderMatchStatus::Withdrawn,
-        LadderMatchStatus::Aborted,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LadderMatchStatus::Pending => "pending",
-            LadderMatchStatus::Playing => "playing",
-            LadderMatchStatus::ChallengerWon => "challenger_won",
-            LadderMatchStatus::DefenderWon => "defender_won",
-            LadderMatchStatus::Drawn => "drawn",
-            LadderMatchStatus::Forfeited => "forfeited",
-            LadderMatchStatus::Withdrawn => "withdrawn",
-            LadderMatchStatus::Aborted => "aborted",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<LadderMatchStatus> {
-        LadderMatchStatus::ALL
-            .into_iter()
-            .find(|s| s.as_str() == name)
-    }
-
     /// Whether the challenge is still under way (waiting or being played).
     pub fn is_unsettled(self) -> bool {
         matches!(

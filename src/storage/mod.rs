@@ -53,6 +53,8 @@ use crate::core::event::{GameResult, Reason};
 use crate::core::game::{DrawRules, Note, PlayerId};
 use crate::core::notation::Lang;
 
+/// What players choose, stored by name (defined with the commands that carry them).
+pub use crate::core::choices::{ColorChoice, Notify};
 pub use ladder::{
     IdleRung, LadderEntry, LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow,
     LadderWrite, NewLadderMatch,
@@ -184,34 +186,6 @@ pub struct ChannelRow {
     pub platform_id: String,
 }
 
-/// How a player wants to hear that it is their move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Notify {
-    Channel,
-    Direct,
-    Off,
-}
-
-impl Notify {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Notify::Channel => "channel",
-            Notify::Direct => "direct",
-            Notify::Off => "off",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Notify> {
-        match name {
-            "channel" => Some(Notify::Channel),
-            "direct" => Some(Notify::Direct),
-            "off" => Some(Notify::Off),
-            _ => None,
-        }
-    }
-}
-
 /// A person, per platform.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerRow {
@@ -224,67 +198,27 @@ pub struct PlayerRow {
     pub notify: Notify,
 }
 
-/// The colour a challenger asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ColorChoice {
-    White,
-    Black,
-    Random,
-}
-
-impl ColorChoice {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ColorChoice::White => "white",
-            ColorChoice::Black => "black",
-            ColorChoice::Random => "random",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<ColorChoice> {
-        match name {
-            "white" => Some(ColorChoice::White),
-            "black" => Some(ColorChoice::Black),
-            "random" => Some(ColorChoice::Random),
-            _ => None,
-        }
-    }
-}
-
 /// Where a challenge stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum ChallengeStatus {
     Open,
     Accepted,
     Declined,
     Cancelled,
     Expired,
-}
-
-impl ChallengeStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChallengeStatus::Open => "open",
-            ChallengeStatus::Accepted => "accepted",
-            ChallengeStatus::Declined => "declined",
-            ChallengeStatus::Cancelled => "cancelled",
-            ChallengeStatus::Expired => "expired",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<ChallengeStatus> {
-        [
-            ChallengeStatus::Open,
-            ChallengeStatus::Accepted,
-            ChallengeStatus::Declined,
-            ChallengeStatus::Cancelled,
-            ChallengeStatus::Expired,
-        ]
-        .into_iter()
-        .find(|s| s.as_str() == name)
-    }
 }
 
 /// A proposed game, open to anyone in the channel or to one player.

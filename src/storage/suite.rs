@@ -11,6 +11,7 @@ use super::*;
 use crate::core::clock::{Clock, TimeControl};
 use crate::core::event::{ClaimKind, GameResult, Reason};
 use crate::core::game::{DrawRules, Note, NoteKind, PlayerId};
+use crate::core::names::Named;
 use crate::core::notation::Lang;
 
 /// One `#[tokio::test]` per check of this suite. `$fresh()` returns

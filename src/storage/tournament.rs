@@ -10,7 +10,18 @@ use crate::core::game::PlayerId;
 pub use crate::competition::tournament::System as TournamentSystem;
 
 /// Where a tournament stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
 pub enum TournamentState {
     /// Players may join and leave.
     Entry,
@@ -18,28 +29,6 @@ pub enum TournamentState {
     Finished,
     /// Entry closed with too few players.
     Cancelled,
-}
-
-impl TournamentState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TournamentState::Entry => "entry",
-            TournamentState::Running => "running",
-            TournamentState::Finished => "finished",
-            TournamentState::Cancelled => "cancelled",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<TournamentState> {
-        [
-            TournamentState::Entry,
-            TournamentState::Running,
-            TournamentState::Finished,
-            TournamentState::Cancelled,
-        ]
-        .into_iter()
-        .find(|state| state.as_str() == name)
-    }
 }
 
 /// A tournament as stored.
@@ -98,42 +87,32 @@ pub struct EntrantRow {
 }
 
 /// How a pairing was scored when its game does not decide it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum PairingScore {
     /// No opponent: the player gets the tournament's bye value.
     Bye,
     /// White wins by forfeit (`+/-`).
+    #[strum(serialize = "+-")]
     WhiteForfeitWin,
     /// Black wins by forfeit (`-/+`).
+    #[strum(serialize = "-+")]
     BlackForfeitWin,
     /// Neither scores (`-/-`).
+    #[strum(serialize = "--")]
     DoubleForfeit,
     /// Struck from the tournament: counts for nobody.
     Annulled,
-}
-
-impl PairingScore {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PairingScore::Bye => "bye",
-            PairingScore::WhiteForfeitWin => "+-",
-            PairingScore::BlackForfeitWin => "-+",
-            PairingScore::DoubleForfeit => "--",
-            PairingScore::Annulled => "annulled",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<PairingScore> {
-        [
-            PairingScore::Bye,
-            PairingScore::WhiteForfeitWin,
-            PairingScore::BlackForfeitWin,
-            PairingScore::DoubleForfeit,
-            PairingScore::Annulled,
-        ]
-        .into_iter()
-        .find(|score| score.as_str() == name)
-    }
 }
 
 /// One pairing as stored, with its game's state.

@@ -202,12 +202,12 @@ mod tests {
 
     use super::*;
     use crate::core::platform::Platform;
-    use crate::service::{Act, Input, Moderation, Service, ServiceConfig, User};
+    use crate::service::{BoardImages, Input, Moderation, Request, Service, ServiceConfig, User};
     use crate::storage::Store;
     use crate::storage::postgres::scratch::{ScratchSchema, test_url};
 
-    fn act(user: &str, channel: &str, text: &str, key: &str) -> Act {
-        Act {
+    fn act(user: &str, channel: &str, text: &str, key: &str) -> Request {
+        Request {
             platform: Platform::Discord,
             server: "guild".into(),
             channel: channel.into(),
@@ -219,6 +219,7 @@ mod tests {
             },
             key: Some(key.into()),
             input: Input::Text(text.into()),
+            board_images: BoardImages::Omitted,
         }
     }
 

@@ -12,9 +12,8 @@ mod tournament;
 pub use tournament::{TOURNAMENT, TOURNAMENT_FR, TOURNAMENT_NAME, tournament_subcommand};
 
 use super::interactions::Options;
-use crate::core::command::{
-    ColorWish, Command, CommandError, DrawAction, LadderAction, LeaveAction, NotifyWish, UserRef,
-};
+use crate::core::choices::{ColorChoice, Notify};
+use crate::core::command::{Command, CommandError, DrawAction, LadderAction, LeaveAction, UserRef};
 use crate::core::event::ClaimKind;
 use crate::core::notation::{Lang, MAX_MOVE_INPUT};
 use crate::i18n::I18n;
@@ -168,9 +167,9 @@ pub const CHESS: &[CommandSpec] = &[
             Ok(Command::Challenge {
                 opponent: o.user("user").map(user_ref).transpose()?,
                 color: match o.text("color") {
-                    None | Some("random") => ColorWish::Random,
-                    Some("white") => ColorWish::White,
-                    Some("black") => ColorWish::Black,
+                    None | Some("random") => ColorChoice::Random,
+                    Some("white") => ColorChoice::White,
+                    Some("black") => ColorChoice::Black,
                     Some(other) => return Err(bad("color", other)),
                 },
                 rated: o.flag("rated"),
@@ -460,9 +459,9 @@ pub const CHESS: &[CommandSpec] = &[
                 .map(|lang| Command::SetLanguage(Some(lang)))
                 .ok_or_else(|| bad("language", tag)),
             (None, Some(notify)) => Ok(Command::SetNotify(match notify {
-                "channel" => NotifyWish::Channel,
-                "direct" => NotifyWish::Direct,
-                "off" => NotifyWish::Off,
+                "channel" => Notify::Channel,
+                "direct" => Notify::Direct,
+                "off" => Notify::Off,
                 other => return Err(bad("notify", other)),
             })),
             (None, None) => Err(CommandError::MissingArgument("language")),

@@ -207,7 +207,7 @@ impl DiscordNotifier {
     }
 }
 
-impl crate::scheduler::Notifier for DiscordNotifier {
+impl crate::service::Notifier for DiscordNotifier {
     async fn deliver(&self, replies: Vec<Reply>) {
         for reply in replies {
             send_elsewhere(&self.http, &reply, &self.i18n, self.lang).await;

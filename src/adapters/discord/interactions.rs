@@ -148,7 +148,8 @@ pub fn to_command(data: &CommandData) -> Result<Command, CommandError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::command::{ColorWish, DrawAction, LadderAction, LeaveAction, UserRef};
+    use crate::core::choices::ColorChoice;
+    use crate::core::command::{DrawAction, LadderAction, LeaveAction, UserRef};
     use serde_json::{Value as Json, json};
 
     /// Command data as Discord sends it.
@@ -198,7 +199,7 @@ mod tests {
                 ),
                 Ok(Command::Challenge {
                     opponent: Some(UserRef::new("42").unwrap()),
-                    color: ColorWish::Black,
+                    color: ColorChoice::Black,
                     rated: false,
                     fen: None,
                     time_control: None,
@@ -296,8 +297,8 @@ mod tests {
 
     #[test]
     fn tournament_subcommands_become_commands() {
-        use crate::competition::tournament::System;
         use crate::core::command::{NewTournamentWish, TournamentCommand};
+        use crate::core::tournament::System;
         let tournament = |sub: &str, options: Json| {
             data(
                 "tournament",

@@ -3,7 +3,7 @@
 //! [`Bot::connect`] builds the client (REST through `api_base` when set,
 //! with serenity's rate limiter off so a proxy or a test's fake decides);
 //! [`Bot::run`] runs the configured shards until shutdown. Each interaction
-//! becomes an [`Act`] keyed by the interaction id, so a redelivery changes
+//! becomes a [`Request`] keyed by the interaction id, so a redelivery changes
 //! nothing; the service's replies go back as the interaction's response,
 //! followups, channel messages or direct messages. [`DiscordNotifier`] posts
 //! the scheduler's notices.
@@ -44,8 +44,7 @@ use crate::core::command::CommandError;
 use crate::core::notation::Lang;
 use crate::core::platform::Platform;
 use crate::i18n::Arg;
-use crate::scheduler::TimeSource;
-use crate::service::{Act, Input, Moderation, Service, User};
+use crate::service::{BoardImages, Input, Moderation, Request, Service, TimeSource, User};
 use crate::storage::Store;
 
 pub use self::delivery::DiscordNotifier;
@@ -281,14 +280,15 @@ impl<S: Store> Handler<S> {
         }
     }
 
-    fn act(&self, origin: &Origin, key: Option<String>, input: Input) -> Act {
-        Act {
+    fn act(&self, origin: &Origin, key: Option<String>, input: Input) -> Request {
+        Request {
             platform: Platform::Discord,
             server: origin.server.clone(),
             channel: origin.channel.clone(),
             user: origin.user.clone(),
             key,
             input,
+            board_images: BoardImages::Drawn,
         }
     }
 
@@ -380,13 +380,9 @@ impl<S: Store> Handler<S> {
     }
 
     /// Hands the act to the service and sends its replies.
-    async fn carry_out(&self, responder: Responder<'_>, act: Act, origin: &Origin) {
+    async fn carry_out(&self, responder: Responder<'_>, act: Request, origin: &Origin) {
         let now = self.time.now();
-        let handling = async {
-            let mut replies = self.service.handle(act, now).await;
-            self.service.draw_boards(&mut replies);
-            replies
-        };
+        let handling = self.service.handle(act, now);
         let replies = responder.answer_in_time(handling).await;
         let i18n = self.service.i18n();
         responder

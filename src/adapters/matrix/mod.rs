@@ -41,7 +41,7 @@ use matrix_sdk::Client;
 use matrix_sdk::ruma::OwnedUserId;
 
 use crate::config::MatrixConfig;
-use crate::scheduler::Notifier;
+use crate::service::Notifier;
 use crate::service::{Reply, Service};
 use crate::storage::Store;
 

@@ -19,7 +19,7 @@ use matrix_sdk::{Client, Room};
 
 use crate::core::command::{self, Command};
 use crate::core::platform::Platform;
-use crate::service::{Act, Input, Service, User};
+use crate::service::{BoardImages, Input, Request, Service, User};
 use crate::storage::Store;
 
 use super::choices::{Answer, PendingChoices};
@@ -199,7 +199,7 @@ async fn handle_event<S: Store>(
         Input::Command(command) => Some(command.clone()),
     };
     let standing = standing(client, room, sender_id, &settings.fallback_server).await;
-    let act = Act {
+    let act = Request {
         platform: Platform::Matrix,
         server: standing.server,
         channel: room_id.clone(),
@@ -211,10 +211,10 @@ async fn handle_event<S: Store>(
         },
         key: Some(format!("matrix:{event_id}")),
         input,
+        board_images: BoardImages::Drawn,
     };
-    let mut replies = service.handle(act, Utc::now()).await;
+    let replies = service.handle(act, Utc::now()).await;
     choices.remember(&room_id, &player, &replies, Instant::now());
-    service.draw_boards(&mut replies);
     tracing::debug!(replies = replies.len(), "act answered");
     deliver(client, &settings.prefix, &replies, command.as_ref()).await;
 }

@@ -5,7 +5,7 @@
 //! and `tournament create swiss rounds 5 unrated` read the same.
 
 use super::{Command, CommandError, Words, bad, parse_id};
-use crate::competition::tournament::System;
+use crate::core::tournament::System;
 
 /// The longest tournament name accepted.
 pub const MAX_NAME: usize = 60;

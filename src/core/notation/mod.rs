@@ -77,8 +77,21 @@ pub use write::{restyle_san, write_long, write_san};
 pub const MAX_MOVE_INPUT: usize = 32;
 
 /// A language whose piece letters a player may use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Lang {
     /// K Q R B N (P).
     En,
@@ -103,15 +116,6 @@ impl Lang {
             "de" => Some(Lang::De),
             "ru" => Some(Lang::Ru),
             _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Fr => "fr",
-            Lang::De => "de",
-            Lang::Ru => "ru",
         }
     }
 }

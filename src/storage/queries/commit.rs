@@ -15,6 +15,7 @@
 //!
 //! [`Store::commit`]: crate::storage::Store::commit
 
+use crate::core::names::Named;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 

@@ -3,6 +3,7 @@
 //! changes. Each versioned write that finds its row moved on is
 //! [`StorageError::Conflict`].
 
+use crate::core::names::Named;
 use chrono::{DateTime, Utc};
 
 use super::commit::{changed_one, insert_game};

@@ -1,6 +1,7 @@
 //! Servers, channels and players: found by their platform ids, created
 //! when new, and an act's place opened in one round trip.
 
+use crate::core::names::Named;
 use chrono::{DateTime, Utc};
 
 use super::rows::{self, PLAYER_COLUMNS, SERVER_COLUMNS};

@@ -2,6 +2,7 @@
 //! (by server, challenge or game, or overdue) and the players idle too long.
 //! Its writes are part of a commit.
 
+use crate::core::names::Named;
 use chrono::{DateTime, Duration, Utc};
 
 use crate::core::game::PlayerId;

@@ -6,6 +6,7 @@
 
 use crate::core::event::{GameResult, Reason, parse_color};
 use crate::core::game::{DrawRules, PlayerId};
+use crate::core::names::Named;
 use crate::core::notation::Lang;
 use crate::storage::sql::Row;
 use crate::storage::{

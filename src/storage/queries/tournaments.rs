@@ -2,6 +2,7 @@
 //! each paired game's state), and those whose entry has closed. Their
 //! changes are written inside a commit.
 
+use crate::core::names::Named;
 use chrono::{DateTime, Utc};
 
 use super::rows::game_state;
