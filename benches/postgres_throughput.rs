@@ -43,7 +43,7 @@ fn main() {
     runtime.block_on(async {
         let dir = tempfile::tempdir().expect("temp dir");
         let sqlite = SqliteStore::open(dir.path().join("bench.db")).expect("open");
-        let (moves, flags) = measure(vec![sqlite], &scripts, 1).await;
+        let (moves, flags) = measure(vec![sqlite.into()], &scripts, 1).await;
         report("SQLite, 1 process (sequential)", total, moves, games, flags);
 
         let Some(url) = test_url() else {
@@ -54,7 +54,7 @@ fn main() {
             let schema = ScratchSchema::create(&url, "bench").await.expect("schema");
             let mut stores = Vec::new();
             for _ in 0..processes {
-                stores.push(schema.store(WORKERS).await.expect("open"));
+                stores.push(schema.store(WORKERS).await.expect("open").into());
             }
             let (moves, flags) = measure(stores, &scripts, WORKERS).await;
             let label = format!("PostgreSQL, {processes} process(es) × {WORKERS} tasks");
@@ -95,13 +95,13 @@ fn act(user: String, game: usize, text: String, key: String) -> Request {
 /// Plays every script through the stores' services (process `p` takes the
 /// games `g` with `g % processes == p`), then lets every flag fall. Returns
 /// the time the moves took and the time the flags took.
-async fn measure<S: Store>(
-    stores: Vec<S>,
+async fn measure(
+    stores: Vec<Store>,
     scripts: &Arc<Vec<Vec<String>>>,
     workers: usize,
 ) -> (Duration, Duration) {
     let processes = stores.len();
-    let services: Vec<Arc<Service<S>>> = stores
+    let services: Vec<Arc<Service>> = stores
         .into_iter()
         .map(|store| Arc::new(Service::new(store, ServiceConfig::default())))
         .collect();

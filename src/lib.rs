@@ -9,9 +9,9 @@
 //!   players choose ([`core::choices`]), the pairing systems
 //!   ([`core::tournament`]), and stored names ([`core::names::Named`],
 //!   derived). No I/O, no clock reads: time is always a parameter.
-//! - [`storage`]: the [`storage::Store`] trait and all the SQL: a SQLite
-//!   store (a file, or `:memory:` for tests) and a PostgreSQL store for
-//!   several processes, both passing one shared suite.
+//! - [`storage`]: the one [`storage::Store`]: every statement written once
+//!   and run on SQLite (a file) or PostgreSQL (several processes), both
+//!   passing one shared suite.
 //! - [`competition`]: ratings, standings, the ladder and tournament
 //!   pairings, as pure code; it uses the core, the core never uses it.
 //! - [`service`]: the one place that joins store, core and messages: a

@@ -159,8 +159,7 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
         Some(Command::Render(args)) => render(&args),
         Some(Command::Check { db }) => check(&config, db.as_ref()).await,
         Some(Command::Pgn { game, db }) => match open_store(&config, db.as_ref()).await? {
-            Opened::Sqlite(store) => print_pgn(&service(&config, store)?, game).await,
-            Opened::Postgres(store) => print_pgn(&service(&config, store)?, game).await,
+            opened => print_pgn(&service(&config, opened.into_store())?, game).await,
         },
         None if config.discord.token.is_some() || config.matrix.is_configured() => {
             serve(&config).await
@@ -214,13 +213,12 @@ async fn serve(config: &Config) -> Result<()> {
         );
     }
     match open_store(config, None).await? {
-        Opened::Sqlite(store) => serve_platform(Arc::new(service(config, store)?), config).await,
-        Opened::Postgres(store) => serve_platform(Arc::new(service(config, store)?), config).await,
+        opened => serve_platform(Arc::new(service(config, opened.into_store())?), config).await,
     }
 }
 
 /// Runs the configured platform's bot on `service`.
-async fn serve_platform<S: Store>(service: Arc<Service<S>>, config: &Config) -> Result<()> {
+async fn serve_platform(service: Arc<Service>, config: &Config) -> Result<()> {
     #[cfg(feature = "matrix")]
     if config.matrix.is_configured() {
         return serve_matrix(service, config).await;
@@ -234,11 +232,7 @@ async fn serve_platform<S: Store>(service: Arc<Service<S>>, config: &Config) -> 
 }
 
 /// The Discord bot and its scheduler on one store, until Ctrl-C.
-async fn serve_on<S: Store>(
-    service: Arc<Service<S>>,
-    config: &Config,
-    options: DiscordOptions,
-) -> Result<()> {
+async fn serve_on(service: Arc<Service>, config: &Config, options: DiscordOptions) -> Result<()> {
     let time: Arc<dyn TimeSource> = Arc::new(SystemTime);
     let bot = Bot::connect(Arc::clone(&service), options, time).await?;
     let settings = scheduler::Settings {
@@ -271,7 +265,7 @@ async fn wait_for(mut flag: tokio::sync::watch::Receiver<bool>) {
 /// Runs the Matrix bot and the deadline scheduler (its notices go to the
 /// games' rooms) until Ctrl-C or SIGTERM.
 #[cfg(feature = "matrix")]
-async fn serve_matrix<S: Store>(service: Arc<Service<S>>, config: &Config) -> Result<()> {
+async fn serve_matrix(service: Arc<Service>, config: &Config) -> Result<()> {
     use pawnpost::adapters::matrix::MatrixBot;
 
     let bot = MatrixBot::connect(&config.matrix).await?;
@@ -330,12 +324,11 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
     let mut config = config.clone();
     config.board.images &= args.boards.is_some();
     match open_store(&config, args.db.as_ref()).await? {
-        Opened::Sqlite(store) => console_on(&service(&config, store)?, args).await,
-        Opened::Postgres(store) => console_on(&service(&config, store)?, args).await,
+        opened => console_on(&service(&config, opened.into_store())?, args).await,
     }
 }
 
-async fn print_pgn<S: Store>(service: &Service<S>, game: i64) -> Result<()> {
+async fn print_pgn(service: &Service, game: i64) -> Result<()> {
     match service.export_pgn(game).await? {
         Some(pgn) => {
             print!("{pgn}");
@@ -418,6 +411,16 @@ enum Opened {
     Postgres(PgStore),
 }
 
+impl Opened {
+    /// The store the service runs on, whichever the database.
+    fn into_store(self) -> Store {
+        match self {
+            Opened::Sqlite(db) => db.into(),
+            Opened::Postgres(db) => db.into(),
+        }
+    }
+}
+
 async fn open_store(config: &Config, db: Option<&PathBuf>) -> Result<Opened> {
     let target = match db {
         Some(path) => Database::Sqlite(path.clone()),
@@ -436,7 +439,7 @@ async fn open_store(config: &Config, db: Option<&PathBuf>) -> Result<Opened> {
     })
 }
 
-async fn console_on<S: Store>(service: &Service<S>, args: ConsoleArgs) -> Result<()> {
+async fn console_on(service: &Service, args: ConsoleArgs) -> Result<()> {
     let now = args
         .now
         .as_deref()
@@ -476,7 +479,7 @@ async fn console_on<S: Store>(service: &Service<S>, args: ConsoleArgs) -> Result
     Ok(())
 }
 
-fn service<S: Store>(config: &Config, store: S) -> Result<Service<S>> {
+fn service(config: &Config, store: Store) -> Result<Service> {
     let service_config = ServiceConfig {
         default_language: config.defaults.language,
         default_time_control: config.defaults.time_control.clone(),

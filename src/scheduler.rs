@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
 use crate::service::{BoardImages, Notifier, Service, TimeSource};
-use crate::storage::Store;
 
 /// The longest the scheduler sleeps without looking at the store again.
 const MAX_SLEEP: StdDuration = StdDuration::from_secs(3600);
@@ -41,14 +40,13 @@ impl Default for Settings {
 }
 
 /// Credits any outage, then runs until `shutdown` completes.
-pub async fn run<S, N, T>(
-    service: Arc<Service<S>>,
+pub async fn run<N, T>(
+    service: Arc<Service>,
     notifier: N,
     time: T,
     settings: Settings,
     shutdown: impl Future<Output = ()>,
 ) where
-    S: Store,
     N: Notifier,
     T: TimeSource,
 {

@@ -14,7 +14,7 @@ fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap()
 }
 
-async fn act(service: &Service<SqliteStore>, user: &str, text: &str, key: &str) -> Vec<Reply> {
+async fn act(service: &Service, user: &str, text: &str, key: &str) -> Vec<Reply> {
     let act = Request {
         platform: Platform::Console,
         server: "club".into(),

@@ -24,7 +24,6 @@ use pawnpost::core::command::{
 use pawnpost::core::game::{DrawRules, Game, PlayerId, Players};
 use pawnpost::core::notation::{Lang, Reader, parse_move};
 use pawnpost::service::{Service, ServiceConfig};
-use pawnpost::storage::Store;
 use pawnpost::storage::sqlite::SqliteStore;
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
@@ -544,9 +543,9 @@ fn script(users: &'static [&'static str], lines: usize) -> impl Strategy<Value =
 
 /// Runs a script through the console, with a simulated clock when `now`;
 /// with `json`, board images are drawn too (the slow part: one case in a few).
-fn run_script<S: Store>(
+fn run_script(
     runtime: &tokio::runtime::Runtime,
-    service: &Service<S>,
+    service: &Service,
     script: &str,
     now: Option<DateTime<Utc>>,
     json: bool,

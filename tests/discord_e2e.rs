@@ -16,7 +16,6 @@ use pawnpost::config::Secret;
 use pawnpost::core::notation::Lang;
 use pawnpost::scheduler::{self, Settings};
 use pawnpost::service::{Service, ServiceConfig, TimeSource};
-use pawnpost::storage::Store;
 use pawnpost::storage::sqlite::SqliteStore;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
@@ -48,7 +47,7 @@ impl TimeSource for ManualTime {
 
 /// A bot running against the fake, and how to stop it.
 struct Running {
-    service: Arc<Service<SqliteStore>>,
+    service: Arc<Service>,
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<anyhow::Result<()>>,
     notifier: pawnpost::adapters::discord::DiscordNotifier,

@@ -19,8 +19,8 @@ use fake_discord::{FakeDiscord, FakeUser};
 use pawnpost::core::event::Reason;
 use pawnpost::core::platform::Platform;
 use pawnpost::service::{BoardImages, Input, Moderation, Request, Service, ServiceConfig, User};
+use pawnpost::storage::GameState;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
-use pawnpost::storage::{GameState, Store};
 use serde_json::json;
 
 const GAMES: u64 = 1000;
@@ -213,7 +213,7 @@ async fn two_bot_processes_share_the_flags_and_the_shards() {
     // test_url() prints the note when the variable is unset.
     let Some(url) = test_url() else { return };
     let schema = ScratchSchema::create(&url, "bots").await.expect("schema");
-    let store = schema.store(4).await.expect("open");
+    let store = pawnpost::storage::Store::from(schema.store(4).await.expect("open"));
     let config = ServiceConfig {
         remind_when_used: None,
         remind_before_flag: None,

@@ -20,9 +20,8 @@ use pawnpost::service::{
     BoardImages, Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource,
     User,
 };
-use pawnpost::storage::postgres::PgStore;
+use pawnpost::storage::GameState;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
-use pawnpost::storage::{GameState, Store};
 
 const GAMES: usize = 1000;
 /// Servers the games are spread over; process `p` serves those with `server % 2 == p`.
@@ -96,7 +95,7 @@ async fn replay(process: &Process) -> Vec<Reply> {
 
 /// One bot process: its own pool, service and delivered replies.
 struct Process {
-    service: Arc<Service<PgStore>>,
+    service: Arc<Service>,
     delivered: Delivered,
 }
 

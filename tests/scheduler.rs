@@ -12,7 +12,6 @@ use pawnpost::service::{
     BoardImages, Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource,
     TokioTime, User,
 };
-use pawnpost::storage::Store;
 use pawnpost::storage::sqlite::SqliteStore;
 use tokio::sync::oneshot;
 
@@ -55,7 +54,7 @@ fn start() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap()
 }
 
-async fn act<S: Store>(service: &Service<S>, now: DateTime<Utc>, user: &str, text: &str) {
+async fn act(service: &Service, now: DateTime<Utc>, user: &str, text: &str) {
     let act = Request {
         platform: Platform::Console,
         server: "club".into(),
@@ -75,8 +74,8 @@ async fn act<S: Store>(service: &Service<S>, now: DateTime<Utc>, user: &str, tex
 }
 
 /// A game between `white` and `black` in `white`'s room where both have moved once.
-async fn started_game<S: Store>(
-    service: &Service<S>,
+async fn started_game(
+    service: &Service,
     now: DateTime<Utc>,
     white: &str,
     black: &str,

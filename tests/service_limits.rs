@@ -13,12 +13,7 @@ fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap()
 }
 
-async fn act(
-    service: &Service<SqliteStore>,
-    user: &str,
-    text: &str,
-    at: DateTime<Utc>,
-) -> Vec<Reply> {
+async fn act(service: &Service, user: &str, text: &str, at: DateTime<Utc>) -> Vec<Reply> {
     let act = Request {
         platform: Platform::Console,
         server: "club".into(),
@@ -36,7 +31,7 @@ async fn act(
     service.handle(act, at).await
 }
 
-fn service(config: ServiceConfig) -> Service<SqliteStore> {
+fn service(config: ServiceConfig) -> Service {
     Service::new(
         SqliteStore::open_in_memory().expect("SQLite in memory"),
         config,

@@ -64,9 +64,10 @@ async fn a_read_only_database_is_named_in_the_askers_language() {
         let replies = service.handle(act(user, locale, "/challenge"), now).await;
         assert_eq!(only_answer(&replies, user), expected, "{user}");
     }
-    let writable = SqliteStore::open(&path).expect("reopen");
+    let writable = pawnpost::storage::Store::from(SqliteStore::open(&path).expect("reopen"));
     assert!(
-        pawnpost::storage::Store::find_player(&writable, Platform::Console, "alice")
+        writable
+            .find_player(Platform::Console, "alice")
             .await
             .expect("read")
             .is_none(),

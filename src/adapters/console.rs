@@ -40,7 +40,6 @@ use crate::render::text::diagram;
 use crate::service::{
     BoardImages, GameEvent, Input, Moderation, Prompt, Reply, Request, Service, User,
 };
-use crate::storage::Store;
 
 /// The longest input line accepted; longer lines are refused whole, and no
 /// more than this (plus one byte) of them is ever held in memory.
@@ -189,8 +188,8 @@ struct JsonAttachment<'a> {
 }
 
 /// Reads acts from `input` until it ends, printing every answer to `output`.
-pub async fn run<S: Store>(
-    service: &Service<S>,
+pub async fn run(
+    service: &Service,
     input: impl BufRead,
     mut output: impl Write,
     options: &ConsoleOptions,

@@ -11,10 +11,10 @@ use crate::core::game::{Game, Players, SetupError};
 use crate::i18n::Arg;
 use crate::storage::{
     ChallengeClosing, ChallengeRow, ChallengeStatus, ColorChoice, Commit, Committed,
-    LadderMatchStatus, LadderMatchUpdate, NewChallenge, NewGame, StorageError, Store,
+    LadderMatchStatus, LadderMatchUpdate, NewChallenge, NewGame, StorageError,
 };
 
-impl<S: Store> Service<S> {
+impl Service {
     pub(super) async fn challenge(
         &self,
         ctx: &Context,

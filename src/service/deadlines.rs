@@ -24,7 +24,7 @@ use super::games::{Saved, game_update};
 use super::texts::{self, Names};
 use super::{BoardImages, Failure, GameEvent, Reply, Service};
 use crate::core::game::{Act, Actor, GameError, PlayerId};
-use crate::storage::{Commit, Committed, DueGame, StorageError, Store};
+use crate::storage::{Commit, Committed, DueGame, StorageError};
 
 /// Games handled per store query; more are fetched until none are due.
 const BATCH: usize = 200;
@@ -36,7 +36,7 @@ const READ_AHEAD: usize = 8;
 /// short enough that the games of a process that died come back soon.
 const CLAIM_LEASE: chrono::Duration = chrono::Duration::minutes(2);
 
-impl<S: Store> Service<S> {
+impl Service {
     /// The earliest instant the scheduler has work: a flag or a reminder.
     pub async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>, StorageError> {
         let game = self.store.next_wake_up().await?;

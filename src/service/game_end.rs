@@ -8,9 +8,7 @@ use super::ladder::Settlement;
 use super::tournament_flow::Announcements;
 use super::{Failure, Reply, Service};
 use crate::core::notation::Lang;
-use crate::storage::{
-    Commit, Committed, GameRecord, GameState, RatingUpdate, Store, TournamentChange,
-};
+use crate::storage::{Commit, Committed, GameRecord, GameState, RatingUpdate, TournamentChange};
 
 /// The writes and sentences a game's end adds; all empty while it runs.
 pub(super) struct GameEnd {
@@ -23,7 +21,7 @@ pub(super) struct GameEnd {
     lines: Vec<String>,
 }
 
-impl<S: Store> Service<S> {
+impl Service {
     /// What `record` ending as `state` moves, told in `lang`.
     pub(super) async fn game_end(
         &self,

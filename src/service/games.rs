@@ -16,7 +16,6 @@ use crate::core::notation::{self, Lang, MoveInputError, Reader, Style};
 use crate::i18n::Arg;
 use crate::storage::{
     ChannelGames, Commit, GameRecord, GameState, GameSummary, GameUpdate, MoveRow, StorageError,
-    Store,
 };
 
 /// The game an act is about, or the answer when it cannot be told.
@@ -26,7 +25,7 @@ pub(super) enum Pick {
     Answer(Vec<Reply>),
 }
 
-impl<S: Store> Service<S> {
+impl Service {
     pub(super) async fn game_act(
         &self,
         ctx: &Context,

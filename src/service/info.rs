@@ -16,9 +16,9 @@ use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;
 use crate::render::table::table_png;
 use crate::render::text::diagram;
-use crate::storage::{GameRecord, GameState, ServerRow, StandingRow, StorageError, Store};
+use crate::storage::{GameRecord, GameState, ServerRow, StandingRow, StorageError};
 
-impl<S: Store> Service<S> {
+impl Service {
     /// A stored game as PGN, for `pawnpost pgn <id>`; `None` if there is no such game.
     pub async fn export_pgn(&self, game_id: i64) -> Result<Option<String>, StorageError> {
         let Some(record) = self.store.game(game_id).await? else {

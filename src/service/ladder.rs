@@ -21,7 +21,7 @@ use crate::render::table::table_png;
 use crate::storage::{
     ChallengeClosing, ChallengeStatus, ColorChoice, Commit, Committed, GameRecord, GameState,
     IdleRung, LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow, LadderWrite,
-    NewChallenge, NewLadderMatch, StorageError, Store,
+    NewChallenge, NewLadderMatch, StorageError,
 };
 
 /// Ladder deadlines handled per store query.
@@ -105,7 +105,7 @@ fn outcome_of(status: LadderMatchStatus) -> Option<LadderOutcome> {
     }
 }
 
-impl<S: Store> Service<S> {
+impl Service {
     pub(super) async fn ladder(
         &self,
         ctx: &Context,

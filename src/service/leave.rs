@@ -14,7 +14,7 @@ use crate::core::command::LeaveAction;
 use crate::core::game::{Game, PlayerId};
 use crate::i18n::Arg;
 use crate::storage::{
-    Commit, GameRecord, GameUpdate, LeaveEnding, LeaveRow, NewLeave, StorageError, Store,
+    Commit, GameRecord, GameUpdate, LeaveEnding, LeaveRow, NewLeave, StorageError,
 };
 
 /// Whether a leave stops or restarts clocks.
@@ -24,7 +24,7 @@ enum Switch {
     Resume,
 }
 
-impl<S: Store> Service<S> {
+impl Service {
     pub(super) async fn leave(
         &self,
         ctx: &Context,

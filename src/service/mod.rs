@@ -316,8 +316,8 @@ impl From<StorageError> for Failure {
 type Attempt = Result<Vec<Reply>, Failure>;
 
 /// The bot's behaviour, independent of any chat platform.
-pub struct Service<S> {
-    store: S,
+pub struct Service {
+    store: Store,
     games: cache::GameCache,
     /// Woken whenever a committed act may have moved a deadline.
     deadline_changed: Arc<tokio::sync::Notify>,
@@ -327,10 +327,10 @@ pub struct Service<S> {
     renders: renders::RenderGate,
 }
 
-impl<S: Store> Service<S> {
-    pub fn new(store: S, config: ServiceConfig) -> Service<S> {
+impl Service {
+    pub fn new(store: impl Into<Store>, config: ServiceConfig) -> Service {
         Service {
-            store,
+            store: store.into(),
             games: cache::GameCache::new(CACHED_GAMES),
             deadline_changed: Arc::new(tokio::sync::Notify::new()),
             renders: renders::RenderGate::new(config.renders),
@@ -339,7 +339,7 @@ impl<S: Store> Service<S> {
         }
     }
 
-    pub fn store(&self) -> &S {
+    pub fn store(&self) -> &Store {
         &self.store
     }
 

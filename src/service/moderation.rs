@@ -63,7 +63,7 @@ mod tests {
     use crate::core::platform::Platform;
     use crate::service::{BoardImages, Input, Reply, Request, Service, ServiceConfig, User};
     use crate::storage::sqlite::SqliteStore;
-    use crate::storage::{GameState, Store, TournamentState};
+    use crate::storage::{GameState, TournamentState};
 
     #[test]
     fn a_scope_covers_its_channel_or_its_server_and_nothing_else() {
@@ -113,7 +113,7 @@ mod tests {
     /// A fresh service where alice and bob play game #1 in `room-b` of
     /// `club`, both sides having moved (so only a moderator may abort), and
     /// alice organises tournament #1 in `room-b`, three players entered.
-    async fn club() -> (Service<SqliteStore>, u32) {
+    async fn club() -> (Service, u32) {
         let config = ServiceConfig {
             board_images: false,
             ..ServiceConfig::default()

@@ -11,12 +11,11 @@ use super::{Attachment, Attempt, BoardImages, BoardView, Context, Reply, Service
 use crate::core::event::Event;
 use crate::i18n::Arg;
 use crate::render::{self, BoardOptions, Caption, GifLimits, PlayerLine};
-use crate::storage::Store;
 
 /// GIFs are drawn smaller than boards: one frame per ply adds up.
 const GIF_SIZE: u32 = 360;
 
-impl<S: Store> Service<S> {
+impl Service {
     /// Gives every reply that shows a position its board PNG (`board.png`),
     /// when the readers see images and the operator has not turned them
     /// off. The entry points that answer call it last: drawing is the

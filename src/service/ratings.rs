@@ -12,7 +12,7 @@ use crate::core::event::GameResult;
 use crate::core::notation::Lang;
 use crate::i18n::{Arg, I18n};
 use crate::render::rating_chart::rating_chart_png;
-use crate::storage::{GameRecord, GameState, RatingRow, RatingUpdate, Store};
+use crate::storage::{GameRecord, GameState, RatingRow, RatingUpdate};
 
 /// How one player's rating moved with a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,7 +22,7 @@ pub(super) struct RatingChange {
     pub after: f64,
 }
 
-impl<S: Store> Service<S> {
+impl Service {
     /// The rating updates for a game that `state` ends, if it was rated and
     /// scored (aborted games are not), with what to tell the players.
     pub(super) async fn rating_updates(

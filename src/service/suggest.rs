@@ -7,12 +7,12 @@ use shakmaty::Position;
 use super::games::Pick;
 use super::{Failure, Opened, Request, Service};
 use crate::core::notation::{self, Style};
-use crate::storage::{StorageError, Store};
+use crate::storage::StorageError;
 
 /// Longest typed text looked at; more than any move needs.
 const MAX_TYPED: usize = 16;
 
-impl<S: Store> Service<S> {
+impl Service {
     /// Up to `limit` legal moves of the caller's game (the one named, or
     /// their only running game in the act's channel), written in their
     /// notation; those matching what they typed first. Empty when it is not

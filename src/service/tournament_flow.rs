@@ -31,7 +31,7 @@ pub(super) struct Snapshot {
 }
 
 impl Snapshot {
-    pub(super) async fn load<S: Store>(store: &S, row: TournamentRow) -> Result<Snapshot, Failure> {
+    pub(super) async fn load(store: &Store, row: TournamentRow) -> Result<Snapshot, Failure> {
         let mut entrants = store.tournament_entrants(row.id).await?;
         entrants.sort_by_key(|e| (e.seed.unwrap_or(u32::MAX), e.joined_at, e.player.0));
         let pairings = store.tournament_pairings(row.id).await?;
@@ -207,7 +207,7 @@ impl Announcements {
     }
 }
 
-impl<S: Store> Service<S> {
+impl Service {
     /// The pairings to create for `plans`, games started at `now`.
     pub(super) fn pair_changes(
         &self,

@@ -22,7 +22,7 @@ use crate::core::notation::Lang;
 use crate::i18n::Arg;
 use crate::render::table::table_png;
 use crate::storage::{
-    Commit, GameUpdate, NewTournament, Store, TournamentChange, TournamentRow, TournamentState,
+    Commit, GameUpdate, NewTournament, TournamentChange, TournamentRow, TournamentState,
 };
 
 /// A crosstable as text, its PNG, and the winner's name.
@@ -40,7 +40,7 @@ enum Wanted {
     Any,
 }
 
-impl<S: Store> Service<S> {
+impl Service {
     pub(super) async fn tournament_act(
         &self,
         ctx: &Context,
@@ -634,15 +634,15 @@ mod tests {
     use crate::service::{
         BoardImages, Input, Moderation, Prompt, Reply, Request, Service, ServiceConfig, User,
     };
+    use crate::storage::TournamentState;
     use crate::storage::sqlite::SqliteStore;
-    use crate::storage::{Store, TournamentState};
 
     fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()
     }
 
     struct Club {
-        service: Service<SqliteStore>,
+        service: Service,
         keys: std::cell::Cell<u32>,
     }
 

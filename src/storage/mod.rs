@@ -1,7 +1,9 @@
-//! Persistence: the [`Store`] trait and its two implementations:
-//! [`sqlite`] (a file, or [`sqlite::SqliteStore::open_in_memory`] for
-//! tests) and [`postgres`] (one database shared by several processes).
-//! Both pass the same suite (`suite.rs`).
+//! Persistence: one [`Store`] type, whichever the database: [`sqlite`] (a
+//! file, or `:memory:` through the same [`sqlite::SqliteStore::open`]) or
+//! [`postgres`] (one database shared by several processes). Every statement
+//! is written once, in `queries`, over the values and rows of [`sql`];
+//! the backends only open connections and run transactions. One suite
+//! (`suite.rs`) runs on both.
 //!
 //! Every write an act makes goes through one call, [`Store::commit`], which
 //! the implementation performs as one transaction: it checks the act's
@@ -9,7 +11,7 @@
 //! [`StorageError::Conflict`] when a game or challenge changed since it was
 //! read), stores the act's answer and commits. Reads happen before, outside
 //! the transaction; optimistic versions make that safe with several
-//! processes, and keep the trait implementable on an async driver.
+//! processes.
 //!
 //! A refused act is committed too, as a [`Commit`] with only its key: its
 //! answer is stored and nothing else changes, so a replay is refused alike
@@ -25,9 +27,10 @@
 //! [`Damaged`](StorageError::Damaged) carry the rusqlite / tokio-postgres
 //! error as their source, so the service can tell the user what happened.
 //!
-//! The trait's methods return `Send` futures so the service can run on a
-//! multi-threaded runtime. The SQLite store does its blocking work on
-//! tokio's blocking pool; the PostgreSQL store uses an async driver.
+//! The store's futures are `Send`, so the service can run on a
+//! multi-threaded runtime. SQLite's work is done in place (handing the
+//! worker's other tasks over on a multi-threaded runtime); PostgreSQL's
+//! driver is async.
 
 mod ladder;
 pub mod migrations;
@@ -35,14 +38,16 @@ pub mod postgres;
 mod queries;
 pub mod sql;
 pub mod sqlite;
+mod store;
 mod tournament;
 pub mod transfer;
+
+pub use store::Store;
 
 #[cfg(test)]
 pub mod suite;
 
 pub(crate) use crate::core::platform::Platform;
-use std::future::Future;
 
 use chrono::{DateTime, SubsecRound, Utc};
 use serde::{Deserialize, Serialize};
@@ -547,300 +552,4 @@ pub struct Committed {
     /// The games created for `TournamentChange::Pair`s, in their order
     /// (pairings without a game are skipped).
     pub tournament_games: Vec<i64>,
-}
-
-/// The storage a service runs on.
-///
-/// Reads may be served from a snapshot older than the next commit; commits
-/// check versions, so a stale read ends in [`StorageError::Conflict`], never
-/// in a lost or doubled move.
-pub trait Store: Send + Sync + 'static {
-    /// The server row for a platform's community, created with `defaults` when new.
-    fn ensure_server(
-        &self,
-        platform: Platform,
-        platform_id: &str,
-        defaults: &ServerDefaults,
-        now: DateTime<Utc>,
-    ) -> impl Future<Output = Result<ServerRow>> + Send;
-
-    /// The channel row, created when new.
-    fn ensure_channel(
-        &self,
-        server_id: i64,
-        platform_id: &str,
-    ) -> impl Future<Output = Result<ChannelRow>> + Send;
-
-    /// The player row, created when new; the display name is kept current.
-    fn ensure_player(
-        &self,
-        platform: Platform,
-        platform_id: &str,
-        display_name: &str,
-        now: DateTime<Utc>,
-    ) -> impl Future<Output = Result<PlayerRow>> + Send;
-
-    fn find_player(
-        &self,
-        platform: Platform,
-        platform_id: &str,
-    ) -> impl Future<Output = Result<Option<PlayerRow>>> + Send;
-
-    fn player(&self, id: PlayerId) -> impl Future<Output = Result<Option<PlayerRow>>> + Send;
-
-    /// The server numbered `id`, if there is one.
-    fn server(&self, id: i64) -> impl Future<Output = Result<Option<ServerRow>>> + Send;
-
-    /// One round trip at the start of every act: the stored answer if the
-    /// act was already carried out, else its server, channel and player
-    /// (created when new, the display name kept current).
-    fn open_act(
-        &self,
-        request: ActRequest,
-        now: DateTime<Utc>,
-    ) -> impl Future<Output = Result<OpenedAct>> + Send;
-
-    /// `player`'s ongoing games in a channel: cheap when there is just one.
-    fn ongoing_in_channel(
-        &self,
-        channel_id: i64,
-        player: PlayerId,
-    ) -> impl Future<Output = Result<ChannelGames>> + Send;
-
-    /// The stored answer of an act already processed.
-    fn answer_of(&self, act_key: &str) -> impl Future<Output = Result<Option<String>>> + Send;
-
-    fn game(&self, id: i64) -> impl Future<Output = Result<Option<GameRecord>>> + Send;
-
-    /// `player`'s games in `channel_id` (the ongoing ones only, if asked), newest first.
-    fn games_in_channel(
-        &self,
-        channel_id: i64,
-        player: PlayerId,
-        ongoing_only: bool,
-    ) -> impl Future<Output = Result<Vec<GameSummary>>> + Send;
-
-    /// `player`'s ongoing games on a server, newest first.
-    fn ongoing_games_on_server(
-        &self,
-        server_id: i64,
-        player: PlayerId,
-    ) -> impl Future<Output = Result<Vec<GameSummary>>> + Send;
-
-    /// How many challenges `challenger` has open (not expired at `now`),
-    /// in every channel and server.
-    fn open_challenge_count(
-        &self,
-        challenger: PlayerId,
-        now: DateTime<Utc>,
-    ) -> impl Future<Output = Result<u32>> + Send;
-
-    /// Open challenges in a channel that have not expired at `now`, oldest first.
-    fn open_challenges(
-        &self,
-        channel_id: i64,
-        now: DateTime<Utc>,
-    ) -> impl Future<Output = Result<Vec<ChallengeRow>>> + Send;
-
-    /// Applies `commit` in one transaction and stores the act's answer,
-    /// which `answer` builds once the new ids are known.
-    ///
-    /// Fails with `DuplicateAct` when the key was committed meanwhile and with
-    /// `Conflict` when a game or challenge changed since it was read; in both
-    /// cases nothing was written.
-    fn commit<R, F>(
-        &self,
-        commit: Commit,
-        now: DateTime<Utc>,
-        answer: F,
-    ) -> impl Future<Output = Result<(Committed, R)>> + Send
-    where
-        R: Serialize + Send + 'static,
-        F: FnOnce(&Committed) -> R + Send + 'static;
-
-    /// Applies every commit of `batch`, in order, in one transaction (one
-    /// write to disk for many acts), each with its own answer: all or
-    /// nothing. Fails like [`Store::commit`] when any one of them would
-    /// (`DuplicateAct` may then read `Conflict`), and then nothing was
-    /// written, so the caller can work each act out again and commit it alone.
-    fn commit_all<R, F>(
-        &self,
-        batch: Vec<(Commit, F)>,
-        now: DateTime<Utc>,
-    ) -> impl Future<Output = Result<Vec<(Committed, R)>>> + Send
-    where
-        R: Serialize + Send + 'static,
-        F: FnOnce(&Committed) -> R + Send + 'static;
-
-    /// The earliest instant the scheduler must look at a running game: a
-    /// reminder or a flag, whichever comes first.
-    fn next_wake_up(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
-
-    /// Running games whose wake-up (a reminder or a flag) has come at `now`,
-    /// earliest first, at most `limit`.
-    fn due_games(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
-
-    /// Claims running games whose wake-up has come at `now`, earliest first,
-    /// at most `limit`: a claimed game's wake-up moves to `lease_until`, so
-    /// every other scheduler (in this process or another) passes it over
-    /// until then, unless a save gives it a new one first. A claimer that
-    /// dies leaves its games to come back at `lease_until`. Claims only
-    /// spread the work: a game's version still decides who may end it.
-    fn claim_due_games(
-        &self,
-        now: DateTime<Utc>,
-        lease_until: DateTime<Utc>,
-        limit: usize,
-    ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
-
-    /// `player`'s running leave on a server, if any.
-    fn running_leave(
-        &self,
-        player: PlayerId,
-        server_id: i64,
-    ) -> impl Future<Output = Result<Option<LeaveRow>>> + Send;
-
-    /// The running leaves of two players on a server (a game's two sides), in one call.
-    fn running_leaves(
-        &self,
-        server_id: i64,
-        players: [PlayerId; 2],
-    ) -> impl Future<Output = Result<Vec<LeaveRow>>> + Send;
-
-    /// Days of leave `player` has counted on a server for leaves starting in `year`.
-    fn leave_days_in_year(
-        &self,
-        player: PlayerId,
-        server_id: i64,
-        year: i32,
-    ) -> impl Future<Output = Result<u32>> + Send;
-
-    /// Running leaves whose end has come at `now`, earliest first.
-    fn due_leave_ends(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> impl Future<Output = Result<Vec<LeaveRow>>> + Send;
-
-    /// The earliest end of a running leave.
-    fn next_leave_end(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
-
-    /// Running games with a clock, by id after `after_id`, at most `limit`
-    /// (for crediting every clock after an outage, a page at a time).
-    fn clocked_games(
-        &self,
-        after_id: i64,
-        limit: usize,
-    ) -> impl Future<Output = Result<Vec<DueGame>>> + Send;
-
-    /// The last instant the bot was known to be running.
-    fn last_heartbeat(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
-
-    /// Records that the bot is running at `now`.
-    fn beat(&self, now: DateTime<Utc>) -> impl Future<Output = Result<()>> + Send;
-
-    /// The server's finished games with a result (1-0, 0-1, ½-½), oldest first.
-    fn finished_games(
-        &self,
-        server_id: i64,
-    ) -> impl Future<Output = Result<Vec<FinishedGame>>> + Send;
-
-    /// `player`'s rating on a server, if they have played a rated game there.
-    fn rating(
-        &self,
-        server_id: i64,
-        player: PlayerId,
-    ) -> impl Future<Output = Result<Option<RatingRow>>> + Send;
-
-    /// `player`'s ratings after each rated game on a server, oldest first.
-    fn rating_history(
-        &self,
-        server_id: i64,
-        player: PlayerId,
-    ) -> impl Future<Output = Result<Vec<RatingPoint>>> + Send;
-
-    /// The server's 1/½/0 table over finished, scored games, best first.
-    fn standings(&self, server_id: i64) -> impl Future<Output = Result<Vec<StandingRow>>> + Send;
-
-    /// The server's ladder, best first (empty, version 0, before anyone joins).
-    fn ladder(&self, server_id: i64) -> impl Future<Output = Result<LadderRow>> + Send;
-
-    /// The server's ladder challenges still pending or being played.
-    fn unsettled_ladder_matches(
-        &self,
-        server_id: i64,
-    ) -> impl Future<Output = Result<Vec<LadderMatchRow>>> + Send;
-
-    /// The ladder challenge that made challenge `challenge_id`, if any.
-    fn ladder_match_of_challenge(
-        &self,
-        challenge_id: i64,
-    ) -> impl Future<Output = Result<Option<LadderMatchRow>>> + Send;
-
-    /// The ladder challenge that game `game_id` settles, if any.
-    fn ladder_match_of_game(
-        &self,
-        game_id: i64,
-    ) -> impl Future<Output = Result<Option<LadderMatchRow>>> + Send;
-
-    /// Pending ladder challenges whose time to accept has run out at `now`,
-    /// earliest first, at most `limit`.
-    fn due_ladder_forfeits(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> impl Future<Output = Result<Vec<LadderMatchRow>>> + Send;
-
-    /// Ladder players last active at or before `active_before`, longest idle
-    /// first, at most `limit`.
-    fn idle_ladder_rungs(
-        &self,
-        active_before: DateTime<Utc>,
-        limit: usize,
-    ) -> impl Future<Output = Result<Vec<IdleRung>>> + Send;
-
-    /// The earliest ladder deadline: a pending challenge's `accept_by`, or a
-    /// player's last activity plus `inactive_after` (when inactivity counts).
-    fn next_ladder_deadline(
-        &self,
-        inactive_after: Option<chrono::Duration>,
-    ) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
-
-    /// A tournament by id.
-    fn tournament(&self, id: i64) -> impl Future<Output = Result<Option<TournamentRow>>> + Send;
-
-    /// The tournaments created in a channel, newest first.
-    fn tournaments_in_channel(
-        &self,
-        channel_id: i64,
-    ) -> impl Future<Output = Result<Vec<TournamentRow>>> + Send;
-
-    /// A tournament's entrants, in join order.
-    fn tournament_entrants(
-        &self,
-        tournament_id: i64,
-    ) -> impl Future<Output = Result<Vec<EntrantRow>>> + Send;
-
-    /// A tournament's pairings with their games' states, by round, board and creation.
-    fn tournament_pairings(
-        &self,
-        tournament_id: i64,
-    ) -> impl Future<Output = Result<Vec<PairingRow>>> + Send;
-
-    /// The tournament a game was played in, if any.
-    fn tournament_of_game(&self, game_id: i64) -> impl Future<Output = Result<Option<i64>>> + Send;
-
-    /// Tournaments still open for entry whose window closed at `now`, earliest first.
-    fn due_tournaments(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> impl Future<Output = Result<Vec<DueTournament>>> + Send;
-
-    /// The earliest close of an entry window still open.
-    fn next_tournament_start(&self) -> impl Future<Output = Result<Option<DateTime<Utc>>>> + Send;
 }

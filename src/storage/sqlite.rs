@@ -1,4 +1,5 @@
-//! The SQLite store: all of pawnpost's SQL lives in this file.
+//! The SQLite backend: opening and checking the file, its migrations, and
+//! the transactions the shared statements (`storage::queries`) run in.
 //!
 //! One file in WAL mode with durable commits (`synchronous = FULL`),
 //! foreign keys on and a busy timeout. Every transaction that may write
@@ -9,23 +10,19 @@
 //!
 //! Opening a file runs `PRAGMA quick_check` and refuses a damaged one;
 //! [`check_file`] runs the full `integrity_check` on request (`pawnpost
-//! check`). Migrations are the numbered files in
-//! `migrations/`, compiled in, applied in order in one transaction each,
-//! with the schema version kept in `PRAGMA user_version`. Every call runs its
-//! blocking SQLite work on tokio's blocking pool, so the runtime never waits
-//! on the disk.
+//! check`). Migrations ([`super::migrations`]) are applied in order in one
+//! transaction each, with the schema version kept in `PRAGMA user_version`.
+//! On a multi-threaded runtime every call hands the worker's other tasks
+//! over before it blocks on the disk (`block_in_place`).
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
-use serde::Serialize;
 
-mod conn;
+pub(super) mod conn;
 
-use super::queries;
-use super::queries::{commit, games, identity, ratings, schedule};
+use super::queries::games;
 use super::sql::ready;
 use conn::SqliteConn;
 
@@ -33,13 +30,7 @@ use super::DriverError;
 use super::migrations::{Backend, Migration, for_backend};
 use super::sql::{Row as SqlRow, Value as SqlValue};
 use super::transfer::{self, Table};
-use super::{
-    ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, FinishedGame,
-    GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow, OpenedAct, Platform,
-    PlayerRow, RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow,
-    StorageError, Store,
-};
-use crate::core::game::PlayerId;
+use super::{Result, StorageError};
 
 /// The schema's steps for SQLite, in order: version N is element N − 1.
 fn migrations() -> &'static [Migration] {
@@ -172,7 +163,7 @@ impl SqliteStore {
 
     /// Runs reads in one read transaction: one lock for all of them, and
     /// one consistent snapshot.
-    async fn read<T, F>(&self, work: F) -> Result<T>
+    pub(super) async fn read<T, F>(&self, work: F) -> Result<T>
     where
         T: Send,
         F: FnOnce(&Connection) -> Result<T> + Send,
@@ -189,7 +180,7 @@ impl SqliteStore {
     /// Runs `work` in one `IMMEDIATE` transaction: it holds the write lock
     /// from its first read, so it queues behind another process's write
     /// (up to the busy timeout) instead of failing half-way.
-    async fn write<T, F>(&self, work: F) -> Result<T>
+    pub(super) async fn write<T, F>(&self, work: F) -> Result<T>
     where
         T: Send,
         F: FnOnce(&Connection) -> Result<T> + Send,
@@ -354,493 +345,13 @@ fn apply_migration(conn: &mut Connection, version: usize, name: &str, sql: &str)
     tx.commit().map_err(failed)
 }
 
-impl Store for SqliteStore {
-    async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
-        // The common case (a known place and player) only reads and takes no
-        // write lock; new servers, channels and players are written together
-        // in one write transaction, which looks for the key again first.
-        let known = self
-            .read(|conn| ready(identity::open_act_reading(&mut SqliteConn(conn), &request)))
-            .await?;
-        match known {
-            Some(opened) => Ok(opened),
-            None => {
-                self.write(|conn| {
-                    ready(identity::open_act_writing(
-                        &mut SqliteConn(conn),
-                        &request,
-                        now,
-                    ))
-                })
-                .await
-            }
-        }
-    }
-
-    async fn ongoing_in_channel(&self, channel_id: i64, player: PlayerId) -> Result<ChannelGames> {
-        self.read(|conn| {
-            ready(games::ongoing_in_channel(
-                &mut SqliteConn(conn),
-                channel_id,
-                player,
-            ))
-        })
-        .await
-    }
-
-    async fn ensure_server(
-        &self,
-        platform: Platform,
-        platform_id: &str,
-        defaults: &ServerDefaults,
-        now: DateTime<Utc>,
-    ) -> Result<ServerRow> {
-        self.write(|conn| {
-            let c = &mut SqliteConn(conn);
-            ready(identity::ensure_server(
-                c,
-                platform,
-                platform_id,
-                defaults,
-                now,
-            ))
-        })
-        .await
-    }
-
-    async fn ensure_channel(&self, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
-        self.write(|conn| {
-            ready(identity::ensure_channel(
-                &mut SqliteConn(conn),
-                server_id,
-                platform_id,
-            ))
-        })
-        .await
-    }
-
-    async fn ensure_player(
-        &self,
-        platform: Platform,
-        platform_id: &str,
-        display_name: &str,
-        now: DateTime<Utc>,
-    ) -> Result<PlayerRow> {
-        self.write(|conn| {
-            let c = &mut SqliteConn(conn);
-            ready(identity::ensure_player(
-                c,
-                platform,
-                platform_id,
-                display_name,
-                now,
-            ))
-        })
-        .await
-    }
-
-    async fn find_player(
-        &self,
-        platform: Platform,
-        platform_id: &str,
-    ) -> Result<Option<PlayerRow>> {
-        self.read(|conn| {
-            ready(identity::find_player(
-                &mut SqliteConn(conn),
-                platform,
-                platform_id,
-            ))
-        })
-        .await
-    }
-
-    async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>> {
-        self.read(|conn| ready(identity::player(&mut SqliteConn(conn), id)))
-            .await
-    }
-
-    async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
-        self.read(|conn| ready(identity::server(&mut SqliteConn(conn), id)))
-            .await
-    }
-
-    async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
-        self.read(|conn| ready(identity::answer_of(&mut SqliteConn(conn), act_key)))
-            .await
-    }
-
-    async fn game(&self, id: i64) -> Result<Option<GameRecord>> {
-        self.read(|conn| ready(games::game(&mut SqliteConn(conn), id)))
-            .await
-    }
-
-    async fn games_in_channel(
-        &self,
-        channel_id: i64,
-        player: PlayerId,
-        ongoing_only: bool,
-    ) -> Result<Vec<GameSummary>> {
-        self.read(|conn| {
-            ready(games::games_in_channel(
-                &mut SqliteConn(conn),
-                channel_id,
-                player,
-                ongoing_only,
-            ))
-        })
-        .await
-    }
-
-    async fn ongoing_games_on_server(
-        &self,
-        server_id: i64,
-        player: PlayerId,
-    ) -> Result<Vec<GameSummary>> {
-        self.read(|conn| {
-            ready(games::ongoing_games_on_server(
-                &mut SqliteConn(conn),
-                server_id,
-                player,
-            ))
-        })
-        .await
-    }
-
-    async fn open_challenge_count(&self, challenger: PlayerId, now: DateTime<Utc>) -> Result<u32> {
-        self.read(|conn| {
-            ready(games::open_challenge_count(
-                &mut SqliteConn(conn),
-                challenger,
-                now,
-            ))
-        })
-        .await
-    }
-
-    async fn open_challenges(
-        &self,
-        channel_id: i64,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<ChallengeRow>> {
-        self.read(|conn| {
-            ready(games::open_challenges(
-                &mut SqliteConn(conn),
-                channel_id,
-                now,
-            ))
-        })
-        .await
-    }
-
-    async fn commit<R, F>(
-        &self,
-        commit: Commit,
-        now: DateTime<Utc>,
-        answer: F,
-    ) -> Result<(Committed, R)>
-    where
-        R: Serialize + Send + 'static,
-        F: FnOnce(&Committed) -> R + Send + 'static,
-    {
-        self.write(move |conn| {
-            ready(commit::write_act(
-                &mut SqliteConn(conn),
-                &commit,
-                now,
-                answer,
-            ))
-        })
-        .await
-    }
-
-    async fn commit_all<R, F>(
-        &self,
-        batch: Vec<(Commit, F)>,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<(Committed, R)>>
-    where
-        R: Serialize + Send + 'static,
-        F: FnOnce(&Committed) -> R + Send + 'static,
-    {
-        self.write(move |conn| ready(commit::write_all(&mut SqliteConn(conn), batch, now)))
-            .await
-    }
-
-    async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
-        self.read(|conn| ready(schedule::next_wake_up(&mut SqliteConn(conn))))
-            .await
-    }
-
-    async fn due_games(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
-        self.read(move |conn| ready(schedule::due_games(&mut SqliteConn(conn), now, limit)))
-            .await
-    }
-
-    async fn claim_due_games(
-        &self,
-        now: DateTime<Utc>,
-        lease_until: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<DueGame>> {
-        self.write(move |conn| {
-            let mut conn = SqliteConn(conn);
-            ready(schedule::claim_due_games_in_write(
-                &mut conn,
-                now,
-                lease_until,
-                limit,
-            ))
-        })
-        .await
-    }
-
-    async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
-        self.read(move |conn| {
-            ready(schedule::running_leave(
-                &mut SqliteConn(conn),
-                player,
-                server_id,
-            ))
-        })
-        .await
-    }
-
-    async fn running_leaves(
-        &self,
-        server_id: i64,
-        players: [PlayerId; 2],
-    ) -> Result<Vec<LeaveRow>> {
-        self.read(move |conn| {
-            ready(schedule::running_leaves(
-                &mut SqliteConn(conn),
-                server_id,
-                players,
-            ))
-        })
-        .await
-    }
-
-    async fn leave_days_in_year(&self, player: PlayerId, server_id: i64, year: i32) -> Result<u32> {
-        self.read(move |conn| {
-            let mut conn = SqliteConn(conn);
-            ready(schedule::leave_days_in_year(
-                &mut conn, player, server_id, year,
-            ))
-        })
-        .await
-    }
-
-    async fn due_leave_ends(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<LeaveRow>> {
-        self.read(move |conn| ready(schedule::due_leave_ends(&mut SqliteConn(conn), now, limit)))
-            .await
-    }
-
-    async fn next_leave_end(&self) -> Result<Option<DateTime<Utc>>> {
-        self.read(|conn| ready(schedule::next_leave_end(&mut SqliteConn(conn))))
-            .await
-    }
-
-    async fn clocked_games(&self, after_id: i64, limit: usize) -> Result<Vec<DueGame>> {
-        self.read(move |conn| {
-            ready(schedule::clocked_games(
-                &mut SqliteConn(conn),
-                after_id,
-                limit,
-            ))
-        })
-        .await
-    }
-
-    async fn last_heartbeat(&self) -> Result<Option<DateTime<Utc>>> {
-        self.read(|conn| ready(schedule::last_heartbeat(&mut SqliteConn(conn))))
-            .await
-    }
-
-    async fn beat(&self, now: DateTime<Utc>) -> Result<()> {
-        self.write(move |conn| ready(schedule::beat(&mut SqliteConn(conn), now)))
-            .await
-    }
-
-    async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
-        self.read(|conn| ready(games::finished_games(&mut SqliteConn(conn), server_id)))
-            .await
-    }
-
-    async fn rating(&self, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
-        self.read(move |conn| ready(ratings::rating(&mut SqliteConn(conn), server_id, player)))
-            .await
-    }
-
-    async fn rating_history(&self, server_id: i64, player: PlayerId) -> Result<Vec<RatingPoint>> {
-        self.read(move |conn| {
-            ready(ratings::rating_history(
-                &mut SqliteConn(conn),
-                server_id,
-                player,
-            ))
-        })
-        .await
-    }
-
-    async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
-        self.read(move |conn| ready(ratings::standings(&mut SqliteConn(conn), server_id)))
-            .await
-    }
-
-    async fn ladder(&self, server_id: i64) -> Result<LadderRow> {
-        self.read(move |conn| ready(queries::ladder::ladder(&mut SqliteConn(conn), server_id)))
-            .await
-    }
-
-    async fn unsettled_ladder_matches(&self, server_id: i64) -> Result<Vec<LadderMatchRow>> {
-        self.read(move |conn| {
-            ready(queries::ladder::unsettled_ladder_matches(
-                &mut SqliteConn(conn),
-                server_id,
-            ))
-        })
-        .await
-    }
-
-    async fn ladder_match_of_challenge(&self, challenge_id: i64) -> Result<Option<LadderMatchRow>> {
-        self.read(move |conn| {
-            ready(queries::ladder::ladder_match_of_challenge(
-                &mut SqliteConn(conn),
-                challenge_id,
-            ))
-        })
-        .await
-    }
-
-    async fn ladder_match_of_game(&self, game_id: i64) -> Result<Option<LadderMatchRow>> {
-        self.read(move |conn| {
-            ready(queries::ladder::ladder_match_of_game(
-                &mut SqliteConn(conn),
-                game_id,
-            ))
-        })
-        .await
-    }
-
-    async fn due_ladder_forfeits(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<LadderMatchRow>> {
-        self.read(move |conn| {
-            ready(queries::ladder::due_ladder_forfeits(
-                &mut SqliteConn(conn),
-                now,
-                limit,
-            ))
-        })
-        .await
-    }
-
-    async fn idle_ladder_rungs(
-        &self,
-        active_before: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<IdleRung>> {
-        self.read(move |conn| {
-            ready(queries::ladder::idle_ladder_rungs(
-                &mut SqliteConn(conn),
-                active_before,
-                limit,
-            ))
-        })
-        .await
-    }
-
-    async fn next_ladder_deadline(
-        &self,
-        inactive_after: Option<chrono::Duration>,
-    ) -> Result<Option<DateTime<Utc>>> {
-        self.read(move |conn| {
-            ready(queries::ladder::next_ladder_deadline(
-                &mut SqliteConn(conn),
-                inactive_after,
-            ))
-        })
-        .await
-    }
-
-    async fn tournament(&self, id: i64) -> Result<Option<super::TournamentRow>> {
-        self.read(move |conn| ready(queries::tournaments::tournament(&mut SqliteConn(conn), id)))
-            .await
-    }
-
-    async fn tournaments_in_channel(&self, channel_id: i64) -> Result<Vec<super::TournamentRow>> {
-        self.read(move |conn| {
-            ready(queries::tournaments::tournaments_in_channel(
-                &mut SqliteConn(conn),
-                channel_id,
-            ))
-        })
-        .await
-    }
-
-    async fn tournament_entrants(&self, tournament_id: i64) -> Result<Vec<super::EntrantRow>> {
-        self.read(move |conn| {
-            ready(queries::tournaments::tournament_entrants(
-                &mut SqliteConn(conn),
-                tournament_id,
-            ))
-        })
-        .await
-    }
-
-    async fn tournament_pairings(&self, tournament_id: i64) -> Result<Vec<super::PairingRow>> {
-        self.read(move |conn| {
-            ready(queries::tournaments::tournament_pairings(
-                &mut SqliteConn(conn),
-                tournament_id,
-            ))
-        })
-        .await
-    }
-
-    async fn tournament_of_game(&self, game_id: i64) -> Result<Option<i64>> {
-        self.read(move |conn| {
-            ready(queries::tournaments::tournament_of_game(
-                &mut SqliteConn(conn),
-                game_id,
-            ))
-        })
-        .await
-    }
-
-    async fn due_tournaments(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<super::DueTournament>> {
-        self.read(move |conn| {
-            ready(queries::tournaments::due_tournaments(
-                &mut SqliteConn(conn),
-                now,
-                limit,
-            ))
-        })
-        .await
-    }
-
-    async fn next_tournament_start(&self) -> Result<Option<DateTime<Utc>>> {
-        self.read(|conn| {
-            ready(queries::tournaments::next_tournament_start(
-                &mut SqliteConn(conn),
-            ))
-        })
-        .await
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::game::{DrawRules, Note, NoteKind};
     use crate::core::notation::Lang;
     use crate::storage::suite::store_suite;
+    use crate::storage::*;
     use crate::storage::{
         ChallengeClosing, ChallengeStatus, ColorChoice, GameState, GameUpdate, MoveRow,
         NewChallenge, NewGame,
@@ -849,9 +360,9 @@ mod tests {
     use shakmaty::Color;
     use tempfile::TempDir;
 
-    fn fresh() -> (TempDir, SqliteStore) {
+    fn fresh() -> (TempDir, Store) {
         let dir = tempfile::tempdir().expect("temp dir");
-        let store = SqliteStore::open(dir.path().join("suite.db")).expect("open");
+        let store = Store::from(SqliteStore::open(dir.path().join("suite.db")).expect("open"));
         (dir, store)
     }
 
@@ -896,8 +407,11 @@ mod tests {
     #[test]
     fn a_fresh_file_gets_every_migration_and_every_table() {
         let (_dir, store) = fresh();
-        assert_eq!(store.schema_version().expect("version"), migrations().len());
-        let conn = store.lock().expect("lock");
+        assert_eq!(
+            store.sqlite().schema_version().expect("version"),
+            migrations().len()
+        );
+        let conn = store.sqlite().lock().expect("lock");
         assert_eq!(int_pragma(&conn, "user_version"), migrations().len() as i64);
         assert_eq!(tables(&conn), TABLES);
         let mode: String = conn
@@ -913,11 +427,14 @@ mod tests {
     fn reopening_applies_no_migration_twice() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("twice.db");
-        drop(SqliteStore::open(&path).expect("open"));
+        drop(Store::from(SqliteStore::open(&path).expect("open")));
         // 0001 has plain CREATE TABLEs: running it again would fail.
-        let store = SqliteStore::open(&path).expect("reopen");
-        assert_eq!(store.schema_version().expect("version"), migrations().len());
-        assert_eq!(tables(&store.lock().expect("lock")), TABLES);
+        let store = Store::from(SqliteStore::open(&path).expect("reopen"));
+        assert_eq!(
+            store.sqlite().schema_version().expect("version"),
+            migrations().len()
+        );
+        assert_eq!(tables(&store.sqlite().lock().expect("lock")), TABLES);
     }
 
     #[test]
@@ -958,11 +475,11 @@ mod tests {
     async fn data_survives_closing_and_reopening() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("keep.db");
-        let store = SqliteStore::open(&path).expect("open");
+        let store = Store::from(SqliteStore::open(&path).expect("open"));
         let (game, player) = a_game_with_a_move(&store).await;
         drop(store);
 
-        let store = SqliteStore::open(&path).expect("reopen");
+        let store = Store::from(SqliteStore::open(&path).expect("reopen"));
         assert_eq!(store.player(player.id).await.expect("read"), Some(player));
         assert_eq!(store.game(game.id).await.expect("read"), Some(game));
         let answer = store.answer_of("move-1").await.expect("read");
@@ -970,7 +487,7 @@ mod tests {
     }
 
     /// A game with one move and one note, saved under act key `move-1`.
-    async fn a_game_with_a_move(store: &SqliteStore) -> (GameRecord, PlayerRow) {
+    async fn a_game_with_a_move(store: &Store) -> (GameRecord, PlayerRow) {
         let defaults = ServerDefaults {
             language: Lang::En,
             time_control: "3d".to_owned(),
@@ -1104,7 +621,7 @@ mod tests {
         };
         store.commit(unclosed, at(5), |_| ()).await.expect("game");
 
-        let conn = store.lock().expect("lock");
+        let conn = store.sqlite().lock().expect("lock");
         let linked: Vec<Option<i64>> = conn
             .prepare("SELECT game_id FROM challenges ORDER BY id")
             .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
@@ -1123,7 +640,7 @@ mod tests {
         ] {
             let sql = format!("UPDATE games SET {column} = ?1 WHERE id = ?2");
             let original: String = {
-                let conn = store.lock().expect("lock");
+                let conn = store.sqlite().lock().expect("lock");
                 let read = format!("SELECT {column} FROM games WHERE id = ?1");
                 let original = conn
                     .query_row(&read, params![game.id], |r| r.get(0))
@@ -1142,7 +659,7 @@ mod tests {
                 matches!(loaded, Err(StorageError::Corrupt(_))),
                 "{column}: {loaded:?}"
             );
-            let conn = store.lock().expect("lock");
+            let conn = store.sqlite().lock().expect("lock");
             conn.execute(&sql, params![original, game.id])
                 .expect("mend");
         }
@@ -1153,7 +670,7 @@ mod tests {
     async fn a_game_whose_moves_do_not_add_up_is_refused() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("lost.db");
-        let store = SqliteStore::open(&path).expect("open");
+        let store = Store::from(SqliteStore::open(&path).expect("open"));
         let (game, _) = a_game_with_a_move(&store).await;
         assert!(check_file(&path).expect("check").is_empty());
         let cases = [
@@ -1167,6 +684,7 @@ mod tests {
             "game 1 moves: 1 stored, not numbered 1 to 1",
         ]) {
             store
+                .sqlite()
                 .with(|conn| conn.execute(sql, params![1]).map_err(StorageError::from))
                 .await
                 .expect("spoil");
@@ -1177,6 +695,7 @@ mod tests {
             );
             assert_eq!(check_file(&path).expect("check"), [expected], "{sql}");
             store
+                .sqlite()
                 .with(|conn| {
                     conn.execute("DELETE FROM moves", [])?;
                     conn.execute(
@@ -1194,7 +713,7 @@ mod tests {
 
     /// A file with a game of `plies` moves, closed (its WAL folded in).
     async fn a_closed_file_with_moves(path: &Path, plies: u32) {
-        let store = SqliteStore::open(path).expect("open");
+        let store = Store::from(SqliteStore::open(path).expect("open"));
         let (game, _) = a_game_with_a_move(&store).await;
         let new_moves = (2..=plies)
             .map(|ply| MoveRow {
@@ -1284,7 +803,7 @@ mod tests {
     #[tokio::test]
     async fn a_poisoned_lock_is_an_error_not_a_panic() {
         let (_dir, store) = fresh();
-        let conn = Arc::clone(&store.conn);
+        let conn = Arc::clone(&store.sqlite().conn);
         let panicked = std::thread::spawn(move || {
             let _guard = conn.lock();
             panic!("poison the connection lock");
@@ -1294,7 +813,7 @@ mod tests {
         let read = store.player(PlayerId(1)).await;
         assert!(matches!(read, Err(StorageError::Backend(_))), "{read:?}");
         assert!(matches!(
-            store.schema_version(),
+            store.sqlite().schema_version(),
             Err(StorageError::Backend(_))
         ));
     }
@@ -1334,9 +853,10 @@ mod tests {
     async fn a_read_only_file_refuses_writes_as_read_only() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("ro.db");
-        let (game, _) = a_game_with_a_move(&SqliteStore::open(&path).expect("open")).await;
+        let (game, _) =
+            a_game_with_a_move(&Store::from(SqliteStore::open(&path).expect("open"))).await;
         let uri = format!("file:{}?mode=ro", path.display());
-        let store = SqliteStore::open(&uri).expect("open read-only");
+        let store = Store::from(SqliteStore::open(&uri).expect("open read-only"));
         assert_eq!(
             store.game(game.id).await.expect("read").map(|g| g.id),
             Some(game.id)
@@ -1355,6 +875,7 @@ mod tests {
     async fn a_lock_held_past_the_busy_timeout_is_busy() {
         let (dir, store) = fresh();
         store
+            .sqlite()
             .with(|conn| {
                 conn.busy_timeout(std::time::Duration::from_millis(20))
                     .map_err(StorageError::from)

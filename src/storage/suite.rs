@@ -59,7 +59,7 @@ macro_rules! store_suite {
             #[tokio::test]
             async fn $check() {
                 let (_guard, store) = $fresh();
-                $crate::storage::suite::$check(&store).await;
+                $crate::storage::suite::$check(&$crate::storage::Store::from(store)).await;
             }
         )+
     };
@@ -70,7 +70,7 @@ macro_rules! store_suite {
                 let Some((_guard, store)) = $fresh().await else {
                     return;
                 };
-                $crate::storage::suite::$check(&store).await;
+                $crate::storage::suite::$check(&$crate::storage::Store::from(store)).await;
             }
         )+
     };
@@ -95,7 +95,7 @@ struct World {
     carol: PlayerRow,
 }
 
-async fn world<S: Store>(store: &S) -> World {
+async fn world(store: &Store) -> World {
     let server = store
         .ensure_server(Platform::Console, "club", &defaults(), t(0))
         .await
@@ -118,7 +118,7 @@ async fn world<S: Store>(store: &S) -> World {
     }
 }
 
-async fn player<S: Store>(store: &S, name: &str) -> PlayerRow {
+async fn player(store: &Store, name: &str) -> PlayerRow {
     store
         .ensure_player(Platform::Console, name, name, t(0))
         .await
@@ -167,7 +167,7 @@ fn new_challenge(w: &World, channel_id: i64, expires_at: DateTime<Utc>) -> NewCh
     }
 }
 
-async fn create_game<S: Store>(store: &S, game: NewGame) -> i64 {
+async fn create_game(store: &Store, game: NewGame) -> i64 {
     let commit = Commit {
         new_game: Some(game),
         ..Commit::default()
@@ -177,7 +177,7 @@ async fn create_game<S: Store>(store: &S, game: NewGame) -> i64 {
 }
 
 /// Saves `update` on top of the stored version of game `id`.
-async fn save<S: Store>(store: &S, id: i64, at: DateTime<Utc>, update: GameUpdate) {
+async fn save(store: &Store, id: i64, at: DateTime<Utc>, update: GameUpdate) {
     let record = store.game(id).await.expect("read").expect("game");
     let commit = Commit {
         game_updates: vec![GameUpdate {
@@ -207,7 +207,7 @@ fn ending(id: i64, result: GameResult, reason: Reason, ended_at: DateTime<Utc>) 
     }
 }
 
-async fn finish<S: Store>(store: &S, id: i64, result: GameResult, at: i64) {
+async fn finish(store: &Store, id: i64, result: GameResult, at: i64) {
     let reason = match result {
         GameResult::NoResult => Reason::Abort,
         _ => Reason::Resignation,
@@ -229,7 +229,7 @@ fn ids(games: &[GameSummary]) -> Vec<i64> {
     games.iter().map(|g| g.id).collect()
 }
 
-pub async fn identities_are_created_once<S: Store>(store: &S) {
+pub async fn identities_are_created_once(store: &Store) {
     let w = world(store).await;
     assert_eq!(w.server.language, Lang::Fr);
     assert_eq!(w.server.time_control, "3d");
@@ -286,7 +286,7 @@ pub async fn identities_are_created_once<S: Store>(store: &S) {
     assert_eq!(store.player(PlayerId(9999)).await.expect("read"), None);
 }
 
-pub async fn challenges_become_games_atomically<S: Store>(store: &S) {
+pub async fn challenges_become_games_atomically(store: &Store) {
     let w = world(store).await;
     let side = store
         .ensure_channel(w.server.id, "side")
@@ -407,7 +407,7 @@ pub async fn challenges_become_games_atomically<S: Store>(store: &S) {
 
 /// A player's open challenges count in every channel until they close or
 /// lapse (the cap on open challenges reads this).
-pub async fn open_challenges_are_counted_per_challenger<S: Store>(store: &S) {
+pub async fn open_challenges_are_counted_per_challenger(store: &Store) {
     let w = world(store).await;
     let side = store
         .ensure_channel(w.server.id, "side")
@@ -459,7 +459,7 @@ pub async fn open_challenges_are_counted_per_challenger<S: Store>(store: &S) {
 }
 
 /// A server is found by its number (a game's PGN names its community).
-pub async fn servers_are_found_by_id<S: Store>(store: &S) {
+pub async fn servers_are_found_by_id(store: &Store) {
     let w = world(store).await;
     assert_eq!(
         store.server(w.server.id).await.expect("server"),
@@ -468,7 +468,7 @@ pub async fn servers_are_found_by_id<S: Store>(store: &S) {
     assert_eq!(store.server(w.server.id + 100).await.expect("server"), None);
 }
 
-pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
+pub async fn game_updates_append_and_check_versions(store: &Store) {
     let w = world(store).await;
     let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
     let record = store.game(id).await.expect("read").expect("game");
@@ -612,7 +612,7 @@ pub async fn game_updates_append_and_check_versions<S: Store>(store: &S) {
 }
 
 /// Every result and reason survives the round trip, with the ending instant.
-pub async fn finished_games_round_trip<S: Store>(store: &S) {
+pub async fn finished_games_round_trip(store: &Store) {
     let w = world(store).await;
     let results = [
         GameResult::WhiteWins,
@@ -654,7 +654,7 @@ pub async fn finished_games_round_trip<S: Store>(store: &S) {
     }
 }
 
-pub async fn acts_are_committed_once<S: Store>(store: &S) {
+pub async fn acts_are_committed_once(store: &Store) {
     let w = world(store).await;
     let commit = |language| Commit {
         act_key: Some("interaction-42".into()),
@@ -699,7 +699,7 @@ pub async fn acts_are_committed_once<S: Store>(store: &S) {
 
 /// A refused act commits its key alone: its answer is kept, nothing else
 /// changes, and the act can never be carried out later under that key.
-pub async fn a_refusal_is_kept_under_its_key<S: Store>(store: &S) {
+pub async fn a_refusal_is_kept_under_its_key(store: &Store) {
     let w = world(store).await;
     let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
     let before = store.game(id).await.expect("read").expect("game");
@@ -769,7 +769,7 @@ pub async fn a_refusal_is_kept_under_its_key<S: Store>(store: &S) {
 
 /// An error half-way through a commit (a game naming nobody, an answer
 /// without JSON) leaves no trace of the parts before it.
-pub async fn a_failed_commit_writes_nothing<S: Store>(store: &S) {
+pub async fn a_failed_commit_writes_nothing(store: &Store) {
     let w = world(store).await;
     let commit = Commit {
         act_key: Some("broken".into()),
@@ -825,7 +825,7 @@ pub async fn a_failed_commit_writes_nothing<S: Store>(store: &S) {
 
 /// Acts committed together are kept together, each answer under its key;
 /// one refusal among them writes none of them.
-pub async fn batches_are_committed_whole<S: Store>(store: &S) {
+pub async fn batches_are_committed_whole(store: &Store) {
     let w = world(store).await;
     let challenge = |key: &str| Commit {
         act_key: Some(key.into()),
@@ -889,7 +889,7 @@ impl serde::Serialize for Unserializable {
 }
 
 /// Both stores keep instants to the millisecond, truncated.
-pub async fn instants_keep_milliseconds<S: Store>(store: &S) {
+pub async fn instants_keep_milliseconds(store: &Store) {
     let w = world(store).await;
     let fine = t(0) + Duration::nanoseconds(1_234_567_891);
     let coarse = t(0) + Duration::milliseconds(1_234);
@@ -918,7 +918,7 @@ pub async fn instants_keep_milliseconds<S: Store>(store: &S) {
     assert!(matches!(game.state, GameState::Over { ended_at, .. } if ended_at == coarse));
 }
 
-pub async fn game_lists_filter_and_order<S: Store>(store: &S) {
+pub async fn game_lists_filter_and_order(store: &Store) {
     let w = world(store).await;
     let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
     let second = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
@@ -995,7 +995,7 @@ pub async fn game_lists_filter_and_order<S: Store>(store: &S) {
     assert_eq!(renamed[0].white_name, "Carol C.");
 }
 
-pub async fn standings_count_scored_games_only<S: Store>(store: &S) {
+pub async fn standings_count_scored_games_only(store: &Store) {
     let w = world(store).await;
     let g1 = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
     let g2 = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await;
@@ -1052,7 +1052,7 @@ pub async fn standings_count_scored_games_only<S: Store>(store: &S) {
     assert!(empty.is_empty());
 }
 
-pub async fn player_language_is_set_and_cleared<S: Store>(store: &S) {
+pub async fn player_language_is_set_and_cleared(store: &Store) {
     let w = world(store).await;
     assert_eq!(w.alice.language, None);
     for (minute, language) in [(1, Some(Lang::Fr)), (2, Some(Lang::De)), (3, None)] {
@@ -1069,7 +1069,7 @@ pub async fn player_language_is_set_and_cleared<S: Store>(store: &S) {
 }
 
 /// `open_act` creates what is new, and answers a replay from the store.
-pub async fn acts_open_in_one_call<S: Store>(store: &S) {
+pub async fn acts_open_in_one_call(store: &Store) {
     let request = ActRequest {
         act_key: Some("interaction-7".into()),
         platform: Platform::Discord,
@@ -1103,7 +1103,7 @@ pub async fn acts_open_in_one_call<S: Store>(store: &S) {
 }
 
 /// `ongoing_in_channel` names the one game with its version, or lists several.
-pub async fn the_only_game_in_a_channel_is_found_by_version<S: Store>(store: &S) {
+pub async fn the_only_game_in_a_channel_is_found_by_version(store: &Store) {
     let w = world(store).await;
     let lookup = || store.ongoing_in_channel(w.channel.id, w.alice.id);
     assert_eq!(lookup().await.expect("read"), ChannelGames::None);
@@ -1128,7 +1128,7 @@ pub async fn the_only_game_in_a_channel_is_found_by_version<S: Store>(store: &S)
 }
 
 /// The scheduler's queries: the earliest deadline, and what is due, earliest first.
-pub async fn deadlines_come_from_running_clocks<S: Store>(store: &S) {
+pub async fn deadlines_come_from_running_clocks(store: &Store) {
     let w = world(store).await;
     assert_eq!(store.next_wake_up().await.expect("read"), None);
     let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
@@ -1216,7 +1216,7 @@ fn rating_update(
     }
 }
 
-pub async fn ratings_move_with_their_game_count<S: Store>(store: &S) {
+pub async fn ratings_move_with_their_game_count(store: &Store) {
     let w = world(store).await;
     assert_eq!(
         store.rating(w.server.id, w.alice.id).await.expect("read"),
@@ -1289,7 +1289,7 @@ pub async fn ratings_move_with_their_game_count<S: Store>(store: &S) {
     );
 }
 
-pub async fn finished_games_leave_out_running_and_aborted_ones<S: Store>(store: &S) {
+pub async fn finished_games_leave_out_running_and_aborted_ones(store: &Store) {
     let w = world(store).await;
     let late = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
     let early = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await;
@@ -1312,7 +1312,7 @@ pub async fn finished_games_leave_out_running_and_aborted_ones<S: Store>(store: 
 }
 
 /// A claimed game is passed over until its lease ends or a save moves it on.
-pub async fn due_games_are_claimed_once<S: Store>(store: &S) {
+pub async fn due_games_are_claimed_once(store: &Store) {
     let w = world(store).await;
     let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
     let second = create_game(store, new_game(&w, w.carol.id, w.bob.id)).await;
@@ -1385,7 +1385,7 @@ fn ladder_order(ladder: &LadderRow) -> Vec<(String, DateTime<Utc>)> {
         .collect()
 }
 
-pub async fn ladders_are_written_whole_and_check_versions<S: Store>(store: &S) {
+pub async fn ladders_are_written_whole_and_check_versions(store: &Store) {
     let w = world(store).await;
     let empty = store.ladder(w.server.id).await.expect("ladder");
     assert_eq!((empty.version, empty.entries.len()), (0, 0));
@@ -1450,7 +1450,7 @@ pub async fn ladders_are_written_whole_and_check_versions<S: Store>(store: &S) {
     assert!(other.entries.is_empty());
 }
 
-pub async fn ladder_matches_follow_their_challenge_and_game<S: Store>(store: &S) {
+pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) {
     let w = world(store).await;
     let joined = ladder_write(&w, 0, &[(w.bob.id, 0), (w.alice.id, 0)]);
     store.commit(joined, t(0), |_| ()).await.expect("join");
@@ -1622,7 +1622,7 @@ fn a_tournament(w: &World, closes: Option<DateTime<Utc>>) -> NewTournament {
     }
 }
 
-async fn apply<S: Store>(store: &S, at: i64, changes: Vec<TournamentChange>) -> Result<Committed> {
+async fn apply(store: &Store, at: i64, changes: Vec<TournamentChange>) -> Result<Committed> {
     let commit = Commit {
         tournament_changes: changes,
         ..Commit::default()
@@ -1630,7 +1630,7 @@ async fn apply<S: Store>(store: &S, at: i64, changes: Vec<TournamentChange>) -> 
     store.commit(commit, t(at), |_| ()).await.map(|(c, _)| c)
 }
 
-pub async fn tournaments_keep_entrants_pairings_and_versions<S: Store>(store: &S) {
+pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) {
     let w = world(store).await;
     let created = apply(
         store,
@@ -1838,7 +1838,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions<S: Store>(store: &S
     assert_eq!(store.tournament(999).await.expect("read"), None);
 }
 
-pub async fn tournament_entry_windows_wake_the_scheduler<S: Store>(store: &S) {
+pub async fn tournament_entry_windows_wake_the_scheduler(store: &Store) {
     let w = world(store).await;
     assert_eq!(store.next_tournament_start().await.expect("next"), None);
     let mut ids = Vec::new();

@@ -257,12 +257,17 @@ mod tests {
                 .handle(act(user, channel, text, &format!("k{index}")), at)
                 .await;
         }
-        sqlite.beat(start + Duration::hours(1)).await.expect("beat");
+        service
+            .store()
+            .beat(start + Duration::hours(1))
+            .await
+            .expect("beat");
 
         let schema = ScratchSchema::create(&url, "copy").await.expect("schema");
         let pg = schema.store(2).await.expect("open");
         let copied = copy_sqlite_to_postgres(&sqlite, &pg).await.expect("copy");
         assert_eq!(copied.len(), TABLES.len());
+        let (sqlite, pg) = (Store::from(sqlite), Store::from(pg));
         for table in [
             "servers",
             "players",
@@ -359,7 +364,7 @@ mod tests {
             .await;
         assert!(pg.game(3).await.expect("read").is_some());
         // A second copy into a database that has rows is refused.
-        let again = copy_sqlite_to_postgres(&sqlite, &pg).await;
+        let again = copy_sqlite_to_postgres(sqlite.sqlite(), pg.postgres()).await;
         assert!(again.is_err());
     }
 }

@@ -12,18 +12,13 @@ use super::interactions;
 use super::rest::with_retries;
 use crate::core::command::Command;
 use crate::service::Input;
-use crate::storage::Store;
 
 /// Discord's limit on choices.
 pub const MAX_CHOICES: usize = 25;
 /// Discord's limit on a choice's name.
 const MAX_CHOICE_NAME: usize = 100;
 
-pub(super) async fn answer<S: Store>(
-    handler: &Handler<S>,
-    ctx: &Context,
-    interaction: &CommandInteraction,
-) {
+pub(super) async fn answer(handler: &Handler, ctx: &Context, interaction: &CommandInteraction) {
     let origin = handler.origin(
         interaction.guild_id,
         interaction.channel_id.get(),

@@ -45,7 +45,6 @@ use crate::core::notation::Lang;
 use crate::core::platform::Platform;
 use crate::i18n::Arg;
 use crate::service::{BoardImages, Input, Moderation, Request, Service, TimeSource, User};
-use crate::storage::Store;
 
 pub use self::delivery::DiscordNotifier;
 
@@ -94,8 +93,8 @@ pub struct Bot {
 
 impl Bot {
     /// Builds the client; nothing is sent until [`Bot::run`].
-    pub async fn connect<S: Store>(
-        service: Arc<Service<S>>,
+    pub async fn connect(
+        service: Arc<Service>,
         options: DiscordOptions,
         time: Arc<dyn TimeSource>,
     ) -> anyhow::Result<Bot> {
@@ -165,8 +164,8 @@ struct Origin {
     lang: Lang,
 }
 
-struct Handler<S: Store> {
-    service: Arc<Service<S>>,
+struct Handler {
+    service: Arc<Service>,
     options: DiscordOptions,
     limiter: ratelimit::RateLimiter,
     time: Arc<dyn TimeSource>,
@@ -174,7 +173,7 @@ struct Handler<S: Store> {
 }
 
 #[async_trait]
-impl<S: Store> EventHandler for Handler<S> {
+impl EventHandler for Handler {
     async fn ready(&self, ctx: Context, ready: Ready) {
         let shard = ready.shard.map(|s| s.id.0).unwrap_or(0);
         tracing::info!(shard, guilds = ready.guilds.len(), "Discord shard ready");
@@ -196,7 +195,7 @@ impl<S: Store> EventHandler for Handler<S> {
     }
 }
 
-impl<S: Store> Handler<S> {
+impl Handler {
     async fn register(&self, ctx: &Context) {
         let commands = commands::registrations(self.service.i18n());
         if self.options.guilds.is_empty() {

@@ -43,7 +43,6 @@ use matrix_sdk::ruma::OwnedUserId;
 use crate::config::MatrixConfig;
 use crate::service::Notifier;
 use crate::service::{Reply, Service};
-use crate::storage::Store;
 
 /// Why the Matrix bot could not start or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -118,9 +117,9 @@ impl MatrixBot {
     }
 
     /// Syncs and answers until `shutdown` completes.
-    pub async fn run<S: Store>(
+    pub async fn run(
         &self,
-        service: &Service<S>,
+        service: &Service,
         shutdown: impl Future<Output = ()>,
     ) -> Result<(), MatrixError> {
         sync::run(&self.client, &self.settings, service, shutdown).await

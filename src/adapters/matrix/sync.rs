@@ -20,7 +20,6 @@ use matrix_sdk::{Client, Room};
 use crate::core::command::{self, Command};
 use crate::core::platform::Platform;
 use crate::service::{BoardImages, Input, Request, Service, User};
-use crate::storage::Store;
 
 use super::choices::{Answer, PendingChoices};
 use super::commands::{command_text, resolve_pills};
@@ -40,10 +39,10 @@ const SYNC_TIMEOUT: Duration = Duration::from_secs(30);
 const SYNC_RETRY: Duration = Duration::from_secs(5);
 
 /// Syncs until `shutdown` completes.
-pub async fn run<S: Store>(
+pub async fn run(
     client: &Client,
     settings: &Settings,
-    service: &Service<S>,
+    service: &Service,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), MatrixError> {
     tokio::pin!(shutdown);
@@ -135,10 +134,10 @@ fn queue_events(
     }
 }
 
-async fn handle_event<S: Store>(
+async fn handle_event(
     client: &Client,
     settings: &Settings,
-    service: &Service<S>,
+    service: &Service,
     choices: &mut PendingChoices,
     room: &Room,
     incoming: Incoming,

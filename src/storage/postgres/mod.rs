@@ -1,15 +1,15 @@
-//! The PostgreSQL store: the same [`Store`] as SQLite, for several bot
-//! processes sharing one database.
+//! The PostgreSQL backend, for several bot processes sharing one database:
+//! the connection pool, the transactions the shared statements
+//! (`storage::queries`) run in, the migrations' lock and how driver errors
+//! read.
 //!
-//! tokio-postgres with a deadpool pool; every call borrows a connection and
-//! runs one statement where it can (a game with its moves and notes is one
-//! query; an act's commit is `BEGIN`, one pipelined round trip, `COMMIT`).
+//! tokio-postgres with a deadpool pool; every call borrows a connection.
 //! What several processes share is made safe by the database itself: a
 //! game's version is checked in the `UPDATE` that saves it, an act's key is
 //! a primary key, and the scheduler claims due games with
-//! `FOR UPDATE SKIP LOCKED`. Migrations live in `migrations/postgres/`.
+//! `FOR UPDATE SKIP LOCKED`.
 
-mod conn;
+pub(super) mod conn;
 mod import;
 pub mod schema;
 pub mod scratch;
@@ -18,20 +18,12 @@ pub use import::Import;
 
 use std::str::FromStr;
 
-use chrono::{DateTime, Utc};
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
-use serde::Serialize;
 use tokio_postgres::NoTls;
 
 use super::DriverError;
-use super::queries;
-use super::queries::{commit, games, identity, ratings, schedule};
-use super::{
-    ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, FinishedGame,
-    GameRecord, GameSummary, LeaveRow, OpenedAct, Platform, PlayerRow, RatingPoint, RatingRow,
-    Result, ServerDefaults, ServerRow, StandingRow, StorageError, Store,
-};
-use crate::core::game::PlayerId;
+use super::queries::games;
+use super::{Result, StorageError};
 use conn::PgConn;
 
 /// Connections per process unless the URL's caller asks otherwise.
@@ -143,7 +135,7 @@ impl PgStore {
         games::unsound_games(&mut PgConn(&client)).await
     }
 
-    async fn client(&self) -> Result<Object> {
+    pub(super) async fn client(&self) -> Result<Object> {
         self.pool.get().await.map_err(pool_error)
     }
 
@@ -161,7 +153,10 @@ impl PgStore {
 
 /// Commits `tx` when its writes succeeded, else rolls it back (a refused
 /// act leaves nothing written) and returns their refusal.
-async fn settle<T>(tx: deadpool_postgres::Transaction<'_>, written: Result<T>) -> Result<T> {
+pub(super) async fn settle<T>(
+    tx: deadpool_postgres::Transaction<'_>,
+    written: Result<T>,
+) -> Result<T> {
     match written {
         Ok(done) => {
             tx.commit().await.map_err(backend)?;
@@ -174,332 +169,14 @@ async fn settle<T>(tx: deadpool_postgres::Transaction<'_>, written: Result<T>) -
     }
 }
 
-impl Store for PgStore {
-    async fn ensure_server(
-        &self,
-        platform: Platform,
-        platform_id: &str,
-        defaults: &ServerDefaults,
-        now: DateTime<Utc>,
-    ) -> Result<ServerRow> {
-        let client = self.client().await?;
-        identity::ensure_server(&mut PgConn(&client), platform, platform_id, defaults, now).await
-    }
-
-    async fn ensure_channel(&self, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
-        let client = self.client().await?;
-        identity::ensure_channel(&mut PgConn(&client), server_id, platform_id).await
-    }
-
-    async fn ensure_player(
-        &self,
-        platform: Platform,
-        platform_id: &str,
-        display_name: &str,
-        now: DateTime<Utc>,
-    ) -> Result<PlayerRow> {
-        let client = self.client().await?;
-        identity::ensure_player(
-            &mut PgConn(&client),
-            platform,
-            platform_id,
-            display_name,
-            now,
-        )
-        .await
-    }
-
-    async fn find_player(
-        &self,
-        platform: Platform,
-        platform_id: &str,
-    ) -> Result<Option<PlayerRow>> {
-        let client = self.client().await?;
-        identity::find_player(&mut PgConn(&client), platform, platform_id).await
-    }
-
-    async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>> {
-        let client = self.client().await?;
-        identity::player(&mut PgConn(&client), id).await
-    }
-
-    async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
-        let client = self.client().await?;
-        identity::server(&mut PgConn(&client), id).await
-    }
-
-    async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
-        let mut client = self.client().await?;
-        if let Some(opened) = identity::open_act_reading(&mut PgConn(&client), &request).await? {
-            return Ok(opened);
-        }
-        let tx = client.transaction().await.map_err(backend)?;
-        let opened = identity::open_act_writing(&mut PgConn(&tx), &request, now).await?;
-        tx.commit().await.map_err(backend)?;
-        Ok(opened)
-    }
-
-    async fn ongoing_in_channel(&self, channel_id: i64, player: PlayerId) -> Result<ChannelGames> {
-        let client = self.client().await?;
-        games::ongoing_in_channel(&mut PgConn(&client), channel_id, player).await
-    }
-
-    async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
-        let client = self.client().await?;
-        identity::answer_of(&mut PgConn(&client), act_key).await
-    }
-
-    async fn game(&self, id: i64) -> Result<Option<GameRecord>> {
-        let client = self.client().await?;
-        games::game(&mut PgConn(&client), id).await
-    }
-
-    async fn games_in_channel(
-        &self,
-        channel_id: i64,
-        player: PlayerId,
-        ongoing_only: bool,
-    ) -> Result<Vec<GameSummary>> {
-        let client = self.client().await?;
-        games::games_in_channel(&mut PgConn(&client), channel_id, player, ongoing_only).await
-    }
-
-    async fn ongoing_games_on_server(
-        &self,
-        server_id: i64,
-        player: PlayerId,
-    ) -> Result<Vec<GameSummary>> {
-        let client = self.client().await?;
-        games::ongoing_games_on_server(&mut PgConn(&client), server_id, player).await
-    }
-
-    async fn open_challenge_count(&self, challenger: PlayerId, now: DateTime<Utc>) -> Result<u32> {
-        let client = self.client().await?;
-        games::open_challenge_count(&mut PgConn(&client), challenger, now).await
-    }
-
-    async fn open_challenges(
-        &self,
-        channel_id: i64,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<ChallengeRow>> {
-        let client = self.client().await?;
-        games::open_challenges(&mut PgConn(&client), channel_id, now).await
-    }
-
-    async fn commit<R, F>(
-        &self,
-        commit: Commit,
-        now: DateTime<Utc>,
-        answer: F,
-    ) -> Result<(Committed, R)>
-    where
-        R: Serialize + Send + 'static,
-        F: FnOnce(&Committed) -> R + Send + 'static,
-    {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(backend)?;
-        let written = commit::write_act(&mut PgConn(&tx), &commit, now, answer).await;
-        settle(tx, written).await
-    }
-
-    async fn commit_all<R, F>(
-        &self,
-        batch: Vec<(Commit, F)>,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<(Committed, R)>>
-    where
-        R: Serialize + Send + 'static,
-        F: FnOnce(&Committed) -> R + Send + 'static,
-    {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(backend)?;
-        // One COMMIT, so one flush of the log, for the whole batch.
-        let written = commit::write_all(&mut PgConn(&tx), batch, now).await;
-        settle(tx, written).await
-    }
-
-    async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
-        let client = self.client().await?;
-        schedule::next_wake_up(&mut PgConn(&client)).await
-    }
-
-    async fn due_games(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
-        let client = self.client().await?;
-        schedule::due_games(&mut PgConn(&client), now, limit).await
-    }
-
-    async fn claim_due_games(
-        &self,
-        now: DateTime<Utc>,
-        lease_until: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<DueGame>> {
-        let client = self.client().await?;
-        schedule::claim_due_games_skip_locked(&mut PgConn(&client), now, lease_until, limit).await
-    }
-
-    async fn running_leave(&self, player: PlayerId, server_id: i64) -> Result<Option<LeaveRow>> {
-        let client = self.client().await?;
-        schedule::running_leave(&mut PgConn(&client), player, server_id).await
-    }
-
-    async fn running_leaves(
-        &self,
-        server_id: i64,
-        players: [PlayerId; 2],
-    ) -> Result<Vec<LeaveRow>> {
-        let client = self.client().await?;
-        schedule::running_leaves(&mut PgConn(&client), server_id, players).await
-    }
-
-    async fn leave_days_in_year(&self, player: PlayerId, server_id: i64, year: i32) -> Result<u32> {
-        let client = self.client().await?;
-        schedule::leave_days_in_year(&mut PgConn(&client), player, server_id, year).await
-    }
-
-    async fn due_leave_ends(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<LeaveRow>> {
-        let client = self.client().await?;
-        schedule::due_leave_ends(&mut PgConn(&client), now, limit).await
-    }
-
-    async fn next_leave_end(&self) -> Result<Option<DateTime<Utc>>> {
-        let client = self.client().await?;
-        schedule::next_leave_end(&mut PgConn(&client)).await
-    }
-
-    async fn clocked_games(&self, after_id: i64, limit: usize) -> Result<Vec<DueGame>> {
-        let client = self.client().await?;
-        schedule::clocked_games(&mut PgConn(&client), after_id, limit).await
-    }
-
-    async fn last_heartbeat(&self) -> Result<Option<DateTime<Utc>>> {
-        let client = self.client().await?;
-        schedule::last_heartbeat(&mut PgConn(&client)).await
-    }
-
-    async fn beat(&self, now: DateTime<Utc>) -> Result<()> {
-        let client = self.client().await?;
-        schedule::beat(&mut PgConn(&client), now).await
-    }
-
-    async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
-        let client = self.client().await?;
-        ratings::standings(&mut PgConn(&client), server_id).await
-    }
-
-    async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
-        let client = self.client().await?;
-        games::finished_games(&mut PgConn(&client), server_id).await
-    }
-
-    async fn rating(&self, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
-        let client = self.client().await?;
-        ratings::rating(&mut PgConn(&client), server_id, player).await
-    }
-
-    async fn rating_history(&self, server_id: i64, player: PlayerId) -> Result<Vec<RatingPoint>> {
-        let client = self.client().await?;
-        ratings::rating_history(&mut PgConn(&client), server_id, player).await
-    }
-
-    async fn ladder(&self, server_id: i64) -> Result<super::LadderRow> {
-        let client = self.client().await?;
-        queries::ladder::ladder(&mut PgConn(&client), server_id).await
-    }
-
-    async fn unsettled_ladder_matches(&self, server_id: i64) -> Result<Vec<super::LadderMatchRow>> {
-        let client = self.client().await?;
-        queries::ladder::unsettled_ladder_matches(&mut PgConn(&client), server_id).await
-    }
-
-    async fn ladder_match_of_challenge(
-        &self,
-        challenge_id: i64,
-    ) -> Result<Option<super::LadderMatchRow>> {
-        let client = self.client().await?;
-        queries::ladder::ladder_match_of_challenge(&mut PgConn(&client), challenge_id).await
-    }
-
-    async fn ladder_match_of_game(&self, game_id: i64) -> Result<Option<super::LadderMatchRow>> {
-        let client = self.client().await?;
-        queries::ladder::ladder_match_of_game(&mut PgConn(&client), game_id).await
-    }
-
-    async fn due_ladder_forfeits(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<super::LadderMatchRow>> {
-        let client = self.client().await?;
-        queries::ladder::due_ladder_forfeits(&mut PgConn(&client), now, limit).await
-    }
-
-    async fn idle_ladder_rungs(
-        &self,
-        active_before: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<super::IdleRung>> {
-        let client = self.client().await?;
-        queries::ladder::idle_ladder_rungs(&mut PgConn(&client), active_before, limit).await
-    }
-
-    async fn next_ladder_deadline(
-        &self,
-        inactive_after: Option<chrono::Duration>,
-    ) -> Result<Option<DateTime<Utc>>> {
-        let client = self.client().await?;
-        queries::ladder::next_ladder_deadline(&mut PgConn(&client), inactive_after).await
-    }
-
-    async fn tournament(&self, id: i64) -> Result<Option<super::TournamentRow>> {
-        let client = self.client().await?;
-        queries::tournaments::tournament(&mut PgConn(&client), id).await
-    }
-
-    async fn tournaments_in_channel(&self, channel_id: i64) -> Result<Vec<super::TournamentRow>> {
-        let client = self.client().await?;
-        queries::tournaments::tournaments_in_channel(&mut PgConn(&client), channel_id).await
-    }
-
-    async fn tournament_entrants(&self, tournament_id: i64) -> Result<Vec<super::EntrantRow>> {
-        let client = self.client().await?;
-        queries::tournaments::tournament_entrants(&mut PgConn(&client), tournament_id).await
-    }
-
-    async fn tournament_pairings(&self, tournament_id: i64) -> Result<Vec<super::PairingRow>> {
-        let client = self.client().await?;
-        queries::tournaments::tournament_pairings(&mut PgConn(&client), tournament_id).await
-    }
-
-    async fn tournament_of_game(&self, game_id: i64) -> Result<Option<i64>> {
-        let client = self.client().await?;
-        queries::tournaments::tournament_of_game(&mut PgConn(&client), game_id).await
-    }
-
-    async fn due_tournaments(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<super::DueTournament>> {
-        let client = self.client().await?;
-        queries::tournaments::due_tournaments(&mut PgConn(&client), now, limit).await
-    }
-
-    async fn next_tournament_start(&self) -> Result<Option<DateTime<Utc>>> {
-        let client = self.client().await?;
-        queries::tournaments::next_tournament_start(&mut PgConn(&client)).await
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::scratch::{ScratchSchema, test_url};
     use super::*;
     use crate::core::game::DrawRules;
-    use crate::storage::MoveRow;
     use crate::storage::suite::store_suite;
-    use chrono::TimeZone;
+    use crate::storage::*;
+    use chrono::{TimeZone, Utc};
 
     async fn fresh() -> Option<(ScratchSchema, PgStore)> {
         let url = test_url()?;
@@ -627,9 +304,10 @@ mod tests {
     #[tokio::test]
     async fn a_game_whose_moves_do_not_add_up_is_refused() {
         use crate::storage::{GameState, GameUpdate, NewGame, ServerDefaults};
-        let Some((_schema, store)) = fresh().await else {
+        let Some((_schema, db)) = fresh().await else {
             return;
         };
+        let store = Store::from(db.clone());
         let now = Utc.with_ymd_and_hms(2026, 2, 1, 8, 0, 0).unwrap();
         let defaults = ServerDefaults {
             language: crate::core::notation::Lang::En,
@@ -707,10 +385,9 @@ mod tests {
                 .len(),
             3
         );
-        assert!(store.check_games().await.expect("check").is_empty());
+        assert!(db.check_games().await.expect("check").is_empty());
 
-        store
-            .query("DELETE FROM moves WHERE game_id = $1 AND ply = 2", &[&id])
+        db.query("DELETE FROM moves WHERE game_id = $1 AND ply = 2", &[&id])
             .await
             .expect("lose a row");
         let loaded = store.game(id).await;
@@ -719,17 +396,16 @@ mod tests {
             "{loaded:?}"
         );
         assert_eq!(
-            store.check_games().await.expect("check"),
+            db.check_games().await.expect("check"),
             [format!("game {id} moves: 3 counted, 2 stored")]
         );
-        store
-            .query(
-                "UPDATE moves SET ply = 2 WHERE game_id = $1 AND ply = 3",
-                &[&id],
-            )
-            .await
-            .expect("renumber");
-        store
+        db.query(
+            "UPDATE moves SET ply = 2 WHERE game_id = $1 AND ply = 3",
+            &[&id],
+        )
+        .await
+        .expect("renumber");
+        db
             .query("INSERT INTO moves SELECT game_id, 5, uci, san, played_at, draw_offer FROM moves WHERE game_id = $1 AND ply = 1", &[&id])
             .await
             .expect("misplace");
@@ -739,7 +415,7 @@ mod tests {
             "{loaded:?}"
         );
         assert_eq!(
-            store.check_games().await.expect("check"),
+            db.check_games().await.expect("check"),
             [format!("game {id} moves: 3 stored, not numbered 1 to 3")]
         );
     }
@@ -771,9 +447,9 @@ mod tests {
             schema.name()
         ));
         let manager = Manager::from_config(config, NoTls, ManagerConfig::default());
-        let store = PgStore {
+        let store = Store::from(PgStore {
             pool: Pool::builder(manager).max_size(1).build().expect("pool"),
-        };
+        });
         let written = store
             .ensure_player(Platform::Console, "carol", "Carol", Utc::now())
             .await;
