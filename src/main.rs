@@ -158,9 +158,10 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
         },
         Some(Command::Render(args)) => render(&args),
         Some(Command::Check { db }) => check(&config, db.as_ref()).await,
-        Some(Command::Pgn { game, db }) => match open_store(&config, db.as_ref()).await? {
-            opened => print_pgn(&service(&config, opened.into_store())?, game).await,
-        },
+        Some(Command::Pgn { game, db }) => {
+            let store = open_store(&config, db.as_ref()).await?.into_store();
+            print_pgn(&service(&config, store)?, game).await
+        }
         None if config.discord.token.is_some() || config.matrix.is_configured() => {
             serve(&config).await
         }
@@ -212,9 +213,8 @@ async fn serve(config: &Config) -> Result<()> {
             "no chat platform is configured: set DISCORD_TOKEN or the [matrix] section (see README.md)"
         );
     }
-    match open_store(config, None).await? {
-        opened => serve_platform(Arc::new(service(config, opened.into_store())?), config).await,
-    }
+    let store = open_store(config, None).await?.into_store();
+    serve_platform(Arc::new(service(config, store)?), config).await
 }
 
 /// Runs the configured platform's bot on `service`.
@@ -323,9 +323,8 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
     // A terminal shows text: boards are drawn only when they go to a directory.
     let mut config = config.clone();
     config.board.images &= args.boards.is_some();
-    match open_store(&config, args.db.as_ref()).await? {
-        opened => console_on(&service(&config, opened.into_store())?, args).await,
-    }
+    let store = open_store(&config, args.db.as_ref()).await?.into_store();
+    console_on(&service(&config, store)?, args).await
 }
 
 async fn print_pgn(service: &Service, game: i64) -> Result<()> {

@@ -259,7 +259,7 @@ pub async fn identities_are_created_once(store: &Store) {
         .expect("channel");
     assert_ne!(elsewhere.id, w.channel.id);
     let orphan = store.ensure_channel(other.id + 100, "main").await;
-    // The database's foreign key refuses it (the memory store's own check: Backend).
+    // The database's foreign key refuses it.
     assert!(matches!(orphan, Err(StorageError::Driver(_))), "{orphan:?}");
 
     let renamed = store
