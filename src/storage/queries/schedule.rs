@@ -12,7 +12,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use super::rows::{self, LEAVE_COLUMNS};
 use crate::core::game::PlayerId;
 use crate::storage::sql::{Conn, Row, params};
-use crate::storage::{DueGame, LeaveRow, Result, StorageError, to_stored_precision};
+use crate::storage::{DueGame, LeaveRow, Result, StorageError};
 
 /// Running games whose wake-up has come at `?1`, earliest first, at most `?2`.
 const DUE: &str = "SELECT id, version FROM games
@@ -35,12 +35,7 @@ fn limit(n: usize) -> i64 {
 /// The end of a claim, rounded up to the stored millisecond: a lease never
 /// ends earlier than asked.
 fn lease_end(until: DateTime<Utc>) -> DateTime<Utc> {
-    let truncated = to_stored_precision(until);
-    if truncated == until {
-        until
-    } else {
-        truncated + chrono::Duration::milliseconds(1)
-    }
+    crate::core::clock::round_up_to_millis(until)
 }
 
 pub async fn next_wake_up(c: &mut impl Conn) -> Result<Option<DateTime<Utc>>> {
