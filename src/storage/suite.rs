@@ -57,20 +57,20 @@ macro_rules! store_suite {
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
         $(
             #[tokio::test]
-            async fn $check() {
+            async fn $check() -> $crate::storage::Result<()> {
                 let (_guard, store) = $fresh();
-                $crate::storage::suite::$check(&$crate::storage::Store::from(store)).await;
+                $crate::storage::suite::$check(&$crate::storage::Store::from(store)).await
             }
         )+
     };
     (@each [optional_async] $fresh:path; $($check:ident),+ $(,)?) => {
         $(
             #[tokio::test]
-            async fn $check() {
+            async fn $check() -> $crate::storage::Result<()> {
                 let Some((_guard, store)) = $fresh().await else {
-                    return;
+                    return Ok(());
                 };
-                $crate::storage::suite::$check(&$crate::storage::Store::from(store)).await;
+                $crate::storage::suite::$check(&$crate::storage::Store::from(store)).await
             }
         )+
     };
@@ -95,34 +95,29 @@ struct World {
     carol: PlayerRow,
 }
 
-async fn world(store: &Store) -> World {
+async fn world(store: &Store) -> Result<World> {
     let server = store
         .ensure_server(Platform::Console, "club", &defaults(), t(0))
-        .await
-        .expect("server");
-    let channel = store
-        .ensure_channel(server.id, "main")
-        .await
-        .expect("channel");
+        .await?;
+    let channel = store.ensure_channel(server.id, "main").await?;
     let [alice, bob, carol] = [
-        player(store, "alice").await,
-        player(store, "bob").await,
-        player(store, "carol").await,
+        player(store, "alice").await?,
+        player(store, "bob").await?,
+        player(store, "carol").await?,
     ];
-    World {
+    Ok(World {
         server,
         channel,
         alice,
         bob,
         carol,
-    }
+    })
 }
 
-async fn player(store: &Store, name: &str) -> PlayerRow {
+async fn player(store: &Store, name: &str) -> Result<PlayerRow> {
     store
         .ensure_player(Platform::Console, name, name, t(0))
         .await
-        .expect("player")
 }
 
 fn new_game(w: &World, white: PlayerId, black: PlayerId) -> NewGame {
@@ -167,18 +162,18 @@ fn new_challenge(w: &World, channel_id: i64, expires_at: DateTime<Utc>) -> NewCh
     }
 }
 
-async fn create_game(store: &Store, game: NewGame) -> i64 {
+async fn create_game(store: &Store, game: NewGame) -> Result<i64> {
     let commit = Commit {
         new_game: Some(game),
         ..Commit::default()
     };
-    let (committed, ()) = store.commit(commit, t(1), |_| ()).await.expect("game");
-    committed.game_id.expect("id")
+    let (committed, ()) = store.commit(commit, t(1), |_| ()).await?;
+    Ok(committed.game_id.expect("id"))
 }
 
 /// Saves `update` on top of the stored version of game `id`.
-async fn save(store: &Store, id: i64, at: DateTime<Utc>, update: GameUpdate) {
-    let record = store.game(id).await.expect("read").expect("game");
+async fn save(store: &Store, id: i64, at: DateTime<Utc>, update: GameUpdate) -> Result<()> {
+    let record = store.game(id).await?.expect("game");
     let commit = Commit {
         game_updates: vec![GameUpdate {
             expected_version: record.version,
@@ -186,7 +181,8 @@ async fn save(store: &Store, id: i64, at: DateTime<Utc>, update: GameUpdate) {
         }],
         ..Commit::default()
     };
-    store.commit(commit, at, |_| ()).await.expect("save");
+    store.commit(commit, at, |_| ()).await?;
+    Ok(())
 }
 
 fn ending(id: i64, result: GameResult, reason: Reason, ended_at: DateTime<Utc>) -> GameUpdate {
@@ -207,12 +203,12 @@ fn ending(id: i64, result: GameResult, reason: Reason, ended_at: DateTime<Utc>) 
     }
 }
 
-async fn finish(store: &Store, id: i64, result: GameResult, at: i64) {
+async fn finish(store: &Store, id: i64, result: GameResult, at: i64) -> Result<()> {
     let reason = match result {
         GameResult::NoResult => Reason::Abort,
         _ => Reason::Resignation,
     };
-    save(store, id, t(at), ending(id, result, reason, t(at))).await;
+    save(store, id, t(at), ending(id, result, reason, t(at))).await
 }
 
 fn a_move(ply: u32, uci: &str, san: &str, played_at: DateTime<Utc>) -> MoveRow {
@@ -229,34 +225,26 @@ fn ids(games: &[GameSummary]) -> Vec<i64> {
     games.iter().map(|g| g.id).collect()
 }
 
-pub async fn identities_are_created_once(store: &Store) {
-    let w = world(store).await;
+pub async fn identities_are_created_once(store: &Store) -> Result<()> {
+    let w = world(store).await?;
     assert_eq!(w.server.language, Lang::Fr);
     assert_eq!(w.server.time_control, "3d");
     assert_eq!(w.server.draw_rules, DrawRules::default());
     assert_eq!(w.server.moderator_role, None);
     let again = store
         .ensure_server(Platform::Console, "club", &defaults(), t(5))
-        .await
-        .expect("server");
+        .await?;
     assert_eq!(again, w.server);
     let other = store
         .ensure_server(Platform::Discord, "club", &defaults(), t(5))
-        .await
-        .expect("server");
+        .await?;
     assert_ne!(
         other.id, w.server.id,
         "the same id on another platform is another server"
     );
-    let channel = store
-        .ensure_channel(w.server.id, "main")
-        .await
-        .expect("channel");
+    let channel = store.ensure_channel(w.server.id, "main").await?;
     assert_eq!(channel, w.channel);
-    let elsewhere = store
-        .ensure_channel(other.id, "main")
-        .await
-        .expect("channel");
+    let elsewhere = store.ensure_channel(other.id, "main").await?;
     assert_ne!(elsewhere.id, w.channel.id);
     let orphan = store.ensure_channel(other.id + 100, "main").await;
     // The database's foreign key refuses it.
@@ -264,34 +252,22 @@ pub async fn identities_are_created_once(store: &Store) {
 
     let renamed = store
         .ensure_player(Platform::Console, "alice", "Alice B.", t(5))
-        .await
-        .expect("player");
+        .await?;
     assert_eq!(renamed.id, w.alice.id);
     assert_eq!(renamed.display_name, "Alice B.");
     assert_eq!(renamed.notify, Notify::Channel);
     assert_eq!(renamed.language, None);
-    let found = store
-        .find_player(Platform::Console, "alice")
-        .await
-        .expect("find");
+    let found = store.find_player(Platform::Console, "alice").await?;
     assert_eq!(found, Some(renamed.clone()));
-    assert_eq!(store.player(w.alice.id).await.expect("read"), Some(renamed));
-    assert_eq!(
-        store
-            .find_player(Platform::Matrix, "alice")
-            .await
-            .expect("find"),
-        None
-    );
-    assert_eq!(store.player(PlayerId(9999)).await.expect("read"), None);
+    assert_eq!(store.player(w.alice.id).await?, Some(renamed));
+    assert_eq!(store.find_player(Platform::Matrix, "alice").await?, None);
+    assert_eq!(store.player(PlayerId(9999)).await?, None);
+    Ok(())
 }
 
-pub async fn challenges_become_games_atomically(store: &Store) {
-    let w = world(store).await;
-    let side = store
-        .ensure_channel(w.server.id, "side")
-        .await
-        .expect("channel");
+pub async fn challenges_become_games_atomically(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let side = store.ensure_channel(w.server.id, "side").await?;
     let mut ids_made = Vec::new();
     for (key, channel, expires) in [
         ("c-1", w.channel.id, 60),
@@ -303,10 +279,7 @@ pub async fn challenges_become_games_atomically(store: &Store) {
             new_challenge: Some(new_challenge(&w, channel, t(expires))),
             ..Commit::default()
         };
-        let (committed, answered) = store
-            .commit(commit, t(2), |c| c.challenge_id)
-            .await
-            .expect("challenge");
+        let (committed, answered) = store.commit(commit, t(2), |c| c.challenge_id).await?;
         assert_eq!(
             committed.challenge_id, answered,
             "the answer sees the new id"
@@ -314,10 +287,7 @@ pub async fn challenges_become_games_atomically(store: &Store) {
         ids_made.push(answered.expect("id"));
     }
     let (id, later) = (ids_made[0], ids_made[2]);
-    let open = store
-        .open_challenges(w.channel.id, t(3))
-        .await
-        .expect("open");
+    let open = store.open_challenges(w.channel.id, t(3)).await?;
     assert_eq!(
         open.iter().map(|c| c.id).collect::<Vec<_>>(),
         vec![id, later],
@@ -338,10 +308,7 @@ pub async fn challenges_become_games_atomically(store: &Store) {
         expires_at: t(60),
     };
     assert_eq!(open[0], expected);
-    let at_expiry = store
-        .open_challenges(w.channel.id, t(30))
-        .await
-        .expect("open");
+    let at_expiry = store.open_challenges(w.channel.id, t(30)).await?;
     assert_eq!(
         at_expiry.iter().map(|c| c.id).collect::<Vec<_>>(),
         vec![id],
@@ -360,31 +327,24 @@ pub async fn challenges_become_games_atomically(store: &Store) {
         }),
         ..Commit::default()
     };
-    let (committed, ()) = store
-        .commit(accept("accept-1"), t(4), |_| ())
-        .await
-        .expect("accept");
+    let (committed, ()) = store.commit(accept("accept-1"), t(4), |_| ()).await?;
     let game_id = committed.game_id.expect("game");
     assert_eq!(committed.challenge_id, None);
-    let open = store
-        .open_challenges(w.channel.id, t(4))
-        .await
-        .expect("open");
+    let open = store.open_challenges(w.channel.id, t(4)).await?;
     assert_eq!(open.iter().map(|c| c.id).collect::<Vec<_>>(), vec![later]);
-    let game = store.game(game_id).await.expect("read").expect("game");
+    let game = store.game(game_id).await?.expect("game");
     assert_eq!((game.white, game.black), (w.alice.id, w.bob.id));
     assert_eq!(game.created_at, t(4));
 
     // Accepting again conflicts and creates no second game.
     let again = store.commit(accept("accept-2"), t(5), |_| ()).await;
     assert!(matches!(again, Err(StorageError::Conflict)), "{again:?}");
-    assert!(store.game(game_id + 1).await.expect("read").is_none());
+    assert!(store.game(game_id + 1).await?.is_none());
     let games = store
         .games_in_channel(w.channel.id, w.alice.id, false)
-        .await
-        .expect("list");
+        .await?;
     assert_eq!(ids(&games), vec![game_id]);
-    assert!(store.answer_of("accept-2").await.expect("read").is_none());
+    assert!(store.answer_of("accept-2").await?.is_none());
 
     // Declining the other one closes it without a game.
     let decline = Commit {
@@ -394,25 +354,17 @@ pub async fn challenges_become_games_atomically(store: &Store) {
         }),
         ..Commit::default()
     };
-    let (committed, ()) = store.commit(decline, t(6), |_| ()).await.expect("decline");
+    let (committed, ()) = store.commit(decline, t(6), |_| ()).await?;
     assert_eq!(committed, Committed::default());
-    assert!(
-        store
-            .open_challenges(w.channel.id, t(6))
-            .await
-            .expect("open")
-            .is_empty()
-    );
+    assert!(store.open_challenges(w.channel.id, t(6)).await?.is_empty());
+    Ok(())
 }
 
 /// A player's open challenges count in every channel until they close or
 /// lapse (the cap on open challenges reads this).
-pub async fn open_challenges_are_counted_per_challenger(store: &Store) {
-    let w = world(store).await;
-    let side = store
-        .ensure_channel(w.server.id, "side")
-        .await
-        .expect("channel");
+pub async fn open_challenges_are_counted_per_challenger(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let side = store.ensure_channel(w.server.id, "side").await?;
     let mut alice_ids = Vec::new();
     for (key, challenger, channel, expires) in [
         ("n-1", w.alice.id, w.channel.id, 60),
@@ -428,7 +380,7 @@ pub async fn open_challenges_are_counted_per_challenger(store: &Store) {
             }),
             ..Commit::default()
         };
-        let (committed, ()) = store.commit(commit, t(2), |_| ()).await.expect("challenge");
+        let (committed, ()) = store.commit(commit, t(2), |_| ()).await?;
         if challenger == w.alice.id {
             alice_ids.push(committed.challenge_id.expect("id"));
         }
@@ -450,28 +402,27 @@ pub async fn open_challenges_are_counted_per_challenger(store: &Store) {
         }),
         ..Commit::default()
     };
-    store.commit(cancel, t(4), |_| ()).await.expect("cancel");
+    store.commit(cancel, t(4), |_| ()).await?;
     assert_eq!(
         count(w.alice.id, 5).await,
         2,
         "a closed challenge is not open"
     );
+    Ok(())
 }
 
 /// A server is found by its number (a game's PGN names its community).
-pub async fn servers_are_found_by_id(store: &Store) {
-    let w = world(store).await;
-    assert_eq!(
-        store.server(w.server.id).await.expect("server"),
-        Some(w.server.clone())
-    );
-    assert_eq!(store.server(w.server.id + 100).await.expect("server"), None);
+pub async fn servers_are_found_by_id(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    assert_eq!(store.server(w.server.id).await?, Some(w.server.clone()));
+    assert_eq!(store.server(w.server.id + 100).await?, None);
+    Ok(())
 }
 
-pub async fn game_updates_append_and_check_versions(store: &Store) {
-    let w = world(store).await;
-    let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
-    let record = store.game(id).await.expect("read").expect("game");
+pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let record = store.game(id).await?.expect("game");
     let expected = GameRecord {
         id,
         server_id: w.server.id,
@@ -524,8 +475,8 @@ pub async fn game_updates_append_and_check_versions(store: &Store) {
         game_updates: vec![update.clone()],
         ..Commit::default()
     };
-    store.commit(commit, t(12), |_| ()).await.expect("save");
-    let saved = store.game(id).await.expect("read").expect("game");
+    store.commit(commit, t(12), |_| ()).await?;
+    let saved = store.game(id).await?.expect("game");
     assert_eq!(saved.moves, moves);
     assert_eq!(saved.notes, vec![note.clone()]);
     assert_eq!(saved.pending_offer, Some(Color::Black));
@@ -542,8 +493,8 @@ pub async fn game_updates_append_and_check_versions(store: &Store) {
     };
     let result = store.commit(stale, t(13), |_| ()).await;
     assert!(matches!(result, Err(StorageError::Conflict)), "{result:?}");
-    assert_eq!(store.game(id).await.expect("read"), Some(saved.clone()));
-    assert!(store.answer_of("stale").await.expect("read").is_none());
+    assert_eq!(store.game(id).await?, Some(saved.clone()));
+    assert!(store.answer_of("stale").await?.is_none());
 
     // So is a save of a game that does not exist.
     let missing = Commit {
@@ -599,8 +550,8 @@ pub async fn game_updates_append_and_check_versions(store: &Store) {
             remind_at: None,
         },
     )
-    .await;
-    let later = store.game(id).await.expect("read").expect("game");
+    .await?;
+    let later = store.game(id).await?.expect("game");
     assert_eq!(later.moves.len(), 3);
     assert_eq!(later.moves[..2], moves[..]);
     assert_eq!(later.moves[2].uci, "g1f3");
@@ -609,11 +560,12 @@ pub async fn game_updates_append_and_check_versions(store: &Store) {
     assert_eq!(later.notes, all_notes);
     assert_eq!(later.pending_offer, None);
     assert_eq!(later.version, saved.version + 1);
+    Ok(())
 }
 
 /// Every result and reason survives the round trip, with the ending instant.
-pub async fn finished_games_round_trip(store: &Store) {
-    let w = world(store).await;
+pub async fn finished_games_round_trip(store: &Store) -> Result<()> {
+    let w = world(store).await?;
     let results = [
         GameResult::WhiteWins,
         GameResult::BlackWins,
@@ -622,7 +574,7 @@ pub async fn finished_games_round_trip(store: &Store) {
     ];
     for (n, reason) in Reason::ALL.into_iter().enumerate() {
         let result = results[n % results.len()];
-        let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+        let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
         let ended_at = t(100 + n as i64);
         let last = Note {
             ply: 0,
@@ -636,8 +588,8 @@ pub async fn finished_games_round_trip(store: &Store) {
             new_notes: vec![last.clone()],
             ..ending(id, result, reason, ended_at)
         };
-        save(store, id, ended_at, update).await;
-        let over = store.game(id).await.expect("read").expect("game");
+        save(store, id, ended_at, update).await?;
+        let over = store.game(id).await?.expect("game");
         let expected = GameState::Over {
             result,
             reason,
@@ -647,15 +599,15 @@ pub async fn finished_games_round_trip(store: &Store) {
         assert_eq!(over.notes, vec![last]);
         let listed = store
             .games_in_channel(w.channel.id, w.alice.id, false)
-            .await
-            .expect("list");
+            .await?;
         assert_eq!(listed[0].id, id);
         assert_eq!(listed[0].state, expected);
     }
+    Ok(())
 }
 
-pub async fn acts_are_committed_once(store: &Store) {
-    let w = world(store).await;
+pub async fn acts_are_committed_once(store: &Store) -> Result<()> {
+    let w = world(store).await?;
     let commit = |language| Commit {
         act_key: Some("interaction-42".into()),
         player_language: Some((w.alice.id, Some(language))),
@@ -663,8 +615,7 @@ pub async fn acts_are_committed_once(store: &Store) {
     };
     let (_, first) = store
         .commit(commit(Lang::En), t(1), |_| vec!["first answer".to_owned()])
-        .await
-        .expect("first");
+        .await?;
     assert_eq!(first, vec!["first answer".to_owned()]);
     let second = store
         .commit(commit(Lang::De), t(2), |_| vec!["second".to_owned()])
@@ -673,49 +624,40 @@ pub async fn acts_are_committed_once(store: &Store) {
         matches!(second, Err(StorageError::DuplicateAct(ref k)) if k == "interaction-42"),
         "{second:?}"
     );
-    let alice = store.player(w.alice.id).await.expect("read").expect("row");
+    let alice = store.player(w.alice.id).await?.expect("row");
     assert_eq!(alice.language, Some(Lang::En), "the replay wrote nothing");
-    let stored = store.answer_of("interaction-42").await.expect("read");
+    let stored = store.answer_of("interaction-42").await?;
     assert_eq!(stored.as_deref(), Some(r#"["first answer"]"#));
-    assert!(
-        store
-            .answer_of("interaction-43")
-            .await
-            .expect("read")
-            .is_none()
-    );
+    assert!(store.answer_of("interaction-43").await?.is_none());
     // Acts without a key may repeat, and leave no answer behind.
     for _ in 0..2 {
         let keyless = Commit {
             player_language: Some((w.bob.id, Some(Lang::Fr))),
             ..Commit::default()
         };
-        store
-            .commit(keyless, t(3), |_| "ok")
-            .await
-            .expect("keyless");
+        store.commit(keyless, t(3), |_| "ok").await?;
     }
+    Ok(())
 }
 
 /// A refused act commits its key alone: its answer is kept, nothing else
 /// changes, and the act can never be carried out later under that key.
-pub async fn a_refusal_is_kept_under_its_key(store: &Store) {
-    let w = world(store).await;
-    let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
-    let before = store.game(id).await.expect("read").expect("game");
+pub async fn a_refusal_is_kept_under_its_key(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let before = store.game(id).await?.expect("game");
     let refusal = Commit {
         act_key: Some("bob-moves-first".into()),
         ..Commit::default()
     };
     let (committed, answer) = store
         .commit(refusal.clone(), t(2), |_| vec!["not your turn".to_owned()])
-        .await
-        .expect("refusal kept");
+        .await?;
     assert_eq!(committed, Committed::default());
     assert_eq!(answer, vec!["not your turn".to_owned()]);
-    let stored = store.answer_of("bob-moves-first").await.expect("read");
+    let stored = store.answer_of("bob-moves-first").await?;
     assert_eq!(stored.as_deref(), Some(r#"["not your turn"]"#));
-    assert_eq!(store.game(id).await.expect("read"), Some(before.clone()));
+    assert_eq!(store.game(id).await?, Some(before.clone()));
 
     // The same act once it would succeed: refused as already answered, and
     // the move is not written.
@@ -728,7 +670,7 @@ pub async fn a_refusal_is_kept_under_its_key(store: &Store) {
         user_name: "bob".into(),
         defaults: defaults(),
     };
-    let replay = store.open_act(request, t(3)).await.expect("open");
+    let replay = store.open_act(request, t(3)).await?;
     assert_eq!(
         replay,
         OpenedAct::Answered(r#"["not your turn"]"#.to_owned())
@@ -759,18 +701,19 @@ pub async fn a_refusal_is_kept_under_its_key(store: &Store) {
         matches!(again, Err(StorageError::DuplicateAct(ref k)) if k == "bob-moves-first"),
         "{again:?}"
     );
-    assert_eq!(store.game(id).await.expect("read"), Some(before));
+    assert_eq!(store.game(id).await?, Some(before));
     let second = store.commit(refusal, t(4), |_| "again").await;
     assert!(
         matches!(second, Err(StorageError::DuplicateAct(_))),
         "{second:?}"
     );
+    Ok(())
 }
 
 /// An error half-way through a commit (a game naming nobody, an answer
 /// without JSON) leaves no trace of the parts before it.
-pub async fn a_failed_commit_writes_nothing(store: &Store) {
-    let w = world(store).await;
+pub async fn a_failed_commit_writes_nothing(store: &Store) -> Result<()> {
+    let w = world(store).await?;
     let commit = Commit {
         act_key: Some("broken".into()),
         new_challenge: Some(new_challenge(&w, w.channel.id, t(60))),
@@ -779,21 +722,14 @@ pub async fn a_failed_commit_writes_nothing(store: &Store) {
     };
     let result = store.commit(commit, t(2), |_| ()).await;
     assert!(matches!(result, Err(StorageError::Driver(_))), "{result:?}");
-    assert!(
-        store
-            .open_challenges(w.channel.id, t(3))
-            .await
-            .expect("open")
-            .is_empty()
-    );
+    assert!(store.open_challenges(w.channel.id, t(3)).await?.is_empty());
     assert!(
         store
             .games_in_channel(w.channel.id, w.alice.id, false)
-            .await
-            .expect("list")
+            .await?
             .is_empty()
     );
-    assert!(store.answer_of("broken").await.expect("read").is_none());
+    assert!(store.answer_of("broken").await?.is_none());
 
     // So does an answer that cannot be stored.
     let commit = Commit {
@@ -807,26 +743,15 @@ pub async fn a_failed_commit_writes_nothing(store: &Store) {
         "{:?}",
         result.err()
     );
-    assert!(
-        store
-            .open_challenges(w.channel.id, t(3))
-            .await
-            .expect("open")
-            .is_empty()
-    );
-    assert!(
-        store
-            .answer_of("unanswerable")
-            .await
-            .expect("read")
-            .is_none()
-    );
+    assert!(store.open_challenges(w.channel.id, t(3)).await?.is_empty());
+    assert!(store.answer_of("unanswerable").await?.is_none());
+    Ok(())
 }
 
 /// Acts committed together are kept together, each answer under its key;
 /// one refusal among them writes none of them.
-pub async fn batches_are_committed_whole(store: &Store) {
-    let w = world(store).await;
+pub async fn batches_are_committed_whole(store: &Store) -> Result<()> {
+    let w = world(store).await?;
     let challenge = |key: &str| Commit {
         act_key: Some(key.into()),
         new_challenge: Some(new_challenge(&w, w.channel.id, t(60))),
@@ -848,12 +773,9 @@ pub async fn batches_are_committed_whole(store: &Store) {
         "{:?}",
         result.err()
     );
-    let open = store
-        .open_challenges(w.channel.id, t(3))
-        .await
-        .expect("open");
+    let open = store.open_challenges(w.channel.id, t(3)).await?;
     assert!(open.is_empty(), "{open:?}");
-    assert!(store.answer_of("batch-1").await.expect("read").is_none());
+    assert!(store.answer_of("batch-1").await?.is_none());
 
     let batch = vec![challenge("batch-2"), challenge("batch-3")];
     let done = store
@@ -864,19 +786,17 @@ pub async fn batches_are_committed_whole(store: &Store) {
                 .collect(),
             t(2),
         )
-        .await
-        .expect("batch");
+        .await?;
     assert_eq!(done.len(), 2);
     assert_ne!(done[0].1, done[1].1);
-    let open = store
-        .open_challenges(w.channel.id, t(3))
-        .await
-        .expect("open");
+    let open = store.open_challenges(w.channel.id, t(3)).await?;
     assert_eq!(open.len(), 2, "{open:?}");
     for (key, (_, id)) in ["batch-2", "batch-3"].into_iter().zip(&done) {
-        let stored = store.answer_of(key).await.expect("read");
+        let stored = store.answer_of(key).await?;
         assert_eq!(stored, Some(serde_json::to_string(id).expect("json")));
     }
+
+    Ok(())
 }
 
 /// An answer whose JSON fails.
@@ -889,8 +809,8 @@ impl serde::Serialize for Unserializable {
 }
 
 /// Both stores keep instants to the millisecond, truncated.
-pub async fn instants_keep_milliseconds(store: &Store) {
-    let w = world(store).await;
+pub async fn instants_keep_milliseconds(store: &Store) -> Result<()> {
+    let w = world(store).await?;
     let fine = t(0) + Duration::nanoseconds(1_234_567_891);
     let coarse = t(0) + Duration::milliseconds(1_234);
     assert_eq!(to_stored_precision(fine), coarse);
@@ -899,11 +819,8 @@ pub async fn instants_keep_milliseconds(store: &Store) {
         new_game: Some(new_game(&w, w.alice.id, w.bob.id)),
         ..Commit::default()
     };
-    let (committed, ()) = store.commit(commit, fine, |_| ()).await.expect("commit");
-    let open = store
-        .open_challenges(w.channel.id, fine)
-        .await
-        .expect("open");
+    let (committed, ()) = store.commit(commit, fine, |_| ()).await?;
+    let open = store.open_challenges(w.channel.id, fine).await?;
     assert_eq!(open[0].created_at, coarse);
     assert_eq!(open[0].expires_at, coarse + Duration::hours(1));
     let id = committed.game_id.expect("game");
@@ -911,19 +828,20 @@ pub async fn instants_keep_milliseconds(store: &Store) {
         new_moves: vec![a_move(1, "e2e4", "e4", fine)],
         ..ending(id, GameResult::Draw, Reason::Agreement, fine)
     };
-    save(store, id, fine, update).await;
-    let game = store.game(id).await.expect("read").expect("game");
+    save(store, id, fine, update).await?;
+    let game = store.game(id).await?.expect("game");
     assert_eq!(game.created_at, coarse);
     assert_eq!(game.moves[0].played_at, coarse);
     assert!(matches!(game.state, GameState::Over { ended_at, .. } if ended_at == coarse));
+    Ok(())
 }
 
-pub async fn game_lists_filter_and_order(store: &Store) {
-    let w = world(store).await;
-    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
-    let second = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
-    let third = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await;
-    finish(store, first, GameResult::Draw, 30).await;
+pub async fn game_lists_filter_and_order(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let second = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await?;
+    let third = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await?;
+    finish(store, first, GameResult::Draw, 30).await?;
     let played = GameUpdate {
         id: second,
         expected_version: 0,
@@ -935,11 +853,8 @@ pub async fn game_lists_filter_and_order(store: &Store) {
         clock: None,
         remind_at: None,
     };
-    save(store, second, t(31), played).await;
-    let side = store
-        .ensure_channel(w.server.id, "side")
-        .await
-        .expect("channel");
+    save(store, second, t(31), played).await?;
+    let side = store.ensure_channel(w.server.id, "side").await?;
     let elsewhere = create_game(
         store,
         NewGame {
@@ -947,12 +862,11 @@ pub async fn game_lists_filter_and_order(store: &Store) {
             ..new_game(&w, w.alice.id, w.carol.id)
         },
     )
-    .await;
+    .await?;
 
     let all = store
         .games_in_channel(w.channel.id, w.alice.id, false)
-        .await
-        .expect("list");
+        .await?;
     assert_eq!(ids(&all), vec![second, first]);
     let expected = GameSummary {
         id: second,
@@ -969,62 +883,54 @@ pub async fn game_lists_filter_and_order(store: &Store) {
     assert_eq!((all[1].plies, all[1].turn), (0, Color::White));
     let ongoing = store
         .games_in_channel(w.channel.id, w.alice.id, true)
-        .await
-        .expect("list");
+        .await?;
     assert_eq!(ids(&ongoing), vec![second]);
     let on_server = store
         .ongoing_games_on_server(w.server.id, w.carol.id)
-        .await
-        .expect("list");
+        .await?;
     assert_eq!(ids(&on_server), vec![elsewhere, third, second]);
     let on_other_server = store
         .ongoing_games_on_server(w.server.id + 100, w.carol.id)
-        .await
-        .expect("list");
+        .await?;
     assert!(on_other_server.is_empty());
 
     // Names are read at list time: a rename shows at once.
     store
         .ensure_player(Platform::Console, "carol", "Carol C.", t(40))
-        .await
-        .expect("rename");
+        .await?;
     let renamed = store
         .games_in_channel(w.channel.id, w.alice.id, true)
-        .await
-        .expect("list");
+        .await?;
     assert_eq!(renamed[0].white_name, "Carol C.");
+    Ok(())
 }
 
-pub async fn standings_count_scored_games_only(store: &Store) {
-    let w = world(store).await;
-    let g1 = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
-    let g2 = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await;
-    let g3 = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
-    let g4 = create_game(store, new_game(&w, w.alice.id, w.carol.id)).await;
-    let _running = create_game(store, new_game(&w, w.bob.id, w.alice.id)).await;
-    finish(store, g1, GameResult::WhiteWins, 10).await; // alice beats bob
-    finish(store, g2, GameResult::BlackWins, 11).await; // carol beats bob
-    finish(store, g3, GameResult::Draw, 12).await; // carol draws alice
-    finish(store, g4, GameResult::NoResult, 13).await; // aborted: not scored
+pub async fn standings_count_scored_games_only(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let g1 = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let g2 = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await?;
+    let g3 = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await?;
+    let g4 = create_game(store, new_game(&w, w.alice.id, w.carol.id)).await?;
+    let _running = create_game(store, new_game(&w, w.bob.id, w.alice.id)).await?;
+    finish(store, g1, GameResult::WhiteWins, 10).await?; // alice beats bob
+    finish(store, g2, GameResult::BlackWins, 11).await?; // carol beats bob
+    finish(store, g3, GameResult::Draw, 12).await?; // carol draws alice
+    finish(store, g4, GameResult::NoResult, 13).await?; // aborted: not scored
 
     // A game on another server counts there only.
     let other = store
         .ensure_server(Platform::Console, "other club", &defaults(), t(0))
-        .await
-        .expect("server");
-    let other_channel = store
-        .ensure_channel(other.id, "main")
-        .await
-        .expect("channel");
+        .await?;
+    let other_channel = store.ensure_channel(other.id, "main").await?;
     let away = NewGame {
         server_id: other.id,
         channel_id: other_channel.id,
         ..new_game(&w, w.bob.id, w.alice.id)
     };
-    let g5 = create_game(store, away).await;
-    finish(store, g5, GameResult::WhiteWins, 14).await;
+    let g5 = create_game(store, away).await?;
+    finish(store, g5, GameResult::WhiteWins, 14).await?;
 
-    let table = store.standings(w.server.id).await.expect("standings");
+    let table = store.standings(w.server.id).await?;
     let row = |player: &PlayerRow, played, won, drawn, lost, half_points| StandingRow {
         player: player.id,
         name: player.display_name.clone(),
@@ -1043,33 +949,35 @@ pub async fn standings_count_scored_games_only(store: &Store) {
             row(&w.bob, 2, 0, 0, 2, 0),
         ]
     );
-    let away_table = store.standings(other.id).await.expect("standings");
+    let away_table = store.standings(other.id).await?;
     assert_eq!(
         away_table,
         vec![row(&w.bob, 1, 1, 0, 0, 2), row(&w.alice, 1, 0, 0, 1, 0)]
     );
-    let empty = store.standings(other.id + 100).await.expect("standings");
+    let empty = store.standings(other.id + 100).await?;
     assert!(empty.is_empty());
+    Ok(())
 }
 
-pub async fn player_language_is_set_and_cleared(store: &Store) {
-    let w = world(store).await;
+pub async fn player_language_is_set_and_cleared(store: &Store) -> Result<()> {
+    let w = world(store).await?;
     assert_eq!(w.alice.language, None);
     for (minute, language) in [(1, Some(Lang::Fr)), (2, Some(Lang::De)), (3, None)] {
         let commit = Commit {
             player_language: Some((w.alice.id, language)),
             ..Commit::default()
         };
-        store.commit(commit, t(minute), |_| ()).await.expect("set");
-        let row = store.player(w.alice.id).await.expect("read").expect("row");
+        store.commit(commit, t(minute), |_| ()).await?;
+        let row = store.player(w.alice.id).await?.expect("row");
         assert_eq!(row.language, language);
-        let bob = store.player(w.bob.id).await.expect("read").expect("row");
+        let bob = store.player(w.bob.id).await?.expect("row");
         assert_eq!(bob.language, None, "only the named player changes");
     }
+    Ok(())
 }
 
 /// `open_act` creates what is new, and answers a replay from the store.
-pub async fn acts_open_in_one_call(store: &Store) {
+pub async fn acts_open_in_one_call(store: &Store) -> Result<()> {
     let request = ActRequest {
         act_key: Some("interaction-7".into()),
         platform: Platform::Discord,
@@ -1083,7 +991,7 @@ pub async fn acts_open_in_one_call(store: &Store) {
         server,
         channel,
         player,
-    } = store.open_act(request.clone(), t(0)).await.expect("open")
+    } = store.open_act(request.clone(), t(0)).await?
     else {
         panic!("a new act");
     };
@@ -1094,44 +1002,43 @@ pub async fn acts_open_in_one_call(store: &Store) {
         act_key: Some("interaction-7".into()),
         ..Commit::default()
     };
-    store
-        .commit(commit, t(1), |_| "done")
-        .await
-        .expect("commit");
-    let again = store.open_act(request, t(2)).await.expect("open");
+    store.commit(commit, t(1), |_| "done").await?;
+    let again = store.open_act(request, t(2)).await?;
     assert_eq!(again, OpenedAct::Answered("\"done\"".to_owned()));
+    Ok(())
 }
 
 /// `ongoing_in_channel` names the one game with its version, or lists several.
-pub async fn the_only_game_in_a_channel_is_found_by_version(store: &Store) {
-    let w = world(store).await;
+pub async fn the_only_game_in_a_channel_is_found_by_version(store: &Store) -> Result<()> {
+    let w = world(store).await?;
     let lookup = || store.ongoing_in_channel(w.channel.id, w.alice.id);
-    assert_eq!(lookup().await.expect("read"), ChannelGames::None);
-    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
-    let record = store.game(first).await.expect("read").expect("game");
+    assert_eq!(lookup().await?, ChannelGames::None);
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let record = store.game(first).await?.expect("game");
     assert_eq!(
-        lookup().await.expect("read"),
+        lookup().await?,
         ChannelGames::One {
             id: first,
             version: record.version,
             on_leave: false,
         }
     );
-    let second = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
-    let ChannelGames::Several(games) = lookup().await.expect("read") else {
+    let second = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await?;
+    let ChannelGames::Several(games) = lookup().await? else {
         panic!("two games");
     };
     assert_eq!(
         games.iter().map(|g| g.id).collect::<Vec<_>>(),
         vec![second, first]
     );
+    Ok(())
 }
 
 /// The scheduler's queries: the earliest deadline, and what is due, earliest first.
-pub async fn deadlines_come_from_running_clocks(store: &Store) {
-    let w = world(store).await;
-    assert_eq!(store.next_wake_up().await.expect("read"), None);
-    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+pub async fn deadlines_come_from_running_clocks(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    assert_eq!(store.next_wake_up().await?, None);
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
     let later = NewGame {
         clock: Some(Clock::start(
             TimeControl::PerMove {
@@ -1142,35 +1049,27 @@ pub async fn deadlines_come_from_running_clocks(store: &Store) {
         )),
         ..new_game(&w, w.carol.id, w.bob.id)
     };
-    let second = create_game(store, later).await;
+    let second = create_game(store, later).await?;
     let untimed = NewGame {
         clock: None,
         remind_at: None,
         ..new_game(&w, w.bob.id, w.carol.id)
     };
-    create_game(store, untimed).await;
+    create_game(store, untimed).await?;
     let three = t(1) + Duration::days(3);
-    assert_eq!(store.next_wake_up().await.expect("read"), Some(three));
+    assert_eq!(store.next_wake_up().await?, Some(three));
     let due = |at| store.due_games(at, 10);
-    assert!(
-        due(three - Duration::seconds(1))
-            .await
-            .expect("read")
-            .is_empty()
-    );
+    assert!(due(three - Duration::seconds(1)).await?.is_empty());
     let ids = |games: Vec<DueGame>| games.into_iter().map(|g| g.id).collect::<Vec<_>>();
-    assert_eq!(ids(due(three).await.expect("read")), vec![first]);
-    let both = due(t(1) + Duration::days(6)).await.expect("read");
+    assert_eq!(ids(due(three).await?), vec![first]);
+    let both = due(t(1) + Duration::days(6)).await?;
     assert_eq!(ids(both.clone()), vec![first, second]);
     assert_eq!(
-        ids(store
-            .due_games(t(1) + Duration::days(6), 1)
-            .await
-            .expect("read")),
+        ids(store.due_games(t(1) + Duration::days(6), 1).await?),
         vec![first]
     );
     // A finished game has no deadline any more.
-    let record = store.game(first).await.expect("read").expect("game");
+    let record = store.game(first).await?.expect("game");
     let update = GameUpdate {
         id: first,
         expected_version: record.version,
@@ -1190,11 +1089,9 @@ pub async fn deadlines_come_from_running_clocks(store: &Store) {
         game_updates: vec![update],
         ..Commit::default()
     };
-    store.commit(commit, three, |_| ()).await.expect("end");
-    assert_eq!(
-        store.next_wake_up().await.expect("read"),
-        Some(t(1) + Duration::days(5))
-    );
+    store.commit(commit, three, |_| ()).await?;
+    assert_eq!(store.next_wake_up().await?, Some(t(1) + Duration::days(5)));
+    Ok(())
 }
 
 fn rating_update(
@@ -1216,13 +1113,10 @@ fn rating_update(
     }
 }
 
-pub async fn ratings_move_with_their_game_count(store: &Store) {
-    let w = world(store).await;
-    assert_eq!(
-        store.rating(w.server.id, w.alice.id).await.expect("read"),
-        None
-    );
-    let game = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
+pub async fn ratings_move_with_their_game_count(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    assert_eq!(store.rating(w.server.id, w.alice.id).await?, None);
+    let game = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
     let first = Commit {
         rating_updates: vec![
             rating_update(&w, w.alice.id, 0, 1662.25, game),
@@ -1230,15 +1124,8 @@ pub async fn ratings_move_with_their_game_count(store: &Store) {
         ],
         ..Commit::default()
     };
-    store
-        .commit(first, t(30), |_| ())
-        .await
-        .expect("first rating");
-    let alice = store
-        .rating(w.server.id, w.alice.id)
-        .await
-        .expect("read")
-        .expect("row");
+    store.commit(first, t(30), |_| ()).await?;
+    let alice = store.rating(w.server.id, w.alice.id).await?.expect("row");
     assert_eq!(
         (alice.rating, alice.deviation, alice.games),
         (1662.25, 300.5, 1)
@@ -1258,47 +1145,37 @@ pub async fn ratings_move_with_their_game_count(store: &Store) {
         matches!(refused, Err(StorageError::Conflict)),
         "{refused:?}"
     );
-    let bob = store
-        .rating(w.server.id, w.bob.id)
-        .await
-        .expect("read")
-        .expect("row");
+    let bob = store.rating(w.server.id, w.bob.id).await?.expect("row");
     assert_eq!((bob.rating, bob.games), (1337.75, 1));
 
     let second = Commit {
         rating_updates: vec![rating_update(&w, w.alice.id, 1, 1700.0, game)],
         ..Commit::default()
     };
-    store
-        .commit(second, t(32), |_| ())
-        .await
-        .expect("second rating");
-    let history = store
-        .rating_history(w.server.id, w.alice.id)
-        .await
-        .expect("history");
+    store.commit(second, t(32), |_| ()).await?;
+    let history = store.rating_history(w.server.id, w.alice.id).await?;
     let ratings: Vec<f64> = history.iter().map(|p| p.rating).collect();
     assert_eq!(ratings, [1662.25, 1700.0]);
     assert_eq!(history[0].game_id, game);
     assert!(
         store
             .rating_history(w.server.id, w.carol.id)
-            .await
-            .expect("none")
+            .await?
             .is_empty()
     );
+    Ok(())
 }
 
-pub async fn finished_games_leave_out_running_and_aborted_ones(store: &Store) {
-    let w = world(store).await;
-    let late = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
-    let early = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await;
-    let aborted = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await;
-    let _running = create_game(store, new_game(&w, w.alice.id, w.carol.id)).await;
-    finish(store, late, GameResult::Draw, 50).await;
-    finish(store, early, GameResult::BlackWins, 40).await;
-    finish(store, aborted, GameResult::NoResult, 45).await;
-    let games = store.finished_games(w.server.id).await.expect("read");
+pub async fn finished_games_leave_out_running_and_aborted_ones(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let late = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let early = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await?;
+    let aborted = create_game(store, new_game(&w, w.carol.id, w.alice.id)).await?;
+    let _running = create_game(store, new_game(&w, w.alice.id, w.carol.id)).await?;
+    finish(store, late, GameResult::Draw, 50).await?;
+    finish(store, early, GameResult::BlackWins, 40).await?;
+    finish(store, aborted, GameResult::NoResult, 45).await?;
+    let games = store.finished_games(w.server.id).await?;
     let summary: Vec<(i64, GameResult, DateTime<Utc>)> =
         games.iter().map(|g| (g.id, g.result, g.ended_at)).collect();
     assert_eq!(
@@ -1309,36 +1186,29 @@ pub async fn finished_games_leave_out_running_and_aborted_ones(store: &Store) {
         ]
     );
     assert_eq!((games[0].white, games[0].black), (w.bob.id, w.carol.id));
+    Ok(())
 }
 
 /// A claimed game is passed over until its lease ends or a save moves it on.
-pub async fn due_games_are_claimed_once(store: &Store) {
-    let w = world(store).await;
-    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await;
-    let second = create_game(store, new_game(&w, w.carol.id, w.bob.id)).await;
+pub async fn due_games_are_claimed_once(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let second = create_game(store, new_game(&w, w.carol.id, w.bob.id)).await?;
     let three = t(1) + Duration::days(3);
     let lease = three + Duration::minutes(2);
     let ids = |games: Vec<DueGame>| games.into_iter().map(|g| g.id).collect::<Vec<_>>();
     let claim = |now, limit| store.claim_due_games(now, lease, limit);
-    assert!(
-        claim(three - Duration::seconds(1), 10)
-            .await
-            .expect("claim")
-            .is_empty()
-    );
-    assert_eq!(ids(claim(three, 1).await.expect("claim")), vec![first]);
-    assert_eq!(ids(claim(three, 10).await.expect("claim")), vec![second]);
-    assert!(
-        claim(three, 10).await.expect("claim").is_empty(),
-        "both taken"
-    );
-    assert!(store.due_games(three, 10).await.expect("read").is_empty());
-    assert_eq!(store.next_wake_up().await.expect("read"), Some(lease));
+    assert!(claim(three - Duration::seconds(1), 10).await?.is_empty());
+    assert_eq!(ids(claim(three, 1).await?), vec![first]);
+    assert_eq!(ids(claim(three, 10).await?), vec![second]);
+    assert!(claim(three, 10).await?.is_empty(), "both taken");
+    assert!(store.due_games(three, 10).await?.is_empty());
+    assert_eq!(store.next_wake_up().await?, Some(lease));
     // A claimer that never came back: the games return when the lease ends.
     let back = store.claim_due_games(lease, lease + Duration::minutes(2), 10);
-    assert_eq!(ids(back.await.expect("claim")), vec![first, second]);
+    assert_eq!(ids(back.await?), vec![first, second]);
     // A save gives the game its own wake-up again.
-    let record = store.game(first).await.expect("read").expect("game");
+    let record = store.game(first).await?.expect("game");
     let update = GameUpdate {
         id: first,
         expected_version: record.version,
@@ -1354,9 +1224,9 @@ pub async fn due_games_are_claimed_once(store: &Store) {
         game_updates: vec![update],
         ..Commit::default()
     };
-    store.commit(commit, three, |_| ()).await.expect("save");
-    assert_eq!(store.next_wake_up().await.expect("read"), Some(three));
-    let again = claim(three, 10).await.expect("claim");
+    store.commit(commit, three, |_| ()).await?;
+    assert_eq!(store.next_wake_up().await?, Some(three));
+    let again = claim(three, 10).await?;
     assert_eq!(
         again,
         vec![DueGame {
@@ -1364,6 +1234,7 @@ pub async fn due_games_are_claimed_once(store: &Store) {
             version: record.version + 1
         }]
     );
+    Ok(())
 }
 
 fn ladder_write(w: &World, expected_version: i64, entries: &[(PlayerId, i64)]) -> Commit {
@@ -1385,24 +1256,18 @@ fn ladder_order(ladder: &LadderRow) -> Vec<(String, DateTime<Utc>)> {
         .collect()
 }
 
-pub async fn ladders_are_written_whole_and_check_versions(store: &Store) {
-    let w = world(store).await;
-    let empty = store.ladder(w.server.id).await.expect("ladder");
+pub async fn ladders_are_written_whole_and_check_versions(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let empty = store.ladder(w.server.id).await?;
     assert_eq!((empty.version, empty.entries.len()), (0, 0));
     assert_eq!(
-        store
-            .next_ladder_deadline(Some(Duration::days(30)))
-            .await
-            .expect("next"),
+        store.next_ladder_deadline(Some(Duration::days(30))).await?,
         None
     );
 
     let first = ladder_write(&w, 0, &[(w.alice.id, 10), (w.bob.id, 20)]);
-    store
-        .commit(first.clone(), t(20), |_| ())
-        .await
-        .expect("join");
-    let ladder = store.ladder(w.server.id).await.expect("ladder");
+    store.commit(first.clone(), t(20), |_| ()).await?;
+    let ladder = store.ladder(w.server.id).await?;
     assert_eq!(ladder.version, 1);
     assert_eq!(
         ladder_order(&ladder),
@@ -1413,47 +1278,35 @@ pub async fn ladders_are_written_whole_and_check_versions(store: &Store) {
     let stale = store.commit(first, t(21), |_| ()).await;
     assert!(matches!(stale, Err(StorageError::Conflict)), "{stale:?}");
     let swapped = ladder_write(&w, 1, &[(w.bob.id, 30), (w.alice.id, 30), (w.carol.id, 25)]);
-    store.commit(swapped, t(30), |_| ()).await.expect("swap");
-    let ladder = store.ladder(w.server.id).await.expect("ladder");
+    store.commit(swapped, t(30), |_| ()).await?;
+    let ladder = store.ladder(w.server.id).await?;
     assert_eq!(ladder.version, 2);
     let names: Vec<_> = ladder_order(&ladder).into_iter().map(|(n, _)| n).collect();
     assert_eq!(names, ["bob", "alice", "carol"]);
 
     // The longest idle first; inactivity counts from the oldest activity.
-    let idle = store.idle_ladder_rungs(t(30), 10).await.expect("idle");
+    let idle = store.idle_ladder_rungs(t(30), 10).await?;
     let idle: Vec<_> = idle.iter().map(|r| (r.player, r.active_at)).collect();
     assert_eq!(
         idle,
         [(w.carol.id, t(25)), (w.bob.id, t(30)), (w.alice.id, t(30))]
     );
+    assert_eq!(store.idle_ladder_rungs(t(29), 10).await?.len(), 1);
+    assert_eq!(store.idle_ladder_rungs(t(30), 1).await?.len(), 1);
     assert_eq!(
-        store
-            .idle_ladder_rungs(t(29), 10)
-            .await
-            .expect("idle")
-            .len(),
-        1
-    );
-    assert_eq!(
-        store.idle_ladder_rungs(t(30), 1).await.expect("idle").len(),
-        1
-    );
-    assert_eq!(
-        store
-            .next_ladder_deadline(Some(Duration::days(30)))
-            .await
-            .expect("next"),
+        store.next_ladder_deadline(Some(Duration::days(30))).await?,
         Some(t(25) + Duration::days(30))
     );
-    assert_eq!(store.next_ladder_deadline(None).await.expect("next"), None);
-    let other = store.ladder(w.server.id + 1).await.expect("other server");
+    assert_eq!(store.next_ladder_deadline(None).await?, None);
+    let other = store.ladder(w.server.id + 1).await?;
     assert!(other.entries.is_empty());
+    Ok(())
 }
 
-pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) {
-    let w = world(store).await;
+pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) -> Result<()> {
+    let w = world(store).await?;
     let joined = ladder_write(&w, 0, &[(w.bob.id, 0), (w.alice.id, 0)]);
-    store.commit(joined, t(0), |_| ()).await.expect("join");
+    store.commit(joined, t(0), |_| ()).await?;
     let made = Commit {
         new_challenge: Some(new_challenge(&w, w.channel.id, t(60))),
         new_ladder_match: Some(NewLadderMatch {
@@ -1464,12 +1317,11 @@ pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) {
         }),
         ..Commit::default()
     };
-    let (committed, ()) = store.commit(made, t(1), |_| ()).await.expect("challenge");
+    let (committed, ()) = store.commit(made, t(1), |_| ()).await?;
     let challenge_id = committed.challenge_id.expect("challenge id");
     let pending = store
         .ladder_match_of_challenge(challenge_id)
-        .await
-        .expect("read")
+        .await?
         .expect("the ladder challenge");
     assert_eq!(
         (
@@ -1488,27 +1340,15 @@ pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) {
         )
     );
     assert_eq!(
-        store
-            .unsettled_ladder_matches(w.server.id)
-            .await
-            .expect("unsettled"),
+        store.unsettled_ladder_matches(w.server.id).await?,
         std::slice::from_ref(&pending)
     );
-    assert!(
-        store
-            .due_ladder_forfeits(t(59), 10)
-            .await
-            .expect("due")
-            .is_empty()
-    );
+    assert!(store.due_ladder_forfeits(t(59), 10).await?.is_empty());
     assert_eq!(
-        store.due_ladder_forfeits(t(60), 10).await.expect("due"),
+        store.due_ladder_forfeits(t(60), 10).await?,
         std::slice::from_ref(&pending)
     );
-    assert_eq!(
-        store.next_ladder_deadline(None).await.expect("next"),
-        Some(t(60))
-    );
+    assert_eq!(store.next_ladder_deadline(None).await?, Some(t(60)));
 
     let accept = |from| Commit {
         closing_challenge: Some(ChallengeClosing {
@@ -1532,36 +1372,18 @@ pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) {
         .commit(accept(LadderMatchStatus::Playing), t(2), |_| ())
         .await;
     assert!(matches!(wrong, Err(StorageError::Conflict)), "{wrong:?}");
-    assert_eq!(
-        store
-            .open_challenges(w.channel.id, t(2))
-            .await
-            .expect("open")
-            .len(),
-        1
-    );
+    assert_eq!(store.open_challenges(w.channel.id, t(2)).await?.len(), 1);
     let (committed, ()) = store
         .commit(accept(LadderMatchStatus::Pending), t(2), |_| ())
-        .await
-        .expect("accept");
+        .await?;
     let game_id = committed.game_id.expect("game");
-    let playing = store
-        .ladder_match_of_game(game_id)
-        .await
-        .expect("read")
-        .expect("by game");
+    let playing = store.ladder_match_of_game(game_id).await?.expect("by game");
     assert_eq!(
         (playing.id, playing.status),
         (pending.id, LadderMatchStatus::Playing)
     );
-    assert!(
-        store
-            .due_ladder_forfeits(t(90), 10)
-            .await
-            .expect("due")
-            .is_empty()
-    );
-    assert_eq!(store.next_ladder_deadline(None).await.expect("next"), None);
+    assert!(store.due_ladder_forfeits(t(90), 10).await?.is_empty());
+    assert_eq!(store.next_ladder_deadline(None).await?, None);
 
     // The result settles the match and moves the ladder in one commit.
     let settle = Commit {
@@ -1573,37 +1395,29 @@ pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) {
         }),
         ..ladder_write(&w, 1, &[(w.alice.id, 5), (w.bob.id, 5)])
     };
-    store.commit(settle, t(5), |_| ()).await.expect("settle");
-    let settled = store
-        .ladder_match_of_game(game_id)
-        .await
-        .expect("read")
-        .expect("by game");
+    store.commit(settle, t(5), |_| ()).await?;
+    let settled = store.ladder_match_of_game(game_id).await?.expect("by game");
     assert_eq!(settled.status, LadderMatchStatus::ChallengerWon);
     assert_eq!(settled.game_id, Some(game_id), "the game stays linked");
     assert!(
         store
             .unsettled_ladder_matches(w.server.id)
-            .await
-            .expect("unsettled")
+            .await?
             .is_empty()
     );
     let names: Vec<_> = store
         .ladder(w.server.id)
-        .await
-        .expect("ladder")
+        .await?
         .entries
         .into_iter()
         .map(|e| e.name)
         .collect();
     assert_eq!(names, ["alice", "bob"]);
     assert_eq!(
-        store
-            .ladder_match_of_challenge(challenge_id + 99)
-            .await
-            .expect("read"),
+        store.ladder_match_of_challenge(challenge_id + 99).await?,
         None
     );
+    Ok(())
 }
 
 fn a_tournament(w: &World, closes: Option<DateTime<Utc>>) -> NewTournament {
@@ -1630,17 +1444,16 @@ async fn apply(store: &Store, at: i64, changes: Vec<TournamentChange>) -> Result
     store.commit(commit, t(at), |_| ()).await.map(|(c, _)| c)
 }
 
-pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) {
-    let w = world(store).await;
+pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> Result<()> {
+    let w = world(store).await?;
     let created = apply(
         store,
         1,
         vec![TournamentChange::Create(a_tournament(&w, None))],
     )
-    .await
-    .expect("create");
+    .await?;
     let id = created.tournament_id.expect("an id");
-    let row = store.tournament(id).await.expect("read").expect("row");
+    let row = store.tournament(id).await?.expect("row");
     assert_eq!(
         (row.state, row.round, row.version, row.created_at),
         (TournamentState::Entry, 0, 0, t(1))
@@ -1651,13 +1464,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) {
         (row.rounds, row.bye_half_points, row.max_players),
         (Some(3), 1, Some(8))
     );
-    assert_eq!(
-        store
-            .tournaments_in_channel(w.channel.id)
-            .await
-            .expect("list"),
-        vec![row]
-    );
+    assert_eq!(store.tournaments_in_channel(w.channel.id).await?, vec![row]);
 
     let join = |player: PlayerId, at: i64| TournamentChange::Join {
         tournament_id: id,
@@ -1665,9 +1472,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) {
         at: t(at),
     };
     for (n, p) in [&w.alice, &w.bob, &w.carol].into_iter().enumerate() {
-        apply(store, 2 + n as i64, vec![join(p.id, 2 + n as i64)])
-            .await
-            .expect("join");
+        apply(store, 2 + n as i64, vec![join(p.id, 2 + n as i64)]).await?;
     }
     let twice = apply(store, 9, vec![join(w.bob.id, 9)]).await;
     assert!(matches!(twice, Err(StorageError::Conflict)), "{twice:?}");
@@ -1679,9 +1484,8 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) {
             player: w.carol.id,
         }],
     )
-    .await
-    .expect("leave");
-    let entrants = store.tournament_entrants(id).await.expect("entrants");
+    .await?;
+    let entrants = store.tournament_entrants(id).await?;
     let names: Vec<&str> = entrants.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["alice", "bob"], "join order");
     assert_eq!(entrants[1].joined_at, t(3));
@@ -1728,29 +1532,20 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) {
             }),
         ],
     )
-    .await
-    .expect("start");
+    .await?;
     assert_eq!(started.tournament_games.len(), 1);
     let game_id = started.tournament_games[0];
-    let stored = store
-        .game(game_id)
-        .await
-        .expect("read")
-        .expect("the game exists");
+    let stored = store.game(game_id).await?.expect("the game exists");
     assert_eq!((stored.white, stored.black), (w.alice.id, w.bob.id));
-    assert_eq!(
-        store.tournament_of_game(game_id).await.expect("read"),
-        Some(id)
-    );
-    let row = store.tournament(id).await.expect("read").expect("row");
+    assert_eq!(store.tournament_of_game(game_id).await?, Some(id));
+    let row = store.tournament(id).await?.expect("row");
     assert_eq!(
         (row.state, row.round, row.version),
         (TournamentState::Running, 1, 1)
     );
     let seeds: Vec<Option<u32>> = store
         .tournament_entrants(id)
-        .await
-        .expect("entrants")
+        .await?
         .iter()
         .map(|e| e.seed)
         .collect();
@@ -1779,13 +1574,12 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) {
     assert!(
         store
             .tournament_entrants(id)
-            .await
-            .expect("e")
+            .await?
             .iter()
             .all(|e| e.withdrawn_at.is_none())
     );
 
-    let pairings = store.tournament_pairings(id).await.expect("pairings");
+    let pairings = store.tournament_pairings(id).await?;
     assert_eq!(pairings.len(), 2);
     assert_eq!(pairings[0].game_state, Some(GameState::Ongoing));
     assert_eq!(
@@ -1800,7 +1594,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) {
         t(13),
         ending(game_id, GameResult::Draw, Reason::Agreement, t(13)),
     )
-    .await;
+    .await?;
     apply(
         store,
         14,
@@ -1822,9 +1616,8 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) {
             },
         ],
     )
-    .await
-    .expect("finish");
-    let pairings = store.tournament_pairings(id).await.expect("pairings");
+    .await?;
+    let pairings = store.tournament_pairings(id).await?;
     assert!(matches!(
         pairings[0].game_state,
         Some(GameState::Over {
@@ -1833,14 +1626,15 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) {
         })
     ));
     assert_eq!(pairings[0].score, Some(PairingScore::WhiteForfeitWin));
-    let bob = &store.tournament_entrants(id).await.expect("e")[1];
+    let bob = &store.tournament_entrants(id).await?[1];
     assert_eq!(bob.withdrawn_at, Some(t(14)));
-    assert_eq!(store.tournament(999).await.expect("read"), None);
+    assert_eq!(store.tournament(999).await?, None);
+    Ok(())
 }
 
-pub async fn tournament_entry_windows_wake_the_scheduler(store: &Store) {
-    let w = world(store).await;
-    assert_eq!(store.next_tournament_start().await.expect("next"), None);
+pub async fn tournament_entry_windows_wake_the_scheduler(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    assert_eq!(store.next_tournament_start().await?, None);
     let mut ids = Vec::new();
     for closes in [Some(t(60)), Some(t(30)), None] {
         let created = apply(
@@ -1848,22 +1642,12 @@ pub async fn tournament_entry_windows_wake_the_scheduler(store: &Store) {
             1,
             vec![TournamentChange::Create(a_tournament(&w, closes))],
         )
-        .await
-        .expect("create");
+        .await?;
         ids.push(created.tournament_id.expect("id"));
     }
-    assert_eq!(
-        store.next_tournament_start().await.expect("next"),
-        Some(t(30))
-    );
-    assert!(
-        store
-            .due_tournaments(t(29), 10)
-            .await
-            .expect("due")
-            .is_empty()
-    );
-    let due = store.due_tournaments(t(90), 10).await.expect("due");
+    assert_eq!(store.next_tournament_start().await?, Some(t(30)));
+    assert!(store.due_tournaments(t(29), 10).await?.is_empty());
+    let due = store.due_tournaments(t(90), 10).await?;
     assert_eq!(
         due,
         [
@@ -1877,7 +1661,7 @@ pub async fn tournament_entry_windows_wake_the_scheduler(store: &Store) {
             }
         ]
     );
-    assert_eq!(store.due_tournaments(t(90), 1).await.expect("due").len(), 1);
+    assert_eq!(store.due_tournaments(t(90), 1).await?.len(), 1);
     // Started tournaments no longer wake anyone.
     apply(
         store,
@@ -1889,14 +1673,8 @@ pub async fn tournament_entry_windows_wake_the_scheduler(store: &Store) {
             round: 1,
         }],
     )
-    .await
-    .expect("start");
-    assert_eq!(
-        store.next_tournament_start().await.expect("next"),
-        Some(t(60))
-    );
-    assert_eq!(
-        store.due_tournaments(t(90), 10).await.expect("due").len(),
-        1
-    );
+    .await?;
+    assert_eq!(store.next_tournament_start().await?, Some(t(60)));
+    assert_eq!(store.due_tournaments(t(90), 10).await?.len(), 1);
+    Ok(())
 }
