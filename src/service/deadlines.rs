@@ -15,7 +15,6 @@
 //! refused is attended again game by game.
 
 use std::pin::Pin;
-use std::task::{Context, Poll};
 
 use chrono::{DateTime, Utc};
 
@@ -30,7 +29,7 @@ use crate::storage::{Commit, Committed, DueGame, StorageError};
 const BATCH: usize = 200;
 
 /// Flag falls worked out at once (their reads in flight together).
-const READ_AHEAD: usize = 8;
+const READ_AHEAD: usize = 16;
 
 /// How long a claimed batch stays this scheduler's: ample for a batch, and
 /// short enough that the games of a process that died come back soon.
@@ -168,7 +167,7 @@ impl Service {
                         .take(READ_AHEAD)
                         .map(|&g| self.work_out_expiry(g, now))
                         .collect();
-                    worked = join_all(next).await;
+                    worked = futures_util::future::join_all(next).await;
                     worked.reverse();
                     written.clear();
                 }
@@ -492,48 +491,4 @@ enum Read {
     Rating(i64, PlayerId),
     /// A server's ladder and tournaments.
     Competition(i64),
-}
-
-/// Runs `futures` together on this task and returns their outputs in order.
-fn join_all<F: Future>(futures: Vec<F>) -> JoinAll<F> {
-    JoinAll {
-        outputs: futures.iter().map(|_| None).collect(),
-        futures: futures.into_iter().map(Box::pin).collect(),
-    }
-}
-
-/// See [`join_all`]: a plain future (not a closure), so that the scheduler's
-/// future stays `Send` for any notifier.
-struct JoinAll<F: Future> {
-    futures: Vec<Pin<Box<F>>>,
-    outputs: Vec<Option<F::Output>>,
-}
-
-// Nothing in it is ever pinned in place: the futures are boxed.
-impl<F: Future> Unpin for JoinAll<F> {}
-
-impl<F: Future> Future for JoinAll<F> {
-    type Output = Vec<F::Output>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.get_mut();
-        let mut busy = false;
-        for (future, output) in this.futures.iter_mut().zip(this.outputs.iter_mut()) {
-            if output.is_none() {
-                match future.as_mut().poll(cx) {
-                    Poll::Ready(value) => *output = Some(value),
-                    Poll::Pending => busy = true,
-                }
-            }
-        }
-        if busy {
-            return Poll::Pending;
-        }
-        Poll::Ready(
-            std::mem::take(&mut this.outputs)
-                .into_iter()
-                .flatten()
-                .collect(),
-        )
-    }
 }

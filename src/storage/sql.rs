@@ -104,6 +104,20 @@ macro_rules! params {
 }
 pub(crate) use params;
 
+/// The `VALUES` list of a multi-row insert: `rows` tuples of `width`
+/// numbered parameters, `(?1, ?2), (?3, ?4)` for two rows of two.
+pub fn value_rows(rows: usize, width: usize) -> String {
+    (0..rows)
+        .map(|row| {
+            let columns: Vec<String> = (1..=width)
+                .map(|n| format!("?{}", row * width + n))
+                .collect();
+            format!("({})", columns.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A core value (a clock, a note) as the JSON text a column keeps.
 pub fn json<T: Serialize>(value: &T) -> Result<Value> {
     serde_json::to_string(value)
@@ -255,22 +269,18 @@ impl Row {
 /// they are made, and PostgreSQL's are `Send` by their concrete type.
 pub trait Conn {
     /// Runs a statement and returns its rows.
-    fn query(&mut self, sql: &str, params: &[Value]) -> impl Future<Output = Result<Vec<Row>>>;
+    fn query(&self, sql: &str, params: &[Value]) -> impl Future<Output = Result<Vec<Row>>>;
 
     /// Runs a statement and returns how many rows it changed.
-    fn execute(&mut self, sql: &str, params: &[Value]) -> impl Future<Output = Result<u64>>;
+    fn execute(&self, sql: &str, params: &[Value]) -> impl Future<Output = Result<u64>>;
 
     /// The first row, if any.
-    fn query_opt(
-        &mut self,
-        sql: &str,
-        params: &[Value],
-    ) -> impl Future<Output = Result<Option<Row>>> {
+    fn query_opt(&self, sql: &str, params: &[Value]) -> impl Future<Output = Result<Option<Row>>> {
         async move { Ok(self.query(sql, params).await?.into_iter().next()) }
     }
 
     /// Exactly one row (an aggregate, a `RETURNING`).
-    fn query_one(&mut self, sql: &str, params: &[Value]) -> impl Future<Output = Result<Row>> {
+    fn query_one(&self, sql: &str, params: &[Value]) -> impl Future<Output = Result<Row>> {
         async move {
             self.query_opt(sql, params)
                 .await?
@@ -297,6 +307,12 @@ pub fn ready<T>(future: impl Future<Output = Result<T>>) -> Result<T> {
 mod tests {
     use super::*;
     use chrono::TimeZone;
+
+    #[test]
+    fn value_rows_number_every_parameter_once() {
+        assert_eq!(value_rows(1, 3), "(?1, ?2, ?3)");
+        assert_eq!(value_rows(2, 2), "(?1, ?2), (?3, ?4)");
+    }
 
     #[test]
     fn rows_read_every_backend_form_alike() {

@@ -261,7 +261,7 @@ pub fn check_file(path: &Path) -> Result<Vec<String>> {
     for orphan in orphans {
         problems.push(orphan?);
     }
-    problems.extend(ready(games::unsound_games(&mut SqliteConn(&conn)))?);
+    problems.extend(ready(games::unsound_games(&SqliteConn(&conn)))?);
     Ok(problems)
 }
 
@@ -277,7 +277,7 @@ impl SqliteStore {
     ) -> Result<Vec<SqlRow>> {
         self.read(|conn| {
             ready(transfer::export_page(
-                &mut SqliteConn(conn),
+                &SqliteConn(conn),
                 table,
                 after,
                 limit,
@@ -288,7 +288,7 @@ impl SqliteStore {
 
     /// How many rows `table` holds.
     pub async fn count_rows(&self, table: &Table) -> Result<u64> {
-        self.read(|conn| ready(transfer::count_rows(&mut SqliteConn(conn), table)))
+        self.read(|conn| ready(transfer::count_rows(&SqliteConn(conn), table)))
             .await
     }
 }

@@ -79,14 +79,14 @@ macro_rules! reading {
         match &$store.backend {
             Backend::Sqlite(db) => {
                 db.read(|conn| {
-                    let $c = &mut SqliteConn(conn);
+                    let $c = &SqliteConn(conn);
                     ready($body)
                 })
                 .await
             }
             Backend::Postgres(db) => {
                 let client = db.client().await?;
-                let $c = &mut PgConn(&client);
+                let $c = &PgConn(&client);
                 $body.await
             }
         }
@@ -101,7 +101,7 @@ macro_rules! writing {
         match &$store.backend {
             Backend::Sqlite(db) => {
                 db.write(|conn| {
-                    let $c = &mut SqliteConn(conn);
+                    let $c = &SqliteConn(conn);
                     ready($body)
                 })
                 .await
@@ -109,7 +109,7 @@ macro_rules! writing {
             Backend::Postgres(db) => {
                 let mut client = db.client().await?;
                 let tx = client.transaction().await.map_err(postgres::backend)?;
-                let $c = &mut PgConn(&tx);
+                let $c = &PgConn(&tx);
                 let written = $body.await;
                 postgres::settle(tx, written).await
             }
@@ -273,11 +273,12 @@ impl Store {
         writing!(self, |c| commit::write_act(c, &commit, now, answer))
     }
 
-    /// Applies every commit of `batch`, in order, in one transaction (one
-    /// write to disk for many acts), each with its own answer: all or
-    /// nothing. Fails like [`Store::commit`] when any one of them would
-    /// (`DuplicateAct` may then read `Conflict`), and then nothing was
-    /// written, so the caller can work each act out again and commit it alone.
+    /// Applies every commit of `batch` in one transaction (one write to disk
+    /// for many acts), each with its own answer: all or nothing. The commits
+    /// must touch different rows: their statements may interleave (see
+    /// `queries::commit::write_all`). Fails like [`Store::commit`] when any
+    /// one of them would, and then nothing was written, so the caller can
+    /// work each act out again and commit it alone.
     pub async fn commit_all<R, F>(
         &self,
         batch: Vec<(Commit, F)>,
@@ -320,7 +321,7 @@ impl Store {
         match &self.backend {
             Backend::Sqlite(db) => {
                 db.write(|conn| {
-                    let c = &mut SqliteConn(conn);
+                    let c = &SqliteConn(conn);
                     ready(schedule::claim_due_games_in_write(
                         c,
                         now,
@@ -332,7 +333,7 @@ impl Store {
             }
             Backend::Postgres(db) => {
                 let client = db.client().await?;
-                let c = &mut PgConn(&client);
+                let c = &PgConn(&client);
                 schedule::claim_due_games_skip_locked(c, now, lease_until, limit).await
             }
         }

@@ -796,6 +796,17 @@ pub async fn batches_are_committed_whole(store: &Store) -> Result<()> {
         assert_eq!(stored, Some(serde_json::to_string(id).expect("json")));
     }
 
+    // A key stored before refuses the whole batch as a replay of that act.
+    let batch = vec![challenge("batch-4"), challenge("batch-2")];
+    let batch = batch.into_iter().map(|c| (c, |_: &Committed| 1)).collect();
+    let result = store.commit_all(batch, t(4)).await;
+    assert!(
+        matches!(result, Err(StorageError::DuplicateAct(ref key)) if key == "batch-2"),
+        "{:?}",
+        result.err()
+    );
+    assert!(store.answer_of("batch-4").await?.is_none());
+    assert_eq!(store.open_challenges(w.channel.id, t(5)).await?.len(), 2);
     Ok(())
 }
 

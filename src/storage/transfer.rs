@@ -139,7 +139,7 @@ pub async fn copy_sqlite_to_postgres(from: &SqliteStore, to: &PgStore) -> Result
 /// Up to `limit` rows of `table` after the key `after`, in key order, its
 /// columns in [`Table::columns`] order.
 pub async fn export_page(
-    c: &mut impl Conn,
+    c: &impl Conn,
     table: &Table,
     after: Option<&[Value]>,
     limit: usize,
@@ -161,7 +161,7 @@ pub async fn export_page(
 }
 
 /// How many rows `table` holds.
-pub async fn count_rows(c: &mut impl Conn, table: &Table) -> Result<u64> {
+pub async fn count_rows(c: &impl Conn, table: &Table) -> Result<u64> {
     let sql = format!("SELECT count(*) FROM {}", table.name);
     let count = c.query_one(&sql, &[]).await?.int(0)?;
     u64::try_from(count).map_err(|_| StorageError::Corrupt(format!("{} rows", table.name)))
@@ -170,7 +170,7 @@ pub async fn count_rows(c: &mut impl Conn, table: &Table) -> Result<u64> {
 /// Inserts `rows` (in `table`'s column order, as [`export_page`] reads
 /// them from SQLite) in one statement; each value is converted to its
 /// column's type as it is bound (see [`Value`]).
-pub async fn insert_rows(c: &mut impl Conn, table: &Table, rows: &[Row]) -> Result<()> {
+pub async fn insert_rows(c: &impl Conn, table: &Table, rows: &[Row]) -> Result<()> {
     if rows.is_empty() {
         return Ok(());
     }

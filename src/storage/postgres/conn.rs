@@ -118,7 +118,7 @@ fn row(row: &tokio_postgres::Row) -> Result<Row> {
 }
 
 impl<C: GenericClient> Conn for PgConn<'_, C> {
-    async fn query(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>> {
+    async fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Row>> {
         let statement = self
             .0
             .prepare_cached(&dollar_parameters(sql))
@@ -132,7 +132,7 @@ impl<C: GenericClient> Conn for PgConn<'_, C> {
         rows.iter().map(row).collect()
     }
 
-    async fn execute(&mut self, sql: &str, params: &[Value]) -> Result<u64> {
+    async fn execute(&self, sql: &str, params: &[Value]) -> Result<u64> {
         let statement = self
             .0
             .prepare_cached(&dollar_parameters(sql))

@@ -40,7 +40,7 @@ impl PgStore {
     /// How many rows `table` holds.
     pub async fn count_rows(&self, table: &Table) -> Result<u64> {
         let client = self.client().await?;
-        transfer::count_rows(&mut PgConn(&client), table).await
+        transfer::count_rows(&PgConn(&client), table).await
     }
 }
 
@@ -53,7 +53,7 @@ impl Import {
 
     /// Inserts `rows` (in `table`'s column order) in one statement.
     pub async fn insert(&mut self, table: &Table, rows: &[Row]) -> Result<()> {
-        transfer::insert_rows(&mut PgConn(self.client()?), table, rows).await
+        transfer::insert_rows(&PgConn(self.client()?), table, rows).await
     }
 
     /// Moves the id sequences past the copied ids and commits.

@@ -132,7 +132,7 @@ impl PgStore {
     /// [`check_moves`]: crate::storage::check_moves
     pub async fn check_games(&self) -> Result<Vec<String>> {
         let client = self.client().await?;
-        games::unsound_games(&mut PgConn(&client)).await
+        games::unsound_games(&PgConn(&client)).await
     }
 
     pub(super) async fn client(&self) -> Result<Object> {

@@ -24,16 +24,24 @@ use super::identity::answer_of;
 use crate::core::clock::Alarms;
 use crate::core::event::color_str;
 use crate::core::notation::Lang;
-use crate::storage::sql::{Conn, json, params};
+use crate::storage::sql::{Conn, json, params, value_rows};
 use crate::storage::{
     ChallengeClosing, Commit, Committed, GameState, GameUpdate, LeaveEnding, NewChallenge, NewGame,
     NewLeave, Result, StorageError,
 };
 
-/// Writes every commit of `batch` in order, each with its answer: the
-/// caller commits the transaction, or rolls it back on the first refusal.
+/// Writes every commit of `batch`, each with its answer: the caller commits
+/// the transaction, or rolls it back if any was refused.
+///
+/// The commits must touch different rows (the scheduler batches only flag
+/// falls that read nothing another one writes), so their statements may
+/// interleave: PostgreSQL gets them pipelined on the one connection instead
+/// of one round trip after another; SQLite's run one act after the other.
+/// A refusal is reported as a conflict or a replay when one of the acts
+/// met one; otherwise as the first act's error (a statement that fails
+/// aborts a PostgreSQL transaction, so the others may read only that).
 pub async fn write_all<R, F>(
-    c: &mut impl Conn,
+    c: &impl Conn,
     batch: Vec<(Commit, F)>,
     now: DateTime<Utc>,
 ) -> Result<Vec<(Committed, R)>>
@@ -41,21 +49,58 @@ where
     R: Serialize,
     F: FnOnce(&Committed) -> R,
 {
-    let mut done = Vec::with_capacity(batch.len());
-    for (commit, answer) in batch {
-        done.push(write_act(c, &commit, now, answer).await?);
+    let acts = batch
+        .into_iter()
+        .map(|(commit, answer)| async move { write_answered(c, &commit, now, answer).await });
+    let mut done = Vec::new();
+    let mut answers = Vec::new();
+    let mut first_error = None;
+    for act in futures_util::future::join_all(acts).await {
+        match act {
+            Ok((committed, value, answer)) => {
+                done.push((committed, value));
+                answers.extend(answer);
+            }
+            Err(refusal @ (StorageError::Conflict | StorageError::DuplicateAct(_))) => {
+                return Err(refusal);
+            }
+            Err(error) => {
+                first_error.get_or_insert(error);
+            }
+        }
     }
+    if let Some(error) = first_error {
+        return Err(error);
+    }
+    record_answers(c, &answers, now).await?;
     Ok(done)
 }
 
 /// Writes one act's rows and its answer, which `answer` builds once the new
 /// ids are known; the caller commits, or rolls back on an error.
 pub async fn write_act<R, F>(
-    c: &mut impl Conn,
+    c: &impl Conn,
     commit: &Commit,
     now: DateTime<Utc>,
     answer: F,
 ) -> Result<(Committed, R)>
+where
+    R: Serialize,
+    F: FnOnce(&Committed) -> R,
+{
+    let (committed, value, answer) = write_answered(c, commit, now, answer).await?;
+    record_answers(c, answer.as_slice(), now).await?;
+    Ok((committed, value))
+}
+
+/// An act's rows and its answer, with the key and JSON text the answer is
+/// to be kept under (none for an act without a key).
+async fn write_answered<R, F>(
+    c: &impl Conn,
+    commit: &Commit,
+    now: DateTime<Utc>,
+    answer: F,
+) -> Result<(Committed, R, Option<(String, String)>)>
 where
     R: Serialize,
     F: FnOnce(&Committed) -> R,
@@ -66,17 +111,20 @@ where
         Err(error) => return Err(error),
     };
     let value = answer(&committed);
-    if let Some(key) = &commit.act_key {
-        let text = serde_json::to_string(&value)
-            .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?;
-        record_answer(c, key, text, now).await?;
-    }
-    Ok((committed, value))
+    let kept = match &commit.act_key {
+        Some(key) => {
+            let text = serde_json::to_string(&value)
+                .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?;
+            Some((key.clone(), text))
+        }
+        None => None,
+    };
+    Ok((committed, value, kept))
 }
 
 /// A conflict, or a duplicate when the act's key is stored already: a
 /// replay is refused as answered, whatever changed since.
-async fn conflict_or_replay(c: &mut impl Conn, commit: &Commit) -> StorageError {
+async fn conflict_or_replay(c: &impl Conn, commit: &Commit) -> StorageError {
     let Some(key) = &commit.act_key else {
         return StorageError::Conflict;
     };
@@ -88,7 +136,7 @@ async fn conflict_or_replay(c: &mut impl Conn, commit: &Commit) -> StorageError 
 }
 
 /// The rows of a commit, in the order of [`Commit`]'s fields.
-async fn write_rows(c: &mut impl Conn, commit: &Commit, now: DateTime<Utc>) -> Result<Committed> {
+async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Result<Committed> {
     let mut committed = Committed::default();
     if let Some(new) = &commit.new_challenge {
         committed.challenge_id = Some(insert_challenge(c, new, now).await?);
@@ -129,6 +177,7 @@ async fn write_rows(c: &mut impl Conn, commit: &Commit, now: DateTime<Utc>) -> R
     for update in &commit.rating_updates {
         commit_competition::write_rating(c, update).await?;
     }
+    commit_competition::write_rating_history(c, &commit.rating_updates).await?;
     for change in &commit.tournament_changes {
         commit_competition::write_tournament_change(c, change, now, &mut committed).await?;
     }
@@ -147,11 +196,7 @@ pub(super) fn changed_one(changed: u64) -> Result<()> {
     }
 }
 
-async fn insert_challenge(
-    c: &mut impl Conn,
-    new: &NewChallenge,
-    now: DateTime<Utc>,
-) -> Result<i64> {
+async fn insert_challenge(c: &impl Conn, new: &NewChallenge, now: DateTime<Utc>) -> Result<i64> {
     c.query_one(
         "INSERT INTO challenges (server_id, channel_id, challenger_id, challenged_id, color,
                                  time_control, rated, start_fen, created_at, expires_at)
@@ -174,7 +219,7 @@ async fn insert_challenge(
 }
 
 /// Moves a challenge out of `open`; someone else closing it first is a conflict.
-async fn close_challenge(c: &mut impl Conn, closing: &ChallengeClosing) -> Result<()> {
+async fn close_challenge(c: &impl Conn, closing: &ChallengeClosing) -> Result<()> {
     let changed = c
         .execute(
             "UPDATE challenges SET status = ?1 WHERE id = ?2 AND status = 'open'",
@@ -185,11 +230,7 @@ async fn close_challenge(c: &mut impl Conn, closing: &ChallengeClosing) -> Resul
 }
 
 /// A new game (of a challenge, or of a tournament's pairing).
-pub(super) async fn insert_game(
-    c: &mut impl Conn,
-    new: &NewGame,
-    now: DateTime<Utc>,
-) -> Result<i64> {
+pub(super) async fn insert_game(c: &impl Conn, new: &NewGame, now: DateTime<Utc>) -> Result<i64> {
     let alarms = Alarms::of(new.clock.as_ref(), new.remind_at);
     c.query_one(
         "INSERT INTO games (server_id, channel_id, white_id, black_id, start_fen, time_control,
@@ -221,7 +262,7 @@ pub(super) async fn insert_game(
 }
 
 /// Records which game a challenge became.
-async fn link_challenge(c: &mut impl Conn, challenge_id: i64, game_id: i64) -> Result<()> {
+async fn link_challenge(c: &impl Conn, challenge_id: i64, game_id: i64) -> Result<()> {
     c.execute(
         "UPDATE challenges SET game_id = ?1 WHERE id = ?2",
         &params![game_id, challenge_id],
@@ -232,7 +273,7 @@ async fn link_challenge(c: &mut impl Conn, challenge_id: i64, game_id: i64) -> R
 
 /// A game's new state if its version is still the one read, then its new
 /// moves and notes. An ended game keeps no deadline, reminder or wake-up.
-async fn update_game(c: &mut impl Conn, update: &GameUpdate) -> Result<()> {
+async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
     let (status, result, reason, ended_at, alarms) = match update.state {
         GameState::Ongoing => (
             "ongoing",
@@ -298,7 +339,7 @@ async fn update_game(c: &mut impl Conn, update: &GameUpdate) -> Result<()> {
     Ok(())
 }
 
-async fn insert_leave(c: &mut impl Conn, leave: &NewLeave) -> Result<()> {
+async fn insert_leave(c: &impl Conn, leave: &NewLeave) -> Result<()> {
     c.execute(
         "INSERT INTO leaves (player_id, server_id, starts_at, ends_at, days)
          VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -315,7 +356,7 @@ async fn insert_leave(c: &mut impl Conn, leave: &NewLeave) -> Result<()> {
 }
 
 /// Ends a running leave; one ended meanwhile is a conflict.
-async fn end_leave(c: &mut impl Conn, ending: &LeaveEnding) -> Result<()> {
+async fn end_leave(c: &impl Conn, ending: &LeaveEnding) -> Result<()> {
     let changed = c
         .execute(
             "UPDATE leaves SET ended_at = ?1, days = ?2 WHERE id = ?3 AND ended_at IS NULL",
@@ -325,23 +366,45 @@ async fn end_leave(c: &mut impl Conn, ending: &LeaveEnding) -> Result<()> {
     changed_one(changed)
 }
 
-/// Stores the act's answer under its key; a key already taken (by this or
-/// another process) refuses the whole commit.
-async fn record_answer(
-    c: &mut impl Conn,
-    key: &str,
-    answer: String,
+/// Stores each act's answer under its key, in one statement; a key already
+/// taken (by this or another process) refuses the whole commit as a replay
+/// of that act.
+async fn record_answers(
+    c: &impl Conn,
+    answers: &[(String, String)],
     now: DateTime<Utc>,
 ) -> Result<()> {
-    let inserted = c
-        .execute(
-            "INSERT INTO processed_acts (act_key, processed_at, answer) VALUES (?1, ?2, ?3)
-             ON CONFLICT (act_key) DO NOTHING",
-            &params![key, now, answer],
-        )
-        .await?;
-    if inserted == 0 {
-        return Err(StorageError::DuplicateAct(key.to_owned()));
+    if answers.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    let mut values = Vec::with_capacity(answers.len() * 3);
+    for (key, answer) in answers {
+        values.extend(params![key, now, answer]);
+    }
+    let sql = format!(
+        "INSERT INTO processed_acts (act_key, processed_at, answer) VALUES {}
+         ON CONFLICT (act_key) DO NOTHING",
+        value_rows(answers.len(), 3)
+    );
+    if let [(key, _)] = answers {
+        // One act (the common case): the count says it all.
+        return match c.execute(&sql, &values).await? {
+            0 => Err(StorageError::DuplicateAct(key.clone())),
+            _ => Ok(()),
+        };
+    }
+    let stored = c
+        .query(&format!("{sql} RETURNING act_key"), &values)
+        .await?;
+    if stored.len() == answers.len() {
+        return Ok(());
+    }
+    let stored = stored
+        .iter()
+        .map(|row| row.string(0))
+        .collect::<Result<std::collections::HashSet<_>>>()?;
+    let replayed = answers.iter().find(|(key, _)| !stored.contains(key));
+    Err(StorageError::DuplicateAct(
+        replayed.map(|(key, _)| key.clone()).unwrap_or_default(),
+    ))
 }

@@ -7,16 +7,15 @@ use crate::core::names::Named;
 use chrono::{DateTime, Utc};
 
 use super::commit::{changed_one, insert_game};
-use crate::storage::sql::{Conn, params};
+use crate::storage::sql::{Conn, params, value_rows};
 use crate::storage::{
     Commit, Committed, LadderWrite, PairingScore, RatingUpdate, Result, StorageError,
     TournamentChange,
 };
 
-/// A new rating and its history row. The update names the count of rated
-/// games it read (0: no row yet); a row that moved on since, or appeared
-/// meanwhile, is a conflict.
-pub(super) async fn write_rating(c: &mut impl Conn, update: &RatingUpdate) -> Result<()> {
+/// A new rating. The update names the count of rated games it read (0: no
+/// row yet); a row that moved on since, or appeared meanwhile, is a conflict.
+pub(super) async fn write_rating(c: &impl Conn, update: &RatingUpdate) -> Result<()> {
     let changed = if update.expected_games == 0 {
         c.execute(
             "INSERT INTO ratings
@@ -50,26 +49,37 @@ pub(super) async fn write_rating(c: &mut impl Conn, update: &RatingUpdate) -> Re
         )
         .await?
     };
-    changed_one(changed)?;
-    c.execute(
-        "INSERT INTO rating_history (server_id, player_id, game_id, rating, deviation, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        &params![
+    changed_one(changed)
+}
+
+/// The history rows of a game's new ratings (both players'), in one statement.
+pub(super) async fn write_rating_history(c: &impl Conn, updates: &[RatingUpdate]) -> Result<()> {
+    if updates.is_empty() {
+        return Ok(());
+    }
+    let mut values = Vec::with_capacity(updates.len() * 6);
+    for update in updates {
+        values.extend(params![
             update.server_id,
             update.player,
             update.game_id,
             update.rating,
             update.deviation,
             update.at
-        ],
-    )
-    .await?;
+        ]);
+    }
+    let sql = format!(
+        "INSERT INTO rating_history (server_id, player_id, game_id, rating, deviation, at)
+         VALUES {}",
+        value_rows(updates.len(), 6)
+    );
+    c.execute(&sql, &values).await?;
     Ok(())
 }
 
 /// The commit's ladder rows; its new challenge and game are already written.
 pub(super) async fn write_ladder(
-    c: &mut impl Conn,
+    c: &impl Conn,
     commit: &Commit,
     committed: &Committed,
     now: DateTime<Utc>,
@@ -111,7 +121,7 @@ pub(super) async fn write_ladder(
 }
 
 /// Replaces a server's ranking if its version is still the one read.
-async fn write_ranking(c: &mut impl Conn, write: &LadderWrite) -> Result<()> {
+async fn write_ranking(c: &impl Conn, write: &LadderWrite) -> Result<()> {
     let changed = if write.expected_version == 0 {
         c.execute(
             "INSERT INTO ladders (server_id, version) VALUES (?1, 1)
@@ -146,7 +156,7 @@ async fn write_ranking(c: &mut impl Conn, write: &LadderWrite) -> Result<()> {
 /// Applies one tournament change; a created tournament's id and a pairing's
 /// new game go into `committed`.
 pub(super) async fn write_tournament_change(
-    c: &mut impl Conn,
+    c: &impl Conn,
     change: &TournamentChange,
     now: DateTime<Utc>,
     committed: &mut Committed,

@@ -59,7 +59,7 @@ const SEQ_AT: usize = 1 + BLACK_AT + 6;
 
 /// Game `id` with its moves and notes, refused if its moves do not add up
 /// ([`check_moves`]).
-pub async fn game(c: &mut impl Conn, id: i64) -> Result<Option<GameRecord>> {
+pub async fn game(c: &impl Conn, id: i64) -> Result<Option<GameRecord>> {
     let found = c.query(&GAME_QUERY, &params![id]).await?;
     let Some((head, rest)) = found.split_first() else {
         return Ok(None);
@@ -124,7 +124,7 @@ fn game_record(id: i64, row: &Row, moves: Vec<MoveRow>, notes: Vec<Note>) -> Res
 /// The ongoing games of `player` in a channel: the one game's id and
 /// version (enough to use a cached copy), or the list when there are several.
 pub async fn ongoing_in_channel(
-    c: &mut impl Conn,
+    c: &impl Conn,
     channel_id: i64,
     player: PlayerId,
 ) -> Result<ChannelGames> {
@@ -155,7 +155,7 @@ pub async fn ongoing_in_channel(
 
 /// The games of `player` in a channel, newest first.
 pub async fn games_in_channel(
-    c: &mut impl Conn,
+    c: &impl Conn,
     channel_id: i64,
     player: PlayerId,
     ongoing_only: bool,
@@ -170,7 +170,7 @@ pub async fn games_in_channel(
 
 /// The ongoing games of `player` on a server, newest first.
 pub async fn ongoing_games_on_server(
-    c: &mut impl Conn,
+    c: &impl Conn,
     server_id: i64,
     player: PlayerId,
 ) -> Result<Vec<GameSummary>> {
@@ -182,7 +182,7 @@ pub async fn ongoing_games_on_server(
 /// Game lists: `filter` is the WHERE clause over `g`, with parameters ?1
 /// (a place) and ?2 (a player).
 async fn summaries(
-    c: &mut impl Conn,
+    c: &impl Conn,
     filter: &str,
     place: i64,
     player: PlayerId,
@@ -201,7 +201,7 @@ async fn summaries(
 
 /// How many of `challenger`'s challenges are open at `now`.
 pub async fn open_challenge_count(
-    c: &mut impl Conn,
+    c: &impl Conn,
     challenger: PlayerId,
     now: DateTime<Utc>,
 ) -> Result<u32> {
@@ -216,7 +216,7 @@ pub async fn open_challenge_count(
 
 /// The challenges open in a channel at `now`, oldest first.
 pub async fn open_challenges(
-    c: &mut impl Conn,
+    c: &impl Conn,
     channel_id: i64,
     now: DateTime<Utc>,
 ) -> Result<Vec<ChallengeRow>> {
@@ -233,7 +233,7 @@ pub async fn open_challenges(
 }
 
 /// A server's decided games (aborted ones left out), in the order they ended.
-pub async fn finished_games(c: &mut impl Conn, server_id: i64) -> Result<Vec<FinishedGame>> {
+pub async fn finished_games(c: &impl Conn, server_id: i64) -> Result<Vec<FinishedGame>> {
     c.query(
         "SELECT id, white_id, black_id, result, ended_at FROM games
          WHERE server_id = ?1 AND status = 'over'
@@ -257,7 +257,7 @@ pub async fn finished_games(c: &mut impl Conn, server_id: i64) -> Result<Vec<Fin
 
 /// Every game whose stored moves do not add up (the check [`check_moves`]
 /// makes when a game is loaded), one line each, for `pawnpost check`.
-pub async fn unsound_games(c: &mut impl Conn) -> Result<Vec<String>> {
+pub async fn unsound_games(c: &impl Conn) -> Result<Vec<String>> {
     c.query(
         "SELECT g.id, g.plies, count(m.ply) FROM games g
          LEFT JOIN moves m ON m.game_id = g.id

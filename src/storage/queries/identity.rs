@@ -13,7 +13,7 @@ use crate::storage::{
 };
 
 pub async fn find_server(
-    c: &mut impl Conn,
+    c: &impl Conn,
     platform: Platform,
     platform_id: &str,
 ) -> Result<Option<ServerRow>> {
@@ -25,7 +25,7 @@ pub async fn find_server(
         .transpose()
 }
 
-pub async fn server(c: &mut impl Conn, id: i64) -> Result<Option<ServerRow>> {
+pub async fn server(c: &impl Conn, id: i64) -> Result<Option<ServerRow>> {
     let sql = format!("SELECT {SERVER_COLUMNS} FROM servers s WHERE s.id = ?1");
     c.query_opt(&sql, &params![id])
         .await?
@@ -35,7 +35,7 @@ pub async fn server(c: &mut impl Conn, id: i64) -> Result<Option<ServerRow>> {
 
 /// Run in a write transaction.
 pub async fn ensure_server(
-    c: &mut impl Conn,
+    c: &impl Conn,
     platform: Platform,
     platform_id: &str,
     defaults: &ServerDefaults,
@@ -61,7 +61,7 @@ pub async fn ensure_server(
         .ok_or(StorageError::NotFound("server"))
 }
 
-async fn find_channel(c: &mut impl Conn, server_id: i64, platform_id: &str) -> Result<Option<i64>> {
+async fn find_channel(c: &impl Conn, server_id: i64, platform_id: &str) -> Result<Option<i64>> {
     c.query_opt(
         "SELECT id FROM channels WHERE server_id = ?1 AND platform_id = ?2",
         &params![server_id, platform_id],
@@ -73,7 +73,7 @@ async fn find_channel(c: &mut impl Conn, server_id: i64, platform_id: &str) -> R
 
 /// Run in a write transaction.
 pub async fn ensure_channel(
-    c: &mut impl Conn,
+    c: &impl Conn,
     server_id: i64,
     platform_id: &str,
 ) -> Result<ChannelRow> {
@@ -99,7 +99,7 @@ pub async fn ensure_channel(
 }
 
 pub async fn find_player(
-    c: &mut impl Conn,
+    c: &impl Conn,
     platform: Platform,
     platform_id: &str,
 ) -> Result<Option<PlayerRow>> {
@@ -111,7 +111,7 @@ pub async fn find_player(
         .transpose()
 }
 
-pub async fn player(c: &mut impl Conn, id: PlayerId) -> Result<Option<PlayerRow>> {
+pub async fn player(c: &impl Conn, id: PlayerId) -> Result<Option<PlayerRow>> {
     let sql = format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.id = ?1");
     c.query_opt(&sql, &params![id])
         .await?
@@ -122,7 +122,7 @@ pub async fn player(c: &mut impl Conn, id: PlayerId) -> Result<Option<PlayerRow>
 /// Run in a write transaction: the player row, created when new, its
 /// display name kept current.
 pub async fn ensure_player(
-    c: &mut impl Conn,
+    c: &impl Conn,
     platform: Platform,
     platform_id: &str,
     display_name: &str,
@@ -153,7 +153,7 @@ pub async fn ensure_player(
         .ok_or(StorageError::NotFound("player"))
 }
 
-pub async fn answer_of(c: &mut impl Conn, key: &str) -> Result<Option<String>> {
+pub async fn answer_of(c: &impl Conn, key: &str) -> Result<Option<String>> {
     c.query_opt(
         "SELECT answer FROM processed_acts WHERE act_key = ?1",
         &params![key],
@@ -166,10 +166,7 @@ pub async fn answer_of(c: &mut impl Conn, key: &str) -> Result<Option<String>> {
 /// The common case of opening an act, read in one query: the stored answer
 /// if the act was carried out, else its place, or `None` when a row must
 /// be created or renamed first (then [`open_act_writing`] does it).
-pub async fn open_act_reading(
-    c: &mut impl Conn,
-    request: &ActRequest,
-) -> Result<Option<OpenedAct>> {
+pub async fn open_act_reading(c: &impl Conn, request: &ActRequest) -> Result<Option<OpenedAct>> {
     let sql = format!(
         "SELECT (SELECT answer FROM processed_acts WHERE act_key = ?1), {SERVER_COLUMNS}, c.id,
                 {PLAYER_COLUMNS}
@@ -215,7 +212,7 @@ pub async fn open_act_reading(
 /// Run in a write transaction: opens an act whose place or player is new
 /// or renamed, creating the rows (after looking for the key again).
 pub async fn open_act_writing(
-    c: &mut impl Conn,
+    c: &impl Conn,
     request: &ActRequest,
     now: DateTime<Utc>,
 ) -> Result<OpenedAct> {

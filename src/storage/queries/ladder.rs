@@ -34,7 +34,7 @@ fn ladder_match(row: &Row) -> Result<LadderMatchRow> {
 }
 
 /// The ladder challenges that pass `filter` (which may order and limit).
-async fn matches(c: &mut impl Conn, filter: &str, params: &[Value]) -> Result<Vec<LadderMatchRow>> {
+async fn matches(c: &impl Conn, filter: &str, params: &[Value]) -> Result<Vec<LadderMatchRow>> {
     let sql = format!("SELECT {MATCH_COLUMNS} FROM {MATCH_TABLES} WHERE {filter}");
     c.query(&sql, params)
         .await?
@@ -44,7 +44,7 @@ async fn matches(c: &mut impl Conn, filter: &str, params: &[Value]) -> Result<Ve
 }
 
 /// A server's ranking, best first; version 0 and no rungs before its first.
-pub async fn ladder(c: &mut impl Conn, server_id: i64) -> Result<LadderRow> {
+pub async fn ladder(c: &impl Conn, server_id: i64) -> Result<LadderRow> {
     let version = c
         .query_opt(
             "SELECT version FROM ladders WHERE server_id = ?1",
@@ -79,7 +79,7 @@ pub async fn ladder(c: &mut impl Conn, server_id: i64) -> Result<LadderRow> {
 
 /// A server's ladder challenges still pending or being played, oldest first.
 pub async fn unsettled_ladder_matches(
-    c: &mut impl Conn,
+    c: &impl Conn,
     server_id: i64,
 ) -> Result<Vec<LadderMatchRow>> {
     matches(
@@ -91,7 +91,7 @@ pub async fn unsettled_ladder_matches(
 }
 
 pub async fn ladder_match_of_challenge(
-    c: &mut impl Conn,
+    c: &impl Conn,
     challenge_id: i64,
 ) -> Result<Option<LadderMatchRow>> {
     Ok(matches(c, "m.challenge_id = ?1", &params![challenge_id])
@@ -100,10 +100,7 @@ pub async fn ladder_match_of_challenge(
         .next())
 }
 
-pub async fn ladder_match_of_game(
-    c: &mut impl Conn,
-    game_id: i64,
-) -> Result<Option<LadderMatchRow>> {
+pub async fn ladder_match_of_game(c: &impl Conn, game_id: i64) -> Result<Option<LadderMatchRow>> {
     Ok(matches(c, "m.game_id = ?1", &params![game_id])
         .await?
         .into_iter()
@@ -113,7 +110,7 @@ pub async fn ladder_match_of_game(
 /// Pending ladder challenges whose time to accept is over at `now`,
 /// the most overdue first.
 pub async fn due_ladder_forfeits(
-    c: &mut impl Conn,
+    c: &impl Conn,
     now: DateTime<Utc>,
     limit: usize,
 ) -> Result<Vec<LadderMatchRow>> {
@@ -127,7 +124,7 @@ pub async fn due_ladder_forfeits(
 
 /// Rungs last active at or before `active_before`, the longest idle first.
 pub async fn idle_ladder_rungs(
-    c: &mut impl Conn,
+    c: &impl Conn,
     active_before: DateTime<Utc>,
     limit: usize,
 ) -> Result<Vec<IdleRung>> {
@@ -153,7 +150,7 @@ pub async fn idle_ladder_rungs(
 /// idle rung has been idle `inactive_after`. Both read in one statement;
 /// the sum is Rust's.
 pub async fn next_ladder_deadline(
-    c: &mut impl Conn,
+    c: &impl Conn,
     inactive_after: Option<Duration>,
 ) -> Result<Option<DateTime<Utc>>> {
     let row = c

@@ -10,11 +10,7 @@ use crate::core::game::PlayerId;
 use crate::storage::sql::{Conn, params};
 use crate::storage::{RatingPoint, RatingRow, Result, StandingRow};
 
-pub async fn rating(
-    c: &mut impl Conn,
-    server_id: i64,
-    player: PlayerId,
-) -> Result<Option<RatingRow>> {
+pub async fn rating(c: &impl Conn, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
     c.query_opt(
         "SELECT rating, deviation, volatility, games, rated_at FROM ratings
          WHERE server_id = ?1 AND player_id = ?2",
@@ -36,7 +32,7 @@ pub async fn rating(
 }
 
 pub async fn rating_history(
-    c: &mut impl Conn,
+    c: &impl Conn,
     server_id: i64,
     player: PlayerId,
 ) -> Result<Vec<RatingPoint>> {
@@ -60,7 +56,7 @@ pub async fn rating_history(
 
 /// The server's table over its finished, scored games, best first (see
 /// [`standings::table_by_name`]), each line with the player's name.
-pub async fn standings(c: &mut impl Conn, server_id: i64) -> Result<Vec<StandingRow>> {
+pub async fn standings(c: &impl Conn, server_id: i64) -> Result<Vec<StandingRow>> {
     let rows = c
         .query(
             "SELECT g.white_id, w.display_name, g.black_id, b.display_name, g.result, g.ended_at

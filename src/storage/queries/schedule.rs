@@ -38,7 +38,7 @@ fn lease_end(until: DateTime<Utc>) -> DateTime<Utc> {
     crate::core::clock::round_up_to_millis(until)
 }
 
-pub async fn next_wake_up(c: &mut impl Conn) -> Result<Option<DateTime<Utc>>> {
+pub async fn next_wake_up(c: &impl Conn) -> Result<Option<DateTime<Utc>>> {
     c.query_one(
         "SELECT min(wake_at) FROM games WHERE wake_at IS NOT NULL",
         &[],
@@ -47,7 +47,7 @@ pub async fn next_wake_up(c: &mut impl Conn) -> Result<Option<DateTime<Utc>>> {
     .opt_time(0)
 }
 
-pub async fn due_games(c: &mut impl Conn, now: DateTime<Utc>, max: usize) -> Result<Vec<DueGame>> {
+pub async fn due_games(c: &impl Conn, now: DateTime<Utc>, max: usize) -> Result<Vec<DueGame>> {
     c.query(DUE, &params![now, limit(max)])
         .await?
         .iter()
@@ -58,7 +58,7 @@ pub async fn due_games(c: &mut impl Conn, now: DateTime<Utc>, max: usize) -> Res
 /// SQLite's claim; run in a write transaction, so no other claimer or save
 /// comes between reading the due games and leasing them.
 pub async fn claim_due_games_in_write(
-    c: &mut impl Conn,
+    c: &impl Conn,
     now: DateTime<Utc>,
     lease_until: DateTime<Utc>,
     max: usize,
@@ -82,7 +82,7 @@ pub async fn claim_due_games_in_write(
 /// moment take different games (`SKIP LOCKED`) instead of queueing behind
 /// each other's row locks.
 pub async fn claim_due_games_skip_locked(
-    c: &mut impl Conn,
+    c: &impl Conn,
     now: DateTime<Utc>,
     lease_until: DateTime<Utc>,
     max: usize,
@@ -106,7 +106,7 @@ pub async fn claim_due_games_skip_locked(
     .collect()
 }
 
-pub async fn clocked_games(c: &mut impl Conn, after_id: i64, max: usize) -> Result<Vec<DueGame>> {
+pub async fn clocked_games(c: &impl Conn, after_id: i64, max: usize) -> Result<Vec<DueGame>> {
     c.query(
         "SELECT id, version FROM games
          WHERE id > ?1 AND status = 'ongoing' AND deadline IS NOT NULL
@@ -119,14 +119,14 @@ pub async fn clocked_games(c: &mut impl Conn, after_id: i64, max: usize) -> Resu
     .collect()
 }
 
-pub async fn last_heartbeat(c: &mut impl Conn) -> Result<Option<DateTime<Utc>>> {
+pub async fn last_heartbeat(c: &impl Conn) -> Result<Option<DateTime<Utc>>> {
     c.query_opt("SELECT at FROM heartbeat WHERE id = 1", &[])
         .await?
         .map(|row| row.time(0))
         .transpose()
 }
 
-pub async fn beat(c: &mut impl Conn, now: DateTime<Utc>) -> Result<()> {
+pub async fn beat(c: &impl Conn, now: DateTime<Utc>) -> Result<()> {
     c.execute(
         "INSERT INTO heartbeat (id, at) VALUES (1, ?1)
          ON CONFLICT (id) DO UPDATE SET at = excluded.at",
@@ -137,7 +137,7 @@ pub async fn beat(c: &mut impl Conn, now: DateTime<Utc>) -> Result<()> {
 }
 
 pub async fn running_leave(
-    c: &mut impl Conn,
+    c: &impl Conn,
     player: PlayerId,
     server_id: i64,
 ) -> Result<Option<LeaveRow>> {
@@ -152,7 +152,7 @@ pub async fn running_leave(
 }
 
 pub async fn running_leaves(
-    c: &mut impl Conn,
+    c: &impl Conn,
     server_id: i64,
     players: [PlayerId; 2],
 ) -> Result<Vec<LeaveRow>> {
@@ -177,7 +177,7 @@ fn year_bounds(year: i32) -> Result<(DateTime<Utc>, DateTime<Utc>)> {
 
 /// Days counted by `player`'s leaves on a server that started in `year`.
 pub async fn leave_days_in_year(
-    c: &mut impl Conn,
+    c: &impl Conn,
     player: PlayerId,
     server_id: i64,
     year: i32,
@@ -193,7 +193,7 @@ pub async fn leave_days_in_year(
 }
 
 pub async fn due_leave_ends(
-    c: &mut impl Conn,
+    c: &impl Conn,
     now: DateTime<Utc>,
     max: usize,
 ) -> Result<Vec<LeaveRow>> {
@@ -208,7 +208,7 @@ pub async fn due_leave_ends(
         .collect()
 }
 
-pub async fn next_leave_end(c: &mut impl Conn) -> Result<Option<DateTime<Utc>>> {
+pub async fn next_leave_end(c: &impl Conn) -> Result<Option<DateTime<Utc>>> {
     c.query_one(
         "SELECT min(ends_at) FROM leaves WHERE ended_at IS NULL",
         &[],

@@ -91,7 +91,7 @@ fn pairing(row: &Row) -> Result<PairingRow> {
     })
 }
 
-pub async fn tournament(c: &mut impl Conn, id: i64) -> Result<Option<TournamentRow>> {
+pub async fn tournament(c: &impl Conn, id: i64) -> Result<Option<TournamentRow>> {
     let sql = format!("SELECT {TOURNAMENT_COLUMNS} FROM {TOURNAMENT_TABLES} WHERE t.id = ?1");
     c.query_opt(&sql, &params![id])
         .await?
@@ -100,10 +100,7 @@ pub async fn tournament(c: &mut impl Conn, id: i64) -> Result<Option<TournamentR
 }
 
 /// A channel's tournaments, the newest first.
-pub async fn tournaments_in_channel(
-    c: &mut impl Conn,
-    channel_id: i64,
-) -> Result<Vec<TournamentRow>> {
+pub async fn tournaments_in_channel(c: &impl Conn, channel_id: i64) -> Result<Vec<TournamentRow>> {
     let sql = format!(
         "SELECT {TOURNAMENT_COLUMNS} FROM {TOURNAMENT_TABLES}
          WHERE t.channel_id = ?1 ORDER BY t.id DESC"
@@ -116,7 +113,7 @@ pub async fn tournaments_in_channel(
 }
 
 /// A tournament's entrants in the order they joined.
-pub async fn tournament_entrants(c: &mut impl Conn, tournament_id: i64) -> Result<Vec<EntrantRow>> {
+pub async fn tournament_entrants(c: &impl Conn, tournament_id: i64) -> Result<Vec<EntrantRow>> {
     let sql = format!(
         "SELECT {ENTRANT_COLUMNS} FROM tournament_entrants e JOIN players p ON p.id = e.player_id
          WHERE e.tournament_id = ?1 ORDER BY e.joined_at, e.player_id"
@@ -129,7 +126,7 @@ pub async fn tournament_entrants(c: &mut impl Conn, tournament_id: i64) -> Resul
 }
 
 /// A tournament's pairings by round and board.
-pub async fn tournament_pairings(c: &mut impl Conn, tournament_id: i64) -> Result<Vec<PairingRow>> {
+pub async fn tournament_pairings(c: &impl Conn, tournament_id: i64) -> Result<Vec<PairingRow>> {
     let sql = format!(
         "SELECT {PAIRING_COLUMNS} FROM tournament_games t LEFT JOIN games g ON g.id = t.game_id
          WHERE t.tournament_id = ?1 ORDER BY t.round, t.board, t.id"
@@ -142,7 +139,7 @@ pub async fn tournament_pairings(c: &mut impl Conn, tournament_id: i64) -> Resul
 }
 
 /// The tournament a game was paired in, if any.
-pub async fn tournament_of_game(c: &mut impl Conn, game_id: i64) -> Result<Option<i64>> {
+pub async fn tournament_of_game(c: &impl Conn, game_id: i64) -> Result<Option<i64>> {
     c.query_opt(
         "SELECT tournament_id FROM tournament_games WHERE game_id = ?1",
         &params![game_id],
@@ -155,7 +152,7 @@ pub async fn tournament_of_game(c: &mut impl Conn, game_id: i64) -> Result<Optio
 /// Tournaments still taking entrants whose entry closed at or before
 /// `now`, the longest closed first.
 pub async fn due_tournaments(
-    c: &mut impl Conn,
+    c: &impl Conn,
     now: DateTime<Utc>,
     limit: usize,
 ) -> Result<Vec<DueTournament>> {
@@ -177,7 +174,7 @@ pub async fn due_tournaments(
 }
 
 /// When the next tournament's entry closes.
-pub async fn next_tournament_start(c: &mut impl Conn) -> Result<Option<DateTime<Utc>>> {
+pub async fn next_tournament_start(c: &impl Conn) -> Result<Option<DateTime<Utc>>> {
     c.query_one(
         "SELECT min(entry_closes_at) FROM tournaments
          WHERE state = 'entry' AND entry_closes_at IS NOT NULL",

@@ -52,11 +52,11 @@ impl SqliteConn<'_> {
 }
 
 impl Conn for SqliteConn<'_> {
-    async fn query(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>> {
+    async fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Row>> {
         self.rows(sql, params)
     }
 
-    async fn execute(&mut self, sql: &str, params: &[Value]) -> Result<u64> {
+    async fn execute(&self, sql: &str, params: &[Value]) -> Result<u64> {
         let changed = self
             .0
             .prepare_cached(sql)?
