@@ -499,6 +499,44 @@ pub struct Commit {
     pub ladder_match_update: Option<LadderMatchUpdate>,
     /// Tournament writes, in order (a game's end may pair the next round).
     pub tournament_changes: Vec<TournamentChange>,
+    /// The act's answer holds notices to deliver after the commit (see
+    /// [`Outgoing`]); needs an `act_key`.
+    pub outgoing: Option<Outgoing>,
+}
+
+/// Notices an act's answer holds, for its platform's worker to deliver once
+/// the act is committed (a transactional outbox): the answer's items from
+/// `first` on (the ones before are the act's own reply, answered directly).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outgoing {
+    pub platform: Platform,
+    pub first: u32,
+}
+
+/// An act's notices a worker has claimed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueuedNotices {
+    pub act_key: String,
+    /// The act's stored answer: a JSON array whose items from `next_item`
+    /// on are still to be delivered.
+    pub answer: String,
+    pub next_item: u32,
+    /// Failed tries of `next_item` so far.
+    pub attempts: u32,
+    /// Items given up so far.
+    pub failures: u32,
+    pub created_at: DateTime<Utc>,
+}
+
+/// How far a worker got with an act's notices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoticeProgress {
+    pub next_item: u32,
+    pub attempts: u32,
+    pub failures: u32,
+    pub last_error: Option<String>,
+    /// The next try; `None` once every item is settled.
+    pub due_at: Option<DateTime<Utc>>,
 }
 
 /// Everything an act needs to know before it is carried out.

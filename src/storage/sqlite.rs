@@ -368,7 +368,7 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 18] = [
+    const TABLES: [&str; 19] = [
         "challenges",
         "channels",
         "game_notes",
@@ -379,6 +379,7 @@ mod tests {
         "ladders",
         "leaves",
         "moves",
+        "outbox",
         "players",
         "processed_acts",
         "rating_history",

@@ -10,14 +10,14 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::postgres::{self, PgStore, conn::PgConn};
-use super::queries::{commit, games, identity, ladder, ratings, schedule, tournaments};
+use super::queries::{commit, games, identity, ladder, outbox, ratings, schedule, tournaments};
 use super::sql::ready;
 use super::sqlite::{SqliteStore, conn::SqliteConn};
 use super::{
     ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, DueTournament,
     EntrantRow, FinishedGame, GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow,
-    LeaveRow, OpenedAct, PairingRow, Platform, PlayerRow, RatingPoint, RatingRow, Result,
-    ServerDefaults, ServerRow, StandingRow, TournamentRow,
+    LeaveRow, NoticeProgress, OpenedAct, PairingRow, Platform, PlayerRow, QueuedNotices,
+    RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow, TournamentRow,
 };
 use crate::core::game::PlayerId;
 
@@ -337,6 +337,34 @@ impl Store {
                 schedule::claim_due_games_skip_locked(c, now, lease_until, limit).await
             }
         }
+    }
+
+    /// Claims acts whose notices are due on `platform` until `lease_until`
+    /// (see [`outbox::claim`]), oldest first.
+    pub async fn claim_notices(
+        &self,
+        platform: Platform,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<QueuedNotices>> {
+        writing!(self, |c| outbox::claim(
+            c,
+            platform,
+            now,
+            lease_until,
+            limit
+        ))
+    }
+
+    /// Records how far the delivery of act `act_key`'s notices came.
+    pub async fn settle_notices(&self, act_key: &str, progress: &NoticeProgress) -> Result<()> {
+        writing!(self, |c| outbox::settle(c, act_key, progress))
+    }
+
+    /// When the next notice on `platform` is due, if any is waiting.
+    pub async fn next_notice_due(&self, platform: Platform) -> Result<Option<DateTime<Utc>>> {
+        reading!(self, |c| outbox::next_due(c, platform))
     }
 
     /// `player`'s running leave on a server, if any.

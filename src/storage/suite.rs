@@ -52,6 +52,7 @@ macro_rules! store_suite {
             open_challenges_are_counted_per_challenger,
             servers_are_found_by_id,
             batches_are_committed_whole,
+            notices_wait_in_the_outbox_until_settled,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -1687,5 +1688,94 @@ pub async fn tournament_entry_windows_wake_the_scheduler(store: &Store) -> Resul
     .await?;
     assert_eq!(store.next_tournament_start().await?, Some(t(60)));
     assert_eq!(store.due_tournaments(t(90), 10).await?.len(), 1);
+    Ok(())
+}
+
+/// An act's notices are queued in its commit, claimed by one worker at a
+/// time, and delivered item by item until settled.
+pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let act = |key: &str, outgoing| Commit {
+        act_key: Some(key.into()),
+        player_language: Some((w.alice.id, Some(Lang::En))),
+        outgoing,
+        ..Commit::default()
+    };
+    let console = Some(Outgoing {
+        platform: Platform::Console,
+        first: 1,
+    });
+    let items = |_: &Committed| vec!["own reply", "notice 1", "notice 2"];
+    store.commit(act("n-1", console), t(1), items).await?;
+    store.commit(act("n-2", None), t(1), items).await?;
+    assert_eq!(store.next_notice_due(Platform::Console).await?, Some(t(1)));
+
+    let claimed = store
+        .claim_notices(Platform::Console, t(2), t(4), 10)
+        .await?;
+    let expected = QueuedNotices {
+        act_key: "n-1".to_owned(),
+        answer: r#"["own reply","notice 1","notice 2"]"#.to_owned(),
+        next_item: 1,
+        attempts: 0,
+        failures: 0,
+        created_at: t(1),
+    };
+    assert_eq!(
+        claimed,
+        vec![expected.clone()],
+        "only the act that queued notices"
+    );
+    let claim = |at: i64| store.claim_notices(Platform::Console, t(at), t(at + 2), 10);
+    assert!(claim(3).await?.is_empty(), "claimed until t(4)");
+    assert!(
+        store
+            .claim_notices(Platform::Discord, t(3), t(5), 10)
+            .await?
+            .is_empty(),
+        "another platform's worker leaves them"
+    );
+
+    let retry = NoticeProgress {
+        next_item: 2,
+        attempts: 1,
+        failures: 0,
+        last_error: Some("rate limited".to_owned()),
+        due_at: Some(t(10)),
+    };
+    store.settle_notices("n-1", &retry).await?;
+    assert!(claim(9).await?.is_empty(), "not before its next try");
+    let again = claim(10).await?;
+    assert_eq!(
+        (again.len(), again[0].next_item, again[0].attempts),
+        (1, 2, 1)
+    );
+
+    // A replay queues nothing twice and is refused as before.
+    let replay = store.commit(act("n-1", console), t(11), items).await;
+    assert!(
+        matches!(replay, Err(StorageError::DuplicateAct(_))),
+        "{replay:?}"
+    );
+    let done = NoticeProgress {
+        next_item: 3,
+        attempts: 0,
+        failures: 1,
+        last_error: None,
+        due_at: None,
+    };
+    store.settle_notices("n-1", &done).await?;
+    assert!(claim(100).await?.is_empty(), "settled");
+    assert_eq!(store.next_notice_due(Platform::Console).await?, None);
+
+    let keyless = Commit {
+        outgoing: console,
+        ..Commit::default()
+    };
+    let refused = store.commit(keyless, t(12), |_| ()).await;
+    assert!(
+        matches!(refused, Err(StorageError::Backend(_))),
+        "{refused:?}"
+    );
     Ok(())
 }

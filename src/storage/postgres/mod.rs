@@ -187,7 +187,7 @@ mod tests {
 
     store_suite!(optional async fresh);
 
-    const TABLES: [&str; 19] = [
+    const TABLES: [&str; 20] = [
         "challenges",
         "channels",
         "game_notes",
@@ -198,6 +198,7 @@ mod tests {
         "ladders",
         "leaves",
         "moves",
+        "outbox",
         "players",
         "processed_acts",
         "rating_history",

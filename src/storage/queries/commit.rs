@@ -110,6 +110,14 @@ where
         Err(StorageError::Conflict) => return Err(conflict_or_replay(c, commit).await),
         Err(error) => return Err(error),
     };
+    if let Some(outgoing) = commit.outgoing {
+        let Some(key) = &commit.act_key else {
+            return Err(StorageError::Backend(
+                "notices to deliver need the act's key".to_owned(),
+            ));
+        };
+        super::outbox::queue(c, key, outgoing, now).await?;
+    }
     let value = answer(&committed);
     let kept = match &commit.act_key {
         Some(key) => {

@@ -1,0 +1,113 @@
+//! The outbox: which acts' notices are still to be delivered, and how far
+//! their delivery has come. The notices are the act's stored answer
+//! (`processed_acts`); a row here is written in the act's own commit.
+
+use chrono::{DateTime, Utc};
+
+use crate::core::names::Named;
+use crate::storage::sql::{Conn, Value, params};
+use crate::storage::{NoticeProgress, Outgoing, Platform, QueuedNotices, Result};
+
+/// Queues the notices of the act `key`, due at once. A key queued before
+/// (a replay) is left as it is: the replay is refused by its answer's key.
+pub async fn queue(c: &impl Conn, key: &str, outgoing: Outgoing, now: DateTime<Utc>) -> Result<()> {
+    c.execute(
+        "INSERT INTO outbox (act_key, platform, next_item, due_at, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?4)
+         ON CONFLICT (act_key) DO NOTHING",
+        &params![key, outgoing.platform.as_str(), outgoing.first, now],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Claims up to `limit` acts whose notices are due on `platform`, oldest
+/// first, until `lease_until`: another worker (in this process or another)
+/// skips them meanwhile, and a worker that dies gives them back then. The
+/// claim re-checks each row's due instant, so on PostgreSQL a row another
+/// worker claimed first is passed over, not claimed twice.
+pub async fn claim(
+    c: &impl Conn,
+    platform: Platform,
+    now: DateTime<Utc>,
+    lease_until: DateTime<Utc>,
+    limit: usize,
+) -> Result<Vec<QueuedNotices>> {
+    let claimed = c
+        .query(
+            "UPDATE outbox SET due_at = ?3
+             WHERE due_at <= ?2 AND act_key IN (
+                 SELECT act_key FROM outbox WHERE platform = ?1 AND due_at <= ?2
+                 ORDER BY created_at, act_key LIMIT ?4)
+             RETURNING act_key, next_item, attempts, failures, created_at",
+            &params![platform.as_str(), now, lease_until, limit as i64],
+        )
+        .await?;
+    if claimed.is_empty() {
+        return Ok(Vec::new());
+    }
+    let keys = claimed
+        .iter()
+        .map(|row| row.string(0).map(Value::Text))
+        .collect::<Result<Vec<_>>>()?;
+    let marks: Vec<String> = (1..=keys.len()).map(|n| format!("?{n}")).collect();
+    let answers = c
+        .query(
+            &format!(
+                "SELECT act_key, answer FROM processed_acts WHERE act_key IN ({})",
+                marks.join(", ")
+            ),
+            &keys,
+        )
+        .await?;
+    let mut queued = Vec::with_capacity(claimed.len());
+    for row in &claimed {
+        let act_key = row.string(0)?;
+        // An answer is stored in the same commit as its row: none is damage.
+        let answer = answers
+            .iter()
+            .find(|a| a.text(0).is_ok_and(|key| key == act_key))
+            .map(|a| a.string(1))
+            .transpose()?
+            .unwrap_or_else(|| "[]".to_owned());
+        queued.push(QueuedNotices {
+            act_key,
+            answer,
+            next_item: row.count(1)?,
+            attempts: row.count(2)?,
+            failures: row.count(3)?,
+            created_at: row.time(4)?,
+        });
+    }
+    queued.sort_by(|a, b| (a.created_at, &a.act_key).cmp(&(b.created_at, &b.act_key)));
+    Ok(queued)
+}
+
+/// Records how far a worker got with the act `key`'s notices.
+pub async fn settle(c: &impl Conn, key: &str, progress: &NoticeProgress) -> Result<()> {
+    c.execute(
+        "UPDATE outbox SET next_item = ?2, attempts = ?3, failures = ?4, last_error = ?5,
+                           due_at = ?6
+         WHERE act_key = ?1",
+        &params![
+            key,
+            progress.next_item,
+            progress.attempts,
+            progress.failures,
+            progress.last_error.as_deref(),
+            progress.due_at
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// The earliest instant a notice on `platform` is due (a claim's end included).
+pub async fn next_due(c: &impl Conn, platform: Platform) -> Result<Option<DateTime<Utc>>> {
+    c.query_one(
+        "SELECT min(due_at) FROM outbox WHERE platform = ?1 AND due_at IS NOT NULL",
+        &params![platform.as_str()],
+    )
+    .await?
+    .opt_time(0)
+}
