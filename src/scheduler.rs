@@ -1,10 +1,13 @@
 //! The deadline scheduler: one task that sleeps until the earliest flag
 //! falls, or until an act moves a deadline, then asks the service to end
-//! what is due and hands the notices, boards drawn, to a [`Notifier`] (the
-//! service's interface that the chat adapters implement).
+//! what is due. What that tells people waits in the outbox, written in the
+//! same commits; the scheduler then has the service deliver it through a
+//! [`Notifier`] (the interface the chat adapters implement), and wakes again
+//! when a notice that failed is due to be tried again.
 //!
-//! Deadlines live in the store, so a restart simply re-arms from it. Time
-//! comes from a [`TimeSource`], so tests run it on tokio's paused clock.
+//! Deadlines and notices live in the store, so a restart simply re-arms from
+//! it (and delivers what a crash left unsent). Time comes from a
+//! [`TimeSource`], so tests run it on tokio's paused clock.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -52,21 +55,21 @@ pub async fn run<N, T>(
 {
     let changed = service.deadline_signal();
     tokio::pin!(shutdown);
-    // Before any flag is looked at: time the bot could not count is given back.
-    match service
+    // Before any flag is looked at: time the bot could not count is given
+    // back (its notices, like every scheduler notice, wait in the outbox).
+    if let Err(error) = service
         .recover_downtime(time.now(), settings.outage_threshold)
         .await
     {
-        Ok(replies) if !replies.is_empty() => notifier.deliver(replies).await,
-        Ok(_) => {}
-        Err(error) => tracing::error!(%error, "cannot check for an outage"),
+        tracing::error!(%error, "cannot check for an outage");
     }
     let mut last_beat = time.now();
     loop {
-        let replies = service.run_due(time.now(), BoardImages::Drawn).await;
-        if !replies.is_empty() {
-            notifier.deliver(replies).await;
-        }
+        // The replies are in the outbox already: no image is drawn for them here.
+        service.run_due(time.now(), BoardImages::Omitted).await;
+        service
+            .deliver_notices(&notifier, time.now(), BoardImages::Drawn)
+            .await;
         let now = time.now();
         if (now - last_beat).to_std().unwrap_or_default() >= settings.heartbeat_every {
             if let Err(error) = service.beat(now).await {
@@ -74,10 +77,16 @@ pub async fn run<N, T>(
             }
             last_beat = now;
         }
-        let pause = match service.next_wake_up().await {
-            Ok(Some(deadline)) => (deadline - time.now()).to_std().unwrap_or(MIN_SLEEP),
-            Ok(None) => MAX_SLEEP,
-            Err(error) => {
+        let until = |next: Option<chrono::DateTime<chrono::Utc>>| match next {
+            Some(at) => (at - time.now()).to_std().unwrap_or(MIN_SLEEP),
+            None => MAX_SLEEP,
+        };
+        let pause = match (
+            service.next_wake_up().await,
+            service.next_notice_due(&notifier).await,
+        ) {
+            (Ok(deadline), Ok(notice)) => until(deadline).min(until(notice)),
+            (Err(error), _) | (_, Err(error)) => {
                 tracing::error!(%error, "cannot read the next wake-up");
                 RETRY
             }

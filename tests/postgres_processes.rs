@@ -49,6 +49,10 @@ struct Delivered {
 }
 
 impl Notifier for Delivered {
+    fn platform(&self) -> Platform {
+        Platform::Discord
+    }
+
     async fn deliver(&self, replies: Vec<Reply>) {
         self.replies.lock().unwrap().extend(replies);
         self.arrived.notify_waiters();

@@ -28,6 +28,10 @@ struct Collector {
 }
 
 impl Notifier for Collector {
+    fn platform(&self) -> Platform {
+        Platform::Console
+    }
+
     async fn deliver(&self, replies: Vec<Reply>) {
         let now = self.time.now();
         let mut seen = self.seen.0.lock().unwrap();

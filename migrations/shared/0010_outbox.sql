@@ -4,7 +4,8 @@
 -- themselves are the act's stored answer (processed_acts.answer, a JSON
 -- array); this row says how far their delivery has come.
 CREATE TABLE outbox (
-    act_key    TEXT PRIMARY KEY,            -- the act whose answer holds the notices
+    id         {id},                        -- queue order: notices go out in the order their acts committed
+    act_key    TEXT NOT NULL UNIQUE,        -- the act whose answer holds the notices
     platform   TEXT NOT NULL,               -- whose worker delivers them: 'discord' | 'matrix' | 'console'
     next_item  {int} NOT NULL,              -- the answer item to send next (earlier ones are settled, or the act's own reply)
     attempts   {int} NOT NULL DEFAULT 0,    -- failed tries of the next item
@@ -17,6 +18,7 @@ CREATE TABLE outbox (
 CREATE INDEX outbox_due ON outbox (platform, due_at) WHERE due_at IS NOT NULL;
 
 --pg COMMENT ON TABLE outbox IS 'Delivery of the notices an act''s stored answer holds (a transactional outbox)';
+--pg COMMENT ON COLUMN outbox.id IS 'Queue order: notices go out in the order their acts committed';
 --pg COMMENT ON COLUMN outbox.act_key IS 'The act whose answer (processed_acts.answer) holds the notices';
 --pg COMMENT ON COLUMN outbox.platform IS 'Whose worker delivers them: discord, matrix or console';
 --pg COMMENT ON COLUMN outbox.next_item IS 'The answer item to send next (earlier ones are settled, or the act''s own reply)';

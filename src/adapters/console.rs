@@ -38,7 +38,7 @@ use serde::Serialize;
 use crate::core::platform::Platform;
 use crate::render::text::diagram;
 use crate::service::{
-    BoardImages, GameEvent, Input, Moderation, Prompt, Reply, Request, Service, User,
+    BoardImages, GameEvent, Input, Moderation, Notifier, Prompt, Reply, Request, Service, User,
 };
 
 /// The longest input line accepted; longer lines are refused whole, and no
@@ -227,9 +227,15 @@ pub async fn run(
             }
             // Moving the simulated clock is what wakes the scheduler here.
             if session.simulated_now.is_some() {
-                let replies = service.run_due(session.now(), options.board_images()).await;
-                for reply in &replies {
-                    print_reply(&mut output, &session, reply, options.json)?;
+                // What the scheduler did waits in the outbox, as on a chat:
+                // printed as the console's worker delivers it.
+                service.run_due(session.now(), BoardImages::Omitted).await;
+                let outbox = Printed::default();
+                service
+                    .deliver_notices(&outbox, session.now(), options.board_images())
+                    .await;
+                for reply in outbox.take() {
+                    print_reply(&mut output, &session, &reply, options.json)?;
                 }
                 output.flush()?;
             }
@@ -307,6 +313,36 @@ fn print_console_error(
         writeln!(output, "{value}")
     } else {
         writeln!(output, "line {line_no}: {message}")
+    }
+}
+
+/// The console's outbox worker: it keeps the notices it is handed, for
+/// the console to print in order.
+#[derive(Default)]
+struct Printed(std::sync::Mutex<Vec<Reply>>);
+
+impl Printed {
+    fn take(&self) -> Vec<Reply> {
+        std::mem::take(
+            &mut *self
+                .0
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        )
+    }
+}
+
+impl Notifier for Printed {
+    fn platform(&self) -> Platform {
+        Platform::Console
+    }
+
+    async fn deliver(&self, replies: Vec<Reply>) {
+        let mut printed = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        printed.extend(replies);
     }
 }
 

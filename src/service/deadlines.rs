@@ -20,6 +20,7 @@ use chrono::{DateTime, Utc};
 
 use super::cache::LoadedGame;
 use super::games::{Saved, game_update};
+use super::outbox::notices_on;
 use super::texts::{self, Names};
 use super::{BoardImages, Failure, GameEvent, Reply, Service};
 use crate::core::game::{Act, Actor, GameError, PlayerId};
@@ -125,6 +126,7 @@ impl Service {
                 remind_at.timestamp_millis()
             )),
             game_updates: vec![update],
+            outgoing: notices_on(record.white_player.platform),
             ..Commit::default()
         };
         let replies = reply.into_iter().collect::<Vec<_>>();
@@ -336,6 +338,7 @@ impl Service {
                 down_since.timestamp_millis()
             )),
             game_updates: vec![update],
+            outgoing: notices_on(record.white_player.platform),
             ..Commit::default()
         };
         match self.store.commit(commit, now, move |_| vec![reply]).await {
@@ -428,6 +431,7 @@ impl Service {
         let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
             game_updates: vec![update],
+            outgoing: notices_on(record.white_player.platform),
             ..Commit::default()
         };
         let answer = end.apply(&mut commit, &mut reply);

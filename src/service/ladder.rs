@@ -10,6 +10,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
+use super::outbox::notices_on;
 use super::{Attachment, Attempt, Context, Failure, Prompt, Reply, Service};
 use crate::competition::ladder::{Ladder, LadderError, LadderOutcome};
 use crate::core::clock::TimeControl;
@@ -513,6 +514,7 @@ impl Service {
                 id: matched.challenge_id,
                 to: ChallengeStatus::Expired,
             }),
+            outgoing: notices_on(self.platform_of(matched.server_id).await?),
             ..Commit::default()
         };
         settlement.add_to(&mut commit);
@@ -555,6 +557,7 @@ impl Service {
                 rung.active_at.timestamp_millis()
             )),
             ladder: Some(write_of(&row, &ladder, &activity, &[rung.player], now)),
+            outgoing: notices_on(self.platform_of(rung.server_id).await?),
             ..Commit::default()
         };
         // Renewed, or already at the bottom: nothing to tell.

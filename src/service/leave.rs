@@ -8,6 +8,7 @@
 use chrono::{DateTime, Datelike, Duration, Utc};
 
 use super::games::{Saved, game_update};
+use super::outbox::notices_on;
 use super::texts::{self, Names};
 use super::{Attempt, Context, Failure, Reply, Service};
 use crate::core::command::LeaveAction;
@@ -180,7 +181,13 @@ impl Service {
             let at = leave.ends_at;
             let key = Some(format!("leave-end:{}", leave.id));
             let attempt = match self.ending(&leave, at, key, None).await {
-                Ok((commit, notices)) => self.store.commit(commit, now, move |_| notices).await,
+                Ok((mut commit, notices)) => match self.platform_of(leave.server_id).await {
+                    Ok(platform) => {
+                        commit.outgoing = notices_on(platform);
+                        self.store.commit(commit, now, move |_| notices).await
+                    }
+                    Err(error) => Err(error),
+                },
                 Err(Failure::Storage(error)) => Err(error),
             };
             match attempt {

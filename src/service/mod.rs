@@ -30,6 +30,7 @@ mod ladder;
 mod leave;
 mod moderation;
 mod notifier;
+mod outbox;
 mod pictures;
 mod ratings;
 mod renders;
@@ -58,7 +59,7 @@ use crate::storage::{
 };
 
 pub use moderation::Moderation;
-pub use notifier::Notifier;
+pub use notifier::{Notifier, Sent};
 pub use renders::RenderLimits;
 pub use time::{SystemTime, TimeSource, TokioTime};
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
+use super::outbox::notices_on;
 use super::{Failure, Prompt, Reply, Service};
 use crate::competition::tournament::{self, Next, Outcome, Pairing, Planned, StartError};
 use crate::core::clock::TimeControl;
@@ -503,6 +504,7 @@ impl Service {
         let commit = Commit {
             act_key: Some(format!("tournament-start:{id}")),
             tournament_changes: changes,
+            outgoing: notices_on(self.platform_of(snapshot.row.server_id).await?),
             ..Commit::default()
         };
         match self

@@ -14,10 +14,10 @@ use serenity::all::{
 use serenity::builder::Builder;
 
 use super::replies::{Outgoing, user_id};
-use super::rest::with_retries;
+use super::rest::{is_transient, with_retries};
 use crate::core::notation::Lang;
 use crate::i18n::I18n;
-use crate::service::{Prompt, Reply};
+use crate::service::{Prompt, Reply, Sent};
 
 /// Discord wants an answer within 3 seconds: past this, defer and follow up.
 const DEFER_AFTER: Duration = Duration::from_millis(1500);
@@ -160,13 +160,22 @@ impl<'a> Responder<'a> {
     }
 }
 
-/// A reply for another channel, or for a user's direct messages.
-async fn send_elsewhere(http: &Arc<Http>, reply: &Reply, i18n: &I18n, lang: Lang) {
+/// A reply for another channel, or for a user's direct messages, and what
+/// became of it: a failure Discord may get over (a rate limit, a server
+/// error, no connection) is worth another try later; any other is final.
+async fn send_elsewhere(http: &Arc<Http>, reply: &Reply, i18n: &I18n, lang: Lang) -> Sent {
+    let outcome = |error: serenity::Error| {
+        if is_transient(&error) {
+            Sent::Retry(error.to_string())
+        } else {
+            Sent::Refused(error.to_string())
+        }
+    };
     let mut message = Outgoing::from_reply(reply, i18n, lang);
     let channel = if reply.direct || reply.ephemeral {
         // Ephemeral answers exist only for an interaction: tell the user privately.
         let Some(user) = reply.to.as_deref().and_then(user_id) else {
-            return;
+            return Sent::Refused("no user to write to".to_owned());
         };
         message.ephemeral = false;
         match with_retries("opening a direct message", || {
@@ -175,18 +184,22 @@ async fn send_elsewhere(http: &Arc<Http>, reply: &Reply, i18n: &I18n, lang: Lang
         .await
         {
             Ok(dm) => dm.id,
-            Err(_) => return,
+            Err(error) => return outcome(error),
         }
     } else {
         match reply.channel.parse::<u64>().ok().filter(|id| *id != 0) {
             Some(id) => ChannelId::new(id),
-            None => return,
+            None => return Sent::Refused(format!("not a Discord channel: {}", reply.channel)),
         }
     };
-    let _ = with_retries("posting a message", || {
+    match with_retries("posting a message", || {
         message.to_message().execute(http.as_ref(), (channel, None))
     })
-    .await;
+    .await
+    {
+        Ok(_) => Sent::Delivered,
+        Err(error) => outcome(error),
+    }
 }
 
 /// Posts the scheduler's notices (flags, reminders, leave) on Discord.
@@ -208,9 +221,17 @@ impl DiscordNotifier {
 }
 
 impl crate::service::Notifier for DiscordNotifier {
+    fn platform(&self) -> crate::core::platform::Platform {
+        crate::core::platform::Platform::Discord
+    }
+
     async fn deliver(&self, replies: Vec<Reply>) {
         for reply in replies {
             send_elsewhere(&self.http, &reply, &self.i18n, self.lang).await;
         }
+    }
+
+    async fn send(&self, reply: Reply) -> Sent {
+        send_elsewhere(&self.http, &reply, &self.i18n, self.lang).await
     }
 }

@@ -12,7 +12,7 @@ const RETRIES: u32 = 3;
 const FIRST_PAUSE: Duration = Duration::from_millis(200);
 
 /// Whether trying again could help.
-fn is_transient(error: &Error) -> bool {
+pub fn is_transient(error: &Error) -> bool {
     match error {
         Error::Http(HttpError::UnsuccessfulRequest(response)) => {
             let status = response.status_code.as_u16();

@@ -135,6 +135,10 @@ pub struct MatrixNotifier {
 }
 
 impl Notifier for MatrixNotifier {
+    fn platform(&self) -> crate::core::platform::Platform {
+        crate::core::platform::Platform::Matrix
+    }
+
     async fn deliver(&self, replies: Vec<Reply>) {
         send::deliver(&self.client, &self.settings.prefix, &replies, None).await;
     }

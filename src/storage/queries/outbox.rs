@@ -21,8 +21,8 @@ pub async fn queue(c: &impl Conn, key: &str, outgoing: Outgoing, now: DateTime<U
     Ok(())
 }
 
-/// Claims up to `limit` acts whose notices are due on `platform`, oldest
-/// first, until `lease_until`: another worker (in this process or another)
+/// Claims up to `limit` acts whose notices are due on `platform`, in the
+/// order they committed, until `lease_until`: another worker (in this process or another)
 /// skips them meanwhile, and a worker that dies gives them back then. The
 /// claim re-checks each row's due instant, so on PostgreSQL a row another
 /// worker claimed first is passed over, not claimed twice.
@@ -36,10 +36,10 @@ pub async fn claim(
     let claimed = c
         .query(
             "UPDATE outbox SET due_at = ?3
-             WHERE due_at <= ?2 AND act_key IN (
-                 SELECT act_key FROM outbox WHERE platform = ?1 AND due_at <= ?2
-                 ORDER BY created_at, act_key LIMIT ?4)
-             RETURNING act_key, next_item, attempts, failures, created_at",
+             WHERE due_at <= ?2 AND id IN (
+                 SELECT id FROM outbox WHERE platform = ?1 AND due_at <= ?2
+                 ORDER BY id LIMIT ?4)
+             RETURNING id, act_key, next_item, attempts, failures, created_at",
             &params![platform.as_str(), now, lease_until, limit as i64],
         )
         .await?;
@@ -48,7 +48,7 @@ pub async fn claim(
     }
     let keys = claimed
         .iter()
-        .map(|row| row.string(0).map(Value::Text))
+        .map(|row| row.string(1).map(Value::Text))
         .collect::<Result<Vec<_>>>()?;
     let marks: Vec<String> = (1..=keys.len()).map(|n| format!("?{n}")).collect();
     let answers = c
@@ -62,7 +62,7 @@ pub async fn claim(
         .await?;
     let mut queued = Vec::with_capacity(claimed.len());
     for row in &claimed {
-        let act_key = row.string(0)?;
+        let act_key = row.string(1)?;
         // An answer is stored in the same commit as its row: none is damage.
         let answer = answers
             .iter()
@@ -70,17 +70,21 @@ pub async fn claim(
             .map(|a| a.string(1))
             .transpose()?
             .unwrap_or_else(|| "[]".to_owned());
-        queued.push(QueuedNotices {
-            act_key,
-            answer,
-            next_item: row.count(1)?,
-            attempts: row.count(2)?,
-            failures: row.count(3)?,
-            created_at: row.time(4)?,
-        });
+        queued.push((
+            row.int(0)?,
+            QueuedNotices {
+                act_key,
+                answer,
+                next_item: row.count(2)?,
+                attempts: row.count(3)?,
+                failures: row.count(4)?,
+                created_at: row.time(5)?,
+            },
+        ));
     }
-    queued.sort_by(|a, b| (a.created_at, &a.act_key).cmp(&(b.created_at, &b.act_key)));
-    Ok(queued)
+    // In the order the acts committed (RETURNING promises no order).
+    queued.sort_by_key(|(id, _)| *id);
+    Ok(queued.into_iter().map(|(_, notices)| notices).collect())
 }
 
 /// Records how far a worker got with the act `key`'s notices.

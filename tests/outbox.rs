@@ -1,0 +1,202 @@
+//! The outbox on a real SQLite file: a flag fall's notice is committed with
+//! the flag fall and delivered afterwards, exactly once, even by a service
+//! that starts after the one that committed it stopped; a passing failure
+//! is tried again later, in order; a refusal is given up and counted.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use pawnpost::core::event::{Event, Reason};
+use pawnpost::core::platform::Platform;
+use pawnpost::service::{
+    BoardImages, Input, Moderation, Notifier, Reply, Request, Sent, Service, ServiceConfig, User,
+};
+use pawnpost::storage::sqlite::SqliteStore;
+
+fn start() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap()
+}
+
+/// A console notifier that answers each send with the next scripted
+/// outcome (then `Delivered`), and keeps what it delivered.
+#[derive(Default)]
+struct Scripted {
+    outcomes: Mutex<VecDeque<Sent>>,
+    delivered: Mutex<Vec<Reply>>,
+}
+
+impl Scripted {
+    fn answering(outcomes: impl IntoIterator<Item = Sent>) -> Scripted {
+        Scripted {
+            outcomes: Mutex::new(outcomes.into_iter().collect()),
+            ..Scripted::default()
+        }
+    }
+
+    /// The games whose loss on time reached a reader.
+    fn timeouts(&self) -> Vec<i64> {
+        let delivered = self.delivered.lock().unwrap();
+        delivered
+            .iter()
+            .flat_map(|reply| &reply.events)
+            .filter(|e| {
+                matches!(
+                    e.event,
+                    Event::GameOver {
+                        reason: Reason::Timeout,
+                        ..
+                    }
+                )
+            })
+            .map(|e| e.game)
+            .collect()
+    }
+}
+
+impl Notifier for Scripted {
+    fn platform(&self) -> Platform {
+        Platform::Console
+    }
+
+    async fn deliver(&self, replies: Vec<Reply>) {
+        self.delivered.lock().unwrap().extend(replies);
+    }
+
+    async fn send(&self, reply: Reply) -> Sent {
+        let outcome = self.outcomes.lock().unwrap().pop_front();
+        match outcome {
+            None | Some(Sent::Delivered) => {
+                self.delivered.lock().unwrap().push(reply);
+                Sent::Delivered
+            }
+            Some(failure) => failure,
+        }
+    }
+}
+
+/// alice (White) and bob start a one-day game and each move once.
+async fn a_game(service: &Service, now: DateTime<Utc>) {
+    for (user, text) in [
+        ("alice", "/challenge @bob color:white time:1d"),
+        ("bob", "/accept"),
+        ("alice", "/move e4"),
+        ("bob", "/move e5"),
+    ] {
+        let act = Request {
+            platform: Platform::Console,
+            server: "club".into(),
+            channel: "room".into(),
+            user: User {
+                id: user.into(),
+                name: user.into(),
+                locale: None,
+                moderation: Moderation::None,
+            },
+            key: None,
+            input: Input::Text(text.into()),
+            board_images: BoardImages::Omitted,
+        };
+        let replies = service.handle(act, now).await;
+        assert!(replies.iter().all(|r| !r.ephemeral), "{text}: {replies:?}");
+    }
+}
+
+fn service_on(path: &std::path::Path) -> Service {
+    Service::new(SqliteStore::open(path).unwrap(), ServiceConfig::default())
+}
+
+#[tokio::test]
+async fn a_notice_committed_before_a_crash_is_delivered_once_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bot.db");
+    let flag = start() + Duration::days(1) + Duration::seconds(1);
+    {
+        let before = service_on(&path);
+        a_game(&before, start()).await;
+        // The flag falls and is committed; the process dies before any delivery.
+        let ended = before.run_due(flag, BoardImages::Omitted).await;
+        assert_eq!(ended.len(), 1, "{ended:?}");
+    }
+    let after = service_on(&path);
+    let notifier = Scripted::default();
+    assert_eq!(
+        after
+            .deliver_notices(&notifier, flag, BoardImages::Omitted)
+            .await,
+        1
+    );
+    assert_eq!(notifier.timeouts(), vec![1]);
+    assert_eq!(after.next_notice_due(&notifier).await.unwrap(), None);
+    // Delivered means settled: nothing goes twice, now or after a restart.
+    assert_eq!(
+        after
+            .deliver_notices(&notifier, flag, BoardImages::Omitted)
+            .await,
+        0
+    );
+    let later = service_on(&path);
+    let again = flag + Duration::hours(1);
+    assert_eq!(
+        later
+            .deliver_notices(&notifier, again, BoardImages::Omitted)
+            .await,
+        0
+    );
+    assert_eq!(notifier.timeouts(), vec![1]);
+}
+
+#[tokio::test]
+async fn a_passing_failure_is_tried_again_later_and_a_refusal_is_given_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = service_on(&dir.path().join("bot.db"));
+    a_game(&service, start()).await;
+    let flag = start() + Duration::days(1) + Duration::seconds(1);
+    service.run_due(flag, BoardImages::Omitted).await;
+
+    let notifier = Scripted::answering([Sent::Retry("429 rate limited".into())]);
+    assert_eq!(
+        service
+            .deliver_notices(&notifier, flag, BoardImages::Omitted)
+            .await,
+        0
+    );
+    let retry_at = flag + Duration::seconds(5);
+    assert_eq!(
+        service.next_notice_due(&notifier).await.unwrap(),
+        Some(retry_at)
+    );
+    let early = retry_at - Duration::seconds(1);
+    assert_eq!(
+        service
+            .deliver_notices(&notifier, early, BoardImages::Omitted)
+            .await,
+        0
+    );
+    assert_eq!(
+        service
+            .deliver_notices(&notifier, retry_at, BoardImages::Omitted)
+            .await,
+        1
+    );
+    assert_eq!(notifier.timeouts(), vec![1]);
+
+    // A second game whose notice the platform refuses for good.
+    let second_start = flag + Duration::minutes(1);
+    a_game(&service, second_start).await;
+    let second_flag = second_start + Duration::days(1) + Duration::seconds(1);
+    service.run_due(second_flag, BoardImages::Omitted).await;
+    let refusing = Scripted::answering([Sent::Refused("50013 missing permissions".into())]);
+    assert_eq!(
+        service
+            .deliver_notices(&refusing, second_flag, BoardImages::Omitted)
+            .await,
+        0
+    );
+    assert_eq!(
+        service.next_notice_due(&refusing).await.unwrap(),
+        None,
+        "given up, not retried"
+    );
+    assert!(refusing.timeouts().is_empty());
+}
