@@ -27,7 +27,7 @@ use crate::core::notation::Lang;
 use crate::storage::sql::{Conn, json, params, value_rows};
 use crate::storage::{
     ChallengeClosing, Commit, Committed, GameState, GameUpdate, LeaveEnding, NewChallenge, NewGame,
-    NewLeave, Result, StorageError,
+    NewLeave, Outgoing, Result, StorageError,
 };
 
 /// Writes every commit of `batch`, each with its answer: the caller commits
@@ -93,14 +93,22 @@ where
     Ok((committed, value))
 }
 
-/// An act's rows and its answer, with the key and JSON text the answer is
-/// to be kept under (none for an act without a key).
+/// What an act keeps under its key: its answer as JSON text, and whether
+/// the answer's notices wait in the outbox.
+struct Kept {
+    key: String,
+    answer: String,
+    outgoing: Option<Outgoing>,
+}
+
+/// An act's rows and its answer, with what is to be kept under its key
+/// (nothing for an act without a key).
 async fn write_answered<R, F>(
     c: &impl Conn,
     commit: &Commit,
     now: DateTime<Utc>,
     answer: F,
-) -> Result<(Committed, R, Option<(String, String)>)>
+) -> Result<(Committed, R, Option<Kept>)>
 where
     R: Serialize,
     F: FnOnce(&Committed) -> R,
@@ -110,20 +118,18 @@ where
         Err(StorageError::Conflict) => return Err(conflict_or_replay(c, commit).await),
         Err(error) => return Err(error),
     };
-    if let Some(outgoing) = commit.outgoing {
-        let Some(key) = &commit.act_key else {
+    let value = answer(&committed);
+    let kept = match &commit.act_key {
+        Some(key) => Some(Kept {
+            key: key.clone(),
+            answer: serde_json::to_string(&value)
+                .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?,
+            outgoing: commit.outgoing,
+        }),
+        None if commit.outgoing.is_some() => {
             return Err(StorageError::Backend(
                 "notices to deliver need the act's key".to_owned(),
             ));
-        };
-        super::outbox::queue(c, key, outgoing, now).await?;
-    }
-    let value = answer(&committed);
-    let kept = match &commit.act_key {
-        Some(key) => {
-            let text = serde_json::to_string(&value)
-                .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?;
-            Some((key.clone(), text))
         }
         None => None,
     };
@@ -374,45 +380,46 @@ async fn end_leave(c: &impl Conn, ending: &LeaveEnding) -> Result<()> {
     changed_one(changed)
 }
 
-/// Stores each act's answer under its key, in one statement; a key already
-/// taken (by this or another process) refuses the whole commit as a replay
-/// of that act.
-async fn record_answers(
-    c: &impl Conn,
-    answers: &[(String, String)],
-    now: DateTime<Utc>,
-) -> Result<()> {
+/// Stores each act's answer under its key, in one statement, and queues
+/// the notices of those that have some, in another; a key already taken
+/// (by this or another process) refuses the whole commit as a replay of
+/// that act.
+async fn record_answers(c: &impl Conn, answers: &[Kept], now: DateTime<Utc>) -> Result<()> {
     if answers.is_empty() {
         return Ok(());
     }
     let mut values = Vec::with_capacity(answers.len() * 3);
-    for (key, answer) in answers {
-        values.extend(params![key, now, answer]);
+    for kept in answers {
+        values.extend(params![&kept.key, now, &kept.answer]);
     }
     let sql = format!(
         "INSERT INTO processed_acts (act_key, processed_at, answer) VALUES {}
          ON CONFLICT (act_key) DO NOTHING",
         value_rows(answers.len(), 3)
     );
-    if let [(key, _)] = answers {
+    if let [kept] = answers {
         // One act (the common case): the count says it all.
-        return match c.execute(&sql, &values).await? {
-            0 => Err(StorageError::DuplicateAct(key.clone())),
-            _ => Ok(()),
-        };
+        if c.execute(&sql, &values).await? == 0 {
+            return Err(StorageError::DuplicateAct(kept.key.clone()));
+        }
+    } else {
+        let stored = c
+            .query(&format!("{sql} RETURNING act_key"), &values)
+            .await?;
+        if stored.len() < answers.len() {
+            let stored = stored
+                .iter()
+                .map(|row| row.string(0))
+                .collect::<Result<std::collections::HashSet<_>>>()?;
+            let replayed = answers.iter().find(|kept| !stored.contains(&kept.key));
+            return Err(StorageError::DuplicateAct(
+                replayed.map(|kept| kept.key.clone()).unwrap_or_default(),
+            ));
+        }
     }
-    let stored = c
-        .query(&format!("{sql} RETURNING act_key"), &values)
-        .await?;
-    if stored.len() == answers.len() {
-        return Ok(());
-    }
-    let stored = stored
+    let queued: Vec<(&str, Outgoing)> = answers
         .iter()
-        .map(|row| row.string(0))
-        .collect::<Result<std::collections::HashSet<_>>>()?;
-    let replayed = answers.iter().find(|(key, _)| !stored.contains(key));
-    Err(StorageError::DuplicateAct(
-        replayed.map(|(key, _)| key.clone()).unwrap_or_default(),
-    ))
+        .filter_map(|kept| Some((kept.key.as_str(), kept.outgoing?)))
+        .collect();
+    super::outbox::queue(c, &queued, now).await
 }

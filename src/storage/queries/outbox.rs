@@ -5,19 +5,31 @@
 use chrono::{DateTime, Utc};
 
 use crate::core::names::Named;
-use crate::storage::sql::{Conn, Value, params};
+use crate::storage::sql::{Conn, Value, params, value_rows};
 use crate::storage::{NoticeProgress, Outgoing, Platform, QueuedNotices, Result};
 
-/// Queues the notices of the act `key`, due at once. A key queued before
-/// (a replay) is left as it is: the replay is refused by its answer's key.
-pub async fn queue(c: &impl Conn, key: &str, outgoing: Outgoing, now: DateTime<Utc>) -> Result<()> {
-    c.execute(
-        "INSERT INTO outbox (act_key, platform, next_item, due_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?4)
-         ON CONFLICT (act_key) DO NOTHING",
-        &params![key, outgoing.platform.as_str(), outgoing.first, now],
-    )
-    .await?;
+/// Queues the notices of each act `(key, outgoing)`, due at once, in one
+/// statement, in their order. The caller has stored each act's answer
+/// under its key, so none was queued before.
+pub async fn queue(c: &impl Conn, acts: &[(&str, Outgoing)], now: DateTime<Utc>) -> Result<()> {
+    if acts.is_empty() {
+        return Ok(());
+    }
+    let mut values = Vec::with_capacity(acts.len() * 5);
+    for (key, outgoing) in acts {
+        values.extend(params![
+            *key,
+            outgoing.platform.as_str(),
+            outgoing.first,
+            now,
+            now
+        ]);
+    }
+    let sql = format!(
+        "INSERT INTO outbox (act_key, platform, next_item, due_at, created_at) VALUES {}",
+        value_rows(acts.len(), 5)
+    );
+    c.execute(&sql, &values).await?;
     Ok(())
 }
 
