@@ -20,7 +20,9 @@
 //!   [`service::Notifier`] and [`service::TimeSource`].
 //! - [`i18n`]: every message a user reads, in English and French.
 //! - [`scheduler`]: sleeps until the next stored deadline, then has the
-//!   service end what is due and hands its notices to a notifier.
+//!   service end what is due; the notices that causes wait in the outbox
+//!   (written in the same commits) until the service hands them to a
+//!   notifier.
 //! - [`render`]: pictures of games (board PNGs, game GIFs, charts, text
 //!   diagrams); pure CPU, sprites prepared once per size.
 //! - [`adapters`]: the console, Discord and Matrix; they only
