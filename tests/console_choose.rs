@@ -214,8 +214,16 @@ fn a_claim_with_an_ambiguous_move_is_made_with_the_chosen_one() {
     let over = events_of(&claimed, "game_over");
     assert_eq!(over.len(), 1, "{claimed:?}");
     assert_eq!(over[0]["reason"], "fifty_moves");
-    // The written move is named in the reader's notation, though not played.
-    let text = claimed[0]["text"].as_str().unwrap();
+    // The written move is named in each reader's notation, though not
+    // played: the public message in the server's language (bob chose
+    // none), alice's own lines in French.
+    let public = claimed[0]["text"].as_str().unwrap();
+    assert!(public.contains("with the move Rhd1"), "{public}");
+    let own = claimed
+        .iter()
+        .find(|r| r["to"] == "alice" && r["ephemeral"] == true)
+        .expect("alice's lines");
+    let text = own["text"].as_str().unwrap();
     assert!(text.contains("avec le coup Thd1"), "{text}");
     assert!(events_of(&claimed, "move_played").is_empty());
 }

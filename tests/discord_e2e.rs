@@ -349,21 +349,34 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
     .await;
     assert!(names(&none).is_empty());
 
-    // Bob plays in French: a French reply.
+    // Bob plays from a French client: the channel's message is alice's, in
+    // the server's language (she chose none); bob's own lines come in French.
     bob.locale = "fr".to_owned();
-    let e5 = send(
-        &fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            &bob,
-            "move",
-            None,
-            move_options("e5", json!([])),
-        ),
-    )
-    .await;
-    assert!(e5.all_text().contains("a joué"), "{}", e5.all_text());
+    let e5_act = fake.command(
+        GUILD,
+        CHANNEL,
+        &bob,
+        "move",
+        None,
+        move_options("e5", json!([])),
+    );
+    let e5_id = e5_act.0;
+    let e5 = send(&fake, e5_act).await;
+    assert!(e5.all_text().contains("bob played e5"), "{}", e5.all_text());
+    let mut own_lines = String::new();
+    for _ in 0..100 {
+        own_lines = fake
+            .followups(e5_id)
+            .iter()
+            .map(|f| f.all_text())
+            .collect::<Vec<_>>()
+            .join("\n");
+        if own_lines.contains("a joué") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(own_lines.contains("bob a joué e5"), "{own_lines}");
 
     // The same interaction delivered twice applies once.
     let nf3 = fake.command(

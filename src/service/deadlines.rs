@@ -397,7 +397,12 @@ impl Service {
             }
         };
         let names = Names::new(&record.white_player, &record.black_player);
-        let lang = self.config.default_language;
+        // In the language of the player who was waiting: the notice is theirs.
+        let waiting = match turn {
+            shakmaty::Color::White => &record.black_player,
+            shakmaty::Color::Black => &record.white_player,
+        };
+        let lang = waiting.language.unwrap_or(self.config.default_language);
         let lines =
             texts::describe_events(&self.i18n, lang, record.id, &names, &events, None, turn);
         // Tell the player who was waiting: the one whose flag did not fall.

@@ -129,8 +129,11 @@ impl Service {
             }
         };
         let answer = end.apply(&mut commit, &mut reply);
+        // A player who asked for direct messages gets their turn there too.
+        let direct = self.direct_turn_notice(&reply, &game, record, actor_side);
         let mut replies = vec![reply];
         replies.extend(confirmation);
+        replies.extend(direct);
         replies.extend(notices);
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed| {
@@ -305,6 +308,37 @@ impl Service {
         lines
     }
 
+    /// The channel's message again, as a direct message to the player who
+    /// must act next, when that is the actor's opponent and they chose
+    /// direct messages (`/settings notify dm`).
+    fn direct_turn_notice(
+        &self,
+        message: &Reply,
+        game: &Game,
+        record: &GameRecord,
+        actor_side: Option<Color>,
+    ) -> Option<Reply> {
+        let side = addressee(game);
+        let reader = match side {
+            Color::White => &record.white_player,
+            Color::Black => &record.black_player,
+        };
+        let wanted = !game.is_over()
+            && actor_side == Some(!side)
+            && reader.notify == crate::storage::Notify::Direct;
+        wanted.then(|| Reply {
+            direct: true,
+            ephemeral: false,
+            prompt: super::Prompt::None,
+            // Seen from the reader's side.
+            board: message.board.clone().map(|board| BoardView {
+                orientation: crate::core::event::color_str(side).to_owned(),
+                ..board
+            }),
+            ..message.clone()
+        })
+    }
+
     /// The channel message after an accepted act on a game, in `lang`.
     fn game_reply(&self, ctx: &Context, lang: Lang, told: &Told<'_>) -> Reply {
         let (game, game_id, names) = (told.game, told.id, told.names);
@@ -312,7 +346,7 @@ impl Service {
         let to = if game.is_over() {
             None
         } else {
-            Some(names.platform_id(game.turn()).to_owned())
+            Some(names.platform_id(addressee(game)).to_owned())
         };
         let mut reply = self.public(ctx, to, lines.join("\n"));
         if !game.is_over() {
@@ -348,15 +382,25 @@ struct Told<'a> {
     claimed: Option<&'a str>,
 }
 
-/// The language of the actor's opponent: the one they chose, else the
-/// actor's (their client's locale is not known here).
+/// The language of the actor's opponent, who reads the channel's message:
+/// the one they chose, else the server's (their client's locale is known
+/// only when they act), never the actor's.
 fn opponent_lang(ctx: &Context, record: &GameRecord, actor_side: Option<Color>) -> Lang {
     let opponent = match actor_side {
         Some(Color::White) => &record.black_player,
         Some(Color::Black) => &record.white_player,
         None => return ctx.lang,
     };
-    opponent.language.unwrap_or(ctx.lang)
+    opponent.language.unwrap_or(ctx.server.language)
+}
+
+/// Who must act next: the side to move, unless a draw offer waits for the
+/// other side's answer (an offer made on one's own turn).
+fn addressee(game: &Game) -> Color {
+    match game.pending_offer() {
+        Some(offerer) => !offerer,
+        None => game.turn(),
+    }
 }
 
 /// The move an upheld claim was written with, in English SAN, from the
