@@ -149,11 +149,20 @@ fn a_french_player_moves_in_french_and_reads_french() {
         started.contains("Game #1 begins"),
         "bob reads English: {started}"
     );
+    // bob chose no language: the message addressed to him is in the
+    // server's (English), and alice gets her own lines in French.
     let played = &out[2];
     assert_eq!(played["events"][0]["uci"], "g1f3");
+    assert_eq!(played["to"], "bob");
     let text = played["text"].as_str().unwrap();
+    assert!(text.contains("alice played Nf3"), "{text}");
+    let confirmation = &out[3];
+    assert_eq!(
+        (&confirmation["to"], &confirmation["ephemeral"]),
+        (&"alice".into(), &true.into())
+    );
+    let text = confirmation["text"].as_str().unwrap();
     assert!(text.contains("alice a joué Cf3"), "{text}");
-    assert!(text.contains("à vous de jouer"), "{text}");
     // The queen already stands on d1: the refusal is in French too.
     let refused = out.last().unwrap();
     assert_eq!(refused["ephemeral"], true);
@@ -250,4 +259,79 @@ fn pgn_command_and_subcommand_give_the_same_game_in_english_san() {
         from_cli.contains("[TimeControl \"10/4320000\"]\n[CorrespondenceTimeControl \"10/50d\"]"),
         "{from_cli}"
     );
+}
+
+#[test]
+fn each_player_reads_the_other_s_moves_in_their_own_language() {
+    let console = Console::new();
+    let out = console.run(
+        "marie: /settings language fr
+         bob: /settings language en
+         marie: /challenge @bob color:white
+         bob: /accept
+         marie: /move Cf3
+         bob: /move Nf6",
+    );
+    let to = |reader: &str| {
+        out.iter()
+            .filter(|r| r["to"] == reader && r["ephemeral"] == false)
+            .filter_map(|r| r["text"].as_str())
+            .collect::<Vec<_>>()
+    };
+    let bob_reads = to("bob").join("\n");
+    assert!(bob_reads.contains("marie played Nf3"), "{bob_reads}");
+    let marie_reads = to("marie").join("\n");
+    assert!(marie_reads.contains("bob a joué Cf6"), "{marie_reads}");
+}
+
+#[test]
+fn a_draw_offered_on_one_s_own_turn_is_addressed_to_the_opponent() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move e4
+         bob: /move e5
+         alice: /draw offer",
+    );
+    let offer = out.last().unwrap();
+    assert_eq!(offer["to"], "bob", "bob must answer: {offer}");
+}
+
+#[test]
+fn direct_messages_carry_turn_notices_too() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /settings notify dm
+         alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move e4
+         bob: /move e5",
+    );
+    let direct: Vec<_> = out.iter().filter(|r| r["direct"] == true).collect();
+    assert_eq!(direct.len(), 1, "only the turn that is alice's: {direct:?}");
+    assert_eq!(direct[0]["to"], "alice");
+    assert!(
+        direct[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("bob played e5"),
+        "{}",
+        direct[0]
+    );
+}
+
+#[test]
+fn french_command_words_work_as_on_discord() {
+    let console = Console::new();
+    let out = console.run(
+        ":lang marie fr
+         marie: /défi @bob color:white
+         bob: /accepter
+         marie: /coup Cf3
+         bob: /abandon",
+    );
+    assert_eq!(out[2]["events"][0]["uci"], "g1f3", "{}", out[2]);
+    let over = out.last().unwrap();
+    assert_eq!(over["events"][0]["type"], "game_over", "{over}");
 }

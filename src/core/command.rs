@@ -57,6 +57,38 @@ pub const NAMES: [&str; 25] = [
     "tournoi",
 ];
 
+/// French command words (written in Matrix rooms and the console as on
+/// Discord, where they are the commands' French names), with and without
+/// accents, and the command each stands for. `tournoi` is in [`NAMES`].
+pub const FRENCH_NAMES: [(&str, &str); 26] = [
+    ("defi", "challenge"),
+    ("défi", "challenge"),
+    ("accepter", "accept"),
+    ("refuser", "decline"),
+    ("retirer", "cancel"),
+    ("coup", "move"),
+    ("nulle", "draw"),
+    ("reclamer", "claim"),
+    ("réclamer", "claim"),
+    ("abandon", "resign"),
+    ("annuler", "abort"),
+    ("plus_de_temps", "moretime"),
+    ("conge", "leave"),
+    ("congé", "leave"),
+    ("echiquier", "board"),
+    ("échiquier", "board"),
+    ("coups", "moves"),
+    ("parties", "games"),
+    ("classement", "standings"),
+    ("bilan", "record"),
+    ("cote", "rating"),
+    ("reglages", "settings"),
+    ("réglages", "settings"),
+    ("echelle", "ladder"),
+    ("échelle", "ladder"),
+    ("aide", "help"),
+];
+
 /// What a player does with their leave.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeaveAction {
@@ -327,7 +359,11 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
     }
     let tokens = tokenize(line)?;
     let (name, rest) = tokens.split_first().ok_or(CommandError::Empty)?;
-    let name = name.trim_start_matches('/').to_ascii_lowercase();
+    let name = name.trim_start_matches('/').to_lowercase();
+    let name = match FRENCH_NAMES.iter().find(|(french, _)| *french == name) {
+        Some((_, english)) => (*english).to_owned(),
+        None => name,
+    };
     let mut words = sort_words(rest);
     let command = match name.as_str() {
         "challenge" => parse_challenge(&mut words)?,
@@ -828,6 +864,31 @@ mod tests {
         for (line, expected) in cases {
             assert_eq!(parse(line), Ok(expected), "{line}");
         }
+    }
+
+    #[test]
+    fn french_command_words_are_the_same_commands() {
+        for (french, english) in FRENCH_NAMES {
+            let args = match english {
+                "move" => " e4",
+                "record" => " @bob",
+                _ => "",
+            };
+            assert_eq!(
+                parse(&format!("{french}{args}")).map_err(|e| e.kind()),
+                parse(&format!("{english}{args}")).map_err(|e| e.kind()),
+                "{french}"
+            );
+            assert!(NAMES.contains(&english), "{english}");
+        }
+        assert_eq!(
+            parse("COUP Cf6"),
+            Ok(Command::Move {
+                text: "Cf6".to_owned(),
+                offer_draw: false,
+                game: None,
+            })
+        );
     }
 
     #[test]

@@ -11,16 +11,22 @@ use crate::core::command;
 /// The shortcut that plays a move without the prefix.
 const MOVE_SHORTCUT: &str = "!move";
 
-/// Messages longer than this are not commands (and are not read further).
+/// How much of a message is read: a command longer than this is cut here,
+/// and the parser, whose limit is shorter, then answers that it is too long.
 pub const MAX_MESSAGE_BYTES: usize = 4096;
 
 /// The command text in a message body, or `None` when the message is not
 /// addressed to the bot. A bare prefix asks for help.
 pub fn command_text(body: &str, prefix: &str) -> Option<String> {
-    if body.len() > MAX_MESSAGE_BYTES {
-        return None;
+    // Whole characters only, and never more than the bound of them.
+    let mut read = String::new();
+    for c in body.chars() {
+        if read.len() + c.len_utf8() > MAX_MESSAGE_BYTES {
+            break;
+        }
+        read.push(c);
     }
-    let body = strip_reply_fallback(body).trim();
+    let body = strip_reply_fallback(&read).trim();
     if let Some(rest) = strip_word(body, prefix) {
         let rest = rest.trim();
         return Some(if rest.is_empty() {
@@ -193,8 +199,13 @@ mod tests {
             command_text("!echecs coup e4", "!echecs").as_deref(),
             Some("coup e4")
         );
-        let long = format!("!chess move {}", "e".repeat(MAX_MESSAGE_BYTES));
-        assert_eq!(command_text(&long, "!chess"), None);
+        // A command longer than a message is read is cut, and then too
+        // long for the parser, which says so; other long messages are not commands.
+        let long = format!("!chess move {}", "é".repeat(MAX_MESSAGE_BYTES));
+        let cut = command_text(&long, "!chess").expect("a command");
+        assert!(cut.len() < MAX_MESSAGE_BYTES, "{}", cut.len());
+        assert_eq!(command::parse(&cut).map_err(|e| e.kind()), Err("too_long"));
+        assert_eq!(command_text(&"a".repeat(10_000), "!chess"), None);
         // Non-ASCII bodies and prefixes never split a character.
         assert_eq!(command_text("é!chess", "!chess"), None);
         assert_eq!(command_text("éé", "!chess"), None);
