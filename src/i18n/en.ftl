@@ -210,6 +210,7 @@ discord-choice-default = The server's language
 discord-choice-channel = A mention in the game's channel
 discord-choice-direct = A direct message
 discord-choice-off = No reminders
+discord-text-in-file = The whole text is in the attached file { $file }.
 discord-button-challenge-accept = Accept
 discord-button-challenge-decline = Decline
 discord-button-draw-accept = Accept the draw

@@ -210,6 +210,7 @@ discord-choice-default = La langue du serveur
 discord-choice-channel = Une mention dans le salon de la partie
 discord-choice-direct = Un message privé
 discord-choice-off = Pas de rappels
+discord-text-in-file = Le texte entier est dans le fichier joint { $file }.
 discord-button-challenge-accept = Accepter
 discord-button-challenge-decline = Refuser
 discord-button-draw-accept = Accepter la nulle

@@ -94,7 +94,15 @@ impl Service {
             Pick::Answer(replies) => return Ok(replies),
         };
         let text = self.game_pgn(&loaded.record, &loaded.game).await?;
-        Ok(vec![self.private(ctx, text)])
+        // Also as a file: a long game's PGN is longer than a chat message.
+        let file = Attachment {
+            filename: format!("game-{}.pgn", loaded.record.id),
+            content_type: "application/x-chess-pgn".to_owned(),
+            bytes: Arc::from(text.as_bytes()),
+        };
+        let mut reply = self.private(ctx, text);
+        reply.attachments.push(file);
+        Ok(vec![reply])
     }
 
     pub(super) async fn games(&self, ctx: &Context) -> Attempt {

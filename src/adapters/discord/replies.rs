@@ -52,11 +52,12 @@ impl Outgoing {
         let mention = (!reply.ephemeral)
             .then(|| reply.to.as_deref().and_then(user_id))
             .flatten();
-        let files: Vec<CreateAttachment> = reply
+        let mut files: Vec<CreateAttachment> = reply
             .attachments
             .iter()
             .map(|file| CreateAttachment::bytes(file.bytes.to_vec(), file.filename.clone()))
             .collect();
+        let text = whole_or_in_file(reply, &mut files, i18n, lang);
         let image = reply
             .attachments
             .iter()
@@ -69,8 +70,8 @@ impl Outgoing {
             }
             _ => {
                 let text = match mention {
-                    Some(id) => format!("<@{id}> {}", reply.text),
-                    None => reply.text.clone(),
+                    Some(id) => format!("<@{id}> {text}"),
+                    None => text,
                 };
                 let embed =
                     image.map(|name| CreateEmbed::new().image(format!("attachment://{}", name)));
@@ -185,6 +186,45 @@ pub fn user_id(text: &str) -> Option<UserId> {
         .ok()
         .filter(|id| *id != 0)
         .map(UserId::new)
+}
+
+/// Room in a message's content for a reply's text (the rest is the mention).
+const MAX_TEXT: usize = MAX_CONTENT - 40;
+/// How much of a long text's first line the message keeps.
+const FIRST_LINE: usize = 200;
+
+/// A reply's text as the message shows it: whole when it fits, else its
+/// first line and where the whole text is: a text file of the reply's own
+/// (a PGN), or one attached here. Nothing is cut away unseen.
+fn whole_or_in_file(
+    reply: &Reply,
+    files: &mut Vec<CreateAttachment>,
+    i18n: &I18n,
+    lang: Lang,
+) -> String {
+    if reply.text.chars().count() <= MAX_TEXT {
+        return reply.text.clone();
+    }
+    let own = reply
+        .attachments
+        .iter()
+        .find(|file| file.bytes.as_ref() == reply.text.as_bytes())
+        .map(|file| file.filename.clone());
+    let name = own.unwrap_or_else(|| {
+        let name = "message.txt".to_owned();
+        files.push(CreateAttachment::bytes(
+            reply.text.as_bytes().to_vec(),
+            name.clone(),
+        ));
+        name
+    });
+    let first_line = cut(reply.text.lines().next().unwrap_or_default(), FIRST_LINE);
+    let note = i18n.text(
+        lang,
+        "discord-text-in-file",
+        &[("file", name.as_str().into())],
+    );
+    format!("{first_line}\n{note}")
 }
 
 /// `text` cut to `max` characters, with an ellipsis when cut.
@@ -306,11 +346,30 @@ mod tests {
     }
 
     #[test]
-    fn long_texts_are_cut_to_discord_limits() {
+    fn long_texts_arrive_whole_as_a_file() {
         let mut long = reply();
         long.board = None;
-        long.text = "é".repeat(5000);
+        long.text = format!("First line\n{}", "é".repeat(5000));
         let out = Outgoing::from_reply(&long, &I18n::new(), Lang::En);
-        assert_eq!(out.content.chars().count(), MAX_CONTENT);
+        assert!(out.content.chars().count() <= MAX_CONTENT);
+        assert!(out.content.contains("First line"), "{}", out.content);
+        assert!(out.content.contains("message.txt"), "{}", out.content);
+        let file = out.files.iter().find(|f| f.filename == "message.txt");
+        assert_eq!(file.map(|f| f.data.as_slice()), Some(long.text.as_bytes()));
+
+        // A text that is its own file (a PGN) points to it, once.
+        long.attachments = vec![Attachment {
+            filename: "game-1.pgn".to_owned(),
+            content_type: "application/x-chess-pgn".to_owned(),
+            bytes: long.text.as_bytes().into(),
+        }];
+        let out = Outgoing::from_reply(&long, &I18n::new(), Lang::Fr);
+        assert!(
+            out.content.contains("fichier joint game-1.pgn"),
+            "{}",
+            out.content
+        );
+        assert_eq!(out.files.len(), 1);
+        assert_eq!(out.files[0].data, long.text.as_bytes());
     }
 }
