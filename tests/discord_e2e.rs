@@ -637,6 +637,30 @@ async fn threads_moderators_rate_limits_and_junk() {
     let name = thread.json["name"].as_str().unwrap_or_default();
     assert!(name.contains("alice") && name.contains("bob"), "{name}");
 
+    // A command from a direct message with the bot is refused privately:
+    // games live in servers, and no "server" is made of the conversation.
+    let from_dm = send(
+        &fake,
+        fake.in_dm(
+            fake.command(
+                GUILD,
+                990_000_000_000_000_001,
+                &bob,
+                "chess",
+                Some("games"),
+                json!([]),
+            ),
+            &bob,
+        ),
+    )
+    .await;
+    assert!(from_dm.is_ephemeral());
+    assert!(
+        from_dm.all_text().contains("servers"),
+        "{}",
+        from_dm.all_text()
+    );
+
     // Junk is refused privately, never crashes the bot.
     let unknown = send(
         &fake,
@@ -768,6 +792,13 @@ async fn two_processes_split_the_shards() {
         registrations, 1,
         "only the process holding shard 0 registers"
     );
+    // Offered in servers only (context 0): games live there.
+    let registered = fake.wait_for(0, is_registration).await;
+    let commands = registered.json.as_array().cloned().unwrap_or_default();
+    assert_eq!(commands.len(), 3, "{commands:?}");
+    for command in &commands {
+        assert_eq!(command["contexts"], json!([0]), "{}", command["name"]);
+    }
     first.stop(&fake).await;
     second.stop(&fake).await;
 }

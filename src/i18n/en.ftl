@@ -220,6 +220,7 @@ discord-button-draw-offer = Offer a draw
 discord-button-resign = Resign
 discord-button-resign-confirm = Yes, resign
 discord-resign-confirm = Do you really want to resign game #{ $game }?
+discord-servers-only = pawnpost plays in servers: use this command in a channel of a server we share.
 discord-rate-limited = You are sending commands a little fast: please wait a minute and try again.
 discord-unknown-button = This button no longer does anything.
 discord-done = Done.

@@ -220,6 +220,7 @@ discord-button-draw-offer = Proposer la nulle
 discord-button-resign = Abandonner
 discord-button-resign-confirm = Oui, j'abandonne
 discord-resign-confirm = Voulez-vous vraiment abandonner la partie n° { $game } ?
+discord-servers-only = pawnpost joue dans les serveurs : utilisez cette commande dans un salon d'un serveur que nous partageons.
 discord-rate-limited = Vous envoyez des commandes un peu vite : merci d'attendre une minute avant de réessayer.
 discord-unknown-button = Ce bouton ne fait plus rien.
 discord-done = C'est fait.

@@ -352,6 +352,24 @@ impl FakeDiscord {
         self.interaction(2, guild, channel, user, data, None)
     }
 
+    /// `interaction` as sent from the user's direct messages with the bot:
+    /// no guild, no member (the user instead), a DM channel.
+    pub fn in_dm(&self, interaction: (u64, Value), user: &FakeUser) -> (u64, Value) {
+        let (id, mut payload) = interaction;
+        let object = payload.as_object_mut().expect("an interaction object");
+        for key in ["guild_id", "member", "guild_locale"] {
+            object.remove(key);
+        }
+        object.insert("user".into(), user.user_json());
+        object.insert("context".into(), json!(1));
+        object.insert(
+            "authorizing_integration_owners".into(),
+            json!({ "1": user.id.to_string() }),
+        );
+        payload["channel"]["type"] = json!(1);
+        (id, payload)
+    }
+
     /// An autocomplete request: `options` marks the typed one `focused`.
     pub fn autocomplete(
         &self,

@@ -39,7 +39,13 @@ pub(super) async fn answer(handler: &Handler, ctx: &Context, interaction: &Comma
     let now = handler.time.now();
     let service = &handler.service;
     let mut response = CreateAutocompleteResponse::new();
-    match focused.name {
+    // No game lives in a direct message: nothing to suggest there.
+    let suggesting = if interaction.guild_id.is_some() {
+        focused.name
+    } else {
+        ""
+    };
+    match suggesting {
         "move" => {
             let moves = service
                 .move_choices(

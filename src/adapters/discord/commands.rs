@@ -6,7 +6,7 @@
 //! read the table. Descriptions come from the i18n catalogues
 //! (`discord-cmd-<name>`, `discord-opt-<name>`, `discord-choice-<value>`).
 
-use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption};
+use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption, InteractionContext};
 
 mod tournament;
 pub use tournament::{TOURNAMENT, TOURNAMENT_FR, TOURNAMENT_NAME, tournament_subcommand};
@@ -495,7 +495,11 @@ pub fn chess_subcommand(name: &str) -> Option<&'static CommandSpec> {
 pub fn registrations(i18n: &I18n) -> Vec<CreateCommand> {
     let describe = |id: String| (i18n.text(Lang::En, &id, &[]), i18n.text(Lang::Fr, &id, &[]));
     let (en, fr) = describe(format!("discord-cmd-{}", MOVE.name));
+    // Games live in servers: the commands are offered in servers only (a
+    // command from a direct message is refused too, for older registrations).
+    let in_servers = || vec![InteractionContext::Guild];
     let mut move_command = CreateCommand::new(MOVE.name)
+        .contexts(in_servers())
         .name_localized("fr", MOVE.fr)
         .description(en)
         .description_localized("fr", fr);
@@ -504,6 +508,7 @@ pub fn registrations(i18n: &I18n) -> Vec<CreateCommand> {
     }
     let (en, fr) = describe(format!("discord-cmd-{CHESS_NAME}"));
     let mut chess = CreateCommand::new(CHESS_NAME)
+        .contexts(in_servers())
         .name_localized("fr", CHESS_FR)
         .description(en)
         .description_localized("fr", fr);
@@ -519,6 +524,7 @@ pub fn registrations(i18n: &I18n) -> Vec<CreateCommand> {
     }
     let (en, fr) = describe(format!("discord-cmd-{TOURNAMENT_NAME}"));
     let mut tournaments = CreateCommand::new(TOURNAMENT_NAME)
+        .contexts(in_servers())
         .name_localized("fr", TOURNAMENT_FR)
         .description(en)
         .description_localized("fr", fr);

@@ -292,6 +292,15 @@ impl Handler {
     }
 
     /// A polite refusal when the user sends commands too fast.
+    /// The answer to a command sent in a direct message: games live in servers.
+    fn servers_only(&self, origin: &Origin) -> Outgoing {
+        let text = self
+            .service
+            .i18n()
+            .text(origin.lang, "discord-servers-only", &[]);
+        Outgoing::private(&text)
+    }
+
     fn over_limit(&self, origin: &Origin) -> Option<Outgoing> {
         if self.limiter.allow(origin.user_id, Instant::now()) {
             return None;
@@ -314,6 +323,10 @@ impl Handler {
             command.guild_locale.as_deref(),
         );
         let responder = Responder::new(ctx, command.id, &command.token, &origin.channel);
+        if command.guild_id.is_none() {
+            responder.refuse(self.servers_only(&origin)).await;
+            return;
+        }
         if let Some(refusal) = self.over_limit(&origin) {
             responder.refuse(refusal).await;
             return;
@@ -346,6 +359,10 @@ impl Handler {
             component.guild_locale.as_deref(),
         );
         let responder = Responder::new(ctx, component.id, &component.token, &origin.channel);
+        if component.guild_id.is_none() {
+            responder.refuse(self.servers_only(&origin)).await;
+            return;
+        }
         let Some(button) = components::Button::parse(&component.data.custom_id) else {
             let text = self
                 .service
