@@ -73,16 +73,6 @@ impl Service {
         now: DateTime<Utc>,
         images: BoardImages,
     ) -> usize {
-        let mut replies: Vec<Reply> = match serde_json::from_str(&queued.answer) {
-            Ok(replies) => replies,
-            Err(error) => {
-                // Not something a retry mends: said once, and settled.
-                tracing::error!(act = queued.act_key, %error, "an outbox answer does not read");
-                Vec::new()
-            }
-        };
-        // Images are not stored with an answer: drawn again for delivery.
-        self.draw_boards(&mut replies, images);
         let mut progress = NoticeProgress {
             next_item: queued.next_item,
             attempts: queued.attempts,
@@ -90,6 +80,18 @@ impl Service {
             last_error: None,
             due_at: None,
         };
+        let mut replies: Vec<Reply> = match serde_json::from_str(&queued.answer) {
+            Ok(replies) => replies,
+            Err(error) => {
+                // Not something a retry mends: said once, counted, and settled.
+                tracing::error!(act = queued.act_key, %error, "an outbox answer does not read");
+                progress.failures += 1;
+                progress.last_error = Some(format!("the stored answer does not read: {error}"));
+                Vec::new()
+            }
+        };
+        // Images are not stored with an answer: drawn again for delivery.
+        self.draw_boards(&mut replies, images);
         let mut sent = 0;
         let pending = replies.into_iter().skip(queued.next_item as usize);
         for reply in pending {
