@@ -802,3 +802,52 @@ async fn two_processes_split_the_shards() {
     first.stop(&fake).await;
     second.stop(&fake).await;
 }
+
+/// A move that waits for the database (another process holds its write
+/// lock for 4 s) is still acknowledged within Discord's 3 seconds: the
+/// answer is deferred, then fills the deferred message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_act_is_acknowledged_within_three_seconds() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("pawnpost.db");
+    let time = ManualTime::new();
+    let bot = start_bot_with(&fake, &db, &time, |_| {}).await;
+    let (alice, bob) = (alice(), bob());
+    open_game(&fake, &alice, &bob, "3d").await;
+
+    let holder = rusqlite::Connection::open(&db).expect("second connection");
+    holder.execute_batch("BEGIN IMMEDIATE").expect("write lock");
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(StdDuration::from_secs(4));
+        holder.execute_batch("COMMIT").expect("release");
+    });
+    let act = fake.command(
+        GUILD,
+        CHANNEL,
+        &bob,
+        "move",
+        None,
+        move_options("e5", json!([])),
+    );
+    let id = act.0;
+    let sent = std::time::Instant::now();
+    let first = send(&fake, act).await;
+    assert!(
+        sent.elapsed() < fake_discord::INTERACTION_DEADLINE,
+        "acknowledged after {:?}",
+        sent.elapsed()
+    );
+    assert_eq!(first.json["type"], 5, "a deferred answer: {first:?}");
+    let token = fake_discord::token(id);
+    let filled = fake
+        .wait_for(0, |r| r.method == "PATCH" && r.path.contains(&token))
+        .await;
+    assert!(
+        filled.all_text().contains("bob played e5"),
+        "{}",
+        filled.all_text()
+    );
+    release.join().expect("lock holder");
+    bot.stop(&fake).await;
+}

@@ -161,7 +161,14 @@ struct Inner {
     channels: Mutex<HashMap<String, u64>>,
     /// Who waits for the callback of which interaction.
     waiting: Mutex<HashMap<u64, tokio::sync::oneshot::Sender<Recorded>>>,
+    /// When each interaction was sent, and whether it was answered: like
+    /// Discord, the fake takes one initial response, within 3 seconds.
+    sent_at: Mutex<HashMap<u64, Instant>>,
+    acknowledged: Mutex<std::collections::HashSet<u64>>,
 }
+
+/// How long Discord waits for an interaction's initial response.
+pub const INTERACTION_DEADLINE: Duration = Duration::from_secs(3);
 
 /// A running fake Discord.
 pub struct FakeDiscord {
@@ -412,6 +419,11 @@ impl FakeDiscord {
             .lock()
             .unwrap()
             .insert(token(id), channel);
+        self.inner
+            .sent_at
+            .lock()
+            .unwrap()
+            .insert(id, Instant::now());
         let mut payload = json!({
             "id": id.to_string(),
             "application_id": APPLICATION_ID.to_string(),
@@ -630,6 +642,31 @@ async fn read_multipart(request: Request) -> (Value, Vec<File>) {
     (json, files)
 }
 
+/// Discord's answer to an interaction's initial response: taken once, and
+/// only within [`INTERACTION_DEADLINE`] of the interaction (else 10062,
+/// "Unknown interaction"; a second one is 40060).
+fn initial_response(inner: &Inner, interaction: u64) -> Response {
+    let refuse = |status: StatusCode, code: u32, message: &str| {
+        (
+            status,
+            axum::Json(json!({ "message": message, "code": code })),
+        )
+            .into_response()
+    };
+    let sent_at = inner.sent_at.lock().unwrap().get(&interaction).copied();
+    if sent_at.is_some_and(|at| at.elapsed() > INTERACTION_DEADLINE) {
+        return refuse(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+    }
+    if !inner.acknowledged.lock().unwrap().insert(interaction) {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            40060,
+            "Interaction has already been acknowledged.",
+        );
+    }
+    StatusCode::NO_CONTENT.into_response()
+}
+
 fn answer(inner: &Inner, method: &Method, path: &str, body: &Value) -> Response {
     let base = inner.base.lock().unwrap().clone();
     let parts: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
@@ -642,7 +679,9 @@ fn answer(inner: &Inner, method: &Method, path: &str, body: &Value) -> Response 
             "shards": inner.recommended_shards,
             "session_start_limit": { "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1 }
         })),
-        ("POST", ["interactions", _, _, "callback"]) => StatusCode::NO_CONTENT.into_response(),
+        ("POST", ["interactions", interaction, _, "callback"]) => {
+            initial_response(inner, interaction.parse().unwrap_or_default())
+        }
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => ok(json!([])),
         ("POST", ["webhooks", _, token])

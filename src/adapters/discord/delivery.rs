@@ -24,6 +24,18 @@ const DEFER_AFTER: Duration = Duration::from_millis(1500);
 /// The longest thread name Discord accepts.
 const MAX_THREAD_NAME: usize = 100;
 
+/// Who gives an interaction its initial response: the deferral timer, or
+/// the answer once the work is done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Gate {
+    /// Neither yet.
+    Waiting,
+    /// The timer deferred: the answer fills the deferred message.
+    Deferred,
+    /// The answer is being given: the timer must not defer any more.
+    Answering,
+}
+
 /// Answers one interaction.
 pub struct Responder<'a> {
     http: &'a Arc<Http>,
@@ -51,19 +63,39 @@ impl<'a> Responder<'a> {
     }
 
     /// Awaits `work`; if it is slow, tells Discord the answer is coming.
+    ///
+    /// The timer is a task of its own: work that blocks its thread (the
+    /// database waiting for another process's lock, a picture being drawn)
+    /// cannot hold the acknowledgement back past Discord's 3 seconds.
     pub async fn answer_in_time<T>(&self, work: impl Future<Output = T>) -> T {
-        tokio::pin!(work);
-        tokio::select! {
-            done = &mut work => return done,
-            () = tokio::time::sleep(DEFER_AFTER) => {}
-        }
-        let defer = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
-        let sent = with_retries("deferring", || {
-            defer.clone().execute(self.http, (self.id, &self.token))
-        })
-        .await;
-        self.deferred.store(sent.is_ok(), Ordering::SeqCst);
-        work.await
+        let gate = Arc::new(tokio::sync::Mutex::new(Gate::Waiting));
+        let timer = tokio::spawn({
+            let gate = Arc::clone(&gate);
+            let http = Arc::clone(self.http);
+            let (id, token) = (self.id, self.token.clone());
+            async move {
+                tokio::time::sleep(DEFER_AFTER).await;
+                let mut gate = gate.lock().await;
+                if *gate == Gate::Waiting {
+                    let defer =
+                        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+                    let sent =
+                        with_retries("deferring", || defer.clone().execute(&http, (id, &token)))
+                            .await;
+                    if sent.is_ok() {
+                        *gate = Gate::Deferred;
+                    }
+                }
+            }
+        });
+        let done = work.await;
+        // Waits while a deferral is being sent; after this the timer does nothing.
+        let mut gate = gate.lock().await;
+        timer.abort();
+        self.deferred
+            .store(*gate == Gate::Deferred, Ordering::SeqCst);
+        *gate = Gate::Answering;
+        done
     }
 
     async fn respond(&self, message: &Outgoing) {
