@@ -79,6 +79,10 @@ fn more_time_moves_the_flag() {
         board.contains("Clocks: alice 1d 0h, bob 1d 0h"),
         "alice had 1 + 2 days: {board}"
     );
+    // The diagram comes apart from the text, for fixed-width display.
+    let diagram = out[out.len() - 2]["diagram"].as_str().unwrap_or_default();
+    assert!(diagram.ends_with("a b c d e f g h"), "{diagram}");
+    assert!(!board.contains("a b c d e f g h"), "{board}");
     assert_eq!(game_over(&out), Some(("0-1".into(), "timeout".into())));
 }
 

@@ -425,6 +425,7 @@ async fn attachments_arrive(bot: &RunningBot, reader: &Player, room: &OwnedRoomI
         text: "Board:".into(),
         events: Vec::new(),
         board: None,
+        diagram: None,
         attachments: vec![Attachment {
             filename: "upload-check.png".into(),
             content_type: "image/png".into(),

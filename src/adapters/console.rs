@@ -146,6 +146,9 @@ struct JsonReply<'a> {
     ephemeral: bool,
     direct: bool,
     text: &'a str,
+    /// The position as text, when the reply shows one (`/board`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diagram: Option<&'a str>,
     events: &'a [GameEvent],
     board: Option<&'a crate::service::BoardView>,
     /// The files sent with the reply: name, type and size (the bytes go to `--boards`).
@@ -360,6 +363,7 @@ fn print_reply(
             ephemeral: reply.ephemeral,
             direct: reply.direct,
             text: &reply.text,
+            diagram: reply.diagram.as_deref(),
             events: &reply.events,
             board: reply.board.as_ref(),
             attachments: reply
@@ -398,9 +402,12 @@ fn print_reply(
             attachment.bytes.len()
         )?;
     }
-    // Moves and game starts get a diagram; answers that are pictures already do not.
-    let picture = reply.board.as_ref().and_then(board_diagram);
-    if let Some(picture) = picture.filter(|_| !reply.text.contains('\n')) {
+    // The reply's own diagram (`/board`), else one of the board it shows.
+    let picture = reply
+        .diagram
+        .clone()
+        .or_else(|| reply.board.as_ref().and_then(board_diagram));
+    if let Some(picture) = picture {
         writeln!(output, "{picture}")?;
     }
     Ok(())

@@ -63,8 +63,8 @@ impl Service {
             ],
         );
         let clocks = texts::clock_text(&self.i18n, ctx.lang, &names, game, ctx.now);
-        let text = format!("{header}\n{clocks}\n{}", diagram(game.position(), viewer));
-        let mut reply = self.private(ctx, text);
+        let mut reply = self.private(ctx, format!("{header}\n{clocks}"));
+        reply.diagram = Some(diagram(game.position(), viewer));
         reply.board = Some(board_view(game, record.id, &names, viewer));
         Ok(vec![reply])
     }

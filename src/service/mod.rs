@@ -211,6 +211,10 @@ pub struct Reply {
     pub text: String,
     pub events: Vec<GameEvent>,
     pub board: Option<BoardView>,
+    /// The position as a text diagram, to show after the text in a
+    /// fixed-width font (fenced on Discord, `<pre>` on Matrix).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagram: Option<String>,
     /// Files to send with the text (a board PNG, a PGN, a GIF). Not stored
     /// with the act's answer: the service builds them again on a replay.
     #[serde(skip)]

@@ -73,6 +73,11 @@ impl Outgoing {
                     Some(id) => format!("<@{id}> {text}"),
                     None => text,
                 };
+                // Fenced, so that Discord shows it in a fixed-width font.
+                let text = match &reply.diagram {
+                    Some(diagram) => format!("{text}\n```\n{diagram}\n```"),
+                    None => text,
+                };
                 let embed =
                     image.map(|name| CreateEmbed::new().image(format!("attachment://{}", name)));
                 (text, embed)
@@ -315,6 +320,16 @@ mod tests {
         let response = serde_json::to_value(out.to_response()).unwrap();
         assert_eq!(response["flags"], 64);
         assert_eq!(response["content"], "alice plays e4.");
+    }
+
+    #[test]
+    fn a_text_diagram_is_fenced_for_a_fixed_width_font() {
+        let mut board = reply();
+        board.ephemeral = true;
+        board.attachments.clear();
+        board.diagram = Some("8 r n\n  a b".to_owned());
+        let out = Outgoing::from_reply(&board, &I18n::new(), Lang::En);
+        assert_eq!(out.content, "alice plays e4.\n```\n8 r n\n  a b\n```");
     }
 
     #[test]

@@ -24,7 +24,12 @@ pub fn notice_for(reply: &Reply, name_of_to: Option<&str>, prefix: &str) -> Noti
         text.push('\n');
         text.push_str(&lines);
     }
-    let html_text = text_to_html(&text);
+    let mut html_text = text_to_html(&text);
+    if let Some(diagram) = &reply.diagram {
+        text.push('\n');
+        text.push_str(diagram);
+        html_text.push_str(&format!("<pre><code>{}</code></pre>", escape_html(diagram)));
+    }
     // A direct message needs no mention: it is already the reader's own room.
     let mention = reply.to.as_deref().filter(|_| !reply.direct).map(mxid_of);
     match &mention {
@@ -113,6 +118,18 @@ mod tests {
         let direct = notice_for(&reply("Hi", Some("bob:localhost"), true), None, "!chess");
         assert_eq!(direct.mention, None);
         assert_eq!(direct.body, "Hi");
+    }
+
+    #[test]
+    fn a_diagram_comes_after_the_text_in_a_fixed_width_block() {
+        let mut board = reply("Game #1: alice – bob", None, false);
+        board.diagram = Some("8 r n\n  a b".to_owned());
+        let notice = notice_for(&board, None, "!c");
+        assert_eq!(notice.body, "Game #1: alice – bob\n8 r n\n  a b");
+        assert_eq!(
+            notice.html,
+            "Game #1: alice – bob<pre><code>8 r n\n  a b</code></pre>"
+        );
     }
 
     #[test]
