@@ -79,10 +79,13 @@ fn a_round_robin_of_four_is_played_to_the_end() {
             .any(|t| t.contains("has started with 4 players. Seeds: alice, bob, carol, dave."))
     );
     // Berger's table for four: 1-4 2-3 / 4-3 1-2 / 2-4 3-1, all at once.
-    let games: Vec<&String> = all
+    // One message per round lists its games.
+    let rounds: Vec<&String> = all
         .iter()
         .filter(|t| t.starts_with("Tournament #1, round"))
         .collect();
+    assert_eq!(rounds.len(), 3, "{rounds:#?}");
+    let games: Vec<&str> = rounds.iter().flat_map(|t| t.lines()).collect();
     assert_eq!(
         games,
         [

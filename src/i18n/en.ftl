@@ -300,6 +300,7 @@ tournament-odd-teams = Tournament { $tournament } cannot start: Scheveningen nee
 tournament-started = Tournament { $tournament } has started with { $players } players. Seeds: { $seeds }.
 tournament-teams = Team A: { $a }. Team B: { $b }.
 tournament-round = Tournament { $tournament }: round { $round } is paired.
+tournament-your-games = Your games in tournament #{ $tournament }:
 tournament-game = Tournament #{ $tournament }, round { $round }: game #{ $game }, { $white } (White) – { $black } (Black).
 tournament-bye = Round { $round }: { $player } has a bye.
 tournament-finished = Tournament { $tournament } is over. Winner: { $winner }!

@@ -300,6 +300,7 @@ tournament-odd-teams = Le tournoi { $tournament } ne peut pas commencer : le Sch
 tournament-started = Le tournoi { $tournament } commence avec { $players } joueurs. Têtes de série : { $seeds }.
 tournament-teams = Équipe A : { $a }. Équipe B : { $b }.
 tournament-round = Tournoi { $tournament } : la ronde { $round } est appariée.
+tournament-your-games = Vos parties du tournoi n° { $tournament } :
 tournament-game = Tournoi n° { $tournament }, ronde { $round } : partie n° { $game }, { $white } (Blancs) – { $black } (Noirs).
 tournament-bye = Ronde { $round } : { $player } est exempt.
 tournament-finished = Le tournoi { $tournament } est terminé. Vainqueur : { $winner } !

@@ -184,8 +184,13 @@ impl Announcements {
                 ..Reply::default()
             });
         }
+        // One message per round with its pairings, then one per player
+        // naming their own games: a double round robin of 64 posts 126 + 64
+        // messages, not one per game (4,032).
+        let mut rounds: Vec<(u32, Vec<(i64, String)>)> = Vec::new();
+        let mut players: Vec<(String, Vec<String>)> = Vec::new();
         for (notice, game) in self.games.iter().zip(&committed.tournament_games) {
-            let text = self.i18n.text(
+            let line = self.i18n.text(
                 self.lang,
                 "tournament-game",
                 &[
@@ -196,11 +201,45 @@ impl Announcements {
                     ("black", Arg::from(notice.black.0.as_str())),
                 ],
             );
+            match rounds.iter_mut().find(|(round, _)| *round == notice.round) {
+                Some((_, games)) => games.push((*game, line.clone())),
+                None => rounds.push((notice.round, vec![(*game, line.clone())])),
+            }
+            for player in [&notice.white.1, &notice.black.1] {
+                match players.iter_mut().find(|(id, _)| id == player) {
+                    Some((_, lines)) => lines.push(line.clone()),
+                    None => players.push((player.clone(), vec![line.clone()])),
+                }
+            }
+        }
+        for (_, games) in rounds {
+            // A round of one game is that game's start (Discord opens its thread).
+            let prompt = match games.as_slice() {
+                [(game, _)] => Prompt::NewGame { game: *game },
+                _ => Prompt::None,
+            };
             replies.push(Reply {
                 channel: self.channel.clone(),
-                to: Some(notice.white.1.clone()),
-                text,
-                prompt: Prompt::NewGame { game: *game },
+                to: None,
+                text: games
+                    .into_iter()
+                    .map(|(_, line)| line)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                prompt,
+                ..Reply::default()
+            });
+        }
+        for (player, lines) in players {
+            let header = self.i18n.text(
+                self.lang,
+                "tournament-your-games",
+                &[("tournament", Arg::from(self.tournament))],
+            );
+            replies.push(Reply {
+                channel: self.channel.clone(),
+                to: Some(player),
+                text: format!("{header}\n{}", lines.join("\n")),
                 ..Reply::default()
             });
         }

@@ -720,7 +720,12 @@ mod tests {
         // Three players in a bracket of four: the top seed has a bye.
         assert!(texts[0].contains("Round 1: alice has a bye."), "{texts:?}");
         assert_eq!(start[1].prompt, Prompt::NewGame { game: 1 });
-        assert_eq!(start[1].to.as_deref(), Some("bob"));
+        assert!(
+            start
+                .iter()
+                .any(|r| r.to.as_deref() == Some("bob") && r.text.contains("game #1")),
+            "{start:?}"
+        );
         // Two draws, then the tie-break game, drawn: Black (carol) goes through.
         let texts = club
             .script(
@@ -894,6 +899,28 @@ mod tests {
         );
     }
 
+    /// A 64-player double round robin starts with one message for the
+    /// start, one per round and one per player: 191, not one per game (4,032).
+    #[tokio::test]
+    async fn a_large_start_sends_a_message_per_round_and_per_player() {
+        let club = Club::new();
+        club.act("p00", "tournament create double_round_robin unrated max:64")
+            .await;
+        for n in 0..64 {
+            club.act(&format!("p{n:02}"), "tournament join").await;
+        }
+        let start = club.act("p00", "tournament start").await;
+        assert!(start.len() <= 1 + 126 + 64, "{} messages", start.len());
+        let games: usize = start
+            .iter()
+            .filter(|r| r.to.is_none())
+            .map(|r| r.text.lines().filter(|l| l.contains(": game #")).count())
+            .sum();
+        assert_eq!(games, 64 * 63);
+        let told = start.iter().filter(|r| r.to.is_some()).count();
+        assert_eq!(told, 64);
+    }
+
     #[tokio::test]
     async fn scheveningen_teams_are_announced_in_french() {
         let club = Club::new();
@@ -908,11 +935,24 @@ mod tests {
         let replies = club
             .act_as("alice", "tournoi start", Some("fr"), "fr-start")
             .await;
+        // One message per round lists its games; each player is then told
+        // their own, once.
+        let round_games = replies
+            .iter()
+            .filter(|r| r.to.is_none())
+            .flat_map(|r| r.text.lines())
+            .filter(|line| line.contains("partie n°"))
+            .count();
+        assert_eq!(round_games, 4);
+        let notices = replies
+            .iter()
+            .filter(|r| r.to.is_some() && r.text.starts_with("Vos parties du tournoi n° 1"))
+            .count();
+        assert_eq!(notices, 4);
         let texts: Vec<String> = replies.into_iter().map(|r| r.text).collect();
         assert!(
             has(&texts, "Équipe A : alice, dave. Équipe B : bob, carol."),
             "{texts:?}"
         );
-        assert_eq!(texts.iter().filter(|t| t.contains("partie n°")).count(), 4);
     }
 }
