@@ -82,10 +82,7 @@ impl Service {
         };
         let game = super::games::restore(&record)?;
         let names = Names::new(&record.white_player, &record.black_player);
-        let player = match game.turn() {
-            shakmaty::Color::White => &record.white_player,
-            shakmaty::Color::Black => &record.black_player,
-        };
+        let player = record.player(game.turn());
         let lang = player.language.unwrap_or(self.config.default_language);
         let left = game.clock().remaining(game.turn(), now).unwrap_or_default();
         let text = self.i18n.text(
@@ -398,10 +395,7 @@ impl Service {
         };
         let names = Names::new(&record.white_player, &record.black_player);
         // In the language of the player who was waiting: the notice is theirs.
-        let waiting = match turn {
-            shakmaty::Color::White => &record.black_player,
-            shakmaty::Color::Black => &record.white_player,
-        };
+        let waiting = record.player(!turn);
         let lang = waiting.language.unwrap_or(self.config.default_language);
         let lines =
             texts::describe_events(&self.i18n, lang, record.id, &names, &events, None, turn);

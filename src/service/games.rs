@@ -319,10 +319,7 @@ impl Service {
         actor_side: Option<Color>,
     ) -> Option<Reply> {
         let side = addressee(game);
-        let reader = match side {
-            Color::White => &record.white_player,
-            Color::Black => &record.black_player,
-        };
+        let reader = record.player(side);
         let wanted = !game.is_over()
             && actor_side == Some(!side)
             && reader.notify == crate::storage::Notify::Direct;
@@ -386,12 +383,10 @@ struct Told<'a> {
 /// the one they chose, else the server's (their client's locale is known
 /// only when they act), never the actor's.
 fn opponent_lang(ctx: &Context, record: &GameRecord, actor_side: Option<Color>) -> Lang {
-    let opponent = match actor_side {
-        Some(Color::White) => &record.black_player,
-        Some(Color::Black) => &record.white_player,
-        None => return ctx.lang,
-    };
-    opponent.language.unwrap_or(ctx.server.language)
+    match actor_side {
+        Some(side) => record.player(!side).language.unwrap_or(ctx.server.language),
+        None => ctx.lang,
+    }
 }
 
 /// Who must act next: the side to move, unless a draw offer waits for the

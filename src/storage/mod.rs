@@ -299,6 +299,16 @@ pub struct GameRecord {
     pub notes: Vec<Note>,
 }
 
+impl GameRecord {
+    /// The player who has `side`.
+    pub fn player(&self, side: Color) -> &PlayerRow {
+        match side {
+            Color::White => &self.white_player,
+            Color::Black => &self.black_player,
+        }
+    }
+}
+
 /// A line of a player's game list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameSummary {
