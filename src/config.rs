@@ -49,6 +49,25 @@ pub struct Config {
     pub seasons: Vec<SeasonConfig>,
     pub ladder: LadderConfig,
     pub limits: LimitsConfig,
+    pub delivery: DeliveryConfig,
+}
+
+/// How notices reach people (`[delivery]`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DeliveryConfig {
+    /// Seconds a user's act is left to the process that received it to
+    /// answer, before the outbox delivers what others had to receive (after
+    /// a crash, a restart or a failed send).
+    pub handoff_seconds: u32,
+}
+
+impl Default for DeliveryConfig {
+    fn default() -> DeliveryConfig {
+        DeliveryConfig {
+            handoff_seconds: 30,
+        }
+    }
 }
 
 /// Bounds on the work one player can make the bot do (`[limits]`).
@@ -518,6 +537,12 @@ impl Config {
             self.defaults.challenge_expiry_days = days.parse().map_err(|_| ConfigError::Env {
                 name: "PAWNPOST_DEFAULTS_CHALLENGE_EXPIRY_DAYS".to_owned(),
                 message: format!("not a number of days: {days:?}"),
+            })?;
+        }
+        if let Some(seconds) = var("PAWNPOST_DELIVERY_HANDOFF_SECONDS") {
+            self.delivery.handoff_seconds = seconds.parse().map_err(|_| ConfigError::Env {
+                name: "PAWNPOST_DELIVERY_HANDOFF_SECONDS".to_owned(),
+                message: format!("not a number of seconds: {seconds:?}"),
             })?;
         }
         if let Some(base) = var("PAWNPOST_DISCORD_API_BASE") {

@@ -503,6 +503,7 @@ fn service(config: &Config, store: Store) -> Result<Service> {
             .limits
             .to_render_limits()
             .map_err(|message| anyhow::anyhow!("[limits] {message}"))?,
+        notice_handoff: Duration::seconds(i64::from(config.delivery.handoff_seconds)),
     };
     if !(pawnpost::render::MIN_SIZE..=pawnpost::render::MAX_SIZE).contains(&config.board.size) {
         bail!(

@@ -10,7 +10,8 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, Reason};
 use pawnpost::core::platform::Platform;
 use pawnpost::service::{
-    BoardImages, Input, Moderation, Notifier, Reply, Request, Sent, Service, ServiceConfig, User,
+    BoardImages, Input, Moderation, NoticeId, Notifier, Reply, Request, Sent, Service,
+    ServiceConfig, User,
 };
 use pawnpost::storage::sqlite::SqliteStore;
 
@@ -63,7 +64,7 @@ impl Notifier for Scripted {
         self.delivered.lock().unwrap().extend(replies);
     }
 
-    async fn send(&self, reply: Reply) -> Sent {
+    async fn send(&self, reply: Reply, _id: NoticeId<'_>) -> Sent {
         let outcome = self.outcomes.lock().unwrap().pop_front();
         match outcome {
             None | Some(Sent::Delivered) => {

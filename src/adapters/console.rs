@@ -267,7 +267,7 @@ pub async fn run(
                 locale: session.locale_of(user),
                 moderation: Moderation::None,
             },
-            key,
+            key: key.clone(),
             input: Input::Text(command.trim().to_owned()),
             board_images: options.board_images(),
         };
@@ -280,6 +280,9 @@ pub async fn run(
         }
         // A printed answer is an acknowledged act: make sure it is out.
         output.flush()?;
+        if let Some(key) = &key {
+            service.answered(key, session.now());
+        }
     }
     Ok(())
 }

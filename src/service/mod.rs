@@ -25,6 +25,7 @@ pub mod choice;
 mod deadlines;
 mod game_end;
 mod games;
+mod handoff;
 mod info;
 mod ladder;
 mod leave;
@@ -59,7 +60,7 @@ use crate::storage::{
 };
 
 pub use moderation::Moderation;
-pub use notifier::{Notifier, Sent};
+pub use notifier::{NoticeId, Notifier, Sent};
 pub use renders::RenderLimits;
 pub use time::{SystemTime, TimeSource, TokioTime};
 
@@ -98,6 +99,9 @@ pub struct ServiceConfig {
     pub max_open_challenges: u32,
     /// How many game GIFs are drawn, and how often one player may ask.
     pub renders: RenderLimits,
+    /// How long a user's act is left to the process that answers it before
+    /// the outbox worker delivers its notices instead (see `handoff`).
+    pub notice_handoff: Duration,
 }
 
 impl Default for ServiceConfig {
@@ -117,6 +121,7 @@ impl Default for ServiceConfig {
             ladder: crate::competition::ladder::Settings::default(),
             max_open_challenges: 20,
             renders: RenderLimits::default(),
+            notice_handoff: Duration::seconds(30),
         }
     }
 }
@@ -330,6 +335,8 @@ pub struct Service {
     i18n: Arc<I18n>,
     /// Heavy pictures in flight, per player and in all.
     renders: renders::RenderGate,
+    /// Acts whose answer went out, to settle in the outbox.
+    answered: handoff::Answered,
 }
 
 impl Service {
@@ -339,6 +346,7 @@ impl Service {
             games: cache::GameCache::new(CACHED_GAMES),
             deadline_changed: Arc::new(tokio::sync::Notify::new()),
             renders: renders::RenderGate::new(config.renders),
+            answered: handoff::Answered::default(),
             config,
             i18n: Arc::new(I18n::new()),
         }
@@ -500,7 +508,12 @@ impl Service {
         R: Serialize + Send + 'static,
         F: FnOnce(&Committed) -> R + Send + 'static,
     {
+        let mut commit = commit;
         let keyed = commit.act_key.is_some() && commit.act_key == ctx.act_key;
+        if keyed && commit.outgoing.is_none() {
+            // What others must receive survives this process (see `handoff`).
+            commit.outgoing = Some(self.held_for_answer(ctx.platform, now));
+        }
         let done = self.store.commit(commit, now, answer).await?;
         if keyed {
             ctx.answered.store(true, Ordering::Release);

@@ -20,6 +20,33 @@ pub enum Sent {
     Refused(String),
 }
 
+/// Which notice this is: the `item`th reply of the act `act_key`'s answer.
+/// Every try of one notice carries the same id, so a platform that
+/// deduplicates sends (Discord's message nonce, Matrix's transaction id)
+/// shows it once however often a crash makes it go again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoticeId<'a> {
+    pub act_key: &'a str,
+    pub item: u32,
+}
+
+impl NoticeId<'_> {
+    /// A short token naming this notice's `part` (its text, then each
+    /// file), the same in every process and version: 16 hex digits of the
+    /// act's key (64-bit FNV-1a), then the item and the part. At most 25
+    /// characters, Discord's longest nonce.
+    pub fn token(&self, part: u32) -> String {
+        let hash = self
+            .act_key
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            });
+        let token = format!("{hash:016x}{:x}.{part:x}", self.item);
+        token.chars().take(25).collect()
+    }
+}
+
 /// Where replies go: the same interface the chat adapters implement.
 pub trait Notifier: Send + Sync + 'static {
     /// The platform whose notices this notifier delivers.
@@ -29,12 +56,30 @@ pub trait Notifier: Send + Sync + 'static {
     fn deliver(&self, replies: Vec<Reply>) -> impl Future<Output = ()> + Send;
 
     /// Delivers one notice and says what became of it. Adapters that can
-    /// tell a passing failure from a refusal say so; the default counts
-    /// every notice as delivered once [`Notifier::deliver`] returns.
-    fn send(&self, reply: Reply) -> impl Future<Output = Sent> + Send {
+    /// tell a passing failure from a refusal say so, and send `id` along
+    /// where their platform deduplicates; the default counts every notice
+    /// as delivered once [`Notifier::deliver`] returns.
+    fn send(&self, reply: Reply, id: NoticeId<'_>) -> impl Future<Output = Sent> + Send {
+        let _ = id;
         async move {
             self.deliver(vec![reply]).await;
             Sent::Delivered
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notice_token_is_stable_and_short() {
+        let id = |act_key, item| NoticeId { act_key, item };
+        // Fixed forever: tokens sent before an upgrade must match after it.
+        assert_eq!(id("discord:1", 0).token(0), "b5c58874bdbcf85a0.0");
+        assert_ne!(id("discord:1", 1).token(0), id("discord:1", 0).token(0));
+        assert_ne!(id("discord:2", 0).token(0), id("discord:1", 0).token(0));
+        assert_ne!(id("discord:1", 0).token(1), id("discord:1", 0).token(0));
+        assert!(id("k", u32::MAX).token(u32::MAX).len() <= 25);
     }
 }

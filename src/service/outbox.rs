@@ -10,7 +10,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::notifier::{Notifier, Sent};
+use super::notifier::{NoticeId, Notifier, Sent};
 use super::{BoardImages, Reply, Service};
 use crate::core::platform::Platform;
 use crate::storage::{NoticeProgress, Outgoing, QueuedNotices, StorageError};
@@ -34,6 +34,8 @@ impl Service {
         now: DateTime<Utc>,
         images: BoardImages,
     ) -> usize {
+        // Acts answered directly are not sent again.
+        self.settle_answered().await;
         let mut sent = 0;
         loop {
             let claimed = match self
@@ -95,7 +97,17 @@ impl Service {
         let mut sent = 0;
         let pending = replies.into_iter().skip(queued.next_item as usize);
         for reply in pending {
-            match notifier.send(reply).await {
+            if reply.ephemeral {
+                // Only an interaction's answer can be private: its author
+                // saw it there, or saw the act fail and will ask again.
+                progress.next_item += 1;
+                continue;
+            }
+            let id = NoticeId {
+                act_key: &queued.act_key,
+                item: progress.next_item,
+            };
+            match notifier.send(reply, id).await {
                 Sent::Delivered => sent += 1,
                 Sent::Refused(reason) => {
                     tracing::warn!(act = queued.act_key, %reason, "a notice was refused");
@@ -129,7 +141,11 @@ impl Service {
 /// The outbox entry of an act the scheduler does on its own: every item of
 /// its answer is a notice for `platform`'s worker.
 pub(super) fn notices_on(platform: Platform) -> Option<Outgoing> {
-    Some(Outgoing { platform, first: 0 })
+    Some(Outgoing {
+        platform,
+        first: 0,
+        held_until: None,
+    })
 }
 
 impl Service {

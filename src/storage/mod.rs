@@ -521,6 +521,10 @@ pub struct Commit {
 pub struct Outgoing {
     pub platform: Platform,
     pub first: u32,
+    /// Left to the act's own process until then (it answers a user's act
+    /// itself, and settles the row once the platform took the answer); the
+    /// worker delivers only what is still unsettled after. `None`: due at once.
+    pub held_until: Option<DateTime<Utc>>,
 }
 
 /// An act's notices a worker has claimed.

@@ -362,6 +362,11 @@ impl Store {
         writing!(self, |c| outbox::settle(c, act_key, progress))
     }
 
+    /// Marks acts as answered by their own process (see [`outbox::settle_answered`]).
+    pub async fn settle_answered(&self, act_keys: &[String], now: DateTime<Utc>) -> Result<()> {
+        writing!(self, |c| outbox::settle_answered(c, act_keys, now))
+    }
+
     /// When the next notice on `platform` is due, if any is waiting.
     pub async fn next_notice_due(&self, platform: Platform) -> Result<Option<DateTime<Utc>>> {
         reading!(self, |c| outbox::next_due(c, platform))

@@ -1704,6 +1704,7 @@ pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<(
     let console = Some(Outgoing {
         platform: Platform::Console,
         first: 1,
+        held_until: None,
     });
     let items = |_: &Committed| vec!["own reply", "notice 1", "notice 2"];
     store.commit(act("n-1", console), t(1), items).await?;
@@ -1776,6 +1777,37 @@ pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<(
     assert!(
         matches!(refused, Err(StorageError::Backend(_))),
         "{refused:?}"
+    );
+
+    // A user's act: its own process has until t(30) to answer it.
+    let held = |key: &str| {
+        act(
+            key,
+            Some(Outgoing {
+                platform: Platform::Console,
+                first: 0,
+                held_until: Some(t(30)),
+            }),
+        )
+    };
+    store.commit(held("u-1"), t(20), items).await?;
+    store.commit(held("u-2"), t(20), items).await?;
+    assert!(claim(29).await?.is_empty(), "held for its own process");
+    store
+        .settle_answered(&["u-1".to_owned(), "unknown".to_owned()], t(21))
+        .await?;
+    let left = claim(30).await?;
+    assert_eq!(
+        left.iter().map(|q| q.act_key.as_str()).collect::<Vec<_>>(),
+        vec!["u-2"],
+        "the unanswered one goes to the worker"
+    );
+    // Too late: past its hold (and the worker's claim) a row is the worker's.
+    store.settle_answered(&["u-2".to_owned()], t(33)).await?;
+    assert_eq!(
+        store.next_notice_due(Platform::Console).await?,
+        Some(t(32)),
+        "still the worker's"
     );
     Ok(())
 }

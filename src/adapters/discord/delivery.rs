@@ -17,7 +17,7 @@ use super::replies::{Outgoing, user_id};
 use super::rest::{is_transient, with_retries};
 use crate::core::notation::Lang;
 use crate::i18n::I18n;
-use crate::service::{Prompt, Reply, Sent};
+use crate::service::{NoticeId, Prompt, Reply, Sent};
 
 /// Discord wants an answer within 3 seconds: past this, defer and follow up.
 const DEFER_AFTER: Duration = Duration::from_millis(1500);
@@ -98,38 +98,51 @@ impl<'a> Responder<'a> {
         done
     }
 
-    async fn respond(&self, message: &Outgoing) {
-        let _ = with_retries("answering an interaction", || {
+    /// Whether Discord took the answer.
+    async fn respond(&self, message: &Outgoing) -> bool {
+        with_retries("answering an interaction", || {
             CreateInteractionResponse::Message(message.to_response())
                 .execute(self.http, (self.id, &self.token))
         })
-        .await;
+        .await
+        .is_ok()
     }
 
-    async fn follow_up(&self, message: &Outgoing) {
-        let _ = with_retries("following up", || {
+    async fn follow_up(&self, message: &Outgoing) -> bool {
+        with_retries("following up", || {
             message
                 .to_followup()
                 .execute(self.http, (None, &self.token))
         })
-        .await;
+        .await
+        .is_ok()
     }
 
-    /// Sends the service's replies: the first one here answers the
-    /// interaction, the others here follow it, the rest go where they belong.
-    pub async fn deliver(&self, replies: Vec<Reply>, i18n: &I18n, lang: Lang, threads: bool) {
-        let (here, elsewhere): (Vec<Reply>, Vec<Reply>) = replies
+    /// Sends the service's replies to the act `key`: the first one here
+    /// answers the interaction, the others here follow it, the rest go where
+    /// they belong. Says whether every one went out.
+    pub async fn deliver(
+        &self,
+        replies: Vec<Reply>,
+        key: Option<&str>,
+        i18n: &I18n,
+        lang: Lang,
+        threads: bool,
+    ) -> bool {
+        let (here, elsewhere): (Vec<(usize, Reply)>, Vec<(usize, Reply)>) = replies
             .into_iter()
-            .partition(|r| !r.direct && r.channel == self.channel);
+            .enumerate()
+            .partition(|(_, r)| !r.direct && r.channel == self.channel);
         let mut first = true;
-        for reply in &here {
+        let mut all_out = true;
+        for (_, reply) in &here {
             let message = Outgoing::from_reply(reply, i18n, lang);
-            if first {
-                self.answer_first(&message).await;
+            all_out &= if first {
                 first = false;
+                self.answer_first(&message).await
             } else {
-                self.follow_up(&message).await;
-            }
+                self.follow_up(&message).await
+            };
         }
         if first {
             // The service always answers; never leave the user with "thinking...".
@@ -138,16 +151,22 @@ impl<'a> Responder<'a> {
         }
         let new_game = here
             .iter()
+            .map(|(_, reply)| reply)
             .find(|r| matches!(r.prompt, Prompt::NewGame { .. }));
         if let Some(reply) = new_game.filter(|_| threads) {
             self.open_thread(reply).await;
         }
-        for reply in elsewhere {
-            send_elsewhere(self.http, &reply, i18n, lang).await;
+        for (item, reply) in elsewhere {
+            let id = key.map(|act_key| NoticeId {
+                act_key,
+                item: item as u32,
+            });
+            all_out &= send_elsewhere(self.http, &reply, id, i18n, lang).await == Sent::Delivered;
         }
+        all_out
     }
 
-    async fn answer_first(&self, message: &Outgoing) {
+    async fn answer_first(&self, message: &Outgoing) -> bool {
         if !self.deferred.load(Ordering::SeqCst) {
             return self.respond(message).await;
         }
@@ -159,10 +178,11 @@ impl<'a> Responder<'a> {
             .await;
             return self.follow_up(message).await;
         }
-        let _ = with_retries("filling the deferred answer", || {
+        with_retries("filling the deferred answer", || {
             message.to_edit().execute(self.http, &self.token)
         })
-        .await;
+        .await
+        .is_ok()
     }
 
     /// Starts a thread on the message that announced a new game.
@@ -195,7 +215,14 @@ impl<'a> Responder<'a> {
 /// A reply for another channel, or for a user's direct messages, and what
 /// became of it: a failure Discord may get over (a rate limit, a server
 /// error, no connection) is worth another try later; any other is final.
-async fn send_elsewhere(http: &Arc<Http>, reply: &Reply, i18n: &I18n, lang: Lang) -> Sent {
+/// `id` names the notice, so a repeated post shows once.
+async fn send_elsewhere(
+    http: &Arc<Http>,
+    reply: &Reply,
+    id: Option<NoticeId<'_>>,
+    i18n: &I18n,
+    lang: Lang,
+) -> Sent {
     let outcome = |error: serenity::Error| {
         if is_transient(&error) {
             Sent::Retry(error.to_string())
@@ -224,8 +251,11 @@ async fn send_elsewhere(http: &Arc<Http>, reply: &Reply, i18n: &I18n, lang: Lang
             None => return Sent::Refused(format!("not a Discord channel: {}", reply.channel)),
         }
     };
+    let nonce = id.map(|id| id.token(0));
     match with_retries("posting a message", || {
-        message.to_message().execute(http.as_ref(), (channel, None))
+        message
+            .to_message(nonce.clone())
+            .execute(http.as_ref(), (channel, None))
     })
     .await
     {
@@ -259,11 +289,11 @@ impl crate::service::Notifier for DiscordNotifier {
 
     async fn deliver(&self, replies: Vec<Reply>) {
         for reply in replies {
-            send_elsewhere(&self.http, &reply, &self.i18n, self.lang).await;
+            send_elsewhere(&self.http, &reply, None, &self.i18n, self.lang).await;
         }
     }
 
-    async fn send(&self, reply: Reply) -> Sent {
-        send_elsewhere(&self.http, &reply, &self.i18n, self.lang).await
+    async fn send(&self, reply: Reply, id: NoticeId<'_>) -> Sent {
+        send_elsewhere(&self.http, &reply, Some(id), &self.i18n, self.lang).await
     }
 }

@@ -398,12 +398,23 @@ impl Handler {
     /// Hands the act to the service and sends its replies.
     async fn carry_out(&self, responder: Responder<'_>, act: Request, origin: &Origin) {
         let now = self.time.now();
+        let key = act.key.clone();
         let handling = self.service.handle(act, now);
         let replies = responder.answer_in_time(handling).await;
         let i18n = self.service.i18n();
-        responder
-            .deliver(replies, i18n, origin.lang, self.options.threads)
+        let all_out = responder
+            .deliver(
+                replies,
+                key.as_deref(),
+                i18n,
+                origin.lang,
+                self.options.threads,
+            )
             .await;
+        if let Some(key) = key.filter(|_| all_out) {
+            // Else the outbox worker sends what others had to receive.
+            self.service.answered(&key, self.time.now());
+        }
     }
 }
 

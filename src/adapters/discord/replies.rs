@@ -6,7 +6,7 @@
 use serenity::all::{
     CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateEmbed,
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    EditInteractionResponse, UserId,
+    EditInteractionResponse, Nonce, UserId,
 };
 
 use super::components;
@@ -154,7 +154,9 @@ impl Outgoing {
     }
 
     /// A message in a channel or a direct message (scheduler notices).
-    pub fn to_message(&self) -> CreateMessage {
+    /// A channel message; with a `nonce`, Discord keeps one message however
+    /// often it is posted again within a few minutes (`enforce_nonce`).
+    pub fn to_message(&self, nonce: Option<String>) -> CreateMessage {
         let mut message = CreateMessage::new()
             .content(self.content.clone())
             .allowed_mentions(self.allowed_mentions())
@@ -162,6 +164,9 @@ impl Outgoing {
             .files(self.files.clone());
         if let Some(embed) = &self.embed {
             message = message.embed(embed.clone());
+        }
+        if let Some(nonce) = nonce {
+            message = message.nonce(Nonce::String(nonce)).enforce_nonce(true);
         }
         message
     }
@@ -279,7 +284,7 @@ mod tests {
     }
 
     fn json(out: &Outgoing) -> Value {
-        serde_json::to_value(out.to_message()).expect("serializes")
+        serde_json::to_value(out.to_message(None)).expect("serializes")
     }
 
     #[test]

@@ -41,7 +41,7 @@ use matrix_sdk::Client;
 use matrix_sdk::ruma::OwnedUserId;
 
 use crate::config::MatrixConfig;
-use crate::service::Notifier;
+use crate::service::{NoticeId, Notifier, Sent};
 use crate::service::{Reply, Service};
 
 /// Why the Matrix bot could not start or stopped.
@@ -140,6 +140,10 @@ impl Notifier for MatrixNotifier {
     }
 
     async fn deliver(&self, replies: Vec<Reply>) {
-        send::deliver(&self.client, &self.settings.prefix, &replies, None).await;
+        send::deliver(&self.client, &self.settings.prefix, &replies, None, None).await;
+    }
+
+    async fn send(&self, reply: Reply, id: NoticeId<'_>) -> Sent {
+        send::send_notice(&self.client, &self.settings.prefix, &reply, id).await
     }
 }

@@ -2,28 +2,67 @@
 //! uploads (`m.image` for the board PNG), then the offer it makes, if any,
 //! remembered for ✅ reactions. Encrypted rooms are handled by matrix-sdk.
 //! A failed send is logged and the next reply still goes out.
+//!
+//! Each event of an act's reply is sent under a transaction id made from
+//! the act's key (see [`NoticeId`]): sent again after a crash, by this
+//! process or by the outbox worker, the homeserver keeps the first one.
 
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::room::message::RoomMessageEventContent;
-use matrix_sdk::ruma::{OwnedUserId, RoomId, UInt};
+use matrix_sdk::ruma::{OwnedTransactionId, OwnedUserId, RoomId, UInt};
 use matrix_sdk::{Client, Room};
 
 use crate::core::command::Command;
-use crate::service::{Attachment, Reply};
+use crate::service::{Attachment, NoticeId, Reply, Sent};
 
 use super::ids::{is_room_id, mxid_of};
 use super::notice::notice_for;
 use super::offers::{Offer, offer_in};
 use super::rooms::display_name;
 
-/// Sends `replies` in order; `command` is what the user asked, if anyone.
-pub async fn deliver(client: &Client, prefix: &str, replies: &[Reply], command: Option<&Command>) {
-    for reply in replies {
-        if let Err(error) = deliver_one(client, prefix, reply, command).await {
+/// Sends `replies` in order, the answer of the act `key` if it has one;
+/// `command` is what the user asked, if anyone. Says whether all went out.
+pub async fn deliver(
+    client: &Client,
+    prefix: &str,
+    replies: &[Reply],
+    command: Option<&Command>,
+    key: Option<&str>,
+) -> bool {
+    let mut all_out = true;
+    for (item, reply) in replies.iter().enumerate() {
+        let id = key.map(|act_key| NoticeId {
+            act_key,
+            item: item as u32,
+        });
+        if let Err(error) = deliver_one(client, prefix, reply, command, id).await {
             tracing::warn!(%error, channel = %reply.channel, "a Matrix reply was not sent");
+            all_out = false;
         }
     }
+    all_out
+}
+
+/// Sends one notice of the outbox and says what became of it: the
+/// homeserver's rate limit, its own failures and a lost connection are
+/// worth another try; any other refusal (not in the room, forbidden) is final.
+pub async fn send_notice(client: &Client, prefix: &str, reply: &Reply, id: NoticeId<'_>) -> Sent {
+    match deliver_one(client, prefix, reply, None, Some(id)).await {
+        Ok(()) => Sent::Delivered,
+        Err(error) => {
+            let status = error.as_client_api_error().map(|e| e.status_code.as_u16());
+            match status {
+                Some(429) | Some(500..) | None => Sent::Retry(error.to_string()),
+                Some(_) => Sent::Refused(error.to_string()),
+            }
+        }
+    }
+}
+
+/// The transaction id of a notice's `part` (0: its text, then its files).
+fn transaction(id: Option<NoticeId<'_>>, part: u32) -> Option<OwnedTransactionId> {
+    id.map(|id| OwnedTransactionId::from(format!("pawnpost.{}", id.token(part))))
 }
 
 async fn deliver_one(
@@ -31,6 +70,7 @@ async fn deliver_one(
     prefix: &str,
     reply: &Reply,
     command: Option<&Command>,
+    id: Option<NoticeId<'_>>,
 ) -> Result<(), matrix_sdk::Error> {
     let Some(room) = destination(client, reply).await? else {
         return Ok(());
@@ -48,13 +88,17 @@ async fn deliver_one(
     let mentioned = notice.mention.and_then(|id| OwnedUserId::try_from(id).ok());
     content = content.add_mentions(Mentions::with_user_ids(mentioned));
     tracing::debug!(room = %room.room_id(), "sending a notice");
-    let sent = room.send(content).await?;
+    let mut sending = room.send(content);
+    if let Some(txn) = transaction(id, 0) {
+        sending = sending.with_transaction_id(txn);
+    }
+    let sent = sending.await?;
     tracing::debug!(event = %sent.response.event_id, "notice sent");
     if let Some(offer) = offer_in(reply, command) {
         remember_offer(client, sent.response.event_id.as_str(), offer).await;
     }
-    for attachment in &reply.attachments {
-        send_attachment(&room, attachment).await?;
+    for (part, attachment) in (1..).zip(&reply.attachments) {
+        send_attachment(&room, attachment, transaction(id, part)).await?;
     }
     Ok(())
 }
@@ -108,12 +152,19 @@ pub async fn offer_of(client: &Client, event_id: &str) -> Option<Offer> {
 }
 
 /// Uploads a file (encrypted in encrypted rooms) and posts it.
-async fn send_attachment(room: &Room, attachment: &Attachment) -> Result<(), matrix_sdk::Error> {
+async fn send_attachment(
+    room: &Room,
+    attachment: &Attachment,
+    txn: Option<OwnedTransactionId>,
+) -> Result<(), matrix_sdk::Error> {
     let mime: mime::Mime = attachment
         .content_type
         .parse()
         .unwrap_or(mime::APPLICATION_OCTET_STREAM);
     let mut config = AttachmentConfig::new();
+    if let Some(txn) = txn {
+        config = config.txn_id(txn);
+    }
     if let Some((width, height)) = png_size(&attachment.bytes) {
         config = config.info(AttachmentInfo::Image(BaseImageInfo {
             width: Some(UInt::from(width)),

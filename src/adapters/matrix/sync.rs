@@ -198,6 +198,7 @@ async fn handle_event(
         Input::Command(command) => Some(command.clone()),
     };
     let standing = standing(client, room, sender_id, &settings.fallback_server).await;
+    let key = format!("matrix:{event_id}");
     let act = Request {
         platform: Platform::Matrix,
         server: standing.server,
@@ -208,12 +209,23 @@ async fn handle_event(
             locale: None,
             moderation: standing.moderation,
         },
-        key: Some(format!("matrix:{event_id}")),
+        key: Some(key.clone()),
         input,
         board_images: BoardImages::Drawn,
     };
     let replies = service.handle(act, Utc::now()).await;
     choices.remember(&room_id, &player, &replies, Instant::now());
     tracing::debug!(replies = replies.len(), "act answered");
-    deliver(client, &settings.prefix, &replies, command.as_ref()).await;
+    if deliver(
+        client,
+        &settings.prefix,
+        &replies,
+        command.as_ref(),
+        Some(&key),
+    )
+    .await
+    {
+        // Else the outbox worker sends them again, under the same transaction ids.
+        service.answered(&key, Utc::now());
+    }
 }

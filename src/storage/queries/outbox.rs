@@ -8,8 +8,8 @@ use crate::core::names::Named;
 use crate::storage::sql::{Conn, Value, params, value_rows};
 use crate::storage::{NoticeProgress, Outgoing, Platform, QueuedNotices, Result};
 
-/// Queues the notices of each act `(key, outgoing)`, due at once, in one
-/// statement, in their order. The caller has stored each act's answer
+/// Queues the notices of each act `(key, outgoing)`, due at once or when
+/// their hold ends, in one statement, in their order. The caller has stored each act's answer
 /// under its key, so none was queued before.
 pub async fn queue(c: &impl Conn, acts: &[(&str, Outgoing)], now: DateTime<Utc>) -> Result<()> {
     if acts.is_empty() {
@@ -21,7 +21,7 @@ pub async fn queue(c: &impl Conn, acts: &[(&str, Outgoing)], now: DateTime<Utc>)
             *key,
             outgoing.platform.as_str(),
             outgoing.first,
-            now,
+            outgoing.held_until.unwrap_or(now),
             now
         ]);
     }
@@ -113,6 +113,27 @@ pub async fn settle(c: &impl Conn, key: &str, progress: &NoticeProgress) -> Resu
             progress.last_error.as_deref(),
             progress.due_at
         ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Marks the acts `keys` as answered by their own process: nothing of theirs
+/// is left for a worker. A row whose hold is over is the worker's: left alone.
+pub async fn settle_answered(c: &impl Conn, keys: &[String], now: DateTime<Utc>) -> Result<()> {
+    if keys.is_empty() {
+        return Ok(());
+    }
+    let mut values: Vec<Value> = vec![now.into()];
+    values.extend(keys.iter().map(|key| Value::Text(key.clone())));
+    let marks: Vec<String> = (2..=keys.len() + 1).map(|n| format!("?{n}")).collect();
+    c.execute(
+        &format!(
+            "UPDATE outbox SET due_at = NULL
+             WHERE due_at > ?1 AND attempts = 0 AND act_key IN ({})",
+            marks.join(", ")
+        ),
+        &values,
     )
     .await?;
     Ok(())

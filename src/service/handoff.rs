@@ -1,0 +1,97 @@
+//! A user's act is answered by the process that received it: the adapter
+//! sends the answer (Discord's interaction response, Matrix's room
+//! messages) and then tells the service it went out ([`Service::answered`]).
+//! The act's commit also queued its answer in the outbox, held for that
+//! process for [`ServiceConfig::notice_handoff`](super::ServiceConfig): if the
+//! process dies before it answers, the outbox worker (of any process, after
+//! a restart) delivers what others had to receive once the hold is over.
+//!
+//! Answered acts are settled in batches, one write per [`SETTLE_EVERY`]
+//! rather than one per act, so the handoff costs no extra disk flush per
+//! act; a crash within that moment may make a notice come twice, never
+//! not at all.
+
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, Utc};
+
+use super::Service;
+use crate::core::platform::Platform;
+use crate::storage::{Outgoing, Store};
+
+/// How long answered acts are gathered before they are settled in one write.
+const SETTLE_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Acts answered by their own process, not yet settled in the outbox.
+#[derive(Default)]
+pub(super) struct Answered {
+    pending: Arc<Mutex<Pending>>,
+}
+
+#[derive(Default)]
+struct Pending {
+    keys: Vec<String>,
+    /// The latest instant an act was answered, for the settling write.
+    now: Option<DateTime<Utc>>,
+    /// A settling write is already on its way.
+    scheduled: bool,
+}
+
+impl Answered {
+    fn push(&self, store: &Store, key: &str, now: DateTime<Utc>) {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending.keys.push(key.to_owned());
+        pending.now = pending.now.max(Some(now));
+        if pending.scheduled {
+            return;
+        }
+        pending.scheduled = true;
+        let (store, pending) = (store.clone(), Arc::clone(&self.pending));
+        tokio::spawn(async move {
+            tokio::time::sleep(SETTLE_EVERY).await;
+            settle(&store, &pending).await;
+        });
+    }
+}
+
+/// Settles every act gathered so far in one write.
+async fn settle(store: &Store, pending: &Mutex<Pending>) {
+    let (keys, now) = {
+        let mut pending = pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending.scheduled = false;
+        (std::mem::take(&mut pending.keys), pending.now.take())
+    };
+    let Some(now) = now else { return };
+    if let Err(error) = store.settle_answered(&keys, now).await {
+        // The worker delivers them once their hold is over: a notice may
+        // come twice, none is lost.
+        tracing::warn!(kind = error.kind(), %error, acts = keys.len(), "cannot settle answered acts");
+    }
+}
+
+impl Service {
+    /// Tells the service that the answer of the act `key` reached its
+    /// platform (every reply other people had to receive went out), so the
+    /// outbox worker will not send it again. Call it after a successful
+    /// delivery only: an act never declared answered is delivered by the
+    /// worker once its hold is over.
+    pub fn answered(&self, key: &str, now: DateTime<Utc>) {
+        self.answered.push(&self.store, key, now);
+    }
+
+    /// Settles the answered acts gathered so far at once (before stopping,
+    /// and before the worker looks at the outbox).
+    pub async fn settle_answered(&self) {
+        settle(&self.store, &self.answered.pending).await;
+    }
+
+    /// The outbox entry of a user's act: its whole answer, held for the
+    /// process that answers it directly.
+    pub(super) fn held_for_answer(&self, platform: Platform, now: DateTime<Utc>) -> Outgoing {
+        Outgoing {
+            platform,
+            first: 0,
+            held_until: Some(now + self.config.notice_handoff),
+        }
+    }
+}
