@@ -36,6 +36,9 @@ enum Gate {
     Answering,
 }
 
+/// A reply and its place in the act's answer.
+type Numbered = (usize, Reply);
+
 /// Answers one interaction.
 pub struct Responder<'a> {
     http: &'a Arc<Http>,
@@ -129,7 +132,8 @@ impl<'a> Responder<'a> {
         lang: Lang,
         threads: bool,
     ) -> bool {
-        let (here, elsewhere): (Vec<(usize, Reply)>, Vec<(usize, Reply)>) = replies
+        // Each with its place in the answer, which names it (`NoticeId`).
+        let (here, elsewhere): (Vec<Numbered>, Vec<Numbered>) = replies
             .into_iter()
             .enumerate()
             .partition(|(_, r)| !r.direct && r.channel == self.channel);
