@@ -40,6 +40,9 @@ pub struct Recorded {
     pub json: Value,
     pub files: Vec<File>,
     pub at: Instant,
+    /// A post Discord took before (the same `nonce` with `enforce_nonce`):
+    /// answered with the first message, shown once.
+    pub repeated: bool,
 }
 
 impl Recorded {
@@ -165,6 +168,11 @@ struct Inner {
     /// Discord, the fake takes one initial response, within 3 seconds.
     sent_at: Mutex<HashMap<u64, Instant>>,
     acknowledged: Mutex<std::collections::HashSet<u64>>,
+    /// While set, answers to interactions (callbacks, webhooks) never
+    /// arrive: the bot's requests hang as on a dead link, unrecorded.
+    holding: std::sync::atomic::AtomicBool,
+    /// Messages posted with an enforced nonce, by (channel, nonce).
+    nonces: Mutex<HashMap<(u64, String), Value>>,
 }
 
 /// How long Discord waits for an interaction's initial response.
@@ -322,6 +330,12 @@ impl FakeDiscord {
             }
             let _ = tokio::time::timeout(left, recorded).await;
         }
+    }
+
+    /// Holds (`true`) or lets through every answer to an interaction: a held
+    /// request never reaches "Discord" and is not recorded.
+    pub fn hold_interaction_answers(&self, hold: bool) {
+        self.inner.holding.store(hold, Ordering::SeqCst);
     }
 
     /// The callback answering interaction `id`.
@@ -574,6 +588,11 @@ async fn shard_connection(mut socket: WebSocket, inner: Arc<Inner>) {
 async fn rest(State(inner): State<Arc<Inner>>, request: Request) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
+    let answers_an_interaction =
+        path.starts_with("/api/v10/interactions/") || path.starts_with("/api/v10/webhooks/");
+    if answers_an_interaction && inner.holding.load(Ordering::SeqCst) {
+        std::future::pending::<()>().await;
+    }
     let is_multipart = request
         .headers()
         .get("content-type")
@@ -594,13 +613,20 @@ async fn rest(State(inner): State<Arc<Inner>>, request: Request) -> Response {
             files.len()
         );
     }
-    let answer = answer(&inner, &method, &path, &json);
+    let (answer, repeated) = match post_with_nonce(&inner, &method, &path, &json) {
+        Some((message, repeated)) => (
+            (StatusCode::OK, axum::Json(message)).into_response(),
+            repeated,
+        ),
+        None => (answer(&inner, &method, &path, &json), false),
+    };
     let recorded = Recorded {
         method: method.to_string(),
         path,
         json,
         files,
         at: Instant::now(),
+        repeated,
     };
     let interaction = recorded
         .path
@@ -665,6 +691,37 @@ fn initial_response(inner: &Inner, interaction: u64) -> Response {
         );
     }
     StatusCode::NO_CONTENT.into_response()
+}
+
+/// A channel message posted with an enforced nonce, and whether Discord
+/// took that nonce before: then it answers with the first message and
+/// creates none. `None` for every other request.
+fn post_with_nonce(
+    inner: &Inner,
+    method: &Method,
+    path: &str,
+    body: &Value,
+) -> Option<(Value, bool)> {
+    let parts: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
+    let (&Method::POST, ["channels", channel, "messages"]) = (method, parts.as_slice()) else {
+        return None;
+    };
+    let nonce = body["nonce"]
+        .as_str()
+        .filter(|_| body["enforce_nonce"] == true)?;
+    let key = (channel.parse().unwrap_or(0), nonce.to_owned());
+    let mut nonces = inner.nonces.lock().unwrap();
+    if let Some(first) = nonces.get(&key) {
+        return Some((first.clone(), true));
+    }
+    let message = message_json(
+        inner.ids.fetch_add(1, Ordering::SeqCst),
+        key.0,
+        body["content"].as_str().unwrap_or(""),
+        body,
+    );
+    nonces.insert(key, message.clone());
+    Some((message, false))
 }
 
 fn answer(inner: &Inner, method: &Method, path: &str, body: &Value) -> Response {
