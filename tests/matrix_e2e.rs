@@ -841,3 +841,255 @@ async fn scenario(homeserver: &str) {
     alice.sync.abort();
     bob.sync.abort();
 }
+
+/// The account of the bot `a_move_committed_before_a_crash_reaches_the_opponent_once`
+/// runs as a child process (not `BOT`, which the scenario runs alongside).
+const CRASH_BOT: &str = "@crashbot:localhost";
+
+/// An HTTP proxy on 127.0.0.1 between a bot and Synapse that can hold the
+/// bot's sends (`PUT …/send/…`, media uploads) as on a dead link: a held
+/// request never reaches Synapse.
+struct HoldingProxy {
+    url: String,
+    holding: Arc<std::sync::atomic::AtomicBool>,
+    server: JoinHandle<()>,
+}
+
+impl HoldingProxy {
+    async fn start(upstream: &str) -> HoldingProxy {
+        use axum::extract::{Request, State};
+        use axum::response::{IntoResponse, Response};
+        type Shared = (
+            String,
+            Arc<std::sync::atomic::AtomicBool>,
+            matrix_sdk::reqwest::Client,
+        );
+
+        async fn forward(
+            State((upstream, holding, http)): State<Shared>,
+            request: Request,
+        ) -> Response {
+            let method = request.method().clone();
+            let target = request
+                .uri()
+                .path_and_query()
+                .map(|p| p.as_str().to_owned())
+                .unwrap_or_else(|| "/".to_owned());
+            let sends = (method == "PUT" && target.contains("/send/"))
+                || target.starts_with("/_matrix/media/v3/upload");
+            if sends && holding.load(std::sync::atomic::Ordering::SeqCst) {
+                std::future::pending::<()>().await;
+            }
+            let headers = request.headers().clone();
+            let Ok(body) = axum::body::to_bytes(request.into_body(), 64 << 20).await else {
+                return axum::http::StatusCode::BAD_REQUEST.into_response();
+            };
+            let mut out = http
+                .request(method, format!("{upstream}{target}"))
+                .body(body);
+            for (name, value) in &headers {
+                if name != "host" && name != "content-length" {
+                    out = out.header(name, value);
+                }
+            }
+            let Ok(answer) = out.send().await else {
+                return axum::http::StatusCode::BAD_GATEWAY.into_response();
+            };
+            let status = answer.status();
+            let content_type = answer.headers().get("content-type").cloned();
+            let bytes = answer.bytes().await.unwrap_or_default();
+            let mut response = (status, bytes).into_response();
+            if let Some(content_type) = content_type {
+                response.headers_mut().insert("content-type", content_type);
+            }
+            response
+        }
+
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("address"));
+        let holding = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let shared: Shared = (
+            upstream.to_owned(),
+            Arc::clone(&holding),
+            matrix_sdk::reqwest::Client::new(),
+        );
+        let app = axum::Router::new().fallback(forward).with_state(shared);
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        HoldingProxy {
+            url,
+            holding,
+            server,
+        }
+    }
+
+    fn hold(&self, hold: bool) {
+        self.holding
+            .store(hold, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Drop for HoldingProxy {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+/// `pawnpost serve` as `CRASH_BOT`, a child process on `dir`'s stores,
+/// talking to the homeserver at `homeserver`; killed when dropped.
+struct BotProcess(std::process::Child);
+
+impl BotProcess {
+    fn spawn(homeserver: &str, dir: &Path, name: &str) -> BotProcess {
+        let log = std::fs::File::create(dir.join(format!("{name}.log"))).expect("log file");
+        let err = log.try_clone().expect("log file");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_pawnpost"))
+            .arg("serve")
+            .current_dir(dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("RUST_LOG", "warn")
+            .env("NO_COLOR", "1")
+            .env("PAWNPOST_MATRIX_HOMESERVER", homeserver)
+            .env("PAWNPOST_MATRIX_USER_ID", CRASH_BOT)
+            .env("MATRIX_PASSWORD", "pass-crashbot")
+            .env("PAWNPOST_MATRIX_STORE_PATH", dir.join("matrix"))
+            .env("PAWNPOST_DATABASE_PATH", dir.join("pawnpost.db"))
+            // The outbox takes over an unanswered act after 2 s, not 30.
+            .env("PAWNPOST_DELIVERY_HANDOFF_SECONDS", "2")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::from(log))
+            .stderr(std::process::Stdio::from(err))
+            .spawn()
+            .expect("start pawnpost serve");
+        BotProcess(child)
+    }
+
+    /// SIGKILL: nothing the process could tidy.
+    fn kill(mut self) {
+        self.0.kill().expect("SIGKILL");
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits until the act `key` is committed in the database at `db`.
+async fn until_committed(db: &Path, key: &str) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let committed = rusqlite::Connection::open(db)
+            .and_then(|reader| {
+                reader.query_row(
+                    "SELECT count(*) FROM processed_acts WHERE act_key = ?1",
+                    [key],
+                    |row| row.get::<_, i64>(0),
+                )
+            })
+            .unwrap_or(0);
+        if committed == 1 {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{key} never committed"
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+/// The bot is killed (SIGKILL) after it committed bob's move and before its
+/// notice reached the homeserver. Restarted, it tells alice, with her
+/// mention and the board, exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_move_committed_before_a_crash_reaches_the_opponent_once() {
+    let Ok(homeserver) = std::env::var("MATRIX_HS") else {
+        eprintln!("skipped: MATRIX_HS is not set (see the module's documentation)");
+        return;
+    };
+    tokio::time::timeout(WHOLE_TEST, crash_scenario(&homeserver))
+        .await
+        .expect("the crash scenario finishes in time");
+}
+
+async fn crash_scenario(homeserver: &str) {
+    register(homeserver, "crashbot").await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let proxy = HoldingProxy::start(homeserver).await;
+    let first = BotProcess::spawn(&proxy.url, dir.path(), "first");
+    let alice = Player::login(homeserver, "alice").await;
+    let bob = Player::login(homeserver, "bob").await;
+    let bot = UserId::parse(CRASH_BOT).expect("bot id");
+    let room = alice.create_room(&[&bob.id(), &bot], false).await;
+    bob.join(&room).await;
+    alice.until_joined(&room, CRASH_BOT).await;
+    let from_bot = |s: &Seen| s.room == room && s.sender == bot;
+
+    let mark = bob.inbox.mark();
+    alice
+        .say(&room, "!chess challenge @bob:localhost color:white")
+        .await;
+    let challenge = bob
+        .inbox
+        .after(mark, "the challenge", |s| {
+            from_bot(s) && mentions(s, &bob.id())
+        })
+        .await;
+    let mark = alice.inbox.mark();
+    bob.react(&room, &challenge.event_id, "✅").await;
+    alice
+        .inbox
+        .after(mark, "the game start", |s| {
+            from_bot(s) && s.body.contains("Game #")
+        })
+        .await;
+    let mark = bob.inbox.mark();
+    alice.say(&room, "!move e4").await;
+    bob.inbox
+        .after(mark, "bob's turn", |s| from_bot(s) && s.body.contains("e4"))
+        .await;
+
+    proxy.hold(true);
+    let mark = alice.inbox.mark();
+    let e5 = bob.say(&room, "!move e5").await;
+    until_committed(&dir.path().join("pawnpost.db"), &format!("matrix:{e5}")).await;
+    first.kill();
+    proxy.hold(false);
+    let told = |s: &Seen| from_bot(s) && s.body.contains("bob played e5");
+    assert!(
+        alice.inbox.seen.lock().expect("inbox")[mark..]
+            .iter()
+            .all(|s| !told(s)),
+        "the move was announced before the kill"
+    );
+
+    let second = BotProcess::spawn(&proxy.url, dir.path(), "second");
+    let notice = alice.inbox.after(mark, "alice's turn", told).await;
+    assert!(mentions(&notice, &alice.id()), "{notice:?}");
+    // Past another handoff and a worker round: one notice, one board.
+    tokio::time::sleep(QUIET + Duration::from_secs(3)).await;
+    let since: Vec<Seen> = alice.inbox.seen.lock().expect("inbox")[mark..]
+        .iter()
+        .filter(|s| from_bot(s))
+        .cloned()
+        .collect();
+    let notices = since.iter().filter(|s| told(s)).count();
+    // (The board of bob's turn may still arrive just after the mark.)
+    let boards = since
+        .iter()
+        .skip_while(|s| !told(s))
+        .filter(|s| s.image.is_some())
+        .count();
+    assert_eq!((notices, boards), (1, 1), "{since:#?}");
+    drop(second);
+    alice.sync.abort();
+    bob.sync.abort();
+}
