@@ -157,7 +157,7 @@ fn through_service(path: &std::path::Path, scripts: &[Vec<String>]) -> Duration 
                 );
                 // As an adapter does once the answer is out: the outbox
                 // then has nothing to send again (settled in batches).
-                service.answered(&key, now);
+                service.answered(&key);
             }
         }
         service.settle_answered().await;

@@ -983,3 +983,109 @@ async fn a_move_committed_before_a_crash_reaches_the_opponent_once() {
     assert_eq!(shown.len(), 1, "{shown:#?}");
     drop(second);
 }
+
+/// A flag-fall notice in a channel where Discord refuses the bot still
+/// reaches the player: without Attach Files, as text with the board as a
+/// fenced diagram; without Send Messages or access, in a direct message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_flag_fall_notice_still_reaches_the_player() {
+    use fake_discord::Missing;
+    for refusal in [Missing::AttachFiles, Missing::SendMessages, Missing::Access] {
+        let fake = FakeDiscord::start(1).await;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let time = ManualTime::new();
+        let (alice, bob) = (alice(), bob());
+        let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+        let game = open_game(&fake, &alice, &bob, "1d").await;
+        fake.refuse_in(CHANNEL, refusal);
+
+        let (stop, stopped) = oneshot::channel::<()>();
+        let scheduler = tokio::spawn(scheduler::run(
+            Arc::clone(&bot.service),
+            bot.notifier.clone(),
+            time.clone(),
+            Settings::default(),
+            async move {
+                let _ = stopped.await;
+            },
+        ));
+        let before = fake.request_count();
+        time.advance(Duration::days(2));
+        bot.service.deadline_signal().notify_waiters();
+        let in_channel = format!("/api/v10/channels/{CHANNEL}/messages");
+        let notice = match refusal {
+            Missing::AttachFiles => {
+                let notice = fake
+                    .wait_for(before, |r| r.path == in_channel && r.files.is_empty())
+                    .await;
+                assert!(notice.content().contains("```"), "{}", notice.content());
+                notice
+            }
+            _ => {
+                let notice = fake
+                    .wait_for(before, |r| {
+                        r.method == "POST" && r.path.ends_with("/messages") && r.path != in_channel
+                    })
+                    .await;
+                let dm: u64 = notice.path.split('/').nth(4).unwrap().parse().unwrap();
+                assert_eq!(fake.dm_recipient(dm), Some(alice.id), "{refusal:?}");
+                assert_board_attached(&notice);
+                notice
+            }
+        };
+        assert!(
+            notice.all_text().contains(&format!("#{game}")),
+            "{refusal:?}: {}",
+            notice.all_text()
+        );
+        let _ = stop.send(());
+        let _ = scheduler.await;
+        bot.stop(&fake).await;
+    }
+}
+
+/// A player who asked for direct messages but closed them is told in the
+/// game's channel, with a mention.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_direct_messages_fall_back_to_the_channel() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let (alice, bob) = (alice(), bob());
+    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    open_game(&fake, &alice, &bob, "3d").await;
+    let settings = fake.command(
+        GUILD,
+        CHANNEL,
+        &alice,
+        "chess",
+        Some("settings"),
+        json!([{ "name": "notify", "type": 3, "value": "direct" }]),
+    );
+    let set = send(&fake, settings).await;
+    assert!(set.is_ephemeral(), "{set:?}");
+    fake.close_dms(&alice);
+
+    let before = fake.request_count();
+    send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            None,
+            move_options("e5", json!([])),
+        ),
+    )
+    .await;
+    let in_channel = format!("/api/v10/channels/{CHANNEL}/messages");
+    let notice = fake.wait_for(before, |r| r.path == in_channel).await;
+    assert!(
+        notice.content().contains(&alice.mention()),
+        "{}",
+        notice.content()
+    );
+    assert!(notice.all_text().contains("e5"), "{}", notice.all_text());
+    bot.stop(&fake).await;
+}

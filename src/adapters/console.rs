@@ -36,7 +36,6 @@ use chrono::{DateTime, Datelike, Duration, Utc};
 use serde::Serialize;
 
 use crate::core::platform::Platform;
-use crate::render::text::diagram;
 use crate::service::{
     BoardImages, GameEvent, Input, Moderation, Notifier, Prompt, Reply, Request, Service, User,
 };
@@ -281,7 +280,7 @@ pub async fn run(
         // A printed answer is an acknowledged act: make sure it is out.
         output.flush()?;
         if let Some(key) = &key {
-            service.answered(key, session.now());
+            service.answered(key);
         }
     }
     Ok(())
@@ -418,15 +417,7 @@ fn print_reply(
 
 /// A text diagram of a board view, for human output.
 fn board_diagram(board: &crate::service::BoardView) -> Option<String> {
-    use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
-    let fen: Fen = board.fen.parse().ok()?;
-    let pos: Chess = fen.into_position(CastlingMode::Standard).ok()?;
-    let orientation = if board.orientation == "black" {
-        Color::Black
-    } else {
-        Color::White
-    };
-    Some(diagram(&pos, orientation))
+    crate::render::text::diagram_of_fen(&board.fen, board.orientation == "black")
 }
 
 /// Carries out a `:` line.

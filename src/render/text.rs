@@ -2,6 +2,19 @@
 
 use shakmaty::{Chess, Color, File, Position, Rank, Square};
 
+/// The diagram of the position `fen` from White's side, or Black's when
+/// `black_below`; `None` if `fen` is not a standard position.
+pub fn diagram_of_fen(fen: &str, black_below: bool) -> Option<String> {
+    let fen: shakmaty::fen::Fen = fen.parse().ok()?;
+    let pos: Chess = fen.into_position(shakmaty::CastlingMode::Standard).ok()?;
+    let orientation = if black_below {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Some(diagram(&pos, orientation))
+}
+
 /// Eight lines of eight squares plus file letters, seen from `orientation`'s side.
 /// White pieces are upper case, Black lower case, empty squares `.`.
 pub fn diagram(pos: &Chess, orientation: Color) -> String {

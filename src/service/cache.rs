@@ -49,6 +49,14 @@ impl GameCache {
         (loaded.record.version == version).then(|| Arc::clone(loaded))
     }
 
+    /// Forgets every game: their records hold players' settings (language,
+    /// notices), which change without a game's version changing.
+    pub fn clear(&self) {
+        if let Ok(mut games) = self.games.lock() {
+            games.clear();
+        }
+    }
+
     pub fn put(&self, loaded: LoadedGame) -> Arc<LoadedGame> {
         let loaded = Arc::new(loaded);
         if let Ok(mut games) = self.games.lock() {

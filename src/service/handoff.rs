@@ -31,17 +31,14 @@ pub(super) struct Answered {
 #[derive(Default)]
 struct Pending {
     keys: Vec<String>,
-    /// The latest instant an act was answered, for the settling write.
-    now: Option<DateTime<Utc>>,
     /// A settling write is already on its way.
     scheduled: bool,
 }
 
 impl Answered {
-    fn push(&self, store: &Store, key: &str, now: DateTime<Utc>) {
+    fn push(&self, store: &Store, key: &str) {
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         pending.keys.push(key.to_owned());
-        pending.now = pending.now.max(Some(now));
         if pending.scheduled {
             return;
         }
@@ -56,13 +53,15 @@ impl Answered {
 
 /// Settles every act gathered so far in one write.
 async fn settle(store: &Store, pending: &Mutex<Pending>) {
-    let (keys, now) = {
+    let keys = {
         let mut pending = pending.lock().unwrap_or_else(|e| e.into_inner());
         pending.scheduled = false;
-        (std::mem::take(&mut pending.keys), pending.now.take())
+        std::mem::take(&mut pending.keys)
     };
-    let Some(now) = now else { return };
-    if let Err(error) = store.settle_answered(&keys, now).await {
+    if keys.is_empty() {
+        return;
+    }
+    if let Err(error) = store.settle_answered(&keys).await {
         // The worker delivers them once their hold is over: a notice may
         // come twice, none is lost.
         tracing::warn!(kind = error.kind(), %error, acts = keys.len(), "cannot settle answered acts");
@@ -75,8 +74,8 @@ impl Service {
     /// outbox worker will not send it again. Call it after a successful
     /// delivery only: an act never declared answered is delivered by the
     /// worker once its hold is over.
-    pub fn answered(&self, key: &str, now: DateTime<Utc>) {
-        self.answered.push(&self.store, key, now);
+    pub fn answered(&self, key: &str) {
+        self.answered.push(&self.store, key);
     }
 
     /// Settles the answered acts gathered so far at once (before stopping,

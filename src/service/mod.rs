@@ -579,7 +579,10 @@ impl Service {
             "language-reset"
         };
         let reply = self.private(ctx, self.i18n.text(shown, id, &[]));
-        self.commit_replies(ctx, commit, now, vec![reply]).await
+        let answer = self.commit_replies(ctx, commit, now, vec![reply]).await;
+        // The player's games must now be told in the new language.
+        self.games.clear();
+        answer
     }
 
     /// The next reminder for the player to move after `after`, by the configured points.
@@ -606,7 +609,10 @@ impl Service {
         };
         let key = format!("notify-{}", notify.as_str());
         let reply = self.private(ctx, self.text(ctx, &key, &[]));
-        self.commit_replies(ctx, commit, now, vec![reply]).await
+        let answer = self.commit_replies(ctx, commit, now, vec![reply]).await;
+        // The player's games must now be told where they asked.
+        self.games.clear();
+        answer
     }
 
     /// Commits an act and answers with replies known before the commit.

@@ -363,8 +363,8 @@ impl Store {
     }
 
     /// Marks acts as answered by their own process (see [`outbox::settle_answered`]).
-    pub async fn settle_answered(&self, act_keys: &[String], now: DateTime<Utc>) -> Result<()> {
-        writing!(self, |c| outbox::settle_answered(c, act_keys, now))
+    pub async fn settle_answered(&self, act_keys: &[String]) -> Result<()> {
+        writing!(self, |c| outbox::settle_answered(c, act_keys))
     }
 
     /// When the next notice on `platform` is due, if any is waiting.

@@ -173,6 +173,23 @@ struct Inner {
     holding: std::sync::atomic::AtomicBool,
     /// Messages posted with an enforced nonce, by (channel, nonce).
     nonces: Mutex<HashMap<(u64, String), Value>>,
+    /// Channels where the bot lacks a permission.
+    refusing: Mutex<HashMap<u64, Missing>>,
+    /// Users whose direct messages are closed to the bot.
+    closed_dms: Mutex<std::collections::HashSet<u64>>,
+    /// Each direct-message channel's recipient.
+    dm_channels: Mutex<HashMap<u64, u64>>,
+}
+
+/// A permission the bot lacks in a channel, and how Discord says so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// Cannot see the channel: 403, 50001 Missing Access.
+    Access,
+    /// No Send Messages: 403, 50013 Missing Permissions.
+    SendMessages,
+    /// No Attach Files: 403, 50013 for a message with files.
+    AttachFiles,
 }
 
 /// How long Discord waits for an interaction's initial response.
@@ -330,6 +347,27 @@ impl FakeDiscord {
             }
             let _ = tokio::time::timeout(left, recorded).await;
         }
+    }
+
+    /// Makes `channel` refuse the bot's messages as Discord does without
+    /// the permission.
+    pub fn refuse_in(&self, channel: u64, refusal: Missing) {
+        self.inner.refusing.lock().unwrap().insert(channel, refusal);
+    }
+
+    /// Closes `user`'s direct messages to the bot (50007).
+    pub fn close_dms(&self, user: &FakeUser) {
+        self.inner.closed_dms.lock().unwrap().insert(user.id);
+    }
+
+    /// The user a direct-message channel the bot opened writes to.
+    pub fn dm_recipient(&self, channel: u64) -> Option<u64> {
+        self.inner
+            .dm_channels
+            .lock()
+            .unwrap()
+            .get(&channel)
+            .copied()
     }
 
     /// Holds (`true`) or lets through every answer to an interaction: a held
@@ -613,8 +651,12 @@ async fn rest(State(inner): State<Arc<Inner>>, request: Request) -> Response {
             files.len()
         );
     }
-    let (answer, repeated) = match post_with_nonce(&inner, &method, &path, &json) {
-        Some((message, repeated)) => (
+    // Discord checks permissions before it looks at a nonce.
+    let refused = refusal(&inner, &method, &path, !files.is_empty());
+    let nonced = || post_with_nonce(&inner, &method, &path, &json);
+    let (answer, repeated) = match refused.map(Err).or_else(|| nonced().map(Ok)) {
+        Some(Err(refused)) => (refused, false),
+        Some(Ok((message, repeated))) => (
             (StatusCode::OK, axum::Json(message)).into_response(),
             repeated,
         ),
@@ -693,6 +735,36 @@ fn initial_response(inner: &Inner, interaction: u64) -> Response {
     StatusCode::NO_CONTENT.into_response()
 }
 
+/// Discord's refusal of a message the bot may not post: 403 with 50001 or
+/// 50013 in a channel without the permission, 50007 in the direct messages
+/// of a user who closed them.
+fn refusal(inner: &Inner, method: &Method, path: &str, has_files: bool) -> Option<Response> {
+    let parts: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
+    let (&Method::POST, ["channels", channel, "messages"]) = (method, parts.as_slice()) else {
+        return None;
+    };
+    let channel: u64 = channel.parse().unwrap_or(0);
+    let refuse = |code: u32, message: &str| {
+        Some(
+            (
+                StatusCode::FORBIDDEN,
+                axum::Json(json!({ "message": message, "code": code })),
+            )
+                .into_response(),
+        )
+    };
+    let recipient = inner.dm_channels.lock().unwrap().get(&channel).copied();
+    if recipient.is_some_and(|user| inner.closed_dms.lock().unwrap().contains(&user)) {
+        return refuse(50007, "Cannot send messages to this user");
+    }
+    match inner.refusing.lock().unwrap().get(&channel) {
+        Some(Missing::Access) => refuse(50001, "Missing Access"),
+        Some(Missing::SendMessages) => refuse(50013, "Missing Permissions"),
+        Some(Missing::AttachFiles) if has_files => refuse(50013, "Missing Permissions"),
+        _ => None,
+    }
+}
+
 /// A channel message posted with an enforced nonce, and whether Discord
 /// took that nonce before: then it answers with the first message and
 /// creates none. `None` for every other request.
@@ -757,10 +829,18 @@ fn answer(inner: &Inner, method: &Method, path: &str, body: &Value) -> Response 
                 body,
             ))
         }
-        ("POST", ["users", "@me", "channels"]) => ok(json!({
-            "id": id().to_string(), "type": 1, "last_message_id": null,
+        ("POST", ["users", "@me", "channels"]) => {
+            let channel = id();
+            let recipient = body["recipient_id"]
+                .as_str()
+                .and_then(|r| r.parse().ok())
+                .unwrap_or(0);
+            inner.dm_channels.lock().unwrap().insert(channel, recipient);
+            ok(json!({
+            "id": channel.to_string(), "type": 1, "last_message_id": null,
             "recipients": [{ "id": body["recipient_id"].clone(), "username": "player", "discriminator": "0", "avatar": null }]
-        })),
+            }))
+        }
         ("POST", ["channels", parent, "messages", _, "threads"]) => ok(json!({
             "id": id().to_string(), "type": 11, "guild_id": "1", "parent_id": parent,
             "name": body["name"].clone(), "position": 0, "nsfw": false, "permission_overwrites": []

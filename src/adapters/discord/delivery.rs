@@ -14,7 +14,7 @@ use serenity::all::{
 use serenity::builder::Builder;
 
 use super::replies::{Outgoing, user_id};
-use super::rest::{is_transient, with_retries};
+use super::rest::{error_code, is_transient, with_retries};
 use crate::core::notation::Lang;
 use crate::i18n::I18n;
 use crate::service::{NoticeId, Prompt, Reply, Sent};
@@ -216,10 +216,20 @@ impl<'a> Responder<'a> {
     }
 }
 
+/// Discord's codes for a message it will not take where it was sent.
+const MISSING_ACCESS: isize = 50001;
+const MISSING_PERMISSIONS: isize = 50013;
+const CANNOT_MESSAGE_USER: isize = 50007;
+
 /// A reply for another channel, or for a user's direct messages, and what
 /// became of it: a failure Discord may get over (a rate limit, a server
 /// error, no connection) is worth another try later; any other is final.
 /// `id` names the notice, so a repeated post shows once.
+///
+/// Where Discord refuses, the reader is still told: a channel the bot may
+/// not attach files in gets the board as a text diagram; a channel it may
+/// not write in at all, a direct message; closed direct messages, the
+/// channel with a mention.
 async fn send_elsewhere(
     http: &Arc<Http>,
     reply: &Reply,
@@ -227,6 +237,7 @@ async fn send_elsewhere(
     i18n: &I18n,
     lang: Lang,
 ) -> Sent {
+    let nonce = |part: u32| id.map(|id| id.token(part));
     let outcome = |error: serenity::Error| {
         if is_transient(&error) {
             Sent::Retry(error.to_string())
@@ -234,38 +245,109 @@ async fn send_elsewhere(
             Sent::Refused(error.to_string())
         }
     };
-    let mut message = Outgoing::from_reply(reply, i18n, lang);
-    let channel = if reply.direct || reply.ephemeral {
+    if reply.direct || reply.ephemeral {
         // Ephemeral answers exist only for an interaction: tell the user privately.
-        let Some(user) = reply.to.as_deref().and_then(user_id) else {
-            return Sent::Refused("no user to write to".to_owned());
+        let error = match post_direct(http, reply, nonce(0), i18n, lang).await {
+            Ok(()) => return Sent::Delivered,
+            Err(error) => error,
         };
-        message.ephemeral = false;
-        match with_retries("opening a direct message", || {
-            user.create_dm_channel(http.as_ref())
-        })
-        .await
-        {
-            Ok(dm) => dm.id,
-            Err(error) => return outcome(error),
+        if error_code(&error) != Some(CANNOT_MESSAGE_USER) || reply.ephemeral {
+            return outcome(error);
         }
-    } else {
-        match reply.channel.parse::<u64>().ok().filter(|id| *id != 0) {
-            Some(id) => ChannelId::new(id),
-            None => return Sent::Refused(format!("not a Discord channel: {}", reply.channel)),
-        }
+        let mut in_channel = reply.clone();
+        in_channel.direct = false;
+        return match post_in_channel(http, &in_channel, nonce(1), i18n, lang).await {
+            Ok(()) => Sent::Delivered,
+            Err(error) => outcome(error),
+        };
+    }
+    let error = match post_in_channel(http, reply, nonce(0), i18n, lang).await {
+        Ok(()) => return Sent::Delivered,
+        Err(error) => error,
     };
-    let nonce = id.map(|id| id.token(0));
-    match with_retries("posting a message", || {
+    let code = error_code(&error);
+    if code == Some(MISSING_PERMISSIONS) && !reply.attachments.is_empty() {
+        // Perhaps only Attach Files is missing: the board as text.
+        let text_only = without_files(reply);
+        if post_in_channel(http, &text_only, nonce(1), i18n, lang)
+            .await
+            .is_ok()
+        {
+            return Sent::Delivered;
+        }
+    }
+    if !matches!(code, Some(MISSING_ACCESS | MISSING_PERMISSIONS)) {
+        return outcome(error);
+    }
+    let mut direct = reply.clone();
+    direct.direct = true;
+    match post_direct(http, &direct, nonce(2), i18n, lang).await {
+        Ok(()) => Sent::Delivered,
+        Err(error) => outcome(error),
+    }
+}
+
+/// `reply` without its files: a board shows as a fenced text diagram.
+fn without_files(reply: &Reply) -> Reply {
+    let mut text_only = reply.clone();
+    text_only.attachments.clear();
+    if let Some(board) = text_only.board.take() {
+        let black_below = board.orientation == "black";
+        text_only.diagram = text_only
+            .diagram
+            .or_else(|| crate::render::text::diagram_of_fen(&board.fen, black_below));
+    }
+    text_only
+}
+
+/// Posts `reply` in its channel.
+async fn post_in_channel(
+    http: &Arc<Http>,
+    reply: &Reply,
+    nonce: Option<String>,
+    i18n: &I18n,
+    lang: Lang,
+) -> Result<(), serenity::Error> {
+    let Some(channel) = reply.channel.parse::<u64>().ok().filter(|id| *id != 0) else {
+        return Err(serenity::Error::Other("not a Discord channel"));
+    };
+    let message = Outgoing::from_reply(reply, i18n, lang);
+    post(http, ChannelId::new(channel), &message, nonce).await
+}
+
+/// Posts `reply` in a direct message to the user it addresses.
+async fn post_direct(
+    http: &Arc<Http>,
+    reply: &Reply,
+    nonce: Option<String>,
+    i18n: &I18n,
+    lang: Lang,
+) -> Result<(), serenity::Error> {
+    let Some(user) = reply.to.as_deref().and_then(user_id) else {
+        return Err(serenity::Error::Other("no user to write to"));
+    };
+    let mut message = Outgoing::from_reply(reply, i18n, lang);
+    message.ephemeral = false;
+    let dm = with_retries("opening a direct message", || {
+        user.create_dm_channel(http.as_ref())
+    })
+    .await?;
+    post(http, dm.id, &message, nonce).await
+}
+
+async fn post(
+    http: &Arc<Http>,
+    channel: ChannelId,
+    message: &Outgoing,
+    nonce: Option<String>,
+) -> Result<(), serenity::Error> {
+    with_retries("posting a message", || {
         message
             .to_message(nonce.clone())
             .execute(http.as_ref(), (channel, None))
     })
     .await
-    {
-        Ok(_) => Sent::Delivered,
-        Err(error) => outcome(error),
-    }
+    .map(|_| ())
 }
 
 /// Posts the scheduler's notices (flags, reminders, leave) on Discord.

@@ -413,7 +413,7 @@ impl Handler {
             .await;
         if let Some(key) = key.filter(|_| all_out) {
             // Else the outbox worker sends what others had to receive.
-            self.service.answered(&key, self.time.now());
+            self.service.answered(&key);
         }
     }
 }

@@ -23,6 +23,15 @@ pub fn is_transient(error: &Error) -> bool {
     }
 }
 
+/// Discord's JSON error code of a refused call (50013: Missing
+/// Permissions, 50001: Missing Access, 50007: cannot message this user…).
+pub fn error_code(error: &Error) -> Option<isize> {
+    match error {
+        Error::Http(HttpError::UnsuccessfulRequest(response)) => Some(response.error.code),
+        _ => None,
+    }
+}
+
 /// Runs `call` until it succeeds, fails for good, or the tries are spent;
 /// failures are logged with `what` (never with a token).
 pub async fn with_retries<T, F, Fut>(what: &str, mut call: F) -> Result<T, Error>

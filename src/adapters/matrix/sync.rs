@@ -226,6 +226,6 @@ async fn handle_event(
     .await
     {
         // Else the outbox worker sends them again, under the same transaction ids.
-        service.answered(&key, Utc::now());
+        service.answered(&key);
     }
 }

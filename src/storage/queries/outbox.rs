@@ -119,18 +119,17 @@ pub async fn settle(c: &impl Conn, key: &str, progress: &NoticeProgress) -> Resu
 }
 
 /// Marks the acts `keys` as answered by their own process: nothing of theirs
-/// is left for a worker. A row whose hold is over is the worker's: left alone.
-pub async fn settle_answered(c: &impl Conn, keys: &[String], now: DateTime<Utc>) -> Result<()> {
+/// is left for a worker. (Even a row a worker took up once the hold was
+/// over: the answer is out, so whatever the worker records is moot.)
+pub async fn settle_answered(c: &impl Conn, keys: &[String]) -> Result<()> {
     if keys.is_empty() {
         return Ok(());
     }
-    let mut values: Vec<Value> = vec![now.into()];
-    values.extend(keys.iter().map(|key| Value::Text(key.clone())));
-    let marks: Vec<String> = (2..=keys.len() + 1).map(|n| format!("?{n}")).collect();
+    let values: Vec<Value> = keys.iter().map(|key| Value::Text(key.clone())).collect();
+    let marks: Vec<String> = (1..=keys.len()).map(|n| format!("?{n}")).collect();
     c.execute(
         &format!(
-            "UPDATE outbox SET due_at = NULL
-             WHERE due_at > ?1 AND attempts = 0 AND act_key IN ({})",
+            "UPDATE outbox SET due_at = NULL WHERE due_at IS NOT NULL AND act_key IN ({})",
             marks.join(", ")
         ),
         &values,
