@@ -2,12 +2,15 @@
 //! played through slash commands, buttons and autocomplete; refusals,
 //! replays, a restart and a flag fall.
 
+#[path = "common/bot_process.rs"]
+mod bot_process;
 #[path = "common/fake_discord.rs"]
 mod fake_discord;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration as StdDuration;
 
+use bot_process::{BotProcess, until_committed};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use fake_discord::{FakeDiscord, FakeUser, Recorded};
 use pawnpost::adapters::discord::shards::ShardPlan;
@@ -852,76 +855,6 @@ async fn a_slow_act_is_acknowledged_within_three_seconds() {
     bot.stop(&fake).await;
 }
 
-/// `pawnpost serve` as a child process against the fake, on `dir`'s
-/// database; killed when dropped.
-struct BotProcess {
-    child: std::process::Child,
-    log: std::path::PathBuf,
-}
-
-impl BotProcess {
-    fn spawn(fake: &FakeDiscord, dir: &std::path::Path, name: &str) -> BotProcess {
-        let log = dir.join(format!("{name}.log"));
-        let out = std::fs::File::create(&log).expect("log file");
-        let err = out.try_clone().expect("log file");
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_pawnpost"))
-            .arg("serve")
-            .current_dir(dir)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("RUST_LOG", "warn")
-            .env("NO_COLOR", "1")
-            .env("DISCORD_TOKEN", "fake-token")
-            .env("PAWNPOST_DISCORD_API_BASE", fake.api_base())
-            .env("PAWNPOST_DATABASE_PATH", dir.join("pawnpost.db"))
-            // The outbox takes over an unanswered act after 2 s, not 30.
-            .env("PAWNPOST_DELIVERY_HANDOFF_SECONDS", "2")
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::from(out))
-            .stderr(std::process::Stdio::from(err))
-            .spawn()
-            .expect("start pawnpost serve");
-        BotProcess { child, log }
-    }
-
-    /// SIGKILL: no destructor, no flush, nothing the process could tidy.
-    fn kill(mut self) -> String {
-        self.child.kill().expect("SIGKILL");
-        let _ = self.child.wait();
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-}
-
-impl Drop for BotProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Waits until the act `key` is committed in the database at `db`.
-async fn until_committed(db: &std::path::Path, key: &str) {
-    let reader = rusqlite::Connection::open(db).expect("read the database");
-    let deadline = std::time::Instant::now() + fake_discord::PATIENCE;
-    loop {
-        let committed: i64 = reader
-            .query_row(
-                "SELECT count(*) FROM processed_acts WHERE act_key = ?1",
-                [key],
-                |row| row.get(0),
-            )
-            .unwrap_or(0);
-        if committed == 1 {
-            return;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "{key} never committed"
-        );
-        tokio::time::sleep(StdDuration::from_millis(2)).await;
-    }
-}
-
 /// The bot is killed (SIGKILL) after it committed bob's move and before its
 /// answer reached Discord. Restarted, it posts the move for alice, with a
 /// mention and the board, exactly once.
@@ -929,7 +862,11 @@ async fn until_committed(db: &std::path::Path, key: &str) {
 async fn a_move_committed_before_a_crash_reaches_the_opponent_once() {
     let fake = FakeDiscord::start(1).await;
     let dir = tempfile::tempdir().expect("temp dir");
-    let first = BotProcess::spawn(&fake, dir.path(), "first");
+    let env = [
+        ("DISCORD_TOKEN", "fake-token".to_owned()),
+        ("PAWNPOST_DISCORD_API_BASE", fake.api_base()),
+    ];
+    let first = BotProcess::spawn(dir.path(), "first", &env);
     fake.wait_for_shards(1).await;
     let (alice, bob) = (alice(), bob());
     open_game(&fake, &alice, &bob, "3d").await;
@@ -946,18 +883,23 @@ async fn a_move_committed_before_a_crash_reaches_the_opponent_once() {
     );
     let key = act.0.to_string();
     fake.dispatch(&act.1);
-    until_committed(&dir.path().join("pawnpost.db"), &key).await;
-    let log = first.kill();
+    until_committed(
+        &dir.path().join("pawnpost.db"),
+        &key,
+        fake_discord::PATIENCE,
+    )
+    .await;
+    first.kill();
     fake.forget_shards();
     fake.hold_interaction_answers(false);
     let told = |r: &Recorded| r.all_text().contains("bob played e5");
     assert!(
         !fake.requests().iter().any(told),
-        "the move was announced before the kill:\n{log}"
+        "the move was announced before the kill"
     );
 
     let mark = fake.request_count();
-    let second = BotProcess::spawn(&fake, dir.path(), "second");
+    let second = BotProcess::spawn(dir.path(), "second", &env);
     fake.wait_for_shards(1).await;
     let notice = fake
         .wait_for(mark, |r| {

@@ -38,6 +38,10 @@ use pawnpost::service::{Attachment, Notifier, Reply, Service, ServiceConfig};
 use pawnpost::storage::sqlite::SqliteStore;
 use tokio::task::JoinHandle;
 
+#[path = "common/bot_process.rs"]
+mod bot_process;
+use bot_process::{BotProcess, until_committed};
+
 /// The longest any single expected answer may take.
 const WAIT: Duration = Duration::from_secs(30);
 /// How long to watch for answers that must not come.
@@ -938,74 +942,6 @@ impl Drop for HoldingProxy {
     }
 }
 
-/// `pawnpost serve` as `CRASH_BOT`, a child process on `dir`'s stores,
-/// talking to the homeserver at `homeserver`; killed when dropped.
-struct BotProcess(std::process::Child);
-
-impl BotProcess {
-    fn spawn(homeserver: &str, dir: &Path, name: &str) -> BotProcess {
-        let log = std::fs::File::create(dir.join(format!("{name}.log"))).expect("log file");
-        let err = log.try_clone().expect("log file");
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_pawnpost"))
-            .arg("serve")
-            .current_dir(dir)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("RUST_LOG", "warn")
-            .env("NO_COLOR", "1")
-            .env("PAWNPOST_MATRIX_HOMESERVER", homeserver)
-            .env("PAWNPOST_MATRIX_USER_ID", CRASH_BOT)
-            .env("MATRIX_PASSWORD", "pass-crashbot")
-            .env("PAWNPOST_MATRIX_STORE_PATH", dir.join("matrix"))
-            .env("PAWNPOST_DATABASE_PATH", dir.join("pawnpost.db"))
-            // The outbox takes over an unanswered act after 2 s, not 30.
-            .env("PAWNPOST_DELIVERY_HANDOFF_SECONDS", "2")
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::from(log))
-            .stderr(std::process::Stdio::from(err))
-            .spawn()
-            .expect("start pawnpost serve");
-        BotProcess(child)
-    }
-
-    /// SIGKILL: nothing the process could tidy.
-    fn kill(mut self) {
-        self.0.kill().expect("SIGKILL");
-        let _ = self.0.wait();
-    }
-}
-
-impl Drop for BotProcess {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Waits until the act `key` is committed in the database at `db`.
-async fn until_committed(db: &Path, key: &str) {
-    let deadline = tokio::time::Instant::now() + WAIT;
-    loop {
-        let committed = rusqlite::Connection::open(db)
-            .and_then(|reader| {
-                reader.query_row(
-                    "SELECT count(*) FROM processed_acts WHERE act_key = ?1",
-                    [key],
-                    |row| row.get::<_, i64>(0),
-                )
-            })
-            .unwrap_or(0);
-        if committed == 1 {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{key} never committed"
-        );
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
-}
-
 /// The bot is killed (SIGKILL) after it committed bob's move and before its
 /// notice reached the homeserver. Restarted, it tells alice, with her
 /// mention and the board, exactly once.
@@ -1024,7 +960,16 @@ async fn crash_scenario(homeserver: &str) {
     register(homeserver, "crashbot").await;
     let dir = tempfile::tempdir().expect("temp dir");
     let proxy = HoldingProxy::start(homeserver).await;
-    let first = BotProcess::spawn(&proxy.url, dir.path(), "first");
+    let env = [
+        ("PAWNPOST_MATRIX_HOMESERVER", proxy.url.clone()),
+        ("PAWNPOST_MATRIX_USER_ID", CRASH_BOT.to_owned()),
+        ("MATRIX_PASSWORD", "pass-crashbot".to_owned()),
+        (
+            "PAWNPOST_MATRIX_STORE_PATH",
+            dir.path().join("matrix").display().to_string(),
+        ),
+    ];
+    let first = BotProcess::spawn(dir.path(), "first", &env);
     let alice = Player::login(homeserver, "alice").await;
     let bob = Player::login(homeserver, "bob").await;
     let bot = UserId::parse(CRASH_BOT).expect("bot id");
@@ -1060,7 +1005,8 @@ async fn crash_scenario(homeserver: &str) {
     proxy.hold(true);
     let mark = alice.inbox.mark();
     let e5 = bob.say(&room, "!move e5").await;
-    until_committed(&dir.path().join("pawnpost.db"), &format!("matrix:{e5}")).await;
+    let key = format!("matrix:{e5}");
+    until_committed(&dir.path().join("pawnpost.db"), &key, WAIT).await;
     first.kill();
     proxy.hold(false);
     let told = |s: &Seen| from_bot(s) && s.body.contains("bob played e5");
@@ -1071,7 +1017,7 @@ async fn crash_scenario(homeserver: &str) {
         "the move was announced before the kill"
     );
 
-    let second = BotProcess::spawn(&proxy.url, dir.path(), "second");
+    let second = BotProcess::spawn(dir.path(), "second", &env);
     let notice = alice.inbox.after(mark, "alice's turn", told).await;
     assert!(mentions(&notice, &alice.id()), "{notice:?}");
     // Past another handoff and a worker round: one notice, one board.
