@@ -203,7 +203,15 @@ async fn open_game(fake: &FakeDiscord, alice: &FakeUser, bob: &FakeUser, time: &
             .any(|b| b.starts_with("challenge-decline:"))
     );
 
-    let started = send(fake, fake.click(GUILD, CHANNEL, bob, &accept)).await;
+    let click = fake.click(GUILD, CHANNEL, bob, &accept);
+    let challenge_message = click.1["message"]["id"].as_str().unwrap().to_owned();
+    let started = send(fake, click).await;
+    // The answered challenge keeps no live buttons.
+    let closed = format!("/api/v10/channels/{CHANNEL}/messages/{challenge_message}");
+    let edit = fake
+        .wait_for(0, |r| r.method == "PATCH" && r.path == closed)
+        .await;
+    assert_eq!(edit.json["components"], json!([]), "{edit:?}");
     assert!(!started.is_ephemeral(), "{started:?}");
     assert!(
         started.content().contains(&alice.mention()),
@@ -412,11 +420,26 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
         first.buttons()
     );
 
-    // Alice cannot accept her own offer; bob can.
-    let own = send(&fake, fake.click(GUILD, CHANNEL, &alice, &accept_draw)).await;
+    // Alice cannot accept her own offer (its buttons stay); bob can (they go).
+    let edits_of = |click: &(u64, Value)| {
+        let message = click.1["message"]["id"].as_str().unwrap().to_owned();
+        let path = format!("/api/v10/channels/{CHANNEL}/messages/{message}");
+        move |r: &Recorded| r.method == "PATCH" && r.path == path
+    };
+    let own_click = fake.click(GUILD, CHANNEL, &alice, &accept_draw);
+    let refused_edit = edits_of(&own_click);
+    let own = send(&fake, own_click).await;
     assert!(own.is_ephemeral(), "{own:?}");
-    let drawn = send(&fake, fake.click(GUILD, CHANNEL, &bob, &accept_draw)).await;
+    let bob_click = fake.click(GUILD, CHANNEL, &bob, &accept_draw);
+    let accepted_edit = edits_of(&bob_click);
+    let drawn = send(&fake, bob_click).await;
     assert!(!drawn.is_ephemeral());
+    let closed = fake.wait_for(0, accepted_edit).await;
+    assert_eq!(closed.json["components"], json!([]));
+    assert!(
+        !fake.requests().iter().any(refused_edit),
+        "a refusal edits nothing"
+    );
     assert!(drawn.buttons().is_empty(), "a finished game has no buttons");
     let record = bot.service.store().game(game).await.unwrap().unwrap();
     assert!(

@@ -829,6 +829,12 @@ fn answer(inner: &Inner, method: &Method, path: &str, body: &Value) -> Response 
                 body,
             ))
         }
+        ("PATCH", ["channels", channel, "messages", message]) => ok(message_json(
+            message.parse().unwrap_or(1),
+            channel.parse().unwrap_or(1),
+            body["content"].as_str().unwrap_or(""),
+            body,
+        )),
         ("POST", ["users", "@me", "channels"]) => {
             let channel = id();
             let recipient = body["recipient_id"]

@@ -96,6 +96,18 @@ impl Button {
         }
     }
 
+    /// Whether acting on it answers the message it is on (a challenge, a
+    /// draw offer), so that message's buttons must go once it succeeded.
+    pub fn answers_its_message(self) -> bool {
+        matches!(
+            self,
+            Button::AcceptChallenge(_)
+                | Button::DeclineChallenge(_)
+                | Button::AcceptDraw(_)
+                | Button::DeclineDraw(_)
+        )
+    }
+
     pub fn custom_id(self) -> String {
         if let Button::Choose { game, act, uci } = self {
             let code = CHOICE_ACTS

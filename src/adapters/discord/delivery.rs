@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serenity::all::{
     ChannelId, ChannelType, Context, CreateInteractionResponse, CreateInteractionResponseMessage,
-    CreateThread, Http, InteractionId,
+    CreateThread, EditMessage, Http, InteractionId, MessageId,
 };
 use serenity::builder::Builder;
 
@@ -214,6 +214,18 @@ impl<'a> Responder<'a> {
         })
         .await;
     }
+}
+
+/// Takes the buttons off the bot's message `message` in `channel`.
+pub async fn close_buttons(http: &Arc<Http>, channel: ChannelId, message: MessageId) {
+    let _ = with_retries("closing a message's buttons", || {
+        channel.edit_message(
+            http.as_ref(),
+            message,
+            EditMessage::new().components(Vec::new()),
+        )
+    })
+    .await;
 }
 
 /// Discord's codes for a message it will not take where it was sent.

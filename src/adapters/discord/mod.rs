@@ -392,15 +392,21 @@ impl Handler {
             Some(component.id.get().to_string()),
             Input::Command(command),
         );
-        self.carry_out(responder, act, &origin).await;
+        let accepted = self.carry_out(responder, act, &origin).await;
+        if accepted && button.answers_its_message() {
+            // An answered challenge or offer keeps no live buttons.
+            delivery::close_buttons(&ctx.http, component.channel_id, component.message.id).await;
+        }
     }
 
-    /// Hands the act to the service and sends its replies.
-    async fn carry_out(&self, responder: Responder<'_>, act: Request, origin: &Origin) {
+    /// Hands the act to the service and sends its replies; says whether the
+    /// act was carried out (its answer is not a private refusal).
+    async fn carry_out(&self, responder: Responder<'_>, act: Request, origin: &Origin) -> bool {
         let now = self.time.now();
         let key = act.key.clone();
         let handling = self.service.handle(act, now);
         let replies = responder.answer_in_time(handling).await;
+        let accepted = replies.first().is_some_and(|reply| !reply.ephemeral);
         let i18n = self.service.i18n();
         let all_out = responder
             .deliver(
@@ -415,6 +421,7 @@ impl Handler {
             // Else the outbox worker sends what others had to receive.
             self.service.answered(&key);
         }
+        accepted
     }
 }
 
