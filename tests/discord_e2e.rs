@@ -1054,3 +1054,130 @@ async fn closed_direct_messages_fall_back_to_the_channel() {
     assert!(notice.all_text().contains("e5"), "{}", notice.all_text());
     bot.stop(&fake).await;
 }
+
+/// A legal game of `plies` moves from the start, beginning with e4, that no
+/// rule ends on the way: random quiet moves, a pawn move or a capture often
+/// enough for the 75-move rule, no position a third time. In UCI.
+fn long_game(plies: usize) -> Vec<String> {
+    use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen};
+    'seeds: for seed in 1..200u64 {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as usize
+        };
+        let mut pos = Chess::default();
+        let mut seen = std::collections::HashMap::<String, u32>::new();
+        let mut moves = Vec::new();
+        while moves.len() < plies {
+            let legal = pos.legal_moves();
+            let resetting = |m: &shakmaty::Move| m.is_zeroing();
+            let want_reset = pos.halfmoves() > 60;
+            let mut candidates: Vec<_> = legal
+                .iter()
+                .filter(|m| resetting(m) == want_reset && (want_reset || !m.is_capture()))
+                .cloned()
+                .collect();
+            if candidates.is_empty() {
+                candidates = legal.iter().cloned().collect();
+            }
+            let start = next();
+            let chosen = (0..candidates.len())
+                .map(|i| candidates[(start + i) % candidates.len()])
+                .find(|m| {
+                    let mut after = pos.clone();
+                    after.play_unchecked(*m);
+                    let key = Fen::from_position(&after, EnPassantMode::Legal)
+                        .to_string()
+                        .rsplitn(3, ' ')
+                        .last()
+                        .unwrap_or_default()
+                        .to_owned();
+                    !after.is_game_over() && seen.get(&key).copied().unwrap_or(0) < 2
+                });
+            let chosen = match (moves.is_empty(), chosen) {
+                (true, _) => "e2e4"
+                    .parse::<shakmaty::uci::UciMove>()
+                    .unwrap()
+                    .to_move(&pos)
+                    .unwrap(),
+                (false, Some(m)) => m,
+                (false, None) => continue 'seeds,
+            };
+            pos.play_unchecked(chosen);
+            let key = Fen::from_position(&pos, EnPassantMode::Legal)
+                .to_string()
+                .rsplitn(3, ' ')
+                .last()
+                .unwrap_or_default()
+                .to_owned();
+            *seen.entry(key).or_default() += 1;
+            moves.push(chosen.to_uci(CastlingMode::Standard).to_string());
+        }
+        return moves;
+    }
+    panic!("no seed gave a {plies}-ply game");
+}
+
+/// A 300-move game's `/chess pgn` arrives whole, as a `.pgn` file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_three_hundred_move_game_s_pgn_arrives_whole_as_a_file() {
+    use pawnpost::core::platform::Platform;
+    use pawnpost::service::{BoardImages, Input, Moderation, Request, User};
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    let (alice, bob) = (alice(), bob());
+    let game = open_game(&fake, &alice, &bob, "30d").await;
+    let script = long_game(600);
+    // The moves after e4 go straight to the service, as the adapter would
+    // hand them (drawing 600 boards would only slow the test).
+    for (ply, uci) in script.iter().enumerate().skip(1) {
+        let player = if ply % 2 == 0 { &alice } else { &bob };
+        let act = Request {
+            platform: Platform::Discord,
+            server: GUILD.to_string(),
+            channel: CHANNEL.to_string(),
+            user: User {
+                id: player.id.to_string(),
+                name: player.name.clone(),
+                locale: None,
+                moderation: Moderation::None,
+            },
+            key: None,
+            input: Input::Text(format!("/move {uci}")),
+            board_images: BoardImages::Omitted,
+        };
+        let replies = bot.service.handle(act, time.now()).await;
+        assert!(!replies[0].ephemeral, "ply {ply} {uci}: {replies:?}");
+    }
+    let pgn = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &alice,
+            "chess",
+            Some("pgn"),
+            json!([{ "name": "game", "type": 4, "value": game }]),
+        ),
+    )
+    .await;
+    let file = pgn
+        .files
+        .iter()
+        .find(|f| f.filename == format!("game-{game}.pgn"))
+        .unwrap_or_else(|| panic!("no PGN file: {pgn:?}"));
+    let text = String::from_utf8(file.bytes.clone()).expect("UTF-8");
+    assert!(
+        text.contains("\n1. e4 ") || text.contains("\n\n1. e4"),
+        "{text}"
+    );
+    assert!(text.contains(" 300. "), "the 300th move is there: {text}");
+    assert!(text.trim_end().ends_with('*'), "a running game: {text}");
+    assert!(!text.contains('…'), "nothing cut");
+    bot.stop(&fake).await;
+}
