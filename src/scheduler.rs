@@ -95,7 +95,9 @@ pub async fn run<N, T>(
         tokio::select! {
             _ = tokio::time::sleep(pause) => {}
             _ = changed.notified() => {}
-            _ = &mut shutdown => return,
+            _ = &mut shutdown => break,
         }
     }
+    // Acts answered just before the stop: not for the outbox to send again.
+    service.settle_answered().await;
 }

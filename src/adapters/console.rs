@@ -283,6 +283,8 @@ pub async fn run(
             service.answered(key);
         }
     }
+    // Not left for the outbox to print again in the next session.
+    service.settle_answered().await;
     Ok(())
 }
 

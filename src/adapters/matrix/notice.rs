@@ -1,7 +1,7 @@
 //! A [`Reply`] as the text of an `m.notice`: plain body, HTML, and the user
 //! it mentions (an intentional mention with a pill link).
 
-use crate::service::Reply;
+use crate::service::{Attachment, Reply};
 
 use super::choices::numbered_lines;
 use super::commands::matrix_hints;
@@ -51,6 +51,38 @@ pub fn notice_for(reply: &Reply, name_of_to: Option<&str>, prefix: &str) -> Noti
             }
         }
     }
+}
+
+/// The most a notice's body and HTML may take together: Synapse refuses an
+/// event over 64 KiB, and the JSON around them (escapes, mentions) needs room.
+pub const MAX_NOTICE_BYTES: usize = 48 * 1024;
+
+/// A notice too long for one event becomes its first line and a pointer to
+/// a `reply.txt` file that holds the whole text; others are left as they are.
+pub fn fit_notice(notice: Notice) -> (Notice, Option<Attachment>) {
+    if notice.body.len() + notice.html.len() <= MAX_NOTICE_BYTES {
+        return (notice, None);
+    }
+    let first_line: String = notice
+        .body
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(200)
+        .collect();
+    let short = format!("{first_line} … (📎 reply.txt)");
+    let file = Attachment {
+        filename: "reply.txt".to_owned(),
+        content_type: "text/plain; charset=utf-8".to_owned(),
+        bytes: notice.body.clone().into_bytes().into(),
+    };
+    let notice = Notice {
+        html: escape_html(&short),
+        body: short,
+        mention: notice.mention,
+    };
+    (notice, Some(file))
 }
 
 /// Escaped text; several lines (diagrams, lists) keep their layout in `<pre>`.
@@ -130,6 +162,21 @@ mod tests {
             notice.html,
             "Game #1: alice – bob<pre><code>8 r n\n  a b</code></pre>"
         );
+    }
+
+    #[test]
+    fn a_notice_over_the_event_limit_comes_as_a_file() {
+        let games: String = (1..=5000)
+            .map(|n| format!("#{n} alice – bob, bob to move\n"))
+            .collect();
+        let long = notice_for(&reply(&games, Some("bob:localhost"), false), None, "!c");
+        let (short, file) = fit_notice(long.clone());
+        let file = file.expect("a file");
+        assert_eq!(&*file.bytes, long.body.as_bytes(), "the whole text");
+        assert!(short.body.len() + short.html.len() < 1024, "{short:?}");
+        assert_eq!(short.mention, long.mention, "still addressed");
+        let small = notice_for(&reply("hi", None, false), None, "!c");
+        assert_eq!(fit_notice(small.clone()), (small, None));
     }
 
     #[test]

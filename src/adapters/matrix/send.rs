@@ -17,7 +17,7 @@ use crate::core::command::Command;
 use crate::service::{Attachment, NoticeId, Reply, Sent};
 
 use super::ids::{is_room_id, mxid_of};
-use super::notice::notice_for;
+use super::notice::{fit_notice, notice_for};
 use super::offers::{Offer, offer_in};
 use super::rooms::display_name;
 
@@ -83,7 +83,7 @@ async fn deliver_one(
         Some(user) => display_name(&room, user).await,
         None => None,
     };
-    let notice = notice_for(reply, name.as_deref(), prefix);
+    let (notice, whole_text) = fit_notice(notice_for(reply, name.as_deref(), prefix));
     let mut content = RoomMessageEventContent::notice_html(notice.body, notice.html);
     let mentioned = notice.mention.and_then(|id| OwnedUserId::try_from(id).ok());
     content = content.add_mentions(Mentions::with_user_ids(mentioned));
@@ -97,7 +97,7 @@ async fn deliver_one(
     if let Some(offer) = offer_in(reply, command) {
         remember_offer(client, sent.response.event_id.as_str(), offer).await;
     }
-    for (part, attachment) in (1..).zip(&reply.attachments) {
+    for (part, attachment) in (1..).zip(whole_text.iter().chain(&reply.attachments)) {
         send_attachment(&room, attachment, transaction(id, part)).await?;
     }
     Ok(())

@@ -288,49 +288,57 @@ async fn link_challenge(c: &impl Conn, challenge_id: i64, game_id: i64) -> Resul
 /// A game's new state if its version is still the one read, then its new
 /// moves and notes. An ended game keeps no deadline, reminder or wake-up.
 async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
-    let (status, result, reason, ended_at, alarms) = match update.state {
-        GameState::Ongoing => (
-            "ongoing",
-            None,
-            None,
-            None,
-            Alarms::of(update.clock.as_ref(), update.remind_at),
-        ),
+    let changed = match update.state {
+        // The columns that say how a game ended are left out while it runs:
+        // SQLite rewrites the entries of every index on a column a statement
+        // sets, changed or not (four indexes hold `status`), which would
+        // make each move write four more pages.
+        GameState::Ongoing => {
+            let alarms = Alarms::of(update.clock.as_ref(), update.remind_at);
+            c.execute(
+                "UPDATE games SET pending_offer = ?1, turn = ?2, plies = plies + ?3,
+                        version = version + 1, clock = ?6, deadline = ?7, remind_at = ?8,
+                        wake_at = ?9
+                 WHERE id = ?4 AND version = ?5",
+                &params![
+                    update.pending_offer.map(color_str),
+                    color_str(update.turn),
+                    update.new_moves.len() as i64,
+                    update.id,
+                    update.expected_version,
+                    update.clock.as_ref().map(json).transpose()?,
+                    alarms.deadline,
+                    alarms.remind_at,
+                    alarms.wake_at
+                ],
+            )
+            .await?
+        }
         GameState::Over {
             result,
             reason,
             ended_at,
-        } => (
-            "over",
-            Some(result.as_pgn()),
-            Some(reason.as_str()),
-            Some(ended_at),
-            Alarms::default(),
-        ),
+        } => {
+            c.execute(
+                "UPDATE games SET status = 'over', result = ?1, reason = ?2, ended_at = ?3,
+                        pending_offer = ?4, turn = ?5, plies = plies + ?6, version = version + 1,
+                        clock = ?9, deadline = NULL, remind_at = NULL, wake_at = NULL
+                 WHERE id = ?7 AND version = ?8",
+                &params![
+                    result.as_pgn(),
+                    reason.as_str(),
+                    ended_at,
+                    update.pending_offer.map(color_str),
+                    color_str(update.turn),
+                    update.new_moves.len() as i64,
+                    update.id,
+                    update.expected_version,
+                    update.clock.as_ref().map(json).transpose()?
+                ],
+            )
+            .await?
+        }
     };
-    let changed = c
-        .execute(
-            "UPDATE games SET status = ?1, result = ?2, reason = ?3, ended_at = ?4,
-                    pending_offer = ?5, turn = ?6, plies = plies + ?7, version = version + 1,
-                    clock = ?10, deadline = ?11, remind_at = ?12, wake_at = ?13
-             WHERE id = ?8 AND version = ?9",
-            &params![
-                status,
-                result,
-                reason,
-                ended_at,
-                update.pending_offer.map(color_str),
-                color_str(update.turn),
-                update.new_moves.len() as i64,
-                update.id,
-                update.expected_version,
-                update.clock.as_ref().map(json).transpose()?,
-                alarms.deadline,
-                alarms.remind_at,
-                alarms.wake_at
-            ],
-        )
-        .await?;
     changed_one(changed)?;
     for m in &update.new_moves {
         c.execute(
