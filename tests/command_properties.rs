@@ -271,6 +271,7 @@ const TEMPLATES: &[&str] = &[
     "/ladder challenge @{}",
     "/ladder challenge user:{}",
     "/help {}",
+    "/status {}",
     "/tournament {}",
     "/tournoi {}",
     "/tournament create {}",

@@ -201,3 +201,62 @@ async fn a_passing_failure_is_tried_again_later_and_a_refusal_is_given_up() {
     );
     assert!(refusing.timeouts().is_empty());
 }
+
+/// What `who` (moderating as `moderation`) reads from `/status` at `now`.
+async fn status(
+    service: &Service,
+    who: &str,
+    moderation: Moderation,
+    now: DateTime<Utc>,
+) -> String {
+    let act = Request {
+        platform: Platform::Console,
+        server: "club".into(),
+        channel: "room".into(),
+        user: User {
+            id: who.into(),
+            name: who.into(),
+            locale: None,
+            moderation,
+        },
+        key: None,
+        input: Input::Text("/status".into()),
+        board_images: BoardImages::Omitted,
+    };
+    let replies = service.handle(act, now).await;
+    assert!(replies.iter().all(|r| r.ephemeral), "{replies:?}");
+    replies.iter().map(|r| r.text.as_str()).collect()
+}
+
+/// A moderator sees how many notices the platform refused lately, and why;
+/// nobody else does.
+#[tokio::test]
+async fn moderators_see_the_notices_that_could_not_be_delivered() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = service_on(&dir.path().join("bot.db"));
+    a_game(&service, start()).await;
+    let flag = start() + Duration::days(1) + Duration::seconds(1);
+    service.run_due(flag, BoardImages::Omitted).await;
+    let before = status(&service, "carol", Moderation::Server, flag).await;
+    assert!(
+        before.contains(": 0 could not be delivered, 0 wait"),
+        "{before}"
+    );
+
+    let refusing = Scripted::answering([Sent::Refused("Missing Access (50001)".into())]);
+    service
+        .deliver_notices(&refusing, flag, BoardImages::Omitted)
+        .await;
+    let after = status(&service, "carol", Moderation::Server, flag).await;
+    assert!(after.contains(": 1 could not be delivered"), "{after}");
+    assert!(
+        after.contains("Last refusal: Missing Access (50001)"),
+        "{after}"
+    );
+    let player = status(&service, "alice", Moderation::None, flag).await;
+    assert_eq!(player, "Only a moderator can do that.");
+    // A week on, the refusal is old news.
+    let week = flag + Duration::days(8);
+    let later = status(&service, "carol", Moderation::Server, week).await;
+    assert!(later.contains(": 0 could not be delivered"), "{later}");
+}

@@ -29,7 +29,7 @@ pub const MAX_USER_REF: usize = 100;
 
 /// Every command name [`parse`] knows (aliases included), for adapters that
 /// must recognise a command in free text and for tests that must cover them all.
-pub const NAMES: [&str; 25] = [
+pub const NAMES: [&str; 26] = [
     "challenge",
     "accept",
     "decline",
@@ -53,6 +53,7 @@ pub const NAMES: [&str; 25] = [
     "settings",
     "ladder",
     "help",
+    "status",
     "tournament",
     "tournoi",
 ];
@@ -60,7 +61,7 @@ pub const NAMES: [&str; 25] = [
 /// French command words (written in Matrix rooms and the console as on
 /// Discord, where they are the commands' French names), with and without
 /// accents, and the command each stands for. `tournoi` is in [`NAMES`].
-pub const FRENCH_NAMES: [(&str, &str); 26] = [
+pub const FRENCH_NAMES: [(&str, &str); 28] = [
     ("defi", "challenge"),
     ("défi", "challenge"),
     ("accepter", "accept"),
@@ -87,6 +88,8 @@ pub const FRENCH_NAMES: [(&str, &str); 26] = [
     ("echelle", "ladder"),
     ("échelle", "ladder"),
     ("aide", "help"),
+    ("etat", "status"),
+    ("état", "status"),
 ];
 
 /// What a player does with their leave.
@@ -232,6 +235,8 @@ pub enum Command {
     /// The challenge ladder: show, join, leave, challenge.
     Ladder(LadderAction),
     Help,
+    /// For moderators: what the bot could not deliver on this server lately.
+    Status,
     /// A tournament act (create, join, leave, start, pairings, standings, withdraw).
     Tournament(TournamentCommand),
 }
@@ -271,6 +276,7 @@ impl Command {
             | Command::SeasonStandings { .. }
             | Command::Record { .. }
             | Command::Help
+            | Command::Status
             | Command::Leave(LeaveAction::Status)
             | Command::Ladder(LadderAction::Show)
             | Command::Tournament(
@@ -424,6 +430,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "settings" => parse_settings(&mut words)?,
         "ladder" => parse_ladder(&mut words)?,
         "help" => Command::Help,
+        "status" => Command::Status,
         "tournament" | "tournoi" => tournament::parse(&mut words)?,
         other => return Err(CommandError::Unknown(bounded(other))),
     };

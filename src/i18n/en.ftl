@@ -73,6 +73,7 @@ help =
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry DAYS] · /tournament join|leave|start|pairings|standings|withdraw [#id]
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
+    Moderators: /status shows the notices the bot could not deliver on this server.
 
 ## Refusals from the rules
 refused-not_a_player = You are not playing in this game.
@@ -173,6 +174,7 @@ discord-cmd-leave = Take leave: your clocks stop in all your games here
 discord-cmd-moretime = Give your opponent more days
 discord-cmd-settings = Your language, and where turn notices reach you
 discord-cmd-help = How to play with the bot
+discord-cmd-status = For moderators: notices the bot could not deliver here
 discord-cmd-gif = Get the whole game as an animated GIF
 discord-cmd-rating = Show a player's rating and its history
 discord-cmd-record = Show one player's results against another
@@ -343,3 +345,10 @@ discord-choice-scheveningen = Scheveningen
 discord-choice-bye_one = 1 point
 discord-choice-bye_half = ½ point
 discord-choice-bye_zero = 0 points
+
+## Delivery
+status-notices = Notices of the last { $days } days on this server: { $refused } could not be delivered, { $waiting } { $waiting ->
+        [one] waits
+       *[other] wait
+    } for another try.
+status-last-refusal = Last refusal: { $error }

@@ -73,6 +73,7 @@ help =
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry JOURS] · /tournament join|leave|start|pairings|standings|withdraw [#n°]
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
+    Modérateurs : /status montre les avis que le bot n’a pas pu remettre sur ce serveur.
 
 ## Refus des règles
 refused-not_a_player = Vous ne jouez pas dans cette partie.
@@ -173,6 +174,7 @@ discord-cmd-leave = Prendre un congé : vos pendules s'arrêtent dans toutes vos
 discord-cmd-moretime = Donner des jours de plus à votre adversaire
 discord-cmd-settings = Votre langue, et où vous recevez les avis de trait
 discord-cmd-help = Comment jouer avec le bot
+discord-cmd-status = Pour les modérateurs : les avis que le bot n’a pas pu remettre ici
 discord-cmd-gif = Recevoir toute la partie en GIF animé
 discord-cmd-rating = Voir la cote d'un joueur et son évolution
 discord-cmd-record = Voir le bilan d'un joueur contre un autre
@@ -343,3 +345,10 @@ discord-choice-scheveningen = Scheveningen
 discord-choice-bye_one = 1 point
 discord-choice-bye_half = ½ point
 discord-choice-bye_zero = 0 point
+
+## Remise des avis
+status-notices = Avis des { $days } derniers jours sur ce serveur : { $refused } { $refused ->
+        [one] n’a pas pu être remis
+       *[other] n’ont pas pu être remis
+    }, { $waiting } en attente d’un nouvel essai.
+status-last-refusal = Dernier refus : { $error }

@@ -123,7 +123,7 @@ impl Service {
                 remind_at.timestamp_millis()
             )),
             game_updates: vec![update],
-            outgoing: notices_on(record.white_player.platform),
+            outgoing: notices_on(record.white_player.platform, record.server_id),
             ..Commit::default()
         };
         let replies = reply.into_iter().collect::<Vec<_>>();
@@ -335,7 +335,7 @@ impl Service {
                 down_since.timestamp_millis()
             )),
             game_updates: vec![update],
-            outgoing: notices_on(record.white_player.platform),
+            outgoing: notices_on(record.white_player.platform, record.server_id),
             ..Commit::default()
         };
         match self.store.commit(commit, now, move |_| vec![reply]).await {
@@ -430,7 +430,7 @@ impl Service {
         let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
             game_updates: vec![update],
-            outgoing: notices_on(record.white_player.platform),
+            outgoing: notices_on(record.white_player.platform, record.server_id),
             ..Commit::default()
         };
         let answer = end.apply(&mut commit, &mut reply);

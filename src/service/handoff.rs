@@ -86,11 +86,17 @@ impl Service {
 
     /// The outbox entry of a user's act: its whole answer, held for the
     /// process that answers it directly.
-    pub(super) fn held_for_answer(&self, platform: Platform, now: DateTime<Utc>) -> Outgoing {
+    pub(super) fn held_for_answer(
+        &self,
+        platform: Platform,
+        server_id: i64,
+        now: DateTime<Utc>,
+    ) -> Outgoing {
         Outgoing {
             platform,
             first: 0,
             held_until: Some(now + self.config.notice_handoff),
+            server_id: Some(server_id),
         }
     }
 }

@@ -514,7 +514,10 @@ impl Service {
                 id: matched.challenge_id,
                 to: ChallengeStatus::Expired,
             }),
-            outgoing: notices_on(self.platform_of(matched.server_id).await?),
+            outgoing: notices_on(
+                self.platform_of(matched.server_id).await?,
+                matched.server_id,
+            ),
             ..Commit::default()
         };
         settlement.add_to(&mut commit);
@@ -557,7 +560,7 @@ impl Service {
                 rung.active_at.timestamp_millis()
             )),
             ladder: Some(write_of(&row, &ladder, &activity, &[rung.player], now)),
-            outgoing: notices_on(self.platform_of(rung.server_id).await?),
+            outgoing: notices_on(self.platform_of(rung.server_id).await?, rung.server_id),
             ..Commit::default()
         };
         // Renewed, or already at the bottom: nothing to tell.

@@ -183,7 +183,7 @@ impl Service {
             let attempt = match self.ending(&leave, at, key, None).await {
                 Ok((mut commit, notices)) => match self.platform_of(leave.server_id).await {
                     Ok(platform) => {
-                        commit.outgoing = notices_on(platform);
+                        commit.outgoing = notices_on(platform, leave.server_id);
                         self.store.commit(commit, now, move |_| notices).await
                     }
                     Err(error) => Err(error),

@@ -468,6 +468,7 @@ impl Service {
             Command::Leave(action) => self.leave(ctx, *action, now).await,
             Command::Ladder(action) => self.ladder(ctx, action, now).await,
             Command::Help => Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]),
+            Command::Status => self.status(ctx, now).await,
             Command::Tournament(act) => self.tournament_act(ctx, act, now).await,
         }
     }
@@ -512,7 +513,7 @@ impl Service {
         let keyed = commit.act_key.is_some() && commit.act_key == ctx.act_key;
         if keyed && commit.outgoing.is_none() {
             // What others must receive survives this process (see `handoff`).
-            commit.outgoing = Some(self.held_for_answer(ctx.platform, now));
+            commit.outgoing = Some(self.held_for_answer(ctx.platform, ctx.server.id, now));
         }
         let done = self.store.commit(commit, now, answer).await?;
         if keyed {

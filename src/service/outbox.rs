@@ -138,17 +138,51 @@ impl Service {
     }
 }
 
-/// The outbox entry of an act the scheduler does on its own: every item of
-/// its answer is a notice for `platform`'s worker.
-pub(super) fn notices_on(platform: Platform) -> Option<Outgoing> {
+/// The outbox entry of an act the scheduler does on its own in the
+/// community `server_id`: every item of its answer is a notice for
+/// `platform`'s worker.
+pub(super) fn notices_on(platform: Platform, server_id: i64) -> Option<Outgoing> {
     Some(Outgoing {
         platform,
         first: 0,
         held_until: None,
+        server_id: Some(server_id),
     })
 }
 
+/// How far back `/chess status` looks.
+const STATUS_DAYS: i64 = 7;
+
 impl Service {
+    /// For moderators: the notices of the act's server the platform refused
+    /// or that wait for another try, over the last week.
+    pub(super) async fn status(&self, ctx: &super::Context, now: DateTime<Utc>) -> super::Attempt {
+        if ctx.moderation == super::Moderation::None {
+            let text = self.text(ctx, "refused-not_a_moderator", &[]);
+            return Ok(vec![self.private(ctx, text)]);
+        }
+        let since = now - Duration::days(STATUS_DAYS);
+        let trouble = self.store.notice_trouble(ctx.server.id, since).await?;
+        let mut text = self.text(
+            ctx,
+            "status-notices",
+            &[
+                ("days", STATUS_DAYS.into()),
+                ("refused", i64::from(trouble.refused).into()),
+                ("waiting", i64::from(trouble.waiting).into()),
+            ],
+        );
+        if let Some(error) = &trouble.last_error {
+            text.push('\n');
+            text.push_str(&self.text(
+                ctx,
+                "status-last-refusal",
+                &[("error", error.as_str().into())],
+            ));
+        }
+        Ok(vec![self.private(ctx, text)])
+    }
+
     /// The platform of a community, whose worker delivers its notices.
     pub(super) async fn platform_of(&self, server_id: i64) -> Result<Platform, StorageError> {
         match self.store.server(server_id).await? {

@@ -543,7 +543,10 @@ impl Service {
         let commit = Commit {
             act_key: Some(format!("tournament-start:{id}")),
             tournament_changes: changes,
-            outgoing: notices_on(self.platform_of(snapshot.row.server_id).await?),
+            outgoing: notices_on(
+                self.platform_of(snapshot.row.server_id).await?,
+                snapshot.row.server_id,
+            ),
             ..Commit::default()
         };
         match self

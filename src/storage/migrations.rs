@@ -82,10 +82,16 @@ const POSTGRES_RELEASED: &[(&str, &str)] = &[
 ];
 
 /// Steps written once for both backends, in order (`migrations/shared/`).
-const SHARED: &[(&str, &str)] = &[(
-    "0010_outbox",
-    include_str!("../../migrations/shared/0010_outbox.sql"),
-)];
+const SHARED: &[(&str, &str)] = &[
+    (
+        "0010_outbox",
+        include_str!("../../migrations/shared/0010_outbox.sql"),
+    ),
+    (
+        "0011_outbox_server",
+        include_str!("../../migrations/shared/0011_outbox_server.sql"),
+    ),
+];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):
 /// SQLite reads it as a comment.

@@ -525,6 +525,19 @@ pub struct Outgoing {
     /// itself, and settles the row once the platform took the answer); the
     /// worker delivers only what is still unsettled after. `None`: due at once.
     pub held_until: Option<DateTime<Utc>>,
+    /// The community the notices are for (its moderators see failures).
+    pub server_id: Option<i64>,
+}
+
+/// What a community's notices met lately (`/chess status`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NoticeTrouble {
+    /// Notices the platform refused for good (or that were given up).
+    pub refused: u32,
+    /// Why the latest of them failed.
+    pub last_error: Option<String>,
+    /// Acts whose notices wait for another try after a passing failure.
+    pub waiting: u32,
 }
 
 /// An act's notices a worker has claimed.

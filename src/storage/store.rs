@@ -16,8 +16,9 @@ use super::sqlite::{SqliteStore, conn::SqliteConn};
 use super::{
     ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, DueTournament,
     EntrantRow, FinishedGame, GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow,
-    LeaveRow, NoticeProgress, OpenedAct, PairingRow, Platform, PlayerRow, QueuedNotices,
-    RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow, TournamentRow,
+    LeaveRow, NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform, PlayerRow,
+    QueuedNotices, RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow,
+    TournamentRow,
 };
 use crate::core::game::PlayerId;
 
@@ -365,6 +366,15 @@ impl Store {
     /// Marks acts as answered by their own process (see [`outbox::settle_answered`]).
     pub async fn settle_answered(&self, act_keys: &[String]) -> Result<()> {
         writing!(self, |c| outbox::settle_answered(c, act_keys))
+    }
+
+    /// What the notices for `server_id` met since `since` (see [`outbox::trouble`]).
+    pub async fn notice_trouble(
+        &self,
+        server_id: i64,
+        since: DateTime<Utc>,
+    ) -> Result<NoticeTrouble> {
+        reading!(self, |c| outbox::trouble(c, server_id, since))
     }
 
     /// When the next notice on `platform` is due, if any is waiting.

@@ -1705,6 +1705,7 @@ pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<(
         platform: Platform::Console,
         first: 1,
         held_until: None,
+        server_id: Some(w.server.id),
     });
     let items = |_: &Committed| vec!["own reply", "notice 1", "notice 2"];
     store.commit(act("n-1", console), t(1), items).await?;
@@ -1745,6 +1746,13 @@ pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<(
         due_at: Some(t(10)),
     };
     store.settle_notices("n-1", &retry).await?;
+    let trouble = |at: i64| store.notice_trouble(w.server.id, t(at));
+    let waiting = NoticeTrouble {
+        refused: 0,
+        last_error: None,
+        waiting: 1,
+    };
+    assert_eq!(trouble(0).await?, waiting);
     assert!(claim(9).await?.is_empty(), "not before its next try");
     let again = claim(10).await?;
     assert_eq!(
@@ -1762,10 +1770,21 @@ pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<(
         next_item: 3,
         attempts: 0,
         failures: 1,
-        last_error: None,
+        last_error: Some("Missing Access".to_owned()),
         due_at: None,
     };
     store.settle_notices("n-1", &done).await?;
+    let refused = NoticeTrouble {
+        refused: 1,
+        last_error: Some("Missing Access".to_owned()),
+        waiting: 0,
+    };
+    assert_eq!(trouble(0).await?, refused, "a moderator sees the refusal");
+    assert_eq!(
+        trouble(2).await?,
+        NoticeTrouble::default(),
+        "only since then"
+    );
     assert!(claim(100).await?.is_empty(), "settled");
     assert_eq!(store.next_notice_due(Platform::Console).await?, None);
 
@@ -1787,6 +1806,7 @@ pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<(
                 platform: Platform::Console,
                 first: 0,
                 held_until: Some(t(30)),
+                server_id: Some(w.server.id),
             }),
         )
     };

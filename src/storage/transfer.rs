@@ -73,7 +73,7 @@ pub const TABLES: &[Table] = &[
     table("game_notes", 2, false, "game_id, seq, note"),
     table("processed_acts", 1, false, "act_key, processed_at, answer"),
     table("outbox", 1, true, "id, act_key, platform, next_item, attempts, failures, \
-                             last_error, due_at, created_at"),
+                             last_error, due_at, created_at, server_id"),
     table("heartbeat", 1, false, "id, at"),
     table("leaves", 1, true, "id, player_id, server_id, starts_at, ends_at, ended_at, days"),
     table("ratings", 2, false, "server_id, player_id, rating, deviation, volatility, games, \

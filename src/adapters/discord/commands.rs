@@ -473,6 +473,12 @@ pub const CHESS: &[CommandSpec] = &[
         options: &[],
         build: |_| Ok(Command::Help),
     },
+    CommandSpec {
+        name: "status",
+        fr: "etat",
+        options: &[],
+        build: |_| Ok(Command::Status),
+    },
 ];
 
 fn bad(option: &'static str, value: &str) -> CommandError {

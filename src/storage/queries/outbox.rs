@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 
 use crate::core::names::Named;
 use crate::storage::sql::{Conn, Value, params, value_rows};
-use crate::storage::{NoticeProgress, Outgoing, Platform, QueuedNotices, Result};
+use crate::storage::{NoticeProgress, NoticeTrouble, Outgoing, Platform, QueuedNotices, Result};
 
 /// Queues the notices of each act `(key, outgoing)`, due at once or when
 /// their hold ends, in one statement, in their order. The caller has stored each act's answer
@@ -15,19 +15,21 @@ pub async fn queue(c: &impl Conn, acts: &[(&str, Outgoing)], now: DateTime<Utc>)
     if acts.is_empty() {
         return Ok(());
     }
-    let mut values = Vec::with_capacity(acts.len() * 5);
+    let mut values = Vec::with_capacity(acts.len() * 6);
     for (key, outgoing) in acts {
         values.extend(params![
             *key,
             outgoing.platform.as_str(),
             outgoing.first,
             outgoing.held_until.unwrap_or(now),
-            now
+            now,
+            outgoing.server_id
         ]);
     }
     let sql = format!(
-        "INSERT INTO outbox (act_key, platform, next_item, due_at, created_at) VALUES {}",
-        value_rows(acts.len(), 5)
+        "INSERT INTO outbox (act_key, platform, next_item, due_at, created_at, server_id)
+         VALUES {}",
+        value_rows(acts.len(), 6)
     );
     c.execute(&sql, &values).await?;
     Ok(())
@@ -136,6 +138,33 @@ pub async fn settle_answered(c: &impl Conn, keys: &[String]) -> Result<()> {
     )
     .await?;
     Ok(())
+}
+
+/// What the notices for `server_id` committed since `since` met: refusals
+/// (with the latest reason) and acts waiting for another try.
+pub async fn trouble(c: &impl Conn, server_id: i64, since: DateTime<Utc>) -> Result<NoticeTrouble> {
+    let counts = c
+        .query_one(
+            // PostgreSQL sums bigints as numeric: cast back.
+            "SELECT CAST(coalesce(sum(failures), 0) AS bigint),
+                    CAST(count(*) FILTER (WHERE attempts > 0 AND due_at IS NOT NULL) AS bigint)
+             FROM outbox WHERE server_id = ?1 AND created_at >= ?2",
+            &params![server_id, since],
+        )
+        .await?;
+    let latest = c
+        .query(
+            "SELECT last_error FROM outbox
+             WHERE server_id = ?1 AND created_at >= ?2 AND failures > 0 AND last_error IS NOT NULL
+             ORDER BY created_at DESC LIMIT 1",
+            &params![server_id, since],
+        )
+        .await?;
+    Ok(NoticeTrouble {
+        refused: counts.count(0)?,
+        waiting: counts.count(1)?,
+        last_error: latest.first().map(|row| row.string(0)).transpose()?,
+    })
 }
 
 /// The earliest instant a notice on `platform` is due (a claim's end included).
