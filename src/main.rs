@@ -123,19 +123,36 @@ struct ConsoleArgs {
     boards: Option<PathBuf>,
 }
 
+/// What a running bot logs when `RUST_LOG` is not set: its own progress
+/// (connected, ready, flags attended), the libraries' warnings, and none of
+/// matrix-sdk's routine noise: every failed request is an ERROR in its HTTP
+/// client (a 404 for account data not set yet at each start; failures that
+/// matter are logged by the bot itself, with what was being sent), and the
+/// key backup the bot does not use warns on every room key.
+const SERVE_LOG: &str = "info,matrix_sdk=warn,matrix_sdk_base=warn,matrix_sdk_crypto=warn,\
+    matrix_sdk::http_client=off,matrix_sdk_crypto::backups=error,\
+    matrix_sdk::encryption::backups=error,serenity=warn";
+
 fn main() -> Result<()> {
     let cli = Cli::parse();
     if let Some(Command::Unwinnable { full }) = cli.command {
         // Pure analysis: no configuration, store or runtime.
         return run_unwinnable(full);
     }
+    let config = Config::load(cli.config.as_deref())?;
+    let serving = match &cli.command {
+        Some(Command::Serve) => true,
+        None => config.discord.token.is_some() || config.matrix.is_configured(),
+        Some(_) => false,
+    };
+    let default_filter = if serving { SERVE_LOG } else { "warn" };
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| default_filter.into()),
         )
         .with_writer(std::io::stderr)
         .init();
-    let config = Config::load(cli.config.as_deref())?;
     let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
     runtime.block_on(run(cli.command, config))
 }
@@ -269,7 +286,6 @@ async fn serve_matrix(service: Arc<Service>, config: &Config) -> Result<()> {
     use pawnpost::adapters::matrix::MatrixBot;
 
     let bot = MatrixBot::connect(&config.matrix).await?;
-    tracing::info!(user = %bot.settings().own_user, "Matrix bot running");
     let stop = shutdown_signal();
     let settings = scheduler::Settings {
         outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),

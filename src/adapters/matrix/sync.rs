@@ -82,6 +82,12 @@ pub async fn run(
             .sync_stream(SyncSettings::default().timeout(SYNC_TIMEOUT))
             .await;
         tokio::pin!(sync);
+        // The one line that says the bot is up and listening.
+        tracing::info!(
+            user = %settings.own_user,
+            rooms = client.joined_rooms().len(),
+            "logged in to Matrix and syncing: ready"
+        );
         loop {
             let next = tokio::select! {
                 next = sync.next() => next,
