@@ -23,7 +23,7 @@ use matrix_sdk::ruma::events::reaction::ReactionEventContent;
 use matrix_sdk::ruma::events::relation::Annotation;
 use matrix_sdk::ruma::events::room::encryption::RoomEncryptionEventContent;
 use matrix_sdk::ruma::events::room::message::{
-    MessageType, OriginalSyncRoomMessageEvent, RoomMessageEventContent,
+    MessageType, OriginalSyncRoomMessageEvent, ReplacementMetadata, RoomMessageEventContent,
 };
 use matrix_sdk::ruma::events::space::child::SpaceChildEventContent;
 use matrix_sdk::ruma::events::space::parent::SpaceParentEventContent;
@@ -1035,6 +1035,19 @@ async fn crash_scenario(homeserver: &str) {
         .filter(|s| s.image.is_some())
         .count();
     assert_eq!((notices, boards), (1, 1), "{since:#?}");
+
+    // Bob edits his played move: answered, not carried out.
+    let mark = bob.inbox.mark();
+    let replacement = RoomMessageEventContent::text_plain("!move d5")
+        .make_replacement(ReplacementMetadata::new(e5.clone(), None));
+    bob.room(&room).send(replacement).await.expect("edit");
+    let answer = bob
+        .inbox
+        .after(mark, "the answer to the edit", |s| {
+            from_bot(s) && s.body.contains("already carried out")
+        })
+        .await;
+    assert!(mentions(&answer, &bob.id()), "{answer:?}");
     drop(second);
     alice.sync.abort();
     bob.sync.abort();

@@ -351,4 +351,5 @@ status-notices = Notices of the last { $days } days on this server: { $refused }
         [one] waits
        *[other] wait
     } for another try.
+edit-not-carried-out = That command was already carried out: an edit does not change it. Send a new message instead.
 status-last-refusal = Last refusal: { $error }

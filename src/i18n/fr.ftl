@@ -351,4 +351,5 @@ status-notices = Avis des { $days } derniers jours sur ce serveur : { $refused }
         [one] n’a pas pu être remis
        *[other] n’ont pas pu être remis
     }, { $waiting } en attente d’un nouvel essai.
+edit-not-carried-out = Cette commande a déjà été exécutée : la modifier n’y change rien. Envoyez plutôt un nouveau message.
 status-last-refusal = Dernier refus : { $error }

@@ -145,6 +145,14 @@ pub struct User {
 pub enum Input {
     Text(String),
     Command(Command),
+    /// An edit of an earlier message, the act `original` (its key), to
+    /// `text`. Carried out as `text` if the earlier message changed
+    /// nothing (it was no act, only looked, or was refused); else answered
+    /// that edits are not carried out: a move cannot be taken back.
+    Edit {
+        original: String,
+        text: String,
+    },
 }
 
 /// One thing a user did, from any platform.
@@ -412,14 +420,20 @@ impl Service {
         *lang = ctx.lang;
         let command = match &act.input {
             Input::Command(command) => command.clone(),
-            Input::Text(text) => match command::parse(text) {
+            Input::Text(text) => match self.read_command(&ctx, text, now).await? {
                 Ok(command) => command,
-                Err(error) => {
-                    // Kept: a later version might read the same text as an act.
-                    let refusal = vec![texts::command_refusal(&self.i18n, &ctx, &error)];
-                    return self.keep_answer(&ctx, refusal, now).await;
-                }
+                Err(refused) => return Ok(refused),
             },
+            Input::Edit { original, text } => {
+                if self.changed_something(original).await? {
+                    let refusal = self.private(&ctx, self.text(&ctx, "edit-not-carried-out", &[]));
+                    return self.keep_answer(&ctx, vec![refusal], now).await;
+                }
+                match self.read_command(&ctx, text, now).await? {
+                    Ok(command) => command,
+                    Err(refused) => return Ok(refused),
+                }
+            }
         };
         for _ in 0..MAX_ATTEMPTS {
             match self.attempt(&ctx, &command, now).await {
@@ -438,6 +452,32 @@ impl Service {
             }
         }
         Err(StorageError::Conflict.into())
+    }
+
+    /// `text` as a command, or the kept answer refusing it.
+    async fn read_command(
+        &self,
+        ctx: &Context,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Result<Command, Vec<Reply>>, Failure> {
+        match command::parse(text) {
+            Ok(command) => Ok(Ok(command)),
+            Err(error) => {
+                // Kept: a later version might read the same text as an act.
+                let refusal = vec![texts::command_refusal(&self.i18n, ctx, &error)];
+                self.keep_answer(ctx, refusal, now).await.map(Err)
+            }
+        }
+    }
+
+    /// Whether the act `key` changed something: its stored answer has a
+    /// reply for others (a refusal, or an act that only looked, has none).
+    async fn changed_something(&self, key: &str) -> Result<bool, Failure> {
+        Ok(self
+            .stored_answer(Some(key))
+            .await?
+            .is_some_and(|answer| answer.iter().any(|reply| !reply.ephemeral)))
     }
 
     async fn attempt(&self, ctx: &Context, command: &Command, now: DateTime<Utc>) -> Attempt {

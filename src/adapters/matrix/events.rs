@@ -3,7 +3,7 @@
 //! A room the bot has just joined arrives with a slice of its history
 //! before the bot's own join; those messages were not meant for the bot and
 //! are skipped. Everything after the join, or after the saved sync token, is
-//! new. Only text messages (not notices, not edits) and reactions matter.
+//! new. Only text messages (not notices), their edits, and reactions matter.
 
 use matrix_sdk::ruma::events::room::message::{MessageFormat, MessageType, Relation};
 use matrix_sdk::ruma::events::{AnySyncMessageLikeEvent, AnySyncTimelineEvent};
@@ -26,6 +26,14 @@ pub enum Incoming {
         sender: String,
         target: String,
         key: String,
+    },
+    /// An edit (`m.replace`) of the message `original`: its new text.
+    Edit {
+        event_id: String,
+        sender: String,
+        original: String,
+        body: String,
+        html: Option<String>,
     },
     /// An encrypted event the bot could not read.
     Unreadable { event_id: String, sender: String },
@@ -90,23 +98,35 @@ pub fn read(raw: &Raw<AnySyncTimelineEvent>) -> Option<Incoming> {
     match event {
         AnySyncMessageLikeEvent::RoomMessage(message) => {
             let message = message.as_original()?;
-            // An edit is not a new command: a move cannot be taken back.
-            if let Some(Relation::Replacement(_)) = &message.content.relates_to {
-                return None;
+            let html_of =
+                |text: &matrix_sdk::ruma::events::room::message::TextMessageEventContent| {
+                    text.formatted
+                        .as_ref()
+                        .filter(|f| f.format == MessageFormat::Html)
+                        .map(|f| f.body.clone())
+                };
+            // An edit carries its new text in `m.new_content`; the service
+            // decides whether it may act (a move cannot be taken back).
+            if let Some(Relation::Replacement(replacement)) = &message.content.relates_to {
+                let MessageType::Text(text) = &replacement.new_content.msgtype else {
+                    return None;
+                };
+                return Some(Incoming::Edit {
+                    event_id,
+                    sender,
+                    original: replacement.event_id.to_string(),
+                    body: text.body.clone(),
+                    html: html_of(text),
+                });
             }
             let MessageType::Text(text) = &message.content.msgtype else {
                 return None;
             };
-            let html = text
-                .formatted
-                .as_ref()
-                .filter(|f| f.format == MessageFormat::Html)
-                .map(|f| f.body.clone());
             Some(Incoming::Text {
                 event_id,
                 sender,
                 body: text.body.clone(),
-                html,
+                html: html_of(text),
             })
         }
         AnySyncMessageLikeEvent::Reaction(reaction) => {
@@ -177,7 +197,7 @@ mod tests {
     }
 
     #[test]
-    fn texts_and_reactions_are_read_and_the_rest_ignored() {
+    fn texts_edits_and_reactions_are_read_and_the_rest_ignored() {
         let message = read(&text("$1", "@alice:localhost", "!chess help")).expect("read");
         assert_eq!(
             message,
@@ -213,7 +233,17 @@ mod tests {
             "m.new_content": {"msgtype": "m.text", "body": "!move e5"},
             "m.relates_to": {"rel_type": "m.replace", "event_id": "$1"}}
         }));
-        assert_eq!(read(&edit), None);
+        assert_eq!(
+            read(&edit),
+            Some(Incoming::Edit {
+                event_id: "$e".into(),
+                sender: "@alice:localhost".into(),
+                original: "$1".into(),
+                body: "!move e5".into(),
+                html: None
+            }),
+            "an edit is read with its new text, for the service to judge"
+        );
         assert_eq!(read(&member("@bot:localhost", "join", None)), None);
         assert_eq!(read(&raw(serde_json::json!({"garbage": true}))), None);
     }

@@ -161,6 +161,20 @@ async fn handle_event(
             };
             (event_id, sender, Input::Text(text))
         }
+        Incoming::Edit {
+            event_id,
+            sender,
+            original,
+            body,
+            html,
+        } => {
+            let body = resolve_pills(&body, html.as_deref());
+            let Some(text) = command_text(&body, &settings.prefix) else {
+                return;
+            };
+            let original = format!("matrix:{original}");
+            (event_id, sender, Input::Edit { original, text })
+        }
         Incoming::Reaction {
             event_id,
             sender,
@@ -200,7 +214,7 @@ async fn handle_event(
         .await
         .unwrap_or_else(|| sender_id.localpart().to_owned());
     let command: Option<Command> = match &input {
-        Input::Text(text) => command::parse(text).ok(),
+        Input::Text(text) | Input::Edit { text, .. } => command::parse(text).ok(),
         Input::Command(command) => Some(command.clone()),
     };
     let standing = standing(client, room, sender_id, &settings.fallback_server).await;
