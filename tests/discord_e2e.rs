@@ -820,6 +820,10 @@ async fn two_processes_split_the_shards() {
     );
     // Offered in servers only (context 0): games live there.
     let registered = fake.wait_for(0, is_registration).await;
+    assert_eq!(
+        registered.status, 200,
+        "Discord would refuse the commands: {registered:?}"
+    );
     let commands = registered.json.as_array().cloned().unwrap_or_default();
     assert_eq!(commands.len(), 3, "{commands:?}");
     for command in &commands {
@@ -1176,5 +1180,44 @@ async fn a_three_hundred_move_game_s_pgn_arrives_whole_as_a_file() {
     assert!(text.contains("300. "), "the 300th move is there: {text}");
     assert!(text.trim_end().ends_with('*'), "a running game: {text}");
     assert!(!text.contains('…'), "nothing cut");
+    bot.stop(&fake).await;
+}
+
+/// A notice past Discord's rate limit (429) is posted once the limit passes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limited_notice_is_posted_once_the_limit_passes() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    let (alice, bob) = (alice(), bob());
+    open_game(&fake, &alice, &bob, "1d").await;
+    fake.rate_limit_posts(2);
+    let (stop, stopped) = oneshot::channel::<()>();
+    let scheduler = tokio::spawn(scheduler::run(
+        Arc::clone(&bot.service),
+        bot.notifier.clone(),
+        time.clone(),
+        Settings::default(),
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let before = fake.request_count();
+    time.advance(Duration::days(2));
+    bot.service.deadline_signal().notify_waiters();
+    let path = format!("/api/v10/channels/{CHANNEL}/messages");
+    let posted = fake
+        .wait_for(before, |r| r.path == path && r.status == 200)
+        .await;
+    assert!(posted.content().contains(&alice.mention()), "{posted:?}");
+    let statuses: Vec<u16> = fake.requests()[before..]
+        .iter()
+        .filter(|r| r.path == path)
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(statuses, vec![429, 429, 200]);
+    let _ = stop.send(());
+    let _ = scheduler.await;
     bot.stop(&fake).await;
 }

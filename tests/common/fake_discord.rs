@@ -43,6 +43,8 @@ pub struct Recorded {
     /// A post Discord took before (the same `nonce` with `enforce_nonce`):
     /// answered with the first message, shown once.
     pub repeated: bool,
+    /// The HTTP status the fake answered with.
+    pub status: u16,
 }
 
 impl Recorded {
@@ -179,6 +181,8 @@ struct Inner {
     closed_dms: Mutex<std::collections::HashSet<u64>>,
     /// Each direct-message channel's recipient.
     dm_channels: Mutex<HashMap<u64, u64>>,
+    /// Channel posts still to refuse with 429 (a rate limit).
+    limited_posts: AtomicU64,
 }
 
 /// A permission the bot lacks in a channel, and how Discord says so.
@@ -353,6 +357,12 @@ impl FakeDiscord {
     /// the permission.
     pub fn refuse_in(&self, channel: u64, refusal: Missing) {
         self.inner.refusing.lock().unwrap().insert(channel, refusal);
+    }
+
+    /// Answers the next `posts` channel messages with 429 and a
+    /// `retry_after`, as Discord does past a route's rate limit.
+    pub fn rate_limit_posts(&self, posts: u64) {
+        self.inner.limited_posts.store(posts, Ordering::SeqCst);
     }
 
     /// Closes `user`'s direct messages to the bot (50007).
@@ -651,8 +661,10 @@ async fn rest(State(inner): State<Arc<Inner>>, request: Request) -> Response {
             files.len()
         );
     }
-    // Discord checks permissions before it looks at a nonce.
-    let refused = refusal(&inner, &method, &path, !files.is_empty());
+    // Discord checks limits and permissions before it looks at a nonce.
+    let refused = rate_limited(&inner, &method, &path)
+        .or_else(|| refusal(&inner, &method, &path, !files.is_empty()))
+        .or_else(|| invalid_registration(&method, &path, &json));
     let nonced = || post_with_nonce(&inner, &method, &path, &json);
     let (answer, repeated) = match refused.map(Err).or_else(|| nonced().map(Ok)) {
         Some(Err(refused)) => (refused, false),
@@ -669,6 +681,7 @@ async fn rest(State(inner): State<Arc<Inner>>, request: Request) -> Response {
         files,
         at: Instant::now(),
         repeated,
+        status: answer.status().as_u16(),
     };
     let interaction = recorded
         .path
@@ -733,6 +746,121 @@ fn initial_response(inner: &Inner, interaction: u64) -> Response {
         );
     }
     StatusCode::NO_CONTENT.into_response()
+}
+
+/// A 429 for a channel post while [`FakeDiscord::rate_limit_posts`] says so,
+/// with Discord's body and headers.
+fn rate_limited(inner: &Inner, method: &Method, path: &str) -> Option<Response> {
+    let posting = method == Method::POST
+        && path.starts_with("/api/v10/channels/")
+        && path.ends_with("/messages");
+    let take = |left: u64| left.checked_sub(1);
+    if !posting
+        || inner
+            .limited_posts
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, take)
+            .is_err()
+    {
+        return None;
+    }
+    let mut response = (
+        StatusCode::TOO_MANY_REQUESTS,
+        axum::Json(json!({
+            "message": "You are being rate limited.", "retry_after": 0.1, "global": false
+        })),
+    )
+        .into_response();
+    let headers = response.headers_mut();
+    headers.insert("retry-after", "1".parse().unwrap());
+    headers.insert("x-ratelimit-scope", "user".parse().unwrap());
+    headers.insert("x-ratelimit-remaining", "0".parse().unwrap());
+    Some(response)
+}
+
+/// Discord's 400 (50035, Invalid Form Body) for a command registration it
+/// would refuse: names of 1–32 lower-case letters, digits, `-` or `_`;
+/// descriptions of 1–100 characters; at most 25 options and 25 choices; at
+/// most 8,000 characters of names, descriptions and values per command; the
+/// same for each localization.
+fn invalid_registration(method: &Method, path: &str, body: &Value) -> Option<Response> {
+    if method != Method::PUT || !path.ends_with("/commands") {
+        return None;
+    }
+    let problem = body
+        .as_array()
+        .map_or(Some("not a list of commands".to_owned()), |commands| {
+            commands.iter().find_map(command_problem)
+        })?;
+    Some(
+        (
+            StatusCode::BAD_REQUEST,
+            axum::Json(
+                json!({ "message": format!("Invalid Form Body: {problem}"), "code": 50035 }),
+            ),
+        )
+            .into_response(),
+    )
+}
+
+/// Why Discord would refuse one command (or option), if it would.
+fn command_problem(command: &Value) -> Option<String> {
+    fn name_ok(name: &str) -> bool {
+        let length = name.chars().count();
+        (1..=32).contains(&length)
+            && name
+                .chars()
+                .all(|c| c == '-' || c == '_' || c.is_alphanumeric() && !c.is_uppercase())
+    }
+    fn description_ok(text: &str, is_command: bool, kind: u64) -> bool {
+        // Context-menu commands (types 2 and 3) have none.
+        let length = text.chars().count();
+        (1..=100).contains(&length) || (is_command && kind != 1 && length == 0)
+    }
+    fn strings<'a>(value: &'a Value, key: &str) -> Vec<&'a str> {
+        let mut all: Vec<&str> = value[key].as_str().into_iter().collect();
+        if let Some(localized) = value[format!("{key}_localizations")].as_object() {
+            all.extend(localized.values().filter_map(Value::as_str));
+        }
+        all
+    }
+    fn check(item: &Value, is_command: bool, total: &mut usize) -> Option<String> {
+        let kind = item["type"].as_u64().unwrap_or(1);
+        let name = item["name"].as_str().unwrap_or("");
+        for n in strings(item, "name") {
+            if !name_ok(n) {
+                return Some(format!("bad name {n:?}"));
+            }
+            *total += n.chars().count();
+        }
+        for d in strings(item, "description") {
+            if !description_ok(d, is_command, kind) {
+                return Some(format!("{name}: bad description {d:?}"));
+            }
+            *total += d.chars().count();
+        }
+        let options = item["options"].as_array().cloned().unwrap_or_default();
+        let choices = item["choices"].as_array().cloned().unwrap_or_default();
+        if options.len() > 25 || choices.len() > 25 {
+            return Some(format!("{name}: over 25 options or choices"));
+        }
+        for choice in &choices {
+            for n in strings(choice, "name") {
+                if !(1..=100).contains(&n.chars().count()) {
+                    return Some(format!("{name}: bad choice name {n:?}"));
+                }
+                *total += n.chars().count();
+            }
+            *total += choice["value"].as_str().map_or(0, |v| v.chars().count());
+        }
+        options
+            .iter()
+            .find_map(|option| check(option, false, total))
+    }
+    let mut total = 0;
+    if let Some(problem) = check(command, true, &mut total) {
+        return Some(problem);
+    }
+    (total > 8000).then(|| format!("{}: {total} characters", command["name"]))
 }
 
 /// Discord's refusal of a message the bot may not post: 403 with 50001 or

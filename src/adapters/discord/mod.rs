@@ -100,6 +100,9 @@ impl Bot {
     ) -> anyhow::Result<Bot> {
         let mut http = HttpBuilder::new(options.token.expose());
         if let Some(base) = &options.api_base {
+            // serenity 0.12's rate limiter builds its requests without the
+            // proxy (they would go to discord.com): off here. Against
+            // Discord it is on, and waits out a 429 as the headers say.
             http = http
                 .proxy(base.trim_end_matches('/'))
                 .ratelimiter_disabled(true);
