@@ -7,13 +7,23 @@ use super::bitmap::{self, FONT, RenderError, draw_error};
 const ROW_HEIGHT: u32 = 28;
 const PADDING: u32 = 12;
 const CHAR_WIDTH: u32 = 10;
-/// Rows drawn at most; longer tables are cut (the text reply has them all).
+/// Rows drawn at most; a longer table ends with a row saying how many more
+/// there are (the text reply has them all).
 pub const MAX_ROWS: usize = 60;
 
 /// `header` and `rows` (cells as text) drawn as a table.
 pub fn table_png(header: &[String], rows: &[Vec<String>]) -> Result<Vec<u8>, RenderError> {
     bitmap::register_font();
-    let rows = &rows[..rows.len().min(MAX_ROWS)];
+    let shown;
+    let rows = if rows.len() > MAX_ROWS {
+        // Never cut silently: the last row counts the rest.
+        let mut kept = rows[..MAX_ROWS - 1].to_vec();
+        kept.push(vec![format!("… +{}", rows.len() - (MAX_ROWS - 1))]);
+        shown = kept;
+        &shown[..]
+    } else {
+        rows
+    };
     let columns = header.len();
     // Each column as wide as its longest cell (in characters, bounded).
     let widths: Vec<u32> = (0..columns)
@@ -86,5 +96,17 @@ mod tests {
         let (width, height) = bitmap::decode_png(&png);
         assert_eq!(height, 3 * ROW_HEIGHT + PADDING);
         assert!(width >= 120);
+    }
+
+    #[test]
+    fn a_long_table_ends_with_how_many_rows_are_left_out() {
+        let header = ["#", "player"].map(str::to_owned).to_vec();
+        let rows: Vec<Vec<String>> = (1..=100)
+            .map(|n| vec![n.to_string(), format!("player {n}")])
+            .collect();
+        let png = table_png(&header, &rows).expect("png");
+        let (_, height) = bitmap::decode_png(&png);
+        // 59 players, then "… +41", under the header.
+        assert_eq!(height, (MAX_ROWS as u32 + 1) * ROW_HEIGHT + PADDING);
     }
 }
