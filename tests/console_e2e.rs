@@ -144,19 +144,31 @@ fn a_french_player_moves_in_french_and_reads_french() {
          bob: /move Nf6
          alice: /move Dd1",
     );
+    // The start is addressed to alice, who moves: in her client's French;
+    // bob, who accepted, gets his own copy in English.
     let started = out[1]["text"].as_str().unwrap();
-    assert!(
-        started.contains("Game #1 begins"),
-        "bob reads English: {started}"
+    assert!(started.contains("La partie n° 1 commence"), "{started}");
+    let own_copy = &out[2];
+    assert_eq!(
+        (&own_copy["to"], &own_copy["ephemeral"]),
+        (&"bob".into(), &true.into())
     );
-    // bob chose no language: the message addressed to him is in the
-    // server's (English), and alice gets her own lines in French.
-    let played = &out[2];
+    assert!(
+        own_copy["text"]
+            .as_str()
+            .unwrap()
+            .contains("Game #1 begins"),
+        "bob reads English: {own_copy}"
+    );
+    // bob chose no language and his client said none: the message
+    // addressed to him is in the server's (English), and alice gets her
+    // own lines in French.
+    let played = &out[3];
     assert_eq!(played["events"][0]["uci"], "g1f3");
     assert_eq!(played["to"], "bob");
     let text = played["text"].as_str().unwrap();
     assert!(text.contains("alice played Nf3"), "{text}");
-    let confirmation = &out[3];
+    let confirmation = &out[4];
     assert_eq!(
         (&confirmation["to"], &confirmation["ephemeral"]),
         (&"alice".into(), &true.into())
@@ -331,7 +343,7 @@ fn french_command_words_work_as_on_discord() {
          marie: /coup Cf3
          bob: /abandon",
     );
-    assert_eq!(out[2]["events"][0]["uci"], "g1f3", "{}", out[2]);
-    let over = out.last().unwrap();
-    assert_eq!(over["events"][0]["type"], "game_over", "{over}");
+    let played = events_of(&out, "move_played");
+    assert_eq!(played[0]["uci"], "g1f3", "{out:?}");
+    assert_eq!(events_of(&out, "game_over").len(), 1, "{out:?}");
 }

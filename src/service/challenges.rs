@@ -85,7 +85,13 @@ impl Service {
             ..Commit::default()
         };
         let i18n = self.i18n.clone();
-        let (lang, channel) = (ctx.lang, ctx.channel_platform_id.clone());
+        let channel = ctx.channel_platform_id.clone();
+        // A challenge to someone is written in their language; an open one
+        // in the challenger's.
+        let (own_lang, server_lang) = (ctx.lang, ctx.server.language);
+        let lang = challenged
+            .as_ref()
+            .map_or(own_lang, |row| row.reading_language(server_lang));
         let challenger = ctx.player.display_name.clone();
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
@@ -195,9 +201,14 @@ impl Service {
             return Err(StorageError::NotFound("player").into());
         };
         let names = Names::new(&white, &black);
-        let (i18n, lang) = (self.i18n.clone(), ctx.lang);
-        let channel = ctx.channel_platform_id.clone();
         let turn = game.turn();
+        // Written for the player who moves first.
+        let first_mover = if turn == Color::White { &white } else { &black };
+        let lang = first_mover.reading_language(ctx.server.language);
+        let own_lang = ctx.lang;
+        let own = ctx.player.platform_id.clone();
+        let i18n = self.i18n.clone();
+        let channel = ctx.channel_platform_id.clone();
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
                 let game_id = committed.game_id.unwrap_or_default();
@@ -213,14 +224,24 @@ impl Service {
                 };
                 let text = i18n.text(lang, id, &args);
                 let mut reply = Reply {
-                    channel,
+                    channel: channel.clone(),
                     to: Some(names.platform_id(turn).to_owned()),
                     text,
                     prompt: Prompt::NewGame { game: game_id },
                     ..Reply::default()
                 };
                 reply.board = Some(super::games::board_view(&game, game_id, &names, turn));
-                vec![reply]
+                // The one who accepted reads it in their own language too.
+                let confirmation = (lang != own_lang).then(|| Reply {
+                    channel,
+                    to: Some(own),
+                    ephemeral: true,
+                    text: i18n.text(own_lang, id, &args),
+                    ..Reply::default()
+                });
+                std::iter::once(reply)
+                    .chain(confirmation)
+                    .collect::<Vec<_>>()
             })
             .await?;
         Ok(replies)

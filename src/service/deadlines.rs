@@ -83,7 +83,7 @@ impl Service {
         let game = super::games::restore(&record)?;
         let names = Names::new(&record.white_player, &record.black_player);
         let player = record.player(game.turn());
-        let lang = player.language.unwrap_or(self.config.default_language);
+        let lang = player.reading_language(self.config.default_language);
         let left = game.clock().remaining(game.turn(), now).unwrap_or_default();
         let text = self.i18n.text(
             lang,
@@ -396,7 +396,7 @@ impl Service {
         let names = Names::new(&record.white_player, &record.black_player);
         // In the language of the player who was waiting: the notice is theirs.
         let waiting = record.player(!turn);
-        let lang = waiting.language.unwrap_or(self.config.default_language);
+        let lang = waiting.reading_language(self.config.default_language);
         let lines =
             texts::describe_events(&self.i18n, lang, record.id, &names, &events, None, turn);
         // Tell the player who was waiting: the one whose flag did not fall.

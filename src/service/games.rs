@@ -91,7 +91,12 @@ impl Service {
         // The channel's message goes first to the opponent: in their language
         // when they chose one. The actor then gets the same lines in theirs,
         // so each reads the move in their own notation.
-        let public_lang = opponent_lang(ctx, record, actor_side);
+        // Once the game is over the message is for both: the server's language.
+        let public_lang = if game.is_over() {
+            ctx.server.language
+        } else {
+            opponent_lang(ctx, record, actor_side)
+        };
         let claimed = claimed_move(loaded.game.position(), &game.notes()[saved.notes..]);
         let told = Told {
             game: &game,
@@ -380,11 +385,11 @@ struct Told<'a> {
 }
 
 /// The language of the actor's opponent, who reads the channel's message:
-/// the one they chose, else the server's (their client's locale is known
-/// only when they act), never the actor's.
+/// the one they chose, else their chat client's at their latest act, else
+/// the server's; never the actor's.
 fn opponent_lang(ctx: &Context, record: &GameRecord, actor_side: Option<Color>) -> Lang {
     match actor_side {
-        Some(side) => record.player(!side).language.unwrap_or(ctx.server.language),
+        Some(side) => record.player(!side).reading_language(ctx.server.language),
         None => ctx.lang,
     }
 }

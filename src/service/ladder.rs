@@ -567,7 +567,7 @@ impl Service {
         let moved = ladder.place(rung.player) != before;
         let player = self.store.player(rung.player).await?;
         let notice = player.filter(|_| moved).map(|player| {
-            let lang = player.language.unwrap_or(self.config.default_language);
+            let lang = player.reading_language(self.config.default_language);
             let (key, place) = match ladder.place(rung.player) {
                 Some(place) => ("ladder-inactive-dropped", place),
                 None => ("ladder-inactive-removed", before.unwrap_or_default()),

@@ -579,6 +579,8 @@ impl Service {
             channel: act.channel.clone(),
             user_id: act.user.id.clone(),
             user_name: act.user.name.clone(),
+            // Kept for the notices others' acts send them.
+            client_language: act.user.locale.as_deref().and_then(Lang::from_locale),
             defaults: ServerDefaults {
                 language: self.config.default_language,
                 time_control: self.config.default_time_control.clone(),

@@ -91,6 +91,10 @@ const SHARED: &[(&str, &str)] = &[
         "0011_outbox_server",
         include_str!("../../migrations/shared/0011_outbox_server.sql"),
     ),
+    (
+        "0012_client_language",
+        include_str!("../../migrations/shared/0012_client_language.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

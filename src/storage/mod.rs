@@ -201,6 +201,16 @@ pub struct PlayerRow {
     /// The player's own language; `None` follows the server's.
     pub language: Option<Lang>,
     pub notify: Notify,
+    /// Their chat client's language at their latest act, if it is one of ours.
+    pub client_language: Option<Lang>,
+}
+
+impl PlayerRow {
+    /// The language to write to this player in: their own choice, else
+    /// their chat client's, else `server`'s.
+    pub fn reading_language(&self, server: Lang) -> Lang {
+        self.language.or(self.client_language).unwrap_or(server)
+    }
 }
 
 /// Where a challenge stands.
@@ -577,6 +587,8 @@ pub struct ActRequest {
     pub channel: String,
     pub user_id: String,
     pub user_name: String,
+    /// The language of the user's chat client, if it is one of ours.
+    pub client_language: Option<Lang>,
     pub defaults: ServerDefaults,
 }
 

@@ -669,6 +669,7 @@ pub async fn a_refusal_is_kept_under_its_key(store: &Store) -> Result<()> {
         channel: "main".into(),
         user_id: "bob".into(),
         user_name: "bob".into(),
+        client_language: None,
         defaults: defaults(),
     };
     let replay = store.open_act(request, t(3)).await?;
@@ -997,6 +998,7 @@ pub async fn acts_open_in_one_call(store: &Store) -> Result<()> {
         channel: "chan".into(),
         user_id: "u1".into(),
         user_name: "Ursula".into(),
+        client_language: Some(Lang::Fr),
         defaults: defaults(),
     };
     let OpenedAct::New {
@@ -1010,6 +1012,23 @@ pub async fn acts_open_in_one_call(store: &Store) -> Result<()> {
     assert_eq!(server.platform_id, "guild");
     assert_eq!(channel.server_id, server.id);
     assert_eq!(player.display_name, "Ursula");
+    assert_eq!(
+        player.client_language,
+        Some(Lang::Fr),
+        "her client's language is kept"
+    );
+    // A later act from an English client changes it; one that says nothing does not.
+    for (said, kept) in [(Some(Lang::En), Lang::En), (None, Lang::En)] {
+        let later = ActRequest {
+            act_key: None,
+            client_language: said,
+            ..request.clone()
+        };
+        let OpenedAct::New { player, .. } = store.open_act(later, t(0)).await? else {
+            panic!("a new act");
+        };
+        assert_eq!(player.client_language, Some(kept));
+    }
     let commit = Commit {
         act_key: Some("interaction-7".into()),
         ..Commit::default()

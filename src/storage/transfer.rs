@@ -60,7 +60,7 @@ pub const TABLES: &[Table] = &[
                  draw_agreement_allowed, draw_min_moves, moderator_role, created_at"),
     table("channels", 1, true, "id, server_id, platform_id"),
     table("players", 1, true, "id, platform, platform_id, display_name, language, notify, \
-                 created_at"),
+                 created_at, client_language"),
     table("challenges", 1, true, "id, server_id, channel_id, challenger_id, challenged_id, color, \
                  time_control, rated, start_fen, status, game_id, created_at, \
                  expires_at"),
@@ -302,6 +302,7 @@ mod tests {
                     channel: "a".into(),
                     user_id: "bob".into(),
                     user_name: "bob".into(),
+                    client_language: Some(crate::core::notation::Lang::Fr),
                     defaults: crate::storage::ServerDefaults {
                         language: crate::core::notation::Lang::En,
                         time_control: "3d".into(),

@@ -22,7 +22,7 @@ const GAME_COLUMNS: &str = "g.server_id, g.channel_id, g.start_fen, g.time_contr
 /// Where the white player's columns start, after [`GAME_COLUMNS`].
 const WHITE_AT: usize = 18;
 /// Where the black player's columns start.
-const BLACK_AT: usize = WHITE_AT + 6;
+const BLACK_AT: usize = WHITE_AT + rows::PLAYER_WIDTH;
 
 /// One game whole, as rows of three parts told apart by the first column:
 /// part 0 is the game (its columns from 1), then part 1 its moves and part
@@ -55,7 +55,7 @@ static GAME_QUERY: LazyLock<String> = LazyLock::new(|| {
 });
 
 /// Where a move's or note's columns start in [`GAME_QUERY`]'s rows.
-const SEQ_AT: usize = 1 + BLACK_AT + 6;
+const SEQ_AT: usize = 1 + BLACK_AT + rows::PLAYER_WIDTH;
 
 /// Game `id` with its moves and notes, refused if its moves do not add up
 /// ([`check_moves`]).

@@ -195,7 +195,9 @@ pub async fn open_act_reading(c: &impl Conn, request: &ActRequest) -> Result<Opt
     }
     let server = rows::server(&row, 1)?;
     let player = rows::player(&row, 10)?;
-    if player.display_name != request.user_name {
+    let new_client_language =
+        request.client_language.is_some() && request.client_language != player.client_language;
+    if player.display_name != request.user_name || new_client_language {
         return Ok(None);
     }
     Ok(Some(OpenedAct::New {
@@ -224,7 +226,7 @@ pub async fn open_act_writing(
     let server =
         ensure_server(c, request.platform, &request.server, &request.defaults, now).await?;
     let channel = ensure_channel(c, server.id, &request.channel).await?;
-    let player = ensure_player(
+    let mut player = ensure_player(
         c,
         request.platform,
         &request.user_id,
@@ -232,6 +234,14 @@ pub async fn open_act_writing(
         now,
     )
     .await?;
+    if request.client_language.is_some() && request.client_language != player.client_language {
+        c.execute(
+            "UPDATE players SET client_language = ?1 WHERE id = ?2",
+            &params![request.client_language.map(|l| l.as_str()), player.id],
+        )
+        .await?;
+        player.client_language = request.client_language;
+    }
     Ok(OpenedAct::New {
         server,
         channel,

@@ -20,7 +20,9 @@ pub const SERVER_COLUMNS: &str = "s.id, s.platform, s.platform_id, s.language, s
 
 /// Player columns over `p`, read by [`player`].
 pub const PLAYER_COLUMNS: &str =
-    "p.id, p.platform, p.platform_id, p.display_name, p.language, p.notify";
+    "p.id, p.platform, p.platform_id, p.display_name, p.language, p.notify, p.client_language";
+/// How many columns [`PLAYER_COLUMNS`] has.
+pub const PLAYER_WIDTH: usize = 7;
 
 /// Challenge columns, read by [`challenge`].
 pub const CHALLENGE_COLUMNS: &str = "id, server_id, channel_id, challenger_id, challenged_id, \
@@ -62,6 +64,7 @@ pub fn player(row: &Row, at: usize) -> Result<PlayerRow> {
         display_name: row.string(at + 3)?,
         language: row.opt_parsed(at + 4, "language", lang)?,
         notify: row.parsed(at + 5, "notify", Notify::from_name)?,
+        client_language: row.opt_parsed(at + 6, "client_language", lang)?,
     })
 }
 

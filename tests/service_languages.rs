@@ -1,0 +1,50 @@
+//! A notice is written in its reader's language: their own setting, else
+//! the language their chat client last said it speaks, else the server's.
+
+use chrono::{TimeZone, Utc};
+use pawnpost::core::platform::Platform;
+use pawnpost::service::{
+    BoardImages, Input, Moderation, Reply, Request, Service, ServiceConfig, User,
+};
+use pawnpost::storage::sqlite::SqliteStore;
+
+fn act(user: &str, locale: &str, text: &str) -> Request {
+    Request {
+        platform: Platform::Discord,
+        server: "guild".into(),
+        channel: "42".into(),
+        user: User {
+            id: user.into(),
+            name: user.into(),
+            locale: Some(locale.into()),
+            moderation: Moderation::None,
+        },
+        key: None,
+        input: Input::Text(text.into()),
+        board_images: BoardImages::Omitted,
+    }
+}
+
+fn to<'a>(replies: &'a [Reply], user: &str) -> &'a str {
+    replies
+        .iter()
+        .find(|r| r.to.as_deref() == Some(user))
+        .map_or("", |r| r.text.as_str())
+}
+
+#[tokio::test]
+async fn each_player_is_told_in_their_client_s_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(dir.path().join("bot.db")).unwrap();
+    let service = Service::new(store, ServiceConfig::default());
+    let now = Utc.with_ymd_and_hms(2026, 5, 1, 12, 0, 0).unwrap();
+    // Neither chose a language: marie's client is French, bob's English.
+    service
+        .handle(act("marie", "fr", "/challenge @bob color:white"), now)
+        .await;
+    service.handle(act("bob", "en-US", "/accept"), now).await;
+    let e4 = service.handle(act("marie", "fr", "/move e4"), now).await;
+    assert!(to(&e4, "bob").contains("marie played e4"), "{e4:?}");
+    let e5 = service.handle(act("bob", "en-GB", "/move e5"), now).await;
+    assert!(to(&e5, "marie").contains("bob a joué e5"), "{e5:?}");
+}
