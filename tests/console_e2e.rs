@@ -144,37 +144,27 @@ fn a_french_player_moves_in_french_and_reads_french() {
          bob: /move Nf6
          alice: /move Dd1",
     );
+    // Each output for `to`, private or not, whose text holds `words`.
+    let find = |to: &str, private: bool, words: &str| {
+        out.iter()
+            .find(|o| {
+                o["to"] == to
+                    && o["ephemeral"] == private
+                    && o["text"].as_str().is_some_and(|t| t.contains(words))
+            })
+            .unwrap_or_else(|| panic!("no {words:?} for {to}: {out:#?}"))
+    };
+    // bob chose no language and his client said none: what is addressed to
+    // him is in the server's English, and alice gets her own copies in French.
+    find("bob", false, "alice challenges bob");
+    find("alice", true, "alice défie bob");
     // The start is addressed to alice, who moves: in her client's French;
     // bob, who accepted, gets his own copy in English.
-    let started = out[1]["text"].as_str().unwrap();
-    assert!(started.contains("La partie n° 1 commence"), "{started}");
-    let own_copy = &out[2];
-    assert_eq!(
-        (&own_copy["to"], &own_copy["ephemeral"]),
-        (&"bob".into(), &true.into())
-    );
-    assert!(
-        own_copy["text"]
-            .as_str()
-            .unwrap()
-            .contains("Game #1 begins"),
-        "bob reads English: {own_copy}"
-    );
-    // bob chose no language and his client said none: the message
-    // addressed to him is in the server's (English), and alice gets her
-    // own lines in French.
-    let played = &out[3];
+    find("alice", false, "La partie n° 1 commence");
+    find("bob", true, "Game #1 begins");
+    let played = find("bob", false, "alice played Nf3");
     assert_eq!(played["events"][0]["uci"], "g1f3");
-    assert_eq!(played["to"], "bob");
-    let text = played["text"].as_str().unwrap();
-    assert!(text.contains("alice played Nf3"), "{text}");
-    let confirmation = &out[4];
-    assert_eq!(
-        (&confirmation["to"], &confirmation["ephemeral"]),
-        (&"alice".into(), &true.into())
-    );
-    let text = confirmation["text"].as_str().unwrap();
-    assert!(text.contains("alice a joué Cf3"), "{text}");
+    find("alice", true, "alice a joué Cf3");
     // The queen already stands on d1: the refusal is in French too.
     let refused = out.last().unwrap();
     assert_eq!(refused["ephemeral"], true);

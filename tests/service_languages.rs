@@ -39,10 +39,26 @@ async fn each_player_is_told_in_their_client_s_language() {
     let service = Service::new(store, ServiceConfig::default());
     let now = Utc.with_ymd_and_hms(2026, 5, 1, 12, 0, 0).unwrap();
     // Neither chose a language: marie's client is French, bob's English.
-    service
+    let challenge = service
         .handle(act("marie", "fr", "/challenge @bob color:white"), now)
         .await;
-    service.handle(act("bob", "en-US", "/accept"), now).await;
+    assert!(
+        to(&challenge, "bob").contains("marie challenges bob"),
+        "{challenge:?}"
+    );
+    assert!(
+        to(&challenge, "marie").contains("marie défie bob"),
+        "{challenge:?}"
+    );
+    let started = service.handle(act("bob", "en-US", "/accept"), now).await;
+    assert!(
+        to(&started, "marie").contains("La partie n° 1 commence"),
+        "{started:?}"
+    );
+    assert!(
+        to(&started, "bob").contains("Game #1 begins"),
+        "{started:?}"
+    );
     let e4 = service.handle(act("marie", "fr", "/move e4"), now).await;
     assert!(to(&e4, "bob").contains("marie played e4"), "{e4:?}");
     let e5 = service.handle(act("bob", "en-GB", "/move e5"), now).await;

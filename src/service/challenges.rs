@@ -93,23 +93,34 @@ impl Service {
             .as_ref()
             .map_or(own_lang, |row| row.reading_language(server_lang));
         let challenger = ctx.player.display_name.clone();
+        let own = ctx.player.platform_id.clone();
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
                 let id = Arg::from(committed.challenge_id.unwrap_or_default());
                 let player = Arg::from(challenger.as_str());
+                let mut own_copy = None;
                 let (text, to) = match &challenged {
-                    Some(row) => (
-                        i18n.text(
-                            lang,
-                            "challenge-direct",
-                            &[
-                                ("player", player),
-                                ("opponent", Arg::from(row.display_name.as_str())),
-                                ("challenge", id),
-                            ],
-                        ),
-                        Some(row.platform_id.clone()),
-                    ),
+                    Some(row) => {
+                        let args = [
+                            ("player", player),
+                            ("opponent", Arg::from(row.display_name.as_str())),
+                            ("challenge", id),
+                        ];
+                        if lang != own_lang {
+                            // The challenger reads it in their own language too.
+                            own_copy = Some(Reply {
+                                channel: channel.clone(),
+                                to: Some(own),
+                                ephemeral: true,
+                                text: i18n.text(own_lang, "challenge-direct", &args),
+                                ..Reply::default()
+                            });
+                        }
+                        (
+                            i18n.text(lang, "challenge-direct", &args),
+                            Some(row.platform_id.clone()),
+                        )
+                    }
                     None => (
                         i18n.text(
                             lang,
@@ -119,7 +130,7 @@ impl Service {
                         None,
                     ),
                 };
-                vec![Reply {
+                let challenge = Reply {
                     channel,
                     to,
                     text,
@@ -128,7 +139,10 @@ impl Service {
                         None => Prompt::None,
                     },
                     ..Reply::default()
-                }]
+                };
+                std::iter::once(challenge)
+                    .chain(own_copy)
+                    .collect::<Vec<_>>()
             })
             .await?;
         Ok(replies)
