@@ -472,10 +472,24 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
     assert!(question.is_ephemeral());
     assert_eq!(question.buttons(), [format!("resign-confirm:{game}")]);
 
-    // Every answer the bot sent is well formed; every PNG decodes.
+    // The game as a GIF, within Discord's upload limit.
+    let gif = send(
+        &fake,
+        fake.command(GUILD, CHANNEL, &alice, "chess", Some("gif"), json!([])),
+    )
+    .await;
+    assert!(
+        gif.files.iter().any(|f| f.content_type == "image/gif"),
+        "{gif:?}"
+    );
+
+    // Every answer the bot sent is well formed, every PNG decodes, and no
+    // file was too large for Discord (413). (The replayed interaction's
+    // second answer is refused with 400, as Discord does.)
     for request in fake.requests() {
         assert_pngs_decode(&request);
         assert!(!request.path.contains("fake-token"));
+        assert_ne!(request.status, 413, "{} {}", request.method, request.path);
     }
     bot.stop(&fake).await;
 }

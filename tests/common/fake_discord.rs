@@ -662,7 +662,8 @@ async fn rest(State(inner): State<Arc<Inner>>, request: Request) -> Response {
         );
     }
     // Discord checks limits and permissions before it looks at a nonce.
-    let refused = rate_limited(&inner, &method, &path)
+    let refused = too_large(&files)
+        .or_else(|| rate_limited(&inner, &method, &path))
         .or_else(|| refusal(&inner, &method, &path, !files.is_empty()))
         .or_else(|| invalid_registration(&method, &path, &json));
     let nonced = || post_with_nonce(&inner, &method, &path, &json);
@@ -746,6 +747,22 @@ fn initial_response(inner: &Inner, interaction: u64) -> Response {
         );
     }
     StatusCode::NO_CONTENT.into_response()
+}
+
+/// The most a request's files may weigh together: Discord's default
+/// upload limit (a server's boosts raise it; `attachment_size_limit`).
+pub const MAX_UPLOAD: usize = 10 * 1024 * 1024;
+
+/// Discord's 413 (40005, Request entity too large) past [`MAX_UPLOAD`].
+fn too_large(files: &[File]) -> Option<Response> {
+    let total: usize = files.iter().map(|file| file.bytes.len()).sum();
+    (total > MAX_UPLOAD).then(|| {
+        (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            axum::Json(json!({ "message": "Request entity too large", "code": 40005 })),
+        )
+            .into_response()
+    })
 }
 
 /// A 429 for a channel post while [`FakeDiscord::rate_limit_posts`] says so,
