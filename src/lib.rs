@@ -17,7 +17,10 @@
 //! - [`service`]: the one place that joins store, core and messages: a
 //!   [`service::Request`] in, replies out with their board images drawn,
 //!   one transaction per act. It defines what its callers implement:
-//!   [`service::Notifier`] and [`service::TimeSource`].
+//!   [`service::Notifier`] and [`service::TimeSource`]. What others must
+//!   receive is queued in the outbox in the act's own commit; the adapter
+//!   that answered says so ([`service::Service::answered`]), else a worker
+//!   delivers it after a hold, under ids the platforms deduplicate.
 //! - [`i18n`]: every message a user reads, in English and French.
 //! - [`scheduler`]: sleeps until the next stored deadline, then has the
 //!   service end what is due; the notices that causes wait in the outbox

@@ -110,7 +110,9 @@ impl Service {
             match notifier.send(reply, id).await {
                 Sent::Delivered => sent += 1,
                 Sent::Refused(reason) => {
-                    tracing::warn!(act = queued.act_key, %reason, "a notice was refused");
+                    // The adapter said why when the platform refused: counted
+                    // here for `/status`, not said twice.
+                    tracing::debug!(act = queued.act_key, %reason, "a notice was refused");
                     progress.failures += 1;
                     progress.last_error = Some(reason);
                 }

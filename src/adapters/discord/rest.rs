@@ -46,7 +46,8 @@ where
             Ok(value) => return Ok(value),
             Err(error) if attempt < RETRIES && is_transient(&error) => {
                 attempt += 1;
-                tracing::warn!(%error, what, attempt, "Discord call failed; retrying");
+                // Said once, with the outcome, below; each try only in debug.
+                tracing::debug!(%error, what, attempt, "Discord call failed; retrying");
                 tokio::time::sleep(pause).await;
                 pause *= 2;
             }

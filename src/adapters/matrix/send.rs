@@ -54,7 +54,11 @@ pub async fn send_notice(client: &Client, prefix: &str, reply: &Reply, id: Notic
             let status = error.as_client_api_error().map(|e| e.status_code.as_u16());
             match status {
                 Some(429) | Some(500..) | None => Sent::Retry(error.to_string()),
-                Some(_) => Sent::Refused(error.to_string()),
+                Some(_) => {
+                    // Said once: the outbox counts it and does not try again.
+                    tracing::warn!(%error, room = %reply.channel, "the homeserver refused a notice");
+                    Sent::Refused(error.to_string())
+                }
             }
         }
     }
