@@ -3,6 +3,9 @@
 //! that starts after the one that committed it stopped; a passing failure
 //! is tried again later, in order; a refusal is given up and counted.
 
+#[path = "common/requests.rs"]
+mod requests;
+
 use std::collections::VecDeque;
 use std::sync::Mutex;
 
@@ -10,10 +13,10 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, Reason};
 use pawnpost::core::platform::Platform;
 use pawnpost::service::{
-    BoardImages, Input, Moderation, NoticeId, Notifier, Reply, Request, Sent, Service,
-    ServiceConfig, User,
+    BoardImages, Moderation, NoticeId, Notifier, Reply, Sent, Service, ServiceConfig,
 };
 use pawnpost::storage::sqlite::SqliteStore;
+use requests::{RequestExt, request, text};
 
 fn start() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap()
@@ -78,28 +81,15 @@ impl Notifier for Scripted {
 
 /// alice (White) and bob start a one-day game and each move once.
 async fn a_game(service: &Service, now: DateTime<Utc>) {
-    for (user, text) in [
+    for (user, said) in [
         ("alice", "/challenge @bob color:white time:1d"),
         ("bob", "/accept"),
         ("alice", "/move e4"),
         ("bob", "/move e5"),
     ] {
-        let act = Request {
-            platform: Platform::Console,
-            server: "club".into(),
-            channel: "room".into(),
-            user: User {
-                id: user.into(),
-                name: user.into(),
-                locale: None,
-                moderation: Moderation::None,
-            },
-            key: None,
-            input: Input::Text(text.into()),
-            board_images: BoardImages::Omitted,
-        };
+        let act = request(Platform::Console, "club", "room", user, text(said));
         let replies = service.handle(act, now).await;
-        assert!(replies.iter().all(|r| !r.ephemeral), "{text}: {replies:?}");
+        assert!(replies.iter().all(|r| !r.ephemeral), "{said}: {replies:?}");
     }
 }
 
@@ -209,20 +199,8 @@ async fn status(
     moderation: Moderation,
     now: DateTime<Utc>,
 ) -> String {
-    let act = Request {
-        platform: Platform::Console,
-        server: "club".into(),
-        channel: "room".into(),
-        user: User {
-            id: who.into(),
-            name: who.into(),
-            locale: None,
-            moderation,
-        },
-        key: None,
-        input: Input::Text("/status".into()),
-        board_images: BoardImages::Omitted,
-    };
+    let act =
+        request(Platform::Console, "club", "room", who, text("/status")).moderating(moderation);
     let replies = service.handle(act, now).await;
     assert!(replies.iter().all(|r| r.ephemeral), "{replies:?}");
     replies.iter().map(|r| r.text.as_str()).collect()

@@ -2,31 +2,17 @@
 //! message it edits changed nothing: a refused or looking command may be
 //! corrected, a played move may not be taken back.
 
+#[path = "common/requests.rs"]
+mod requests;
+
 use chrono::{TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::User;
-use pawnpost::service::{BoardImages, Input, Moderation, Reply, Request, Service, ServiceConfig};
+use pawnpost::service::{Input, Reply, Service, ServiceConfig};
 use pawnpost::storage::sqlite::SqliteStore;
+use requests::{RequestExt, request, text};
 
-fn act(user: &str, key: &str, input: Input) -> Request {
-    Request {
-        platform: Platform::Matrix,
-        server: "club".into(),
-        channel: "!room:localhost".into(),
-        user: User {
-            id: user.into(),
-            name: user.into(),
-            locale: None,
-            moderation: Moderation::None,
-        },
-        key: Some(key.into()),
-        input,
-        board_images: BoardImages::Omitted,
-    }
-}
-
-fn text(text: &str) -> Input {
-    Input::Text(text.into())
+fn act(user: &str, key: &str, input: Input) -> pawnpost::service::Request {
+    request(Platform::Matrix, "club", "!room:localhost", user, input).keyed(key)
 }
 
 fn edit(original: &str, text: &str) -> Input {

@@ -1,28 +1,17 @@
 //! A notice is written in its reader's language: their own setting, else
 //! the language their chat client last said it speaks, else the server's.
 
+#[path = "common/requests.rs"]
+mod requests;
+
 use chrono::{TimeZone, Utc};
 use pawnpost::core::platform::Platform;
-use pawnpost::service::{
-    BoardImages, Input, Moderation, Reply, Request, Service, ServiceConfig, User,
-};
+use pawnpost::service::{Reply, Request, Service, ServiceConfig};
 use pawnpost::storage::sqlite::SqliteStore;
+use requests::{RequestExt, request, text};
 
-fn act(user: &str, locale: &str, text: &str) -> Request {
-    Request {
-        platform: Platform::Discord,
-        server: "guild".into(),
-        channel: "42".into(),
-        user: User {
-            id: user.into(),
-            name: user.into(),
-            locale: Some(locale.into()),
-            moderation: Moderation::None,
-        },
-        key: None,
-        input: Input::Text(text.into()),
-        board_images: BoardImages::Omitted,
-    }
+fn act(user: &str, locale: &str, said: &str) -> Request {
+    request(Platform::Discord, "guild", "42", user, text(said)).locale(locale)
 }
 
 fn to<'a>(replies: &'a [Reply], user: &str) -> &'a str {
