@@ -111,6 +111,12 @@ pub async fn run(
     Ok(())
 }
 
+/// The command a message's text holds (pills read as the users they name),
+/// if it starts with the prefix.
+fn command_in(body: &str, html: Option<&str>, prefix: &str) -> Option<String> {
+    command_text(&resolve_pills(body, html), prefix)
+}
+
 /// Answers the response's invitations and queues its new events.
 fn queue_events(
     client: &Client,
@@ -155,8 +161,7 @@ async fn handle_event(
             body,
             html,
         } => {
-            let body = resolve_pills(&body, html.as_deref());
-            let Some(text) = command_text(&body, &settings.prefix) else {
+            let Some(text) = command_in(&body, html.as_deref(), &settings.prefix) else {
                 return;
             };
             (event_id, sender, Input::Text(text))
@@ -168,8 +173,7 @@ async fn handle_event(
             body,
             html,
         } => {
-            let body = resolve_pills(&body, html.as_deref());
-            let Some(text) = command_text(&body, &settings.prefix) else {
+            let Some(text) = command_in(&body, html.as_deref(), &settings.prefix) else {
                 return;
             };
             let original = format!("matrix:{original}");
