@@ -622,10 +622,7 @@ impl Service {
             "language-reset"
         };
         let reply = self.private(ctx, self.i18n.text(shown, id, &[]));
-        let answer = self.commit_replies(ctx, commit, now, vec![reply]).await;
-        // The player's games must now be told in the new language.
-        self.games.clear();
-        answer
+        self.commit_setting(ctx, commit, now, reply).await
     }
 
     /// The next reminder for the player to move after `after`, by the configured points.
@@ -652,8 +649,21 @@ impl Service {
         };
         let key = format!("notify-{}", notify.as_str());
         let reply = self.private(ctx, self.text(ctx, &key, &[]));
+        self.commit_setting(ctx, commit, now, reply).await
+    }
+
+    /// Commits a change to the acting player's own settings. Cached games
+    /// hold their players' rows, which such a change leaves behind: they
+    /// are forgotten, so the player's games are told in the new language,
+    /// or where they asked, from the next act on.
+    async fn commit_setting(
+        &self,
+        ctx: &Context,
+        commit: Commit,
+        now: DateTime<Utc>,
+        reply: Reply,
+    ) -> Attempt {
         let answer = self.commit_replies(ctx, commit, now, vec![reply]).await;
-        // The player's games must now be told where they asked.
         self.games.clear();
         answer
     }
