@@ -10,14 +10,14 @@ use rusqlite::Connection;
 use shakmaty::{CastlingMode, Chess, Position};
 
 /// Every row of every table, as text, for before/after comparisons.
-/// The kept answers of acts (`processed_acts`) are left out: a refusal
+/// The kept answers of acts (`acts`) are left out: a refusal
 /// keeps its answer there, and changes nothing else.
 fn dump(db: &std::path::Path) -> Vec<String> {
     let conn = Connection::open(db).expect("open db");
     let tables: Vec<String> = conn
         .prepare(
             "SELECT name FROM sqlite_master
-             WHERE type = 'table' AND name <> 'processed_acts' ORDER BY name",
+             WHERE type = 'table' AND name <> 'acts' ORDER BY name",
         )
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
         .expect("tables");
@@ -243,10 +243,7 @@ fn a_refused_act_stays_refused_when_its_script_runs_again() {
         first[2]
     );
     // Every act's answer is kept under its key, the refusals' too.
-    assert_eq!(
-        count(&console.db(), "SELECT count(*) FROM processed_acts"),
-        7
-    );
+    assert_eq!(count(&console.db(), "SELECT count(*) FROM acts"), 7);
 
     // Run again: by now it is Black's move, and e5 would be legal as ply 4.
     let second = run_ok(&console, &path);

@@ -88,7 +88,7 @@ fn two_processes_on_one_file_queue_and_apply_every_act() {
         "SELECT count(*) FROM challenges WHERE status = 'accepted' AND game_id IS NOT NULL",
     );
     let players = count(&conn, "SELECT count(*) FROM players");
-    let answered = count(&conn, "SELECT count(*) FROM processed_acts");
+    let answered = count(&conn, "SELECT count(*) FROM acts");
     // Shown with --nocapture: the numbers of the "Done when".
     println!(
         "two processes, {} acts: {answered} applied, {failed} failed; {games} games, {players} players",

@@ -214,11 +214,7 @@ impl Service {
                 }
             };
         }
-        match self
-            .store
-            .ongoing_in_channel(ctx.channel.id, ctx.player.id)
-            .await?
-        {
+        match ctx.games_here.clone() {
             ChannelGames::One {
                 id,
                 version,

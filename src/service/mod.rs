@@ -55,8 +55,8 @@ use crate::core::notation::Lang;
 use crate::core::platform::Platform;
 use crate::i18n::{self, Arg, I18n};
 use crate::storage::{
-    ActRequest, ChannelRow, Commit, Committed, OpenedAct, PlayerRow, ServerDefaults, ServerRow,
-    StorageError, Store,
+    ActRequest, ChannelGames, ChannelRow, Commit, Committed, OpenedAct, PlayerRow, ServerDefaults,
+    ServerRow, StorageError, Store,
 };
 
 pub use moderation::Moderation;
@@ -284,6 +284,8 @@ struct Context {
     channel: ChannelRow,
     channel_platform_id: String,
     player: PlayerRow,
+    /// The player's ongoing games in this channel when the act began.
+    games_here: ChannelGames,
     /// What the platform vouches the player moderates, relative to
     /// `server` and `channel` (see [`Context::moderates`]).
     moderation: Moderation,
@@ -586,13 +588,14 @@ impl Service {
                 time_control: self.config.default_time_control.clone(),
             },
         };
-        let (server, channel, player) = match self.store.open_act(request, now).await? {
+        let (server, channel, player, games_here) = match self.store.open_act(request, now).await? {
             OpenedAct::Answered(json) => return Ok(Opened::Answered(parse_answer(&json)?)),
             OpenedAct::New {
                 server,
                 channel,
                 player,
-            } => (server, channel, player),
+                games_here,
+            } => (server, channel, player, games_here),
         };
         let lang = i18n::negotiate(player.language, act.user.locale.as_deref(), server.language);
         Ok(Opened::New(Box::new(Context {
@@ -602,6 +605,7 @@ impl Service {
             channel,
             channel_platform_id: act.channel.clone(),
             player,
+            games_here,
             moderation: act.user.moderation,
             lang,
             now,

@@ -95,6 +95,10 @@ const SHARED: &[(&str, &str)] = &[
         "0012_client_language",
         include_str!("../../migrations/shared/0012_client_language.sql"),
     ),
+    (
+        "0013_acts",
+        include_str!("../../migrations/shared/0013_acts.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

@@ -594,14 +594,17 @@ pub struct ActRequest {
 
 /// What [`Store::open_act`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)] // one per act, moved once: boxing would buy nothing
 pub enum OpenedAct {
     /// The act was carried out before; this is its stored answer.
     Answered(String),
-    /// A new act, and where it happens (rows created when new).
+    /// A new act, and where it happens (rows created when new), with the
+    /// player's ongoing games there (read now: most acts are moves in them).
     New {
         server: ServerRow,
         channel: ChannelRow,
         player: PlayerRow,
+        games_here: ChannelGames,
     },
 }
 

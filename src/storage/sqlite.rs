@@ -168,13 +168,8 @@ impl SqliteStore {
         T: Send,
         F: FnOnce(&Connection) -> Result<T> + Send,
     {
-        self.with(move |conn| {
-            let tx = conn.transaction()?;
-            let value = work(&tx)?;
-            tx.commit()?;
-            Ok(value)
-        })
-        .await
+        self.with(move |conn| in_transaction(conn, "BEGIN", work))
+            .await
     }
 
     /// Runs `work` in one `IMMEDIATE` transaction: it holds the write lock
@@ -185,14 +180,31 @@ impl SqliteStore {
         T: Send,
         F: FnOnce(&Connection) -> Result<T> + Send,
     {
-        self.with(move |conn| {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let value = work(&tx)?;
-            tx.commit()?;
-            Ok(value)
-        })
-        .await
+        self.with(move |conn| in_transaction(conn, "BEGIN IMMEDIATE", work))
+            .await
     }
+}
+
+/// Runs `work` between `begin` and `COMMIT`, rolled back if either fails.
+/// Unlike rusqlite's `Transaction`, the three statements are prepared once
+/// and kept, not parsed again for every act.
+fn in_transaction<T>(
+    conn: &Connection,
+    begin: &str,
+    work: impl FnOnce(&Connection) -> Result<T>,
+) -> Result<T> {
+    conn.prepare_cached(begin)?.execute([])?;
+    let done = work(conn).and_then(|value| {
+        conn.prepare_cached("COMMIT")?.execute([])?;
+        Ok(value)
+    });
+    if done.is_err() && !conn.is_autocommit() {
+        // The first error is the one to report.
+        let _ = conn
+            .prepare_cached("ROLLBACK")
+            .and_then(|mut rollback| rollback.execute([]));
+    }
+    done
 }
 
 /// A damaged file refused at open, naming the file and what to do.
@@ -368,7 +380,8 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 19] = [
+    const TABLES: [&str; 18] = [
+        "acts",
         "challenges",
         "channels",
         "game_notes",
@@ -379,9 +392,7 @@ mod tests {
         "ladders",
         "leaves",
         "moves",
-        "outbox",
         "players",
-        "processed_acts",
         "rating_history",
         "ratings",
         "servers",
@@ -470,6 +481,48 @@ mod tests {
         let conn = Connection::open(&path).expect("open");
         assert_eq!(int_pragma(&conn, "user_version"), 0);
         assert_eq!(tables(&conn), ["games"]);
+    }
+
+    /// 0013 folds each kept answer and its outbox row into one `acts` row:
+    /// a replay still finds its answer, and undelivered notices stay due.
+    #[tokio::test]
+    async fn kept_answers_and_their_outbox_rows_become_acts() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("v12.db");
+        let mut conn = Connection::open(&path).expect("open");
+        for (index, (name, sql)) in migrations().iter().enumerate().take(12) {
+            apply_migration(&mut conn, index + 1, name, sql).expect("older step");
+        }
+        conn.execute_batch(
+            "INSERT INTO processed_acts VALUES
+                 ('b', '2026-01-01T00:00:02Z', '[\"b\"]'),
+                 ('a', '2026-01-01T00:00:01Z', '[\"a\", \"notice\"]');
+             INSERT INTO outbox (act_key, platform, next_item, attempts, due_at, created_at)
+                 VALUES ('a', 'discord', 1, 2, '2026-01-01T00:01:00Z', '2026-01-01T00:00:01Z');",
+        )
+        .expect("rows of version 12");
+        drop(conn);
+
+        let store = Store::from(SqliteStore::open(&path).expect("migrate"));
+        let answer = store.answer_of("b").await.expect("read");
+        assert_eq!(answer.as_deref(), Some(r#"["b"]"#));
+        let due = store
+            .claim_notices(Platform::Discord, at(120), at(240), 10)
+            .await
+            .expect("claim");
+        assert_eq!(
+            due.iter()
+                .map(|n| (n.act_key.as_str(), n.next_item, n.attempts))
+                .collect::<Vec<_>>(),
+            [("a", 1, 2)],
+            "only the act with notices left, where its delivery stood"
+        );
+        let conn = store.sqlite().lock().expect("lock");
+        let order: Vec<String> = conn
+            .prepare("SELECT act_key FROM acts ORDER BY id")
+            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+            .expect("acts");
+        assert_eq!(order, ["a", "b"], "in the order they were committed");
     }
 
     #[tokio::test]

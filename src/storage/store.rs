@@ -14,11 +14,10 @@ use super::queries::{commit, games, identity, ladder, outbox, ratings, schedule,
 use super::sql::ready;
 use super::sqlite::{SqliteStore, conn::SqliteConn};
 use super::{
-    ActRequest, ChallengeRow, ChannelGames, ChannelRow, Commit, Committed, DueGame, DueTournament,
-    EntrantRow, FinishedGame, GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow,
-    LeaveRow, NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform, PlayerRow,
-    QueuedNotices, RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow,
-    TournamentRow,
+    ActRequest, ChallengeRow, ChannelRow, Commit, Committed, DueGame, DueTournament, EntrantRow,
+    FinishedGame, GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow,
+    NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform, PlayerRow, QueuedNotices,
+    RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow, TournamentRow,
 };
 use crate::core::game::PlayerId;
 
@@ -179,9 +178,10 @@ impl Store {
         reading!(self, |c| identity::server(c, id))
     }
 
-    /// One round trip at the start of every act: the stored answer if the
-    /// act was already carried out, else its server, channel and player
-    /// (created when new, the display name kept current).
+    /// One read at the start of every act: the stored answer if the act was
+    /// already carried out, else its server, channel and player (created
+    /// when new, the display name kept current) and the player's ongoing
+    /// games in the channel.
     pub async fn open_act(&self, request: ActRequest, now: DateTime<Utc>) -> Result<OpenedAct> {
         // The common case (a known place and player) only reads and takes no
         // write lock; new servers, channels and players are written together
@@ -190,15 +190,6 @@ impl Store {
             Some(opened) => Ok(opened),
             None => writing!(self, |c| identity::open_act_writing(c, &request, now)),
         }
-    }
-
-    /// `player`'s ongoing games in a channel: cheap when there is just one.
-    pub async fn ongoing_in_channel(
-        &self,
-        channel_id: i64,
-        player: PlayerId,
-    ) -> Result<ChannelGames> {
-        reading!(self, |c| games::ongoing_in_channel(c, channel_id, player))
     }
 
     /// The stored answer of an act already processed.

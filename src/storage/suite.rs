@@ -1005,6 +1005,7 @@ pub async fn acts_open_in_one_call(store: &Store) -> Result<()> {
         server,
         channel,
         player,
+        ..
     } = store.open_act(request.clone(), t(0)).await?
     else {
         panic!("a new act");
@@ -1039,10 +1040,26 @@ pub async fn acts_open_in_one_call(store: &Store) -> Result<()> {
     Ok(())
 }
 
-/// `ongoing_in_channel` names the one game with its version, or lists several.
+/// Opening an act names the player's one game in the channel with its
+/// version, or lists several.
 pub async fn the_only_game_in_a_channel_is_found_by_version(store: &Store) -> Result<()> {
     let w = world(store).await?;
-    let lookup = || store.ongoing_in_channel(w.channel.id, w.alice.id);
+    let request = ActRequest {
+        act_key: None,
+        platform: Platform::Console,
+        server: "club".into(),
+        channel: "main".into(),
+        user_id: "alice".into(),
+        user_name: "alice".into(),
+        client_language: None,
+        defaults: defaults(),
+    };
+    let lookup = || async {
+        match store.open_act(request.clone(), t(0)).await? {
+            OpenedAct::New { games_here, .. } => Ok::<_, StorageError>(games_here),
+            answered => panic!("a new act: {answered:?}"),
+        }
+    };
     assert_eq!(lookup().await?, ChannelGames::None);
     let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
     let record = store.game(first).await?.expect("game");

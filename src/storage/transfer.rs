@@ -71,9 +71,8 @@ pub const TABLES: &[Table] = &[
                  wake_at"),
     table("moves", 2, false, "game_id, ply, uci, san, played_at, draw_offer"),
     table("game_notes", 2, false, "game_id, seq, note"),
-    table("processed_acts", 1, false, "act_key, processed_at, answer"),
-    table("outbox", 1, true, "id, act_key, platform, next_item, attempts, failures, \
-                             last_error, due_at, created_at, server_id"),
+    table("acts", 1, true, "id, act_key, processed_at, answer, platform, server_id, next_item, \
+                 attempts, failures, last_error, due_at"),
     table("heartbeat", 1, false, "id, at"),
     table("leaves", 1, true, "id, player_id, server_id, starts_at, ends_at, ended_at, days"),
     table("ratings", 2, false, "server_id, player_id, rating, deviation, volatility, games, \

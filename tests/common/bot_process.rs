@@ -57,7 +57,7 @@ pub async fn until_committed(db: &Path, key: &str, patience: Duration) {
         let committed = rusqlite::Connection::open(db)
             .and_then(|reader| {
                 reader.query_row(
-                    "SELECT count(*) FROM processed_acts WHERE act_key = ?1",
+                    "SELECT count(*) FROM acts WHERE act_key = ?1",
                     [key],
                     |row| row.get::<_, i64>(0),
                 )

@@ -187,7 +187,8 @@ mod tests {
 
     store_suite!(optional async fresh);
 
-    const TABLES: [&str; 20] = [
+    const TABLES: [&str; 19] = [
+        "acts",
         "challenges",
         "channels",
         "game_notes",
@@ -198,9 +199,7 @@ mod tests {
         "ladders",
         "leaves",
         "moves",
-        "outbox",
         "players",
-        "processed_acts",
         "rating_history",
         "ratings",
         "schema_migrations",

@@ -388,46 +388,51 @@ async fn end_leave(c: &impl Conn, ending: &LeaveEnding) -> Result<()> {
     changed_one(changed)
 }
 
-/// Stores each act's answer under its key, in one statement, and queues
-/// the notices of those that have some, in another; a key already taken
-/// (by this or another process) refuses the whole commit as a replay of
-/// that act.
+/// Stores each act's answer under its key with its notices' place in the
+/// outbox, in one statement; a key already taken (by this or another
+/// process) refuses the whole commit as a replay of that act.
 async fn record_answers(c: &impl Conn, answers: &[Kept], now: DateTime<Utc>) -> Result<()> {
     if answers.is_empty() {
         return Ok(());
     }
-    let mut values = Vec::with_capacity(answers.len() * 3);
+    let mut values = Vec::with_capacity(answers.len() * 7);
     for kept in answers {
-        values.extend(params![&kept.key, now, &kept.answer]);
+        let outgoing = kept.outgoing.as_ref();
+        values.extend(params![
+            &kept.key,
+            now,
+            &kept.answer,
+            outgoing.map(|o| o.platform.as_str()),
+            outgoing.and_then(|o| o.server_id),
+            outgoing.map_or(0, |o| o.first),
+            outgoing.map(|o| o.held_until.unwrap_or(now))
+        ]);
     }
     let sql = format!(
-        "INSERT INTO processed_acts (act_key, processed_at, answer) VALUES {}
+        "INSERT INTO acts (act_key, processed_at, answer, platform, server_id, next_item, due_at)
+         VALUES {}
          ON CONFLICT (act_key) DO NOTHING",
-        value_rows(answers.len(), 3)
+        value_rows(answers.len(), 7)
     );
     if let [kept] = answers {
         // One act (the common case): the count says it all.
         if c.execute(&sql, &values).await? == 0 {
             return Err(StorageError::DuplicateAct(kept.key.clone()));
         }
-    } else {
-        let stored = c
-            .query(&format!("{sql} RETURNING act_key"), &values)
-            .await?;
-        if stored.len() < answers.len() {
-            let stored = stored
-                .iter()
-                .map(|row| row.string(0))
-                .collect::<Result<std::collections::HashSet<_>>>()?;
-            let replayed = answers.iter().find(|kept| !stored.contains(&kept.key));
-            return Err(StorageError::DuplicateAct(
-                replayed.map(|kept| kept.key.clone()).unwrap_or_default(),
-            ));
-        }
+        return Ok(());
     }
-    let queued: Vec<(&str, Outgoing)> = answers
-        .iter()
-        .filter_map(|kept| Some((kept.key.as_str(), kept.outgoing?)))
-        .collect();
-    super::outbox::queue(c, &queued, now).await
+    let stored = c
+        .query(&format!("{sql} RETURNING act_key"), &values)
+        .await?;
+    if stored.len() < answers.len() {
+        let stored = stored
+            .iter()
+            .map(|row| row.string(0))
+            .collect::<Result<std::collections::HashSet<_>>>()?;
+        let replayed = answers.iter().find(|kept| !stored.contains(&kept.key));
+        return Err(StorageError::DuplicateAct(
+            replayed.map(|kept| kept.key.clone()).unwrap_or_default(),
+        ));
+    }
+    Ok(())
 }

@@ -4,6 +4,7 @@
 use crate::core::names::Named;
 use chrono::{DateTime, Utc};
 
+use super::games::ongoing_in_channel;
 use super::rows::{self, PLAYER_COLUMNS, SERVER_COLUMNS};
 use crate::core::game::PlayerId;
 use crate::storage::sql::{Conn, params};
@@ -154,13 +155,10 @@ pub async fn ensure_player(
 }
 
 pub async fn answer_of(c: &impl Conn, key: &str) -> Result<Option<String>> {
-    c.query_opt(
-        "SELECT answer FROM processed_acts WHERE act_key = ?1",
-        &params![key],
-    )
-    .await?
-    .map(|row| row.string(0))
-    .transpose()
+    c.query_opt("SELECT answer FROM acts WHERE act_key = ?1", &params![key])
+        .await?
+        .map(|row| row.string(0))
+        .transpose()
 }
 
 /// The common case of opening an act, read in one query: the stored answer
@@ -168,7 +166,7 @@ pub async fn answer_of(c: &impl Conn, key: &str) -> Result<Option<String>> {
 /// be created or renamed first (then [`open_act_writing`] does it).
 pub async fn open_act_reading(c: &impl Conn, request: &ActRequest) -> Result<Option<OpenedAct>> {
     let sql = format!(
-        "SELECT (SELECT answer FROM processed_acts WHERE act_key = ?1), {SERVER_COLUMNS}, c.id,
+        "SELECT (SELECT answer FROM acts WHERE act_key = ?1), {SERVER_COLUMNS}, c.id,
                 {PLAYER_COLUMNS}
          FROM (SELECT 1) AS one
          LEFT JOIN servers s ON s.platform = ?2 AND s.platform_id = ?3
@@ -200,12 +198,14 @@ pub async fn open_act_reading(c: &impl Conn, request: &ActRequest) -> Result<Opt
     if player.display_name != request.user_name || new_client_language {
         return Ok(None);
     }
+    let channel = ChannelRow {
+        id: row.int(9)?,
+        server_id: server.id,
+        platform_id: request.channel.clone(),
+    };
     Ok(Some(OpenedAct::New {
-        channel: ChannelRow {
-            id: row.int(9)?,
-            server_id: server.id,
-            platform_id: request.channel.clone(),
-        },
+        games_here: ongoing_in_channel(c, channel.id, player.id).await?,
+        channel,
         server,
         player,
     }))
@@ -243,6 +243,7 @@ pub async fn open_act_writing(
         player.client_language = request.client_language;
     }
     Ok(OpenedAct::New {
+        games_here: ongoing_in_channel(c, channel.id, player.id).await?,
         server,
         channel,
         player,

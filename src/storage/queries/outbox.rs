@@ -1,39 +1,12 @@
 //! The outbox: which acts' notices are still to be delivered, and how far
-//! their delivery has come. The notices are the act's stored answer
-//! (`processed_acts`); a row here is written in the act's own commit.
+//! their delivery has come. The notices are the act's stored answer; both
+//! are one `acts` row, written in the act's own commit (`commit.rs`).
 
 use chrono::{DateTime, Utc};
 
 use crate::core::names::Named;
-use crate::storage::sql::{Conn, Value, params, value_rows};
-use crate::storage::{NoticeProgress, NoticeTrouble, Outgoing, Platform, QueuedNotices, Result};
-
-/// Queues the notices of each act `(key, outgoing)`, due at once or when
-/// their hold ends, in one statement, in their order. The caller has stored each act's answer
-/// under its key, so none was queued before.
-pub async fn queue(c: &impl Conn, acts: &[(&str, Outgoing)], now: DateTime<Utc>) -> Result<()> {
-    if acts.is_empty() {
-        return Ok(());
-    }
-    let mut values = Vec::with_capacity(acts.len() * 6);
-    for (key, outgoing) in acts {
-        values.extend(params![
-            *key,
-            outgoing.platform.as_str(),
-            outgoing.first,
-            outgoing.held_until.unwrap_or(now),
-            now,
-            outgoing.server_id
-        ]);
-    }
-    let sql = format!(
-        "INSERT INTO outbox (act_key, platform, next_item, due_at, created_at, server_id)
-         VALUES {}",
-        value_rows(acts.len(), 6)
-    );
-    c.execute(&sql, &values).await?;
-    Ok(())
-}
+use crate::storage::sql::{Conn, Value, params};
+use crate::storage::{NoticeProgress, NoticeTrouble, Platform, QueuedNotices, Result};
 
 /// Claims up to `limit` acts whose notices are due on `platform`, in the
 /// order they committed, until `lease_until`: another worker (in this process or another)
@@ -49,53 +22,28 @@ pub async fn claim(
 ) -> Result<Vec<QueuedNotices>> {
     let claimed = c
         .query(
-            "UPDATE outbox SET due_at = ?3
+            "UPDATE acts SET due_at = ?3
              WHERE due_at <= ?2 AND id IN (
-                 SELECT id FROM outbox WHERE platform = ?1 AND due_at <= ?2
+                 SELECT id FROM acts WHERE platform = ?1 AND due_at <= ?2
                  ORDER BY id LIMIT ?4)
-             RETURNING id, act_key, next_item, attempts, failures, created_at",
+             RETURNING id, act_key, answer, next_item, attempts, failures, processed_at",
             &params![platform.as_str(), now, lease_until, limit as i64],
         )
         .await?;
-    if claimed.is_empty() {
-        return Ok(Vec::new());
-    }
-    let keys = claimed
+    let mut queued = claimed
         .iter()
-        .map(|row| row.string(1).map(Value::Text))
+        .map(|row| {
+            let notices = QueuedNotices {
+                act_key: row.string(1)?,
+                answer: row.string(2)?,
+                next_item: row.count(3)?,
+                attempts: row.count(4)?,
+                failures: row.count(5)?,
+                created_at: row.time(6)?,
+            };
+            Ok((row.int(0)?, notices))
+        })
         .collect::<Result<Vec<_>>>()?;
-    let marks: Vec<String> = (1..=keys.len()).map(|n| format!("?{n}")).collect();
-    let answers = c
-        .query(
-            &format!(
-                "SELECT act_key, answer FROM processed_acts WHERE act_key IN ({})",
-                marks.join(", ")
-            ),
-            &keys,
-        )
-        .await?;
-    let mut queued = Vec::with_capacity(claimed.len());
-    for row in &claimed {
-        let act_key = row.string(1)?;
-        // An answer is stored in the same commit as its row: none is damage.
-        let answer = answers
-            .iter()
-            .find(|a| a.text(0).is_ok_and(|key| key == act_key))
-            .map(|a| a.string(1))
-            .transpose()?
-            .unwrap_or_else(|| "[]".to_owned());
-        queued.push((
-            row.int(0)?,
-            QueuedNotices {
-                act_key,
-                answer,
-                next_item: row.count(2)?,
-                attempts: row.count(3)?,
-                failures: row.count(4)?,
-                created_at: row.time(5)?,
-            },
-        ));
-    }
     // In the order the acts committed (RETURNING promises no order).
     queued.sort_by_key(|(id, _)| *id);
     Ok(queued.into_iter().map(|(_, notices)| notices).collect())
@@ -104,7 +52,7 @@ pub async fn claim(
 /// Records how far a worker got with the act `key`'s notices.
 pub async fn settle(c: &impl Conn, key: &str, progress: &NoticeProgress) -> Result<()> {
     c.execute(
-        "UPDATE outbox SET next_item = ?2, attempts = ?3, failures = ?4, last_error = ?5,
+        "UPDATE acts SET next_item = ?2, attempts = ?3, failures = ?4, last_error = ?5,
                            due_at = ?6
          WHERE act_key = ?1",
         &params![
@@ -131,7 +79,7 @@ pub async fn settle_answered(c: &impl Conn, keys: &[String]) -> Result<()> {
     let marks: Vec<String> = (1..=keys.len()).map(|n| format!("?{n}")).collect();
     c.execute(
         &format!(
-            "UPDATE outbox SET due_at = NULL WHERE due_at IS NOT NULL AND act_key IN ({})",
+            "UPDATE acts SET due_at = NULL WHERE due_at IS NOT NULL AND act_key IN ({})",
             marks.join(", ")
         ),
         &values,
@@ -148,15 +96,15 @@ pub async fn trouble(c: &impl Conn, server_id: i64, since: DateTime<Utc>) -> Res
             // PostgreSQL sums bigints as numeric: cast back.
             "SELECT CAST(coalesce(sum(failures), 0) AS bigint),
                     CAST(count(*) FILTER (WHERE attempts > 0 AND due_at IS NOT NULL) AS bigint)
-             FROM outbox WHERE server_id = ?1 AND created_at >= ?2",
+             FROM acts WHERE server_id = ?1 AND processed_at >= ?2",
             &params![server_id, since],
         )
         .await?;
     let latest = c
         .query(
-            "SELECT last_error FROM outbox
-             WHERE server_id = ?1 AND created_at >= ?2 AND failures > 0 AND last_error IS NOT NULL
-             ORDER BY created_at DESC LIMIT 1",
+            "SELECT last_error FROM acts
+             WHERE server_id = ?1 AND processed_at >= ?2 AND failures > 0 AND last_error IS NOT NULL
+             ORDER BY processed_at DESC LIMIT 1",
             &params![server_id, since],
         )
         .await?;
@@ -170,7 +118,7 @@ pub async fn trouble(c: &impl Conn, server_id: i64, since: DateTime<Utc>) -> Res
 /// The earliest instant a notice on `platform` is due (a claim's end included).
 pub async fn next_due(c: &impl Conn, platform: Platform) -> Result<Option<DateTime<Utc>>> {
     c.query_one(
-        "SELECT min(due_at) FROM outbox WHERE platform = ?1 AND due_at IS NOT NULL",
+        "SELECT min(due_at) FROM acts WHERE platform = ?1 AND due_at IS NOT NULL",
         &params![platform.as_str()],
     )
     .await?
