@@ -27,8 +27,18 @@ struct Cli {
     /// The configuration file (default: pawnpost.toml if it exists).
     #[arg(long, global = true)]
     config: Option<PathBuf>,
+    /// How log lines are written on stderr: `text` for people (coloured
+    /// only on a terminal), `json` for a log collector (one object a line).
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand)]
@@ -145,16 +155,24 @@ fn main() -> Result<()> {
         None => config.discord.token.is_some() || config.matrix.is_configured(),
         Some(_) => false,
     };
-    let default_filter = if serving { SERVE_LOG } else { "warn" };
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| default_filter.into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    init_logging(cli.log_format, if serving { SERVE_LOG } else { "warn" });
     let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
     runtime.block_on(run(cli.command, config))
+}
+
+/// Logs go to stderr, filtered by `RUST_LOG` or else by `default_filter`;
+/// colours only when stderr is a terminal (not in a journal or a file).
+fn init_logging(format: LogFormat, default_filter: &str) {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| default_filter.into());
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => logs.with_ansi(std::io::stderr().is_terminal()).init(),
+        LogFormat::Json => logs.json().init(),
+    }
 }
 
 async fn run(command: Option<Command>, config: Config) -> Result<()> {
@@ -188,10 +206,7 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
                  Type `alice: /challenge @bob`, then `bob: /accept`, `alice: /move e4` ... \
                  (`alice: /help` lists the commands; Ctrl-D quits).\n\
                  To run the bot, set DISCORD_TOKEN (see README.md).",
-                match config.database.target()? {
-                    Database::Sqlite(path) => path.display().to_string(),
-                    Database::Postgres(_) => "PostgreSQL".to_owned(),
-                }
+                database_label(&config)?
             );
             run_console(&config, ConsoleArgs::default()).await
         }
@@ -230,8 +245,20 @@ async fn serve(config: &Config) -> Result<()> {
             "no chat platform is configured: set DISCORD_TOKEN or the [matrix] section (see README.md)"
         );
     }
-    let store = open_store(config, None).await?.into_store();
-    serve_platform(Arc::new(service(config, store)?), config).await
+    let opened = open_store(config, None).await?;
+    let database = database_label(config)?;
+    let schema = match &opened {
+        Opened::Sqlite(store) => store.schema_version()?,
+        Opened::Postgres(store) => store.schema_version().await?,
+    };
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        database,
+        schema,
+        platform = if discord { "discord" } else { "matrix" },
+        "database ready; connecting"
+    );
+    serve_platform(Arc::new(service(config, opened.into_store())?), config).await
 }
 
 /// Runs the configured platform's bot on `service`.
@@ -434,6 +461,18 @@ impl Opened {
             Opened::Postgres(db) => db.into(),
         }
     }
+}
+
+/// The configured database as logs and messages name it: the SQLite file's
+/// full path, or just "PostgreSQL" (its URL may hold a password).
+fn database_label(config: &Config) -> Result<String> {
+    Ok(match config.database.target()? {
+        Database::Sqlite(path) => std::path::absolute(&path)
+            .unwrap_or(path)
+            .display()
+            .to_string(),
+        Database::Postgres(_) => "PostgreSQL".to_owned(),
+    })
 }
 
 async fn open_store(config: &Config, db: Option<&PathBuf>) -> Result<Opened> {

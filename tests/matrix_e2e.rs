@@ -1,11 +1,25 @@
 //! The Matrix bot against a real Synapse: two players (alice, bob) on real
 //! matrix-sdk clients, the bot in-process on its SQLite stores.
 //!
-//! Needs `MATRIX_HS` (see `.ci/run` and `../shared/tools/synapse-test-server.sh`,
-//! which registers alice, bob and chessbot with password `pass-<name>`).
-//! Without it the test says so and passes, so `cargo test` works anywhere.
-//! The attacker, mallory, is registered here through Synapse's shared-secret
-//! admin API (the script's secret, or `MATRIX_REGISTRATION_SECRET`).
+//! Needs `MATRIX_HS`, the URL of a homeserver on 127.0.0.1 where users
+//! alice, bob and chessbot exist with passwords `pass-alice`, `pass-bob` and
+//! `pass-chessbot`. Without it the tests print a note (which `cargo test`
+//! shows) and return at once.
+//!
+//! CI starts one with `../shared/tools/synapse-test-server.sh DIR PORT`. By
+//! hand: `pip install matrix-synapse`, generate a config
+//! (`python -m synapse.app.homeserver --server-name localhost --config-path
+//! homeserver.yaml --generate-config --report-stats=no`), set in it
+//! `registration_shared_secret`, generous rate limits (`rc_message`,
+//! `rc_login`, `rc_joins`, `rc_invites`, `rc_registration`: `per_second:
+//! 1000, burst_count: 1000`), `caches: {sync_response_cache_duration: 0}`
+//! and a listener on 127.0.0.1, start Synapse, register the three users with
+//! `register_new_matrix_user -c homeserver.yaml -u NAME -p pass-NAME
+//! --no-admin`, then run `MATRIX_HS=http://127.0.0.1:PORT
+//! MATRIX_REGISTRATION_SECRET=SECRET cargo test --test matrix_e2e`. The
+//! attacker, mallory, is registered by the test itself through Synapse's
+//! shared-secret admin API (`MATRIX_REGISTRATION_SECRET`, or the CI
+//! script's secret).
 
 #![cfg(feature = "matrix")]
 #![recursion_limit = "256"]
@@ -791,13 +805,22 @@ async fn only_the_games_own_moderators_abort_it(homeserver: &str, alice: &Player
     mallory.sync.abort();
 }
 
+/// Says a test was skipped where `cargo test` shows it: straight to the
+/// process's stderr, which the harness does not capture (`eprintln!` output
+/// of a passing test is hidden, and the skip would pass for a pass).
+fn say_skipped() {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "note: MATRIX_HS is not set: the Matrix end-to-end tests are skipped \
+         (see tests/matrix_e2e.rs for how to start a Synapse)"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_bot_plays_through_a_real_homeserver() {
     let Ok(homeserver) = std::env::var("MATRIX_HS") else {
-        eprintln!(
-            "skipped: MATRIX_HS is not set (start ../shared/tools/synapse-test-server.sh, \
-             as .ci/run does, to run this test)"
-        );
+        say_skipped();
         return;
     };
     tokio::time::timeout(WHOLE_TEST, scenario(&homeserver))
@@ -948,7 +971,7 @@ impl Drop for HoldingProxy {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_move_committed_before_a_crash_reaches_the_opponent_once() {
     let Ok(homeserver) = std::env::var("MATRIX_HS") else {
-        eprintln!("skipped: MATRIX_HS is not set (see the module's documentation)");
+        say_skipped();
         return;
     };
     tokio::time::timeout(WHOLE_TEST, crash_scenario(&homeserver))

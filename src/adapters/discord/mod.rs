@@ -132,15 +132,29 @@ impl Bot {
     }
 
     /// Runs the shards until `shutdown` completes (or the gateway gives up).
+    /// Discord out of reach (no network yet at boot, DNS, a refused
+    /// connection) is tried again, waiting 1 s and doubling up to a minute;
+    /// Discord's own refusals (a bad token) end the run.
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
         let manager = Arc::clone(&self.client.shard_manager);
         let shards = self.shards.clone();
-        tracing::info!(%shards, "connecting to Discord");
         let running = async {
-            match shards {
-                ShardPlan::Auto => self.client.start_autosharded().await,
-                ShardPlan::Range { shards, total } => {
-                    self.client.start_shard_range(shards, total).await
+            let mut wait = std::time::Duration::from_secs(1);
+            loop {
+                tracing::info!(%shards, "connecting to Discord");
+                let result = match &shards {
+                    ShardPlan::Auto => self.client.start_autosharded().await,
+                    ShardPlan::Range { shards, total } => {
+                        self.client.start_shard_range(shards.clone(), *total).await
+                    }
+                };
+                match result {
+                    Err(error) if out_of_reach(&error) => {
+                        tracing::warn!(%error, seconds = wait.as_secs(), "Discord is out of reach; trying again");
+                        tokio::time::sleep(wait).await;
+                        wait = (wait * 2).min(std::time::Duration::from_secs(60));
+                    }
+                    other => return other,
                 }
             }
         };
@@ -152,6 +166,18 @@ impl Bot {
             }
         }
     }
+}
+
+/// Whether the gateway failed because Discord could not be reached at all
+/// (worth trying again), not because it answered with a refusal.
+fn out_of_reach(error: &serenity::Error) -> bool {
+    use serenity::http::HttpError;
+    matches!(
+        error,
+        serenity::Error::Http(HttpError::Request(_))
+            | serenity::Error::Io(_)
+            | serenity::Error::Gateway(serenity::gateway::GatewayError::BuildingUrl)
+    )
 }
 
 /// Who acted and where, as the service sees it.

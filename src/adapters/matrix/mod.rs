@@ -59,6 +59,21 @@ pub enum MatrixError {
     Io(std::io::Error),
 }
 
+impl MatrixError {
+    /// The homeserver could not be reached at all (worth trying again), as
+    /// opposed to an answer refusing us.
+    fn is_out_of_reach(&self) -> bool {
+        let MatrixError::Sdk(matrix_sdk::Error::Http(http)) = self else {
+            return false;
+        };
+        let mut http: &matrix_sdk::HttpError = http;
+        while let matrix_sdk::HttpError::Cached(inner) = http {
+            http = inner;
+        }
+        matches!(http, matrix_sdk::HttpError::Reqwest(_))
+    }
+}
+
 /// What the running bot needs besides its client.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -76,9 +91,22 @@ pub struct MatrixBot {
 }
 
 impl MatrixBot {
-    /// Logs in (the first time) or restores the saved session.
+    /// Logs in (the first time) or restores the saved session. A homeserver
+    /// out of reach (no network yet at boot, DNS, a refused connection) is
+    /// tried again, waiting 1 s and doubling up to a minute; its refusals
+    /// (a wrong password) end the attempt.
     pub async fn connect(config: &MatrixConfig) -> Result<MatrixBot, MatrixError> {
-        let client = session::connect(config).await?;
+        let mut wait = std::time::Duration::from_secs(1);
+        let client = loop {
+            match session::connect(config).await {
+                Err(error) if error.is_out_of_reach() => {
+                    tracing::warn!(%error, seconds = wait.as_secs(), "the homeserver is out of reach; trying again");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(std::time::Duration::from_secs(60));
+                }
+                connected => break connected?,
+            }
+        };
         let own_user = client
             .user_id()
             .ok_or(MatrixError::Config("the client has no user after login"))?
