@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::core::notation::Lang;
 
@@ -29,13 +29,20 @@ impl Secret {
     }
 }
 
+/// Written as `***`: the configuration is serialized only to list its keys.
+impl Serialize for Secret {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str("***")
+    }
+}
+
 impl std::fmt::Debug for Secret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Secret(***)")
     }
 }
 
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub database: DatabaseConfig,
@@ -53,7 +60,7 @@ pub struct Config {
 }
 
 /// How notices reach people (`[delivery]`).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DeliveryConfig {
     /// Seconds a user's act is left to the process that received it to
@@ -71,7 +78,7 @@ impl Default for DeliveryConfig {
 }
 
 /// Bounds on the work one player can make the bot do (`[limits]`).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct LimitsConfig {
     /// Open challenges one player may have at once, in every channel and
@@ -109,7 +116,7 @@ impl LimitsConfig {
 }
 
 /// The challenge ladder (`[ladder]`); the rules are in `competition::ladder`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct LadderConfig {
     /// How many places up a player may challenge.
@@ -181,7 +188,7 @@ impl LadderConfig {
 }
 
 /// A season: games that ended from `from` to `to` (both days included, UTC).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct SeasonConfig {
     pub name: String,
@@ -201,7 +208,7 @@ impl SeasonConfig {
 }
 
 /// Glicko-2 settings (`[ratings]`); the defaults are lichess's.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct RatingsConfig {
     pub initial_rating: f64,
@@ -245,7 +252,7 @@ impl RatingsConfig {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct BoardConfig {
     /// Attach a PNG of the board to every reply that shows a position.
@@ -266,7 +273,7 @@ impl Default for BoardConfig {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct ClocksConfig {
     /// Remind the player to move when this share of the time for the move is
@@ -292,7 +299,7 @@ impl Default for ClocksConfig {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DatabaseConfig {
     /// The SQLite file (when `url` is not set).
@@ -341,7 +348,7 @@ impl Database {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DefaultsConfig {
     /// Language of servers that have not chosen one: `en` or `fr`.
@@ -352,7 +359,7 @@ pub struct DefaultsConfig {
     pub challenge_expiry_days: u32,
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DiscordConfig {
     /// The bot token; prefer the `DISCORD_TOKEN` variable.
@@ -389,7 +396,7 @@ impl Default for DiscordConfig {
 }
 
 /// The Matrix bot account. Matrix runs when `homeserver` and `user_id` are set.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct MatrixConfig {
     /// The homeserver's client URL (`https://matrix.example.org`).
@@ -484,6 +491,113 @@ pub enum ConfigError {
     Env { name: String, message: String },
 }
 
+/// Variables read besides `PAWNPOST_<SECTION>_<KEY>`: the names other
+/// tools give the same secrets. The `PAWNPOST_` name wins over these.
+const ALIASES: &[(&str, &str, &str)] = &[
+    ("DISCORD_TOKEN", "discord", "token"),
+    ("MATRIX_PASSWORD", "matrix", "password"),
+    ("MATRIX_ACCESS_TOKEN", "matrix", "access_token"),
+    ("MATRIX_STORE_PASSPHRASE", "matrix", "store_passphrase"),
+];
+
+/// `PAWNPOST_` variables that are not configuration: the tests' and
+/// benchmarks' own.
+const NOT_CONFIGURATION: &[&str] = &[
+    "PAWNPOST_TEST_POSTGRES",
+    "PAWNPOST_BLESS",
+    "PAWNPOST_BENCH_IMAGES",
+];
+
+/// One variable that sets a key: its name, the key's section and name, and
+/// the key's default (which says what type of value to read).
+struct Variable {
+    name: String,
+    section: String,
+    key: String,
+    default: serde_json::Value,
+}
+
+/// Every variable that sets a key, aliases first (so the `PAWNPOST_` name
+/// is applied last and wins). The keys come from the configuration's own
+/// structure, so a new key has its variable without being listed here;
+/// arrays of tables (`[[seasons]]`) have none.
+fn variables() -> Vec<Variable> {
+    let sections = match serde_json::to_value(Config::default()) {
+        Ok(serde_json::Value::Object(sections)) => sections,
+        _ => unreachable!("the configuration serializes to a map of sections"),
+    };
+    let mut found: Vec<Variable> = ALIASES
+        .iter()
+        .map(|(name, section, key)| Variable {
+            name: (*name).to_owned(),
+            section: (*section).to_owned(),
+            key: (*key).to_owned(),
+            default: serde_json::Value::Null,
+        })
+        .collect();
+    for (section, keys) in sections {
+        let serde_json::Value::Object(keys) = keys else {
+            continue;
+        };
+        for (key, default) in keys {
+            found.push(Variable {
+                name: format!(
+                    "PAWNPOST_{}_{}",
+                    section.to_ascii_uppercase(),
+                    key.to_ascii_uppercase()
+                ),
+                section: section.clone(),
+                key,
+                default,
+            });
+        }
+    }
+    found
+}
+
+/// The TOML values `raw` may stand for, the one the key's default suggests
+/// first: the first the configuration accepts is taken.
+fn readings(raw: &str, default: &serde_json::Value) -> Vec<toml::Value> {
+    use toml::Value;
+    let integer = raw.trim().parse::<i64>().ok().map(Value::Integer);
+    let float = raw.trim().parse::<f64>().ok().map(Value::Float);
+    let boolean = raw.trim().parse::<bool>().ok().map(Value::Boolean);
+    let items: Vec<&str> = raw
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .collect();
+    let strings = Value::Array(items.iter().map(|i| Value::String((*i).into())).collect());
+    let numbers = items
+        .iter()
+        .map(|i| i.parse::<i64>().ok().map(Value::Integer))
+        .collect::<Option<Vec<_>>>()
+        .map(Value::Array);
+    let text = Some(Value::String(raw.to_owned()));
+    let ordered = match default {
+        serde_json::Value::Bool(_) => [boolean, text, integer, float, numbers, Some(strings)],
+        serde_json::Value::Number(_) => [integer, float, text, boolean, numbers, Some(strings)],
+        serde_json::Value::Array(_) => [numbers, Some(strings), text, integer, float, boolean],
+        _ => [text, integer, float, boolean, numbers, Some(strings)],
+    };
+    ordered.into_iter().flatten().collect()
+}
+
+fn decode(table: &toml::Table) -> Result<Config, toml::de::Error> {
+    Config::deserialize(toml::Value::Table(table.clone()))
+}
+
+fn read_table(path: &Path) -> Result<toml::Table, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    text.parse().map_err(|source| ConfigError::Parse {
+        path: path.to_path_buf(),
+        source: Box::new(source),
+    })
+}
+
 impl Config {
     /// Loads `path` (or `pawnpost.toml` if present), then applies the environment.
     pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
@@ -491,102 +605,76 @@ impl Config {
             Some(path) => Some(path.to_path_buf()),
             None => Some(PathBuf::from(DEFAULT_CONFIG_FILE)).filter(|p| p.exists()),
         };
-        let mut config = match file {
-            None => Config::default(),
-            Some(path) => Config::from_file(&path)?,
+        let table = match &file {
+            None => toml::Table::new(),
+            Some(path) => read_table(path)?,
         };
-        config.apply_env(|name| std::env::var(name).ok())?;
-        Ok(config)
+        let file = file.unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG_FILE));
+        Config::from_table(table, &file, |name| std::env::var(name).ok())
     }
 
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        toml::from_str(&text).map_err(|source| ConfigError::Parse {
-            path: path.to_path_buf(),
+        Config::from_table(read_table(path)?, path, |_| None)
+    }
+
+    /// The configuration `table` holds (read from `file`, or empty), with
+    /// every key the environment sets through `var`:
+    /// `PAWNPOST_<SECTION>_<KEY>` for any key (lists comma-separated), and
+    /// `DISCORD_TOKEN`, `MATRIX_PASSWORD`, `MATRIX_ACCESS_TOKEN` and
+    /// `MATRIX_STORE_PASSPHRASE`.
+    pub fn from_table(
+        mut table: toml::Table,
+        file: &Path,
+        var: impl Fn(&str) -> Option<String>,
+    ) -> Result<Config, ConfigError> {
+        let from_file = |source| ConfigError::Parse {
+            path: file.to_path_buf(),
             source: Box::new(source),
-        })
+        };
+        decode(&table).map_err(from_file)?;
+        for variable in variables() {
+            let Some(raw) = var(&variable.name) else {
+                continue;
+            };
+            let mut refusal = None;
+            let accepted = readings(&raw, &variable.default).into_iter().any(|value| {
+                set(&mut table, &variable.section, &variable.key, value);
+                decode(&table)
+                    .map_err(|error| refusal.get_or_insert(error).clone())
+                    .is_ok()
+            });
+            if !accepted {
+                return Err(ConfigError::Env {
+                    name: variable.name,
+                    message: refusal.map(|e| e.message().to_owned()).unwrap_or_default(),
+                });
+            }
+        }
+        decode(&table).map_err(from_file)
     }
 
-    /// Applies `PAWNPOST_*` overrides (and `DISCORD_TOKEN`) read through `var`.
-    pub fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> Result<(), ConfigError> {
-        if let Some(path) = var("PAWNPOST_DATABASE_PATH") {
-            self.database.path = PathBuf::from(path);
-        }
-        if let Some(url) = var("PAWNPOST_DATABASE_URL") {
-            self.database.url = Some(Secret::new(url));
-        }
-        if let Some(size) = var("PAWNPOST_DATABASE_POOL_SIZE") {
-            self.database.pool_size = size.parse().map_err(|_| ConfigError::Env {
-                name: "PAWNPOST_DATABASE_POOL_SIZE".to_owned(),
-                message: format!("not a number of connections: {size:?}"),
-            })?;
-        }
-        if let Some(tag) = var("PAWNPOST_DEFAULTS_LANGUAGE") {
-            self.defaults.language = Lang::from_locale(&tag).ok_or_else(|| ConfigError::Env {
-                name: "PAWNPOST_DEFAULTS_LANGUAGE".to_owned(),
-                message: format!("unknown language {tag:?}"),
-            })?;
-        }
-        if let Some(control) = var("PAWNPOST_DEFAULTS_TIME_CONTROL") {
-            self.defaults.time_control = control;
-        }
-        if let Some(days) = var("PAWNPOST_DEFAULTS_CHALLENGE_EXPIRY_DAYS") {
-            self.defaults.challenge_expiry_days = days.parse().map_err(|_| ConfigError::Env {
-                name: "PAWNPOST_DEFAULTS_CHALLENGE_EXPIRY_DAYS".to_owned(),
-                message: format!("not a number of days: {days:?}"),
-            })?;
-        }
-        if let Some(seconds) = var("PAWNPOST_DELIVERY_HANDOFF_SECONDS") {
-            self.delivery.handoff_seconds = seconds.parse().map_err(|_| ConfigError::Env {
-                name: "PAWNPOST_DELIVERY_HANDOFF_SECONDS".to_owned(),
-                message: format!("not a number of seconds: {seconds:?}"),
-            })?;
-        }
-        if let Some(base) = var("PAWNPOST_DISCORD_API_BASE") {
-            self.discord.api_base = Some(base);
-        }
-        if let Some(shards) = var("PAWNPOST_DISCORD_SHARDS") {
-            self.discord.shards = shards;
-        }
-        if let Some(token) = var("PAWNPOST_DISCORD_TOKEN").or_else(|| var("DISCORD_TOKEN")) {
-            self.discord.token = Some(Secret::new(token));
-        }
-        self.apply_matrix_env(&var);
-        Ok(())
+    /// The names among `names` that look like ours (`PAWNPOST_…`) but set
+    /// nothing: a typo the bot would otherwise silently ignore.
+    pub fn unknown_variables(names: impl IntoIterator<Item = String>) -> Vec<String> {
+        let known: std::collections::HashSet<String> =
+            variables().into_iter().map(|v| v.name).collect();
+        let mut unknown: Vec<String> = names
+            .into_iter()
+            .filter(|name| name.starts_with("PAWNPOST_"))
+            .filter(|name| !known.contains(name) && !NOT_CONFIGURATION.contains(&name.as_str()))
+            .collect();
+        unknown.sort();
+        unknown
     }
+}
 
-    /// `PAWNPOST_MATRIX_*`, and the usual `MATRIX_PASSWORD`,
-    /// `MATRIX_ACCESS_TOKEN` and `MATRIX_STORE_PASSPHRASE` for secrets.
-    fn apply_matrix_env(&mut self, var: &impl Fn(&str) -> Option<String>) {
-        let matrix = &mut self.matrix;
-        let either = |name: &str| var(&format!("PAWNPOST_{name}")).or_else(|| var(name));
-        if let Some(url) = var("PAWNPOST_MATRIX_HOMESERVER") {
-            matrix.homeserver = Some(url);
-        }
-        if let Some(user) = var("PAWNPOST_MATRIX_USER_ID") {
-            matrix.user_id = Some(user);
-        }
-        if let Some(device) = var("PAWNPOST_MATRIX_DEVICE_ID") {
-            matrix.device_id = Some(device);
-        }
-        if let Some(path) = var("PAWNPOST_MATRIX_STORE_PATH") {
-            matrix.store_path = PathBuf::from(path);
-        }
-        if let Some(prefix) = var("PAWNPOST_MATRIX_PREFIX") {
-            matrix.prefix = prefix;
-        }
-        if let Some(password) = either("MATRIX_PASSWORD") {
-            matrix.password = Some(Secret::new(password));
-        }
-        if let Some(token) = either("MATRIX_ACCESS_TOKEN") {
-            matrix.access_token = Some(Secret::new(token));
-        }
-        if let Some(passphrase) = either("MATRIX_STORE_PASSPHRASE") {
-            matrix.store_passphrase = Some(Secret::new(passphrase));
-        }
+/// Sets `section.key` in `table`, making the section if the file has none.
+fn set(table: &mut toml::Table, section: &str, key: &str, value: toml::Value) {
+    let section = table
+        .entry(section)
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if let toml::Value::Table(keys) = section {
+        keys.insert(key.to_owned(), value);
     }
 }
 
@@ -610,10 +698,7 @@ mod tests {
             ("DISCORD_TOKEN", "abc.def"),
         ]
         .into();
-        let mut config = Config::default();
-        config
-            .apply_env(|name| env.get(name).map(|v| v.to_string()))
-            .expect("valid");
+        let config = from_env(|name| env.get(name).map(|v| v.to_string())).expect("valid");
         assert_eq!(config.database.path, PathBuf::from("/tmp/x.db"));
         assert_eq!(config.defaults.language, Lang::Fr);
         let token = config.discord.token.expect("token");
@@ -656,11 +741,8 @@ mod tests {
             ("PAWNPOST_MATRIX_PREFIX", "!echecs"),
         ]
         .into();
-        let mut config = Config::default();
-        assert!(!config.matrix.is_configured());
-        config
-            .apply_env(|name| env.get(name).map(|v| v.to_string()))
-            .expect("valid");
+        assert!(!Config::default().matrix.is_configured());
+        let config = from_env(|name| env.get(name).map(|v| v.to_string())).expect("valid");
         assert!(config.matrix.is_configured());
         assert_eq!(config.matrix.prefix, "!echecs");
         assert!(!format!("{config:?}").contains("hunter2"));
@@ -726,8 +808,7 @@ mod tests {
         let env = |name: &str| {
             (name == "PAWNPOST_DATABASE_URL").then(|| "postgres://u:secret@h/db".to_owned())
         };
-        let mut config = Config::default();
-        config.apply_env(env).expect("valid");
+        let config = from_env(env).expect("valid");
         assert!(matches!(
             config.database.target(),
             Ok(Database::Postgres(_))
@@ -738,11 +819,91 @@ mod tests {
         );
     }
 
+    /// The configuration with no file and the environment `var`.
+    fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        Config::from_table(toml::Table::new(), Path::new("pawnpost.toml"), var)
+    }
+
     #[test]
-    fn bad_environment_values_are_refused() {
-        let mut config = Config::default();
-        let result = config
-            .apply_env(|name| (name == "PAWNPOST_DEFAULTS_LANGUAGE").then(|| "klingon".to_owned()));
-        assert!(result.is_err());
+    fn bad_environment_values_are_refused_by_name() {
+        for (name, value) in [
+            ("PAWNPOST_DEFAULTS_LANGUAGE", "klingon"),
+            ("PAWNPOST_BOARD_SIZE", "big"),
+            ("PAWNPOST_DISCORD_GUILDS", "12,x"),
+        ] {
+            let result = from_env(|n| (n == name).then(|| value.to_owned()));
+            assert!(
+                matches!(&result, Err(ConfigError::Env { name: refused, .. }) if refused == name),
+                "{name}={value}: {result:?}"
+            );
+        }
+    }
+
+    /// Every key of every section has its variable, typed as the key is.
+    #[test]
+    fn every_key_is_set_by_its_variable() {
+        let env: HashMap<&str, &str> = [
+            ("PAWNPOST_BOARD_SIZE", "240"),
+            ("PAWNPOST_BOARD_THEME", "blue"),
+            ("PAWNPOST_BOARD_IMAGES", "false"),
+            ("PAWNPOST_MATRIX_ALLOWED_INVITERS", "@a:x, @b:y"),
+            ("PAWNPOST_DISCORD_GUILDS", "12,34"),
+            ("PAWNPOST_DISCORD_THREADS", "true"),
+            ("PAWNPOST_RATINGS_TAU", "0.5"),
+            ("PAWNPOST_CLOCKS_REMIND_WHEN_USED", "1"),
+            ("PAWNPOST_LADDER_TIME_CONTROL", "5d"),
+            ("PAWNPOST_MATRIX_PASSWORD", "wins over the alias"),
+            ("MATRIX_PASSWORD", "alias"),
+        ]
+        .into();
+        let config = from_env(|name| env.get(name).map(|v| v.to_string())).expect("valid");
+        assert_eq!(config.board.size, 240);
+        assert_eq!(config.board.theme, "blue");
+        assert!(!config.board.images);
+        assert_eq!(config.matrix.allowed_inviters, ["@a:x", "@b:y"]);
+        assert_eq!(config.discord.guilds, [12, 34]);
+        assert!(config.discord.threads);
+        assert_eq!(config.ratings.tau, 0.5);
+        assert_eq!(config.clocks.remind_when_used, 1.0);
+        assert_eq!(config.ladder.time_control, "5d");
+        let password = config.matrix.password.expect("password");
+        assert_eq!(password.expose(), "wins over the alias");
+        let known = variables();
+        for section in [
+            "database", "defaults", "clocks", "board", "discord", "matrix",
+        ] {
+            assert!(
+                known.iter().any(|v| v.section == section),
+                "{section} has variables"
+            );
+        }
+    }
+
+    #[test]
+    fn a_variable_that_sets_nothing_is_named() {
+        let names = [
+            "PAWNPOST_BORAD_SIZE",
+            "PAWNPOST_BOARD_SIZE",
+            "PAWNPOST_TEST_POSTGRES",
+            "HOME",
+            "DISCORD_TOKEN",
+        ]
+        .map(String::from);
+        assert_eq!(Config::unknown_variables(names), ["PAWNPOST_BORAD_SIZE"]);
+    }
+
+    #[test]
+    fn the_environment_overrides_a_file_s_key_and_keeps_the_others() {
+        let table: toml::Table = "[board]\nsize = 600\ntheme = \"green\"\n"
+            .parse()
+            .expect("toml");
+        let config = Config::from_table(table, Path::new("f.toml"), |name| {
+            (name == "PAWNPOST_BOARD_SIZE").then(|| "300".to_owned())
+        })
+        .expect("valid");
+        assert_eq!(
+            (config.board.size, config.board.theme.as_str()),
+            (300, "green")
+        );
     }
 }

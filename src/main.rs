@@ -156,6 +156,14 @@ fn main() -> Result<()> {
         Some(_) => false,
     };
     init_logging(cli.log_format, if serving { SERVE_LOG } else { "warn" });
+    for name in
+        Config::unknown_variables(std::env::vars_os().filter_map(|(k, _)| k.into_string().ok()))
+    {
+        tracing::warn!(
+            variable = name,
+            "no configuration key has this name: ignored"
+        );
+    }
     let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
     runtime.block_on(run(cli.command, config))
 }
