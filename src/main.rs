@@ -78,6 +78,16 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+    /// Copy the SQLite database into FILE while the bot runs (SQLite's
+    /// online backup: the copy is the database as it was when the backup
+    /// began, checked with integrity_check). For PostgreSQL, use pg_dump.
+    Backup {
+        /// The file to write (replaced if it exists).
+        file: PathBuf,
+        /// The SQLite file to copy (default: from the configuration).
+        #[arg(long)]
+        db: Option<PathBuf>,
+    },
     /// Print a game as PGN.
     Pgn {
         game: i64,
@@ -201,6 +211,7 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
         },
         Some(Command::Render(args)) => render(&args),
         Some(Command::Check { db }) => check(&config, db.as_ref()).await,
+        Some(Command::Backup { file, db }) => backup(&config, db, &file),
         Some(Command::Pgn { game, db }) => {
             let store = open_store(&config, db.as_ref()).await?.into_store();
             print_pgn(&service(&config, store)?, game).await
@@ -389,6 +400,23 @@ async fn print_pgn(service: &Service, game: i64) -> Result<()> {
 }
 
 /// `pawnpost check`: every problem found, one a line, and what to do.
+fn backup(config: &Config, db: Option<PathBuf>, file: &std::path::Path) -> Result<()> {
+    let source = match db.map(Database::Sqlite) {
+        Some(target) => target,
+        None => config.database.target()?,
+    };
+    let Database::Sqlite(source) = source else {
+        bail!("the database is PostgreSQL: back it up with pg_dump (see README.md, \"Backups\")");
+    };
+    if !source.exists() {
+        bail!("{} does not exist", source.display());
+    }
+    pawnpost::storage::sqlite::backup_file(&source, file)
+        .with_context(|| format!("backing up {} into {}", source.display(), file.display()))?;
+    println!("{} backed up into {}", source.display(), file.display());
+    Ok(())
+}
+
 async fn check(config: &Config, db: Option<&PathBuf>) -> Result<()> {
     let target = match db {
         Some(path) => Database::Sqlite(path.clone()),

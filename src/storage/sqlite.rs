@@ -240,6 +240,56 @@ fn pragma_lines(conn: &Connection, pragma: &str) -> Result<Vec<String>> {
         .collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
+/// Copies the SQLite file at `source` into `target` with SQLite's online
+/// backup, while other processes go on writing: the copy is the database
+/// as it was when the backup began (one read transaction: WAL lets writers
+/// continue meanwhile), checked with `integrity_check`. It is written as
+/// `target` + `.partial-<pid>` and renamed only when complete, so a failed or
+/// interrupted backup never leaves a half file under the name asked for.
+pub fn backup_file(source: &Path, target: &Path) -> Result<()> {
+    let source = Connection::open_with_flags(source, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    source.busy_timeout(BUSY_TIMEOUT)?;
+    backup_into(&source, target)
+}
+
+fn backup_into(source: &Connection, target: &Path) -> Result<()> {
+    let mut partial = target.as_os_str().to_owned();
+    // Per process: two processes upgrading one file at once must not
+    // write into each other's copy.
+    partial.push(format!(".partial-{}", std::process::id()));
+    let partial = std::path::PathBuf::from(partial);
+    let _ = std::fs::remove_file(&partial);
+    let mut copy = Connection::open(&partial)?;
+    {
+        use rusqlite::backup::{Backup, StepResult};
+        let backup = Backup::new(source, &mut copy)?;
+        let started = std::time::Instant::now();
+        // Every page in one step (-1), so in one read transaction: a snapshot.
+        loop {
+            match backup.step(-1)? {
+                StepResult::Done => break,
+                StepResult::More => {}
+                _ if started.elapsed() > BUSY_TIMEOUT => {
+                    return Err(StorageError::Backend(
+                        "the database stayed locked for the whole busy timeout".to_owned(),
+                    ));
+                }
+                _ => std::thread::sleep(std::time::Duration::from_millis(20)),
+            }
+        }
+    }
+    let problems = pragma_lines(&copy, "PRAGMA integrity_check(10)")?;
+    if problems != ["ok"] {
+        return Err(StorageError::Corrupt(format!(
+            "the backup does not pass integrity_check: {}",
+            problems.join("; ")
+        )));
+    }
+    drop(copy);
+    std::fs::rename(&partial, target)
+        .map_err(|e| StorageError::Backend(format!("renaming the finished backup: {e}")))
+}
+
 /// Every problem found in the SQLite file at `path`, for `pawnpost check`:
 /// SQLite's full `integrity_check` (which also compares every index with
 /// its table), then, if the file is sound, rows naming missing rows and
@@ -310,14 +360,41 @@ fn schema_version(conn: &Connection) -> Result<usize> {
     usize::try_from(version).map_err(|_| StorageError::Corrupt(format!("user_version {version}")))
 }
 
-/// Applies every migration the file does not have yet, one transaction each.
+/// Applies every migration the file does not have yet, one transaction
+/// each; a file that holds a schema already is backed up first (see
+/// [`backup_before_upgrade`]).
 fn migrate(conn: &mut Connection) -> Result<()> {
     let current = check_not_newer(conn)?;
+    if current > 0 && current < migrations().len() {
+        backup_before_upgrade(conn, current)?;
+    }
     for (index, (name, sql)) in migrations().iter().enumerate().skip(current) {
         apply_migration(conn, index + 1, name, sql)?;
     }
     // A newer binary may have migrated the file while we waited for the lock.
     check_not_newer(conn).map(|_| ())
+}
+
+/// Copies the file to `<file>.v<version>.bak` before a newer binary changes
+/// its schema: an older binary refuses the upgraded file, so this copy is
+/// the way back. An existing copy is kept (the first one is the one from
+/// before any upgrade). Databases in memory have nothing to keep.
+fn backup_before_upgrade(conn: &Connection, version: usize) -> Result<()> {
+    let Some(path) = conn.path().filter(|p| !p.is_empty()) else {
+        return Ok(());
+    };
+    let target = std::path::PathBuf::from(format!("{path}.v{version}.bak"));
+    if target.exists() {
+        return Ok(());
+    }
+    backup_into(conn, &target)?;
+    tracing::info!(
+        backup = %target.display(),
+        from = version,
+        to = migrations().len(),
+        "database backed up before its schema is upgraded"
+    );
+    Ok(())
 }
 
 /// The file's version, refused if this binary does not know it.
@@ -523,6 +600,13 @@ mod tests {
             .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
             .expect("acts");
         assert_eq!(order, ["a", "b"], "in the order they were committed");
+        let kept = Connection::open(dir.path().join("v12.db.v12.bak")).expect("the backup");
+        assert_eq!(int_pragma(&kept, "user_version"), 12, "the file before the upgrade");
+        assert_eq!(
+            kept.query_row("SELECT count(*) FROM processed_acts", [], |r| r.get::<_, i64>(0))
+                .expect("its rows"),
+            2
+        );
     }
 
     #[tokio::test]
