@@ -20,9 +20,17 @@ use pawnpost::storage::postgres::PgStore;
 use pawnpost::storage::sqlite::SqliteStore;
 use pawnpost::storage::transfer;
 
+/// The version and the commit the binary was built from (see `build.rs`).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("PAWNPOST_COMMIT"),
+    ")"
+);
+
 /// A correspondence chess bot for Discord, Matrix and the console.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version = VERSION, about)]
 struct Cli {
     /// The configuration file (default: pawnpost.toml if it exists).
     #[arg(long, global = true)]
@@ -271,7 +279,7 @@ async fn serve(config: &Config) -> Result<()> {
         Opened::Postgres(store) => store.schema_version().await?,
     };
     tracing::info!(
-        version = env!("CARGO_PKG_VERSION"),
+        version = VERSION,
         database,
         schema,
         platform = if discord { "discord" } else { "matrix" },

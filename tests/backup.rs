@@ -65,7 +65,10 @@ fn a_backup_taken_while_moves_are_played_holds_everything_committed_before_it() 
         if found.values().sum::<i64>() >= 60 {
             break found;
         }
-        assert!(started.elapsed() < Duration::from_secs(60), "no moves played");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no moves played"
+        );
         std::thread::sleep(Duration::from_millis(5));
     };
     let copy = dir.path().join("copy.db");
@@ -106,5 +109,8 @@ fn a_backup_taken_while_moves_are_played_holds_everything_committed_before_it() 
         "no partial file left"
     );
     // The point of the test: the copy was taken while the writer wrote.
-    assert!(still_writing, "the script ended before the backup: make it longer");
+    assert!(
+        still_writing,
+        "the script ended before the backup: make it longer"
+    );
 }

@@ -8,8 +8,11 @@ use std::process::{Command, Output, Stdio};
 /// `dir/files`.
 fn console(dir: &std::path::Path, env: &[(&str, &str)]) -> Output {
     let script = dir.join("script.txt");
-    std::fs::write(&script, "alice: /challenge @bob\nbob: /accept\nalice: /move e4\n")
-        .expect("script");
+    std::fs::write(
+        &script,
+        "alice: /challenge @bob\nbob: /accept\nalice: /move e4\n",
+    )
+    .expect("script");
     Command::new(env!("CARGO_BIN_EXE_pawnpost"))
         .arg("console")
         .arg("--db")
@@ -46,7 +49,10 @@ fn board_size_comes_from_its_variable_and_a_misspelt_one_is_warned_about() {
     let dir = tempfile::tempdir().expect("temp dir");
     let output = console(
         dir.path(),
-        &[("PAWNPOST_BOARD_SIZE", "240"), ("PAWNPOST_BORAD_THEME", "blue")],
+        &[
+            ("PAWNPOST_BOARD_SIZE", "240"),
+            ("PAWNPOST_BORAD_THEME", "blue"),
+        ],
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");

@@ -102,4 +102,25 @@ fn json_logs_are_one_object_a_line() {
     assert_eq!(ready["fields"]["message"], "database ready; connecting");
     assert_eq!(ready["fields"]["schema"], SCHEMA);
     assert_eq!(ready["fields"]["platform"], "discord");
+    let version = ready["fields"]["version"].as_str().expect("version");
+    assert!(version.starts_with(env!("CARGO_PKG_VERSION")), "{version}");
+}
+
+#[test]
+fn the_version_names_the_commit_built() {
+    let output = Command::new(env!("CARGO_BIN_EXE_pawnpost"))
+        .arg("--version")
+        .output()
+        .expect("pawnpost --version");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let commit = text
+        .trim()
+        .strip_prefix(concat!("pawnpost ", env!("CARGO_PKG_VERSION"), " ("))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        commit == "unknown"
+            || (commit.len() == 12 && commit.chars().all(|c| c.is_ascii_hexdigit())),
+        "{text}"
+    );
 }

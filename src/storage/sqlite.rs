@@ -601,9 +601,14 @@ mod tests {
             .expect("acts");
         assert_eq!(order, ["a", "b"], "in the order they were committed");
         let kept = Connection::open(dir.path().join("v12.db.v12.bak")).expect("the backup");
-        assert_eq!(int_pragma(&kept, "user_version"), 12, "the file before the upgrade");
         assert_eq!(
-            kept.query_row("SELECT count(*) FROM processed_acts", [], |r| r.get::<_, i64>(0))
+            int_pragma(&kept, "user_version"),
+            12,
+            "the file before the upgrade"
+        );
+        assert_eq!(
+            kept.query_row("SELECT count(*) FROM processed_acts", [], |r| r
+                .get::<_, i64>(0))
                 .expect("its rows"),
             2
         );
