@@ -96,6 +96,16 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+    /// List the stored games: number, players, moves and state.
+    Games(GameSelection),
+    /// Write the stored games as one PGN file (to stdout without --output).
+    Export {
+        #[command(flatten)]
+        selection: GameSelection,
+        /// The PGN file to write.
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+    },
     /// Print a game as PGN.
     Pgn {
         game: i64,
@@ -103,6 +113,20 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+}
+
+/// Which games `games` and `export` take: all of them by default.
+#[derive(clap::Args)]
+struct GameSelection {
+    /// Only the games this player (by display name) played.
+    #[arg(long)]
+    player: Option<String>,
+    /// Only the games of this tournament (its number).
+    #[arg(long)]
+    tournament: Option<i64>,
+    /// The SQLite file (default: from the configuration).
+    #[arg(long)]
+    db: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -220,6 +244,10 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
         Some(Command::Render(args)) => render(&args),
         Some(Command::Check { db }) => check(&config, db.as_ref()).await,
         Some(Command::Backup { file, db }) => backup(&config, db, &file),
+        Some(Command::Games(selection)) => list_games(&config, &selection).await,
+        Some(Command::Export { selection, output }) => {
+            export_games(&config, &selection, output.as_deref()).await
+        }
         Some(Command::Pgn { game, db }) => {
             let store = open_store(&config, db.as_ref()).await?.into_store();
             print_pgn(&service(&config, store)?, game).await
@@ -407,7 +435,60 @@ async fn print_pgn(service: &Service, game: i64) -> Result<()> {
     }
 }
 
-/// `pawnpost check`: every problem found, one a line, and what to do.
+/// The serde name of a result or a reason ("1-0", "checkmate").
+fn serde_word<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(word)) => word,
+        other => format!("{other:?}"),
+    }
+}
+
+async fn list_games(config: &Config, selection: &GameSelection) -> Result<()> {
+    let store = open_store(config, selection.db.as_ref())
+        .await?
+        .into_store();
+    let games = service(config, store)?
+        .listed_games(selection.player.as_deref(), selection.tournament)
+        .await?;
+    // PGN's and the console's words: "ongoing", "1-0 (checkmate)".
+    for game in games {
+        let state = match game.state {
+            pawnpost::storage::GameState::Ongoing => "ongoing".to_owned(),
+            pawnpost::storage::GameState::Over { result, reason, .. } => {
+                format!("{} ({})", serde_word(&result), serde_word(&reason))
+            }
+        };
+        println!(
+            "{}\t{} - {}\t{} plies\t{state}",
+            game.id, game.white_name, game.black_name, game.plies
+        );
+    }
+    Ok(())
+}
+
+async fn export_games(
+    config: &Config,
+    selection: &GameSelection,
+    output: Option<&std::path::Path>,
+) -> Result<()> {
+    let store = open_store(config, selection.db.as_ref())
+        .await?
+        .into_store();
+    let pgn = service(config, store)?
+        .export_games(selection.player.as_deref(), selection.tournament)
+        .await?;
+    match output {
+        Some(path) => {
+            std::fs::write(path, pgn).with_context(|| format!("writing {}", path.display()))
+        }
+        None => {
+            print!("{pgn}");
+            Ok(())
+        }
+    }
+}
+
+/// `pawnpost backup`: the SQLite file copied while the bot may be writing.
 fn backup(config: &Config, db: Option<PathBuf>, file: &std::path::Path) -> Result<()> {
     let source = match db.map(Database::Sqlite) {
         Some(target) => target,
@@ -425,6 +506,7 @@ fn backup(config: &Config, db: Option<PathBuf>, file: &std::path::Path) -> Resul
     Ok(())
 }
 
+/// `pawnpost check`: every problem found, one a line, and what to do.
 async fn check(config: &Config, db: Option<&PathBuf>) -> Result<()> {
     let target = match db {
         Some(path) => Database::Sqlite(path.clone()),

@@ -28,6 +28,35 @@ impl Service {
         self.game_pgn(&record, &game).await.map(Some)
     }
 
+    /// Every game (or `player_name`'s, or tournament `tournament`'s), oldest
+    /// first, for `pawnpost games`.
+    pub async fn listed_games(
+        &self,
+        player_name: Option<&str>,
+        tournament: Option<i64>,
+    ) -> Result<Vec<crate::storage::GameSummary>, StorageError> {
+        self.store.listed_games(player_name, tournament).await
+    }
+
+    /// Those games as one PGN file (`pawnpost export`), each exactly as
+    /// `/pgn` gives it, separated by a blank line.
+    pub async fn export_games(
+        &self,
+        player_name: Option<&str>,
+        tournament: Option<i64>,
+    ) -> Result<String, StorageError> {
+        let mut file = String::new();
+        for game in self.listed_games(player_name, tournament).await? {
+            if let Some(pgn) = self.export_pgn(game.id).await? {
+                if !file.is_empty() {
+                    file.push('\n');
+                }
+                file.push_str(&pgn);
+            }
+        }
+        Ok(file)
+    }
+
     /// The one PGN of a stored game, whoever asks (`/pgn`, `pawnpost pgn`):
     /// the same tags, the same Site, English SAN and comments whatever the
     /// reader's language (PGN is an English format, and [`pgn::import`]

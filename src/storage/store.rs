@@ -201,6 +201,16 @@ impl Store {
         reading!(self, |c| games::game(c, id))
     }
 
+    /// Every game, oldest first, or those `player_name` played, or those of
+    /// tournament `tournament`.
+    pub async fn listed_games(
+        &self,
+        player_name: Option<&str>,
+        tournament: Option<i64>,
+    ) -> Result<Vec<GameSummary>> {
+        reading!(self, |c| games::listed_games(c, player_name, tournament))
+    }
+
     /// `player`'s games in `channel_id` (the ongoing ones only, if asked), newest first.
     pub async fn games_in_channel(
         &self,

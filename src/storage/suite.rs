@@ -42,6 +42,7 @@ macro_rules! store_suite {
             deadlines_come_from_running_clocks,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
+            games_are_listed_by_player_for_export,
             ratings_move_with_their_game_count,
             finished_games_leave_out_running_and_aborted_ones,
             due_games_are_claimed_once,
@@ -1079,6 +1080,19 @@ pub async fn the_only_game_in_a_channel_is_found_by_version(store: &Store) -> Re
         games.iter().map(|g| g.id).collect::<Vec<_>>(),
         vec![second, first]
     );
+    Ok(())
+}
+
+/// `pawnpost games` and `export`: every game oldest first, or one player's
+/// (by display name); a tournament's only when it has some.
+pub async fn games_are_listed_by_player_for_export(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let second = create_game(store, new_game(&w, w.carol.id, w.bob.id)).await?;
+    let ids = |games: Vec<GameSummary>| games.iter().map(|g| g.id).collect::<Vec<_>>();
+    assert_eq!(ids(store.listed_games(None, None).await?), [first, second]);
+    assert_eq!(ids(store.listed_games(Some("carol"), None).await?), [second]);
+    assert!(store.listed_games(None, Some(99)).await?.is_empty());
     Ok(())
 }
 

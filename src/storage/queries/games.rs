@@ -179,6 +179,28 @@ pub async fn ongoing_games_on_server(
     summaries(c, filter, server_id, player).await
 }
 
+/// Every game, oldest first, or those `player_name` played, or those of
+/// tournament `tournament` (`pawnpost games`, `pawnpost export`).
+pub async fn listed_games(
+    c: &impl Conn,
+    player_name: Option<&str>,
+    tournament: Option<i64>,
+) -> Result<Vec<GameSummary>> {
+    let sql = format!(
+        "SELECT {SUMMARY_COLUMNS}
+         FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
+         WHERE (CAST(?1 AS text) IS NULL OR w.display_name = ?1 OR b.display_name = ?1)
+           AND (CAST(?2 AS bigint) IS NULL OR g.id IN (
+                SELECT game_id FROM tournament_games WHERE tournament_id = ?2))
+         ORDER BY g.id"
+    );
+    c.query(&sql, &params![player_name, tournament])
+        .await?
+        .iter()
+        .map(rows::summary)
+        .collect()
+}
+
 /// Game lists: `filter` is the WHERE clause over `g`, with parameters ?1
 /// (a place) and ?2 (a player).
 async fn summaries(

@@ -1,0 +1,156 @@
+//! `pawnpost games` lists the stored games and `pawnpost export` writes them
+//! as one PGN file that the project's own PGN importer reads back to the
+//! same games: every move, the result and how the game ended.
+
+use std::path::Path;
+use std::process::Command;
+
+use chrono::Utc;
+use pawnpost::core::game::{PlayerId, Players, Status};
+use pawnpost::core::pgn;
+use shakmaty::CastlingMode;
+use shakmaty::uci::UciMove;
+
+/// A mate, a resignation, an agreed draw, and a game still going on.
+const SCRIPT: &str = "\
+alice: /challenge @bob color:white
+bob: /accept
+alice: /move e4
+bob: /move e5
+alice: /move Qh5
+bob: /move Nc6
+alice: /move Bc4
+bob: /move Nf6
+alice: /move Qxf7
+carol: /challenge @dave color:black
+dave: /accept
+dave: /move d4
+carol: /resign
+erin: /challenge @frank color:white
+frank: /accept
+erin: /move Nf3
+frank: /move Nf6
+erin: /draw
+frank: /draw
+alice: /challenge @carol color:white
+carol: /accept
+alice: /move c4
+";
+
+fn pawnpost(dir: &Path, args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_pawnpost"))
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .output()
+        .expect("run pawnpost");
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("utf-8")
+}
+
+/// A stored game as the database has it: its moves in UCI, and its result
+/// and reason as stored (NULL while it goes on).
+fn stored(db: &Path, game: i64) -> (Vec<String>, Option<String>, Option<String>) {
+    let conn = rusqlite::Connection::open(db).expect("open");
+    let mut moves = conn
+        .prepare("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")
+        .expect("moves");
+    let moves = moves
+        .query_map([game], |r| r.get(0))
+        .expect("rows")
+        .collect::<Result<Vec<String>, _>>()
+        .expect("uci");
+    let (result, reason) = conn
+        .query_row(
+            "SELECT result, reason FROM games WHERE id = ?1",
+            [game],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("game");
+    (moves, result, reason)
+}
+
+/// The name a result or reason is stored under ("1-0", "checkmate").
+fn word(value: &impl serde::Serialize) -> Option<String> {
+    serde_json::to_value(value)
+        .ok()?
+        .as_str()
+        .map(str::to_owned)
+}
+
+#[test]
+fn exported_games_read_back_as_the_same_games() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("script.txt"), SCRIPT).expect("script");
+    pawnpost(
+        dir.path(),
+        &["console", "--db", "club.db", "--script", "script.txt"],
+    );
+    let db = dir.path().join("club.db");
+
+    let listed = pawnpost(dir.path(), &["games", "--db", "club.db"]);
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 4, "{listed}");
+    assert!(
+        lines[0].starts_with("1\talice - bob\t7 plies\t1-0 (checkmate)"),
+        "{listed}"
+    );
+    assert!(lines[2].ends_with("1/2-1/2 (agreement)"), "{listed}");
+    assert!(lines[3].ends_with("ongoing"), "{listed}");
+    let carol = pawnpost(
+        dir.path(),
+        &["games", "--db", "club.db", "--player", "carol"],
+    );
+    let ids: Vec<&str> = carol.lines().filter_map(|l| l.split('\t').next()).collect();
+    assert_eq!(ids, ["2", "4"]);
+
+    pawnpost(dir.path(), &["export", "--db", "club.db", "-o", "all.pgn"]);
+    let file = std::fs::read_to_string(dir.path().join("all.pgn")).expect("the PGN file");
+    let games: Vec<String> = file
+        .split("\n\n[Event ")
+        .enumerate()
+        .map(|(i, part)| {
+            if i == 0 {
+                part.to_owned()
+            } else {
+                format!("[Event {part}")
+            }
+        })
+        .collect();
+    assert_eq!(games.len(), 4, "{file}");
+    let players = Players {
+        white: PlayerId(1),
+        black: PlayerId(2),
+    };
+    for (index, text) in games.iter().enumerate() {
+        let id = index as i64 + 1;
+        assert!(
+            text.starts_with(&format!("[Event \"pawnpost game {id}\"]")),
+            "{text}"
+        );
+        let (game, _tags) = pgn::import(text, players, Utc::now())
+            .unwrap_or_else(|e| panic!("game {id} does not read back: {e:?}\n{text}"));
+        let (moves, result, reason) = stored(&db, id);
+        let read: Vec<String> = game
+            .moves()
+            .iter()
+            .map(|played| UciMove::from_move(played.m, CastlingMode::Standard).to_string())
+            .collect();
+        assert_eq!(read, moves, "game {id}'s moves");
+        match game.status() {
+            Status::Ongoing => assert_eq!((result, reason), (None, None), "game {id}"),
+            Status::Over {
+                result: r,
+                reason: why,
+                ..
+            } => {
+                assert_eq!((word(&r), word(&why)), (result, reason), "game {id}'s end");
+            }
+        }
+    }
+}
