@@ -1091,7 +1091,10 @@ pub async fn games_are_listed_by_player_for_export(store: &Store) -> Result<()> 
     let second = create_game(store, new_game(&w, w.carol.id, w.bob.id)).await?;
     let ids = |games: Vec<GameSummary>| games.iter().map(|g| g.id).collect::<Vec<_>>();
     assert_eq!(ids(store.listed_games(None, None).await?), [first, second]);
-    assert_eq!(ids(store.listed_games(Some("carol"), None).await?), [second]);
+    assert_eq!(
+        ids(store.listed_games(Some("carol"), None).await?),
+        [second]
+    );
     assert!(store.listed_games(None, Some(99)).await?.is_empty());
     Ok(())
 }
