@@ -100,10 +100,14 @@ pub enum Reason {
     Timeout,
     Abort,
     Adjudication,
+    /// Ended elsewhere, with a result its record gives but not how it came
+    /// about (an imported game: a lichess "Normal" draw may be an agreement
+    /// or a claim).
+    Recorded,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 12] = [
+    pub const ALL: [Reason; 13] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::DeadPosition,
@@ -116,6 +120,7 @@ impl Reason {
         Reason::Timeout,
         Reason::Abort,
         Reason::Adjudication,
+        Reason::Recorded,
     ];
 }
 

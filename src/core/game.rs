@@ -424,10 +424,11 @@ impl Game {
         &self.clock
     }
 
-    /// Puts the game under `control`, counting from its start. Meant for
-    /// new games; a stored game gets its stored clock with [`Game::set_clock`].
+    /// Puts the game under `control`, counting from its start for the side
+    /// to move. Meant for new games (a continued one may have moves already);
+    /// a stored game gets its stored clock with [`Game::set_clock`].
     pub fn start_clock(&mut self, control: TimeControl) {
-        self.clock = Clock::start(control, self.start.turn(), self.started_at);
+        self.clock = Clock::start(control, self.turn(), self.started_at);
     }
 
     /// Restores a stored clock.

@@ -31,7 +31,7 @@
 use std::ops::ControlFlow;
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
-use pgn_reader::{Outcome, RawComment, RawTag, SanPlus, Visitor};
+use pgn_reader::{Outcome, RawComment, RawTag, SanPlus, Skip, Visitor};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, KnownOutcome, Position};
 
@@ -107,6 +107,8 @@ pub enum PgnError {
     ResultMismatch { claimed: GameResult },
     #[error("the Result tag says {} but the movetext ends with {}", .tag.as_pgn(), .token.as_pgn())]
     ResultConflict { tag: GameResult, token: GameResult },
+    #[error("the game is over ({}): there is nothing to continue", .0.as_pgn())]
+    AlreadyOver(GameResult),
 }
 
 impl PgnError {
@@ -125,6 +127,7 @@ impl PgnError {
             PgnError::MovesAfterEnd { .. } => "moves_after_end",
             PgnError::ResultMismatch { .. } => "result_mismatch",
             PgnError::ResultConflict { .. } => "result_conflict",
+            PgnError::AlreadyOver(_) => "already_over",
         }
     }
 }
@@ -387,6 +390,7 @@ fn end_comment(result: GameResult, reason: Reason) -> String {
         (Reason::Abort, ..) if result == GameResult::NoResult => "Game aborted.".to_owned(),
         (Reason::Adjudication, Some(w), _) => format!("{w} wins by adjudication."),
         (Reason::Adjudication, ..) if draw => "Draw by adjudication.".to_owned(),
+        (Reason::Recorded, ..) => format!("Result as recorded elsewhere: {}.", result.as_pgn()),
         // Pairs the game never produces; still one distinct text per pair.
         _ => format!("Result {}: {}.", result.as_pgn(), reason.as_str()),
     }
@@ -453,8 +457,8 @@ fn bound_tag(value: &str) -> String {
 
 /// Reads the first game of `text` into a new game between `players`.
 ///
-/// Moves are timed at the game's `UTCDate`/`UTCTime` when given, else at
-/// `now`. Variations are skipped; only the main line is played.
+/// Moves are timed at the game's `UTCDate`/`UTCTime` (or `Date`) when given,
+/// else at `now`. Variations are skipped; only the main line is played.
 pub fn import(
     text: &str,
     players: Players,
@@ -463,64 +467,175 @@ pub fn import(
     if text.len() > MAX_PGN_BYTES {
         return Err(PgnError::TooLong);
     }
+    let recorded = games(text).next().ok_or(PgnError::NoGame)??;
+    let game = recorded.play(players, now)?;
+    Ok((game, recorded.tags()))
+}
+
+/// Every game of `text`, in order (a UTF-8 byte order mark and CRLF line
+/// ends are fine). Text the reader cannot go on from ends the sequence with
+/// its error. The caller bounds `text`: reading is linear in its length.
+pub fn games(text: &str) -> impl Iterator<Item = Result<RecordedGame, PgnError>> + '_ {
     let mut reader = pgn_reader::Reader::build(text.as_bytes())
         .set_supported_tag_line_length(1024)
         .set_supported_comment_length(1024)
         .finish();
-    let parsed = reader
-        .read_game(&mut FirstGame)
-        .map_err(|e| PgnError::Syntax(e.to_string()))?
-        .ok_or(PgnError::NoGame)?;
-    if parsed.tags.is_empty() && parsed.items.is_empty() && parsed.outcome.is_none() {
-        return Err(PgnError::NoGame);
+    let mut failed = false;
+    std::iter::from_fn(move || {
+        while !failed {
+            match reader.read_game(&mut Collect) {
+                Ok(None) => return None,
+                Ok(Some(parsed)) if parsed.is_empty() => continue,
+                Ok(Some(parsed)) => return Some(Ok(RecordedGame { parsed })),
+                Err(error) => {
+                    failed = true;
+                    return Some(Err(PgnError::Syntax(error.to_string())));
+                }
+            }
+        }
+        None
+    })
+}
+
+/// One game of a PGN text, read but not yet played out (see [`games`]).
+pub struct RecordedGame {
+    parsed: Parsed,
+}
+
+impl RecordedGame {
+    pub fn tags(&self) -> PgnTags {
+        self.parsed.to_tags()
     }
 
-    if let Some(variant) = parsed.tag("Variant") {
-        let name = variant.trim().to_ascii_lowercase();
-        if !matches!(name.as_str(), "" | "standard" | "chess" | "from position") {
-            return Err(PgnError::UnsupportedVariant(bound_tag(variant)));
-        }
+    /// How many variations were left out (only the main line is played).
+    pub fn skipped_variations(&self) -> u32 {
+        self.parsed.variations
     }
-    let at = parsed.started_at().unwrap_or(now);
-    let fen = parsed
-        .tag("FEN")
-        .filter(|_| parsed.tag("SetUp") != Some("0"));
-    let mut game = Game::new(players, fen, DrawRules::default(), at).map_err(|e| match e {
-        SetupError::SamePlayer => PgnError::Setup(e),
-        _ => PgnError::BadFen(e),
-    })?;
 
-    let mut last_move = None;
-    for (i, item) in parsed.items.iter().enumerate() {
-        let Item::San(san) = item else { continue };
-        let ply = game.moves().len() as u32 + 1;
-        if game.is_over() {
-            return Err(PgnError::MovesAfterEnd { ply });
+    /// The game between `players`: its moves played, ended as its record
+    /// says. Moves are timed at the record's start (`UTCDate`/`UTCTime`,
+    /// else `Date`), or at `now` when it gives none.
+    pub fn play(&self, players: Players, now: DateTime<Utc>) -> Result<Game, PgnError> {
+        let parsed = &self.parsed;
+        if let Some(variant) = parsed.tag("Variant") {
+            let name = variant.trim().to_ascii_lowercase();
+            if !matches!(name.as_str(), "" | "standard" | "chess" | "from position") {
+                return Err(PgnError::UnsupportedVariant(bound_tag(variant)));
+            }
         }
-        let m = san
-            .san
-            .to_move(game.position())
-            .map_err(|_| PgnError::IllegalMove {
-                ply,
-                san: san.to_string(),
-            })?;
-        let offer = parsed.items[i + 1..]
+        let at = parsed.started_at().unwrap_or(now);
+        let fen = parsed
+            .tag("FEN")
+            .filter(|_| parsed.tag("SetUp") != Some("0"));
+        let mut game = Game::new(players, fen, DrawRules::default(), at).map_err(|e| match e {
+            SetupError::SamePlayer => PgnError::Setup(e),
+            _ => PgnError::BadFen(e),
+        })?;
+
+        let mut last_move = None;
+        for (i, item) in parsed.items.iter().enumerate() {
+            let Item::San(san) = item else { continue };
+            let ply = game.moves().len() as u32 + 1;
+            if game.is_over() {
+                return Err(PgnError::MovesAfterEnd { ply });
+            }
+            let m = san
+                .san
+                .to_move(game.position())
+                .map_err(|_| PgnError::IllegalMove {
+                    ply,
+                    san: san.to_string(),
+                })?;
+            let offer = parsed.items[i + 1..]
+                .iter()
+                .take_while(|item| !matches!(item, Item::San(_)))
+                .any(|item| matches!(item, Item::Comment(c) if c == DRAW_OFFER_SIGN));
+            game.play(m, offer, at);
+            last_move = Some(i);
+        }
+
+        let trailing: Vec<&str> = parsed.items[last_move.map_or(0, |i| i + 1)..]
             .iter()
-            .take_while(|item| !matches!(item, Item::San(_)))
-            .any(|item| matches!(item, Item::Comment(c) if c == DRAW_OFFER_SIGN));
-        game.play(m, offer, at);
-        last_move = Some(i);
+            .filter_map(|item| match item {
+                Item::Comment(c) => Some(c.as_str()),
+                Item::San(_) => None,
+            })
+            .collect();
+        restore_result(&mut game, parsed, &trailing, at)?;
+        Ok(game)
+    }
+}
+
+/// An unfinished game recorded elsewhere, to be continued here: where it
+/// started and the moves played so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Continuation {
+    pub start_fen: Option<String>,
+    /// The moves so far, in UCI (castling as `e1g1`).
+    pub moves: Vec<String>,
+    /// The record's `White` and `Black` names (`?` when not given).
+    pub white: String,
+    pub black: String,
+}
+
+impl Continuation {
+    /// Reads the first game of `text`, which must not be over: a game with a
+    /// result is history, not something to continue.
+    pub fn read(text: &str) -> Result<Continuation, PgnError> {
+        // Any two players: the record is only played through to check it.
+        let players = Players {
+            white: super::game::PlayerId(1),
+            black: super::game::PlayerId(2),
+        };
+        let (game, tags) = import(text, players, DateTime::UNIX_EPOCH)?;
+        if let Status::Over { result, .. } = game.status() {
+            return Err(PgnError::AlreadyOver(result));
+        }
+        Ok(Continuation {
+            start_fen: game.start_fen().map(str::to_owned),
+            moves: game.moves().iter().map(|m| m.uci.to_string()).collect(),
+            white: tags.white,
+            black: tags.black,
+        })
     }
 
-    let trailing: Vec<&str> = parsed.items[last_move.map_or(0, |i| i + 1)..]
-        .iter()
-        .filter_map(|item| match item {
-            Item::Comment(c) => Some(c.as_str()),
-            Item::San(_) => None,
-        })
-        .collect();
-    restore_result(&mut game, &parsed, &trailing, at)?;
-    Ok((game, parsed.to_tags()))
+    /// The moves as stored with a challenge: UCI, space-separated.
+    pub fn moves_text(&self) -> String {
+        self.moves.join(" ")
+    }
+
+    /// The game between `players` with the recorded moves played at `now`;
+    /// its clock, if any, is started afterwards by the caller. `moves` is
+    /// [`Continuation::moves_text`]'s form.
+    pub fn resume(
+        players: Players,
+        start_fen: Option<&str>,
+        moves: &str,
+        rules: DrawRules,
+        now: DateTime<Utc>,
+    ) -> Result<Game, PgnError> {
+        let mut game = Game::new(players, start_fen, rules, now).map_err(PgnError::Setup)?;
+        for (index, uci) in moves.split_whitespace().enumerate() {
+            let illegal = || PgnError::IllegalMove {
+                ply: index as u32 + 1,
+                san: uci.to_owned(),
+            };
+            if game.is_over() {
+                return Err(PgnError::MovesAfterEnd {
+                    ply: index as u32 + 1,
+                });
+            }
+            let m = UciMove::from_ascii(uci.as_bytes())
+                .map_err(|_| illegal())?
+                .to_move(game.position())
+                .map_err(|_| illegal())?;
+            game.play(m, false, now);
+        }
+        if let Status::Over { result, .. } = game.status() {
+            return Err(PgnError::AlreadyOver(result));
+        }
+        Ok(game)
+    }
 }
 
 /// Ends an imported game the way its record says, unless the moves did.
@@ -567,20 +682,32 @@ fn restore_result(
     }
 }
 
-/// The reason PGN's `Termination` tag gives, with sensible defaults.
+/// The reason a record's `Termination` tag gives for a result the moves do
+/// not explain. lichess writes `Normal`, `Time forfeit`, `Abandoned`;
+/// chess.com a sentence (`alice won by resignation`, `Game drawn by
+/// agreement`). Only what the tag says is kept: a lichess `Normal` draw may
+/// have been agreed or claimed, so it is [`Reason::Recorded`], as is any
+/// result whose ending the tag does not name. A reason that would end the
+/// game by itself (checkmate, stalemate) is never taken from a tag.
 fn reason_from_termination(claimed: GameResult, termination: Option<&str>) -> Option<Reason> {
-    let termination = termination.map(|t| t.trim().to_ascii_lowercase());
-    match (claimed, termination.as_deref()) {
-        (GameResult::NoResult, Some("abandoned")) => Some(Reason::Abort),
-        (GameResult::NoResult, _) => None,
-        (_, Some("time forfeit")) => Some(Reason::Timeout),
-        (_, Some("adjudication")) => Some(Reason::Adjudication),
-        (GameResult::Draw, _) => Some(Reason::Agreement),
-        _ => Some(Reason::Resignation),
-    }
+    let text = termination.unwrap_or_default().trim().to_ascii_lowercase();
+    let says = |word: &str| text.contains(word);
+    let decisive = claimed.winner().is_some();
+    let reason = match claimed {
+        GameResult::NoResult if says("abandon") => Reason::Abort,
+        GameResult::NoResult => return None,
+        _ if says("time") => Reason::Timeout,
+        _ if says("adjudicat") => Reason::Adjudication,
+        _ if decisive && (says("resign") || text == "normal") => Reason::Resignation,
+        _ if !decisive && says("agree") => Reason::Agreement,
+        _ if !decisive && says("repetition") => Reason::Threefold,
+        _ if !decisive && (says("fifty") || says("50")) => Reason::FiftyMoves,
+        _ => Reason::Recorded,
+    };
+    Some(reason)
 }
 
-/// What the reader found in the first game.
+/// What the reader found in one game.
 #[derive(Default)]
 struct Parsed {
     tags: Vec<(String, String)>,
@@ -588,6 +715,8 @@ struct Parsed {
     outcome: Option<Outcome>,
     /// A comment longer than the reader's buffer, until its `}` arrives.
     partial: String,
+    /// Variations skipped.
+    variations: u32,
 }
 
 enum Item {
@@ -597,6 +726,10 @@ enum Item {
 }
 
 impl Parsed {
+    fn is_empty(&self) -> bool {
+        self.tags.is_empty() && self.items.is_empty() && self.outcome.is_none()
+    }
+
     /// The first value of tag `name`.
     fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -626,7 +759,8 @@ impl Parsed {
     }
 
     fn started_at(&self) -> Option<DateTime<Utc>> {
-        let date = NaiveDate::parse_from_str(self.tag("UTCDate")?.trim(), "%Y.%m.%d").ok()?;
+        let date = |name| NaiveDate::parse_from_str(self.tag(name)?.trim(), "%Y.%m.%d").ok();
+        let date = date("UTCDate").or_else(|| date("Date"))?;
         let time = self
             .tag("UTCTime")
             .and_then(|t| NaiveTime::parse_from_str(t.trim(), "%H:%M:%S").ok())
@@ -653,10 +787,10 @@ impl Parsed {
     }
 }
 
-/// Collects the first game's tags and main line; variations are skipped.
-struct FirstGame;
+/// Collects a game's tags and main line; variations are counted and skipped.
+struct Collect;
 
-impl Visitor for FirstGame {
+impl Visitor for Collect {
     type Tags = Parsed;
     type Movetext = Parsed;
     type Output = Parsed;
@@ -697,6 +831,11 @@ impl Visitor for FirstGame {
         let words: Vec<&str> = text.split_whitespace().collect();
         movetext.items.push(Item::Comment(words.join(" ")));
         ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, movetext: &mut Parsed) -> ControlFlow<Parsed, Skip> {
+        movetext.variations += 1;
+        ControlFlow::Continue(Skip(true))
     }
 
     fn outcome(&mut self, movetext: &mut Parsed, outcome: Outcome) -> ControlFlow<Parsed> {
@@ -1116,16 +1255,139 @@ mod tests {
         assert_eq!(tags.event, "Club");
         assert_eq!(tags.white, "?");
         assert_eq!(g.started_at(), t0());
+    }
 
-        let (g, _) = import("1. e4 e5 1/2-1/2", players(), t0()).expect("imports");
+    /// How a result the moves do not explain is kept, by `Termination` tag.
+    #[test]
+    fn terminations_are_kept_as_recorded() {
+        use GameResult::{BlackWins, Draw, NoResult, WhiteWins};
+        let cases = [
+            // lichess
+            ("1-0", Some("Normal"), Some(Reason::Resignation)),
+            ("1/2-1/2", Some("Normal"), Some(Reason::Recorded)),
+            ("0-1", Some("Time forfeit"), Some(Reason::Timeout)),
+            ("1/2-1/2", Some("Time forfeit"), Some(Reason::Timeout)),
+            ("1-0", Some("Abandoned"), Some(Reason::Recorded)),
+            ("*", Some("Abandoned"), Some(Reason::Abort)),
+            ("1-0", Some("Rules infraction"), Some(Reason::Recorded)),
+            ("*", Some("Unterminated"), None),
+            // chess.com
+            (
+                "0-1",
+                Some("bob won by resignation"),
+                Some(Reason::Resignation),
+            ),
+            ("1-0", Some("alice won on time"), Some(Reason::Timeout)),
+            (
+                "1/2-1/2",
+                Some("Game drawn by agreement"),
+                Some(Reason::Agreement),
+            ),
+            (
+                "1/2-1/2",
+                Some("Game drawn by repetition"),
+                Some(Reason::Threefold),
+            ),
+            (
+                "1/2-1/2",
+                Some("Game drawn by 50-move rule"),
+                Some(Reason::FiftyMoves),
+            ),
+            (
+                "1/2-1/2",
+                Some("Game drawn by stalemate"),
+                Some(Reason::Recorded),
+            ),
+            // PGN's own words, and none
+            ("1-0", Some("adjudication"), Some(Reason::Adjudication)),
+            ("1-0", None, Some(Reason::Recorded)),
+            ("1/2-1/2", None, Some(Reason::Recorded)),
+            ("*", None, None),
+        ];
+        for (result, termination, reason) in cases {
+            let tag = termination
+                .map(|t| format!("[Termination \"{t}\"]\n"))
+                .unwrap_or_default();
+            let text = format!("[Result \"{result}\"]\n{tag}\n1. e4 e5 {result}");
+            let (g, _) = import(&text, players(), t0()).expect("imports");
+            let expected = reason.map(|reason| {
+                let result = [WhiteWins, BlackWins, Draw, NoResult]
+                    .into_iter()
+                    .find(|r| r.as_pgn() == result)
+                    .expect("a result");
+                (result, reason)
+            });
+            assert_eq!(result_and_reason(&g), expected, "{result} {termination:?}");
+        }
+    }
+
+    /// A file as lichess and chess.com write them: a byte order mark, CRLF,
+    /// comments with clock times, NAGs, variations; every game read in order.
+    #[test]
+    fn reads_every_game_of_a_file() {
+        let text = "\u{feff}[Event \"Rated correspondence game\"]\r\n[White \"alice\"]\r\n\
+                    [Black \"bob\"]\r\n[Result \"1/2-1/2\"]\r\n[Date \"2024.01.02\"]\r\n\
+                    [Termination \"Normal\"]\r\n\r\n1. e4 { [%clk 72:00:00] } e5 $2 \
+                    { [%clk 71:59:12] } 2. Nf3 (2. Bc4 Nf6 (2... Bc5)) Nc6 $10 1/2-1/2\r\n\r\n\
+                    [Event \"Second\"]\r\n\r\n1. d4 d5 2. c4 (2. Nf3) *\r\n\r\n\
+                    [Event \"Third\"]\r\n\r\n1. e4 e5 2. Ke3 1-0\r\n";
+        let read: Vec<_> = games(text).collect();
+        assert_eq!(read.len(), 3);
+        let first = read[0].as_ref().expect("first game");
+        assert_eq!(first.skipped_variations(), 1);
+        assert_eq!(first.tags().white, "alice");
+        let game = first.play(players(), t0()).expect("plays");
+        assert_eq!(game.moves().len(), 4);
         assert_eq!(
-            result_and_reason(&g),
-            Some((GameResult::Draw, Reason::Agreement))
+            result_and_reason(&game),
+            Some((GameResult::Draw, Reason::Recorded))
         );
-        let (g, _) = import("1. e4 e5 1-0", players(), t0()).expect("imports");
+        let day = Utc.with_ymd_and_hms(2024, 1, 2, 0, 0, 0).single();
+        assert_eq!(Some(game.started_at()), day);
+        // Our own export says "as recorded", and reads back so.
+        assert_round_trip(&game);
+        let second = read[1].as_ref().expect("second game");
+        assert_eq!(second.skipped_variations(), 1);
+        assert_eq!(second.play(players(), t0()).map(|g| g.moves().len()), Ok(3));
+        let third = read[2].as_ref().expect("third game is read");
         assert_eq!(
-            result_and_reason(&g),
-            Some((GameResult::WhiteWins, Reason::Resignation))
+            third.play(players(), t0()).map(|_| ()).unwrap_err().kind(),
+            "illegal_move"
+        );
+    }
+
+    #[test]
+    fn continues_only_unfinished_games() {
+        let read = Continuation::read("[White \"alice\"]\n\n1. e4 e5 2. Nf3 *").expect("reads");
+        assert_eq!(read.moves, ["e2e4", "e7e5", "g1f3"]);
+        assert_eq!(read.white, "alice");
+        assert_eq!(read.black, "?");
+        let game = Continuation::resume(
+            players(),
+            None,
+            &read.moves_text(),
+            DrawRules::default(),
+            t0(),
+        )
+        .expect("resumes");
+        assert_eq!(game.turn(), Color::Black);
+        assert_eq!(game.moves().len(), 3);
+        assert_eq!(
+            Continuation::read("1. f3 e5 2. g4 Qh4#"),
+            Err(PgnError::AlreadyOver(GameResult::BlackWins))
+        );
+        assert_eq!(
+            Continuation::read("1. e4 e5 1-0"),
+            Err(PgnError::AlreadyOver(GameResult::WhiteWins))
+        );
+        let castled = Continuation::read("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O").expect("reads");
+        assert_eq!(castled.moves.last().map(String::as_str), Some("e1g1"));
+        assert_eq!(
+            Continuation::resume(players(), None, "e2e4 e2e4", DrawRules::default(), t0())
+                .map(|_| ())
+                .unwrap_err()
+                .kind(),
+            "illegal_move"
         );
     }
 

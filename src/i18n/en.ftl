@@ -15,6 +15,7 @@ result-timeout-win = { $loser } ran out of time; { $winner } wins.
 result-timeout-draw = { $loser } ran out of time, but { $winner } could not checkmate: draw.
 result-abort = Game aborted: no result.
 result-adjudication = Adjudicated by a moderator: { $result }.
+result-recorded = Result as recorded where the game was played: { $result }.
 game-over = Game #{ $game } is over: { $result }
 
 ## Play

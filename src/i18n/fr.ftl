@@ -15,6 +15,7 @@ result-timeout-win = { $loser } a dépassé son temps ; { $winner } gagne.
 result-timeout-draw = { $loser } a dépassé son temps, mais { $winner } ne pouvait plus mater : nulle.
 result-abort = Partie annulée : aucun résultat.
 result-adjudication = Arbitrée par un modérateur : { $result }.
+result-recorded = Résultat tel qu’enregistré là où la partie s’est jouée : { $result }.
 game-over = La partie n° { $game } est terminée : { $result }
 
 ## Jeu

@@ -148,9 +148,9 @@ pub(super) fn result_sentence(
             let id = format!("result-{}", reason.as_str());
             i18n.text(lang, &id, &[("player", name(claimant))])
         }
-        Reason::Adjudication => i18n.text(
+        Reason::Adjudication | Reason::Recorded => i18n.text(
             lang,
-            "result-adjudication",
+            &format!("result-{}", reason.as_str()),
             &[("result", Arg::from(result.as_pgn()))],
         ),
         other => i18n.text(lang, &format!("result-{}", other.as_str()), &[]),
