@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 
 use common::{Console, events_of, parse_lines};
+use pawnpost::adapters::console::MAX_LINE_BYTES;
 use rusqlite::Connection;
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -439,14 +440,14 @@ fn a_line_that_is_not_utf8_is_answered_and_the_next_lines_run() {
 fn a_huge_line_is_refused_and_the_next_lines_run() {
     let console = Console::new();
     let mut script = b"alice: /challenge @bob color:white\nbob: /accept\n".to_vec();
-    // 64 MB in one line: refused after its first kilobyte, skipped without being stored.
+    // 64 MB in one line: refused after its first kilobytes, skipped without being stored.
     script.extend_from_slice(b"alice: /move ");
     script.resize(script.len() + (64 << 20), b'N');
     script.extend_from_slice(b"\nalice: /move e4\n# the end\nbob: /move e5");
     let out = run_bytes(&console, "huge.txt", &script);
     assert_eq!(
         console_errors(&out),
-        [(3, "longer than 1024 bytes, ignored".to_owned())],
+        [(3, format!("longer than {MAX_LINE_BYTES} bytes, ignored"))],
         "{out:#?}"
     );
     let moves: Vec<_> = events_of(&out, "move_played")

@@ -40,9 +40,10 @@ use crate::service::{
     BoardImages, GameEvent, Input, Moderation, Notifier, Prompt, Reply, Request, Service, User,
 };
 
-/// The longest input line accepted; longer lines are refused whole, and no
-/// more than this (plus one byte) of them is ever held in memory.
-pub const MAX_LINE_BYTES: usize = 1024;
+/// The longest input line accepted: a command and its speaker's name
+/// (`alice: `). Longer lines are refused whole, and no more than this (plus
+/// one byte) of them is ever held in memory.
+pub const MAX_LINE_BYTES: usize = crate::core::command::MAX_COMMAND_BYTES + 128;
 
 /// How the console runs.
 #[derive(Clone, Debug, Default)]

@@ -22,8 +22,10 @@ use super::choices::{ColorChoice, Notify};
 use super::event::ClaimKind;
 use super::notation::{Lang, MAX_MOVE_INPUT};
 
-/// The longest command line accepted.
-pub const MAX_COMMAND_BYTES: usize = 512;
+/// The longest command line accepted: room for a game to continue
+/// (`/challenge @bob pgn:"1. e4 e5 …"`, about 11 bytes a move, so a
+/// 150-move game), and a bound on what one line can make the bot do.
+pub const MAX_COMMAND_BYTES: usize = 2048;
 /// The longest user reference accepted (`@name`, a Discord or Matrix id).
 pub const MAX_USER_REF: usize = 100;
 
@@ -163,6 +165,9 @@ pub enum Command {
         rated: bool,
         fen: Option<String>,
         time_control: Option<String>,
+        /// A game begun elsewhere to continue (PGN: tags optional, then
+        /// the moves so far); such a game is never rated.
+        pgn: Option<String>,
     },
     Accept {
         challenge: Option<i64>,
@@ -439,13 +444,19 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
 }
 
 /// Splits on whitespace, keeping `"quoted words"` (also after `key:`) together.
+/// Within quotes, `\"` is a quote and `\\` a backslash (a PGN's tags:
+/// `pgn:"[White \"alice\"] 1. e4"`).
 fn tokenize(line: &str) -> Result<Vec<String>, CommandError> {
     let mut tokens = Vec::new();
     let mut current = String::new();
     let mut quoted = false;
     let mut started = false;
-    for ch in line.chars() {
+    let mut chars = line.chars().peekable();
+    while let Some(ch) = chars.next() {
         match ch {
+            '\\' if quoted && matches!(chars.peek(), Some('"' | '\\')) => {
+                current.extend(chars.next());
+            }
             '"' => {
                 quoted = !quoted;
                 started = true;
@@ -503,8 +514,13 @@ fn parse_challenge(words: &mut Words) -> Result<Command, CommandError> {
             _ => return Err(bad("color", &value)),
         },
     };
+    let pgn = words
+        .take("pgn")
+        .map(|text| text.trim().to_owned())
+        .filter(|text| !text.is_empty());
     let rated = match words.take("rated") {
-        None => true,
+        // A game begun elsewhere was played outside the bot's rules.
+        None => pgn.is_none(),
         Some(value) => parse_bool("rated", &value)?,
     };
     let fen = words.take("fen").map(|f| f.trim().to_owned());
@@ -515,6 +531,7 @@ fn parse_challenge(words: &mut Words) -> Result<Command, CommandError> {
         rated,
         fen,
         time_control,
+        pgn,
     })
 }
 
@@ -779,6 +796,7 @@ mod tests {
                     rated: true,
                     fen: None,
                     time_control: None,
+                    pgn: None,
                 },
             ),
             (
@@ -789,6 +807,20 @@ mod tests {
                     rated: false,
                     fen: Some("8/8/4k3/8/8/3K4/3Q4/8 w - - 0 1".into()),
                     time_control: None,
+                    pgn: None,
+                },
+            ),
+            (
+                // A game to continue is unrated unless asked otherwise;
+                // quotes inside the quoted PGN are escaped.
+                "/challenge @bob pgn:\"[White \\\"a\\\\b\\\"] 1. e4\"",
+                Command::Challenge {
+                    opponent: Some(UserRef("bob".into(), None)),
+                    color: ColorChoice::Random,
+                    rated: false,
+                    fen: None,
+                    time_control: None,
+                    pgn: Some("[White \"a\\b\"] 1. e4".into()),
                 },
             ),
             ("/accept", Command::Accept { challenge: None }),

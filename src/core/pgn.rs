@@ -576,6 +576,9 @@ pub struct Continuation {
     /// The record's `White` and `Black` names (`?` when not given).
     pub white: String,
     pub black: String,
+    /// The number of the move to play next, and the side to play it.
+    pub next_move: u32,
+    pub turn: Color,
 }
 
 impl Continuation {
@@ -596,6 +599,8 @@ impl Continuation {
             moves: game.moves().iter().map(|m| m.uci.to_string()).collect(),
             white: tags.white,
             black: tags.black,
+            next_move: game.position().fullmoves().get(),
+            turn: game.turn(),
         })
     }
 
@@ -1362,6 +1367,7 @@ mod tests {
         assert_eq!(read.moves, ["e2e4", "e7e5", "g1f3"]);
         assert_eq!(read.white, "alice");
         assert_eq!(read.black, "?");
+        assert_eq!((read.next_move, read.turn), (2, Color::Black));
         let game = Continuation::resume(
             players(),
             None,

@@ -30,6 +30,26 @@ claim-with-move = { $player } claimed with the move { $san }, which is written b
 ## Challenges
 challenge-open = { $player } offers a game (#{ $challenge }) to anyone here: /accept { $challenge }.
 challenge-direct = { $player } challenges { $opponent } (#{ $challenge }): /accept or /decline.
+challenge-continued = { $player } challenges { $opponent } (#{ $challenge }) to continue a game begun elsewhere, from move { $move } with { $side ->
+    [white] White
+   *[black] Black
+} to play (unrated): /accept or /decline.
+game-continued = Game #{ $game } goes on from move { $move }: { $white } (White) against { $black } (Black). { $turn }, your move.
+challenge-continued-open = A game begun elsewhere is continued with its opponent: name them (/challenge @player pgn:"...").
+challenge-continued-fen = Give either the position (fen:) or the game so far (pgn:), not both.
+challenge-continued-rated = A game begun elsewhere is never rated: leave rated: out.
+challenge-continued-color = Which side did you have in that game? Add color:white or color:black.
+pgn-too_long = That PGN is too long.
+pgn-syntax = That PGN cannot be read.
+pgn-no_game = That text holds no game: give its moves in PGN, e.g. pgn:"1. e4 e5 2. Nf3".
+pgn-unsupported_variant = Only standard chess can be continued, not { $variant }.
+pgn-bad_fen = The FEN of that game cannot be used.
+pgn-setup = That game cannot be set up.
+pgn-illegal_move = { $move } is not a legal move in that game.
+pgn-moves_after_end = That game goes on after its end (move { $move }).
+pgn-result_mismatch = That game's result does not follow from its moves.
+pgn-result_conflict = That game gives two different results.
+pgn-already_over = That game is over ({ $result }): there is nothing to continue.
 game-started = Game #{ $game } begins: { $white } (White) against { $black } (Black). { $turn }, your move.
 challenge-declined = { $player } declines challenge #{ $challenge }.
 challenge-cancelled = Challenge #{ $challenge } is cancelled.
@@ -66,7 +86,7 @@ language-set = Language set to English.
 language-reset = Language set back to the server's.
 help =
     Commands:
-    /challenge [@player] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
+    /challenge [@player] [color:white|black|random] [rated:yes|no] [fen:"..."] [pgn:"1. e4 e5 ..."] · /accept · /decline · /cancel
     /move <move> [offer_draw] [game:<id>] · /draw offer|accept|decline · /claim [threefold|fifty] [<move>]
     /leave start <days>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@player] · /record @a @b · /standings [season:<name>]
@@ -188,6 +208,7 @@ discord-opt-color = The colour you want
 discord-opt-time = Time control, e.g. 3d, 30d+1d, 10/50d, none
 discord-opt-rated = Count the game in the standings
 discord-opt-fen = Start from this position (FEN)
+discord-opt-pgn = Continue a game begun elsewhere (its PGN or moves so far)
 discord-opt-action = What to do
 discord-opt-kind = What you claim
 discord-opt-days = Number of days

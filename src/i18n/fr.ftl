@@ -30,6 +30,26 @@ claim-with-move = { $player } a réclamé avec le coup { $san }, qui est noté m
 ## Défis
 challenge-open = { $player } propose une partie (n° { $challenge }) à qui veut ici : /accept { $challenge }.
 challenge-direct = { $player } défie { $opponent } (n° { $challenge }) : /accept ou /decline.
+challenge-continued = { $player } défie { $opponent } (n° { $challenge }) de continuer une partie commencée ailleurs, à partir du coup { $move }, { $side ->
+    [white] les Blancs
+   *[black] les Noirs
+} au trait (partie non classée) : /accept ou /decline.
+game-continued = La partie n° { $game } reprend au coup { $move } : { $white } (Blancs) contre { $black } (Noirs). { $turn }, à vous de jouer.
+challenge-continued-open = Une partie commencée ailleurs se continue avec son adversaire : nommez-le (/challenge @joueur pgn:"...").
+challenge-continued-fen = Donnez soit la position (fen:), soit la partie jusqu’ici (pgn:), pas les deux.
+challenge-continued-rated = Une partie commencée ailleurs n’est jamais classée : retirez rated:.
+challenge-continued-color = Quelle couleur aviez-vous dans cette partie ? Ajoutez color:white ou color:black.
+pgn-too_long = Ce PGN est trop long.
+pgn-syntax = Ce PGN est illisible.
+pgn-no_game = Ce texte ne contient aucune partie : donnez ses coups en PGN (notation anglaise), par exemple pgn:"1. e4 e5 2. Nf3".
+pgn-unsupported_variant = Seuls les échecs classiques peuvent être continués, pas { $variant }.
+pgn-bad_fen = La FEN de cette partie est inutilisable.
+pgn-setup = Cette partie ne peut pas être mise en place.
+pgn-illegal_move = { $move } n’est pas un coup légal dans cette partie.
+pgn-moves_after_end = Cette partie continue après sa fin (coup { $move }).
+pgn-result_mismatch = Le résultat de cette partie ne découle pas de ses coups.
+pgn-result_conflict = Cette partie donne deux résultats différents.
+pgn-already_over = Cette partie est terminée ({ $result }) : il n’y a rien à continuer.
 game-started = La partie n° { $game } commence : { $white } (Blancs) contre { $black } (Noirs). { $turn }, à vous de jouer.
 challenge-declined = { $player } refuse le défi n° { $challenge }.
 challenge-cancelled = Le défi n° { $challenge } est annulé.
@@ -66,7 +86,7 @@ language-set = Langue : français.
 language-reset = Langue : celle du serveur.
 help =
     Commandes :
-    /challenge [@joueur] [color:white|black|random] [rated:yes|no] [fen:"..."] · /accept · /decline · /cancel
+    /challenge [@joueur] [color:white|black|random] [rated:yes|no] [fen:"..."] [pgn:"1. e4 e5 ..."] · /accept · /decline · /cancel
     /move <coup> [offer_draw] [game:<n°>] · /draw offer|accept|decline · /claim [threefold|fifty] [<coup>]
     /leave start <jours>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@joueur] · /record @a @b · /standings [season:<nom>]
@@ -188,6 +208,7 @@ discord-opt-color = La couleur souhaitée
 discord-opt-time = Cadence, par ex. 3d, 30d+1d, 10/50d, none
 discord-opt-rated = Compter la partie au classement
 discord-opt-fen = Partir de cette position (FEN)
+discord-opt-pgn = Continuer une partie commencée ailleurs (son PGN ou ses coups)
 discord-opt-action = Que faire
 discord-opt-kind = Ce que vous réclamez
 discord-opt-days = Nombre de jours

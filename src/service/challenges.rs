@@ -1,17 +1,19 @@
 //! Challenges: proposing a game, accepting, declining, cancelling.
 
 use chrono::{DateTime, Utc};
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 use super::texts::Names;
 use super::{Attempt, Context, Failure, Prompt, Reply, Service};
+use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
 use crate::core::command::Command;
 use crate::core::game::{Game, Players, SetupError};
+use crate::core::pgn::{Continuation, PgnError};
 use crate::i18n::Arg;
 use crate::storage::{
-    ChallengeClosing, ChallengeRow, ChallengeStatus, ColorChoice, Commit, Committed,
-    LadderMatchStatus, LadderMatchUpdate, NewChallenge, NewGame, StorageError,
+    ChallengeClosing, ChallengeRow, ChallengeStatus, Commit, Committed, GameHistory,
+    LadderMatchStatus, LadderMatchUpdate, NewChallenge, NewGame, PlayerRow, StorageError,
 };
 
 impl Service {
@@ -27,6 +29,7 @@ impl Service {
             rated,
             fen,
             time_control,
+            pgn,
         } = command
         else {
             return Ok(Vec::new());
@@ -57,6 +60,16 @@ impl Service {
         if let Some(error) = fen.as_deref().and_then(|fen| check_start(fen, now).err()) {
             return Ok(vec![self.setup_refusal(ctx, &error)]);
         }
+        let (continuation, color) = match pgn {
+            None => (None, *color),
+            Some(text) => match continuation(ctx, text, challenged.as_ref(), fen, *rated, *color) {
+                Ok((continuation, color)) => (Some(continuation), color),
+                Err(Refusal::Text(key)) => {
+                    return Ok(vec![self.private(ctx, self.text(ctx, key, &[]))]);
+                }
+                Err(Refusal::Pgn(error)) => return Ok(vec![self.pgn_refusal(ctx, &error)]),
+            },
+        };
         let time_control = match time_control.as_deref().map(str::parse::<TimeControl>) {
             Some(Ok(control)) => control.to_string(),
             Some(Err(_)) => {
@@ -73,12 +86,22 @@ impl Service {
             channel_id: ctx.channel.id,
             challenger: ctx.player.id,
             challenged: challenged.as_ref().map(|row| row.id),
-            color: *color,
+            color,
             time_control,
             rated: *rated,
-            start_fen: fen.clone(),
+            start_fen: match &continuation {
+                Some(continued) => continued.start_fen.clone(),
+                None => fen.clone(),
+            },
             expires_at: now + self.config.challenge_expiry,
+            start_moves: continuation.as_ref().map(Continuation::moves_text),
         };
+        // What the challenged player reads of the game to continue: the
+        // move it goes on from and the side to play.
+        let continued_from = continuation.as_ref().map(|continued| {
+            let side = continued.turn.fold_wb("white", "black");
+            (continued.next_move, side)
+        });
         let commit = Commit {
             act_key: ctx.act_key.clone(),
             new_challenge: Some(new),
@@ -101,25 +124,29 @@ impl Service {
                 let mut own_copy = None;
                 let (text, to) = match &challenged {
                     Some(row) => {
+                        let (number, side) = continued_from.unwrap_or_default();
                         let args = [
                             ("player", player),
                             ("opponent", Arg::from(row.display_name.as_str())),
                             ("challenge", id),
+                            ("move", Arg::from(number)),
+                            ("side", Arg::from(side)),
                         ];
+                        let key = match continued_from {
+                            Some(_) => "challenge-continued",
+                            None => "challenge-direct",
+                        };
                         if lang != own_lang {
                             // The challenger reads it in their own language too.
                             own_copy = Some(Reply {
                                 channel: channel.clone(),
                                 to: Some(own),
                                 ephemeral: true,
-                                text: i18n.text(own_lang, "challenge-direct", &args),
+                                text: i18n.text(own_lang, key, &args),
                                 ..Reply::default()
                             });
                         }
-                        (
-                            i18n.text(lang, "challenge-direct", &args),
-                            Some(row.platform_id.clone()),
-                        )
+                        (i18n.text(lang, key, &args), Some(row.platform_id.clone()))
                     }
                     None => (
                         i18n.text(
@@ -159,14 +186,17 @@ impl Service {
             Err(answer) => return Ok(answer),
         };
         let players = seat(&challenge, ctx.player.id, now);
-        let mut game = match Game::new(
-            players,
-            challenge.start_fen.as_deref(),
-            ctx.server.draw_rules,
-            now,
-        ) {
-            Ok(game) => game,
-            Err(error) => return Ok(vec![self.setup_refusal(ctx, &error)]),
+        let (fen, rules) = (challenge.start_fen.as_deref(), ctx.server.draw_rules);
+        let mut game = match &challenge.start_moves {
+            None => match Game::new(players, fen, rules, now) {
+                Ok(game) => game,
+                Err(error) => return Ok(vec![self.setup_refusal(ctx, &error)]),
+            },
+            // Checked when the challenge was made; played out again here.
+            Some(moves) => match Continuation::resume(players, fen, moves, rules, now) {
+                Ok(game) => game,
+                Err(error) => return Ok(vec![self.pgn_refusal(ctx, &error)]),
+            },
         };
         // Stored controls were checked when the challenge was made.
         let control = challenge.time_control.parse().unwrap_or_else(|_| {
@@ -190,7 +220,17 @@ impl Service {
             challenge_id: Some(challenge.id),
             clock: Some(*game.clock()),
             remind_at: self.next_reminder(&game, now),
+            history: challenge.start_moves.is_some().then(|| {
+                Box::new(GameHistory {
+                    started_at: now,
+                    moves: super::games::to_rows(&game, 0),
+                    notes: Vec::new(),
+                    ending: None,
+                })
+            }),
         };
+        let continued_moves = game.moves().len();
+        let next_move = game.position().fullmoves().get();
         // A ladder challenge becomes a ladder game.
         let ladder_match = self.pending_ladder_match(challenge.id).await?;
         let is_ladder_game = ladder_match.is_some();
@@ -231,10 +271,12 @@ impl Service {
                     ("white", Arg::from(names.display(Color::White))),
                     ("black", Arg::from(names.display(Color::Black))),
                     ("turn", Arg::from(names.display(turn))),
+                    ("move", Arg::from(next_move)),
                 ];
-                let id = match is_ladder_game {
-                    true => "ladder-game-started",
-                    false => "game-started",
+                let id = match (is_ladder_game, continued_moves) {
+                    (true, _) => "ladder-game-started",
+                    (false, 0) => "game-started",
+                    (false, _) => "game-continued",
                 };
                 let text = i18n.text(lang, id, &args);
                 let mut reply = Reply {
@@ -371,6 +413,22 @@ impl Service {
         Ok(Ok(challenge.clone()))
     }
 
+    fn pgn_refusal(&self, ctx: &Context, error: &PgnError) -> Reply {
+        let key = format!("pgn-{}", error.kind());
+        let args: Vec<(&str, Arg)> = match error {
+            PgnError::IllegalMove { ply, san } => {
+                let number = ply.div_ceil(2);
+                let dots = if ply % 2 == 1 { "." } else { "..." };
+                vec![("move", Arg::from(format!("{number}{dots} {san}")))]
+            }
+            PgnError::MovesAfterEnd { ply } => vec![("move", Arg::from(ply.div_ceil(2)))],
+            PgnError::UnsupportedVariant(variant) => vec![("variant", Arg::from(variant.as_str()))],
+            PgnError::AlreadyOver(result) => vec![("result", Arg::from(result.as_pgn()))],
+            _ => Vec::new(),
+        };
+        self.private(ctx, self.text(ctx, &key, &args))
+    }
+
     fn setup_refusal(&self, ctx: &Context, error: &SetupError) -> Reply {
         let key = match error {
             SetupError::FenTooLong => "setup-fen_too_long",
@@ -380,6 +438,46 @@ impl Service {
             SetupError::SamePlayer => "challenge-self",
         };
         self.private(ctx, self.text(ctx, key, &[]))
+    }
+}
+
+/// Why a game cannot be continued: a message, or what is wrong with its PGN.
+enum Refusal {
+    Text(&'static str),
+    Pgn(PgnError),
+}
+
+/// Reads the game a challenge continues, and the challenger's colour in it.
+fn continuation(
+    ctx: &Context,
+    pgn: &str,
+    challenged: Option<&PlayerRow>,
+    fen: &Option<String>,
+    rated: bool,
+    color: ColorChoice,
+) -> Result<(Continuation, ColorChoice), Refusal> {
+    let Some(opponent) = challenged else {
+        return Err(Refusal::Text("challenge-continued-open"));
+    };
+    if fen.is_some() {
+        return Err(Refusal::Text("challenge-continued-fen"));
+    }
+    if rated {
+        return Err(Refusal::Text("challenge-continued-rated"));
+    }
+    let continued = Continuation::read(pgn).map_err(Refusal::Pgn)?;
+    if color != ColorChoice::Random {
+        return Ok((continued, color));
+    }
+    // The record's names say who had which side, when they are the players'.
+    let same = |a: &str, b: &str| a.trim().to_lowercase() == b.trim().to_lowercase();
+    let (me, them) = (&ctx.player.display_name, &opponent.display_name);
+    if same(&continued.white, me) || same(&continued.black, them) {
+        Ok((continued, ColorChoice::White))
+    } else if same(&continued.black, me) || same(&continued.white, them) {
+        Ok((continued, ColorChoice::Black))
+    } else {
+        Err(Refusal::Text("challenge-continued-color"))
     }
 }
 

@@ -505,7 +505,7 @@ pub(super) fn game_update(
     }
 }
 
-fn to_rows(game: &Game, from: usize) -> Vec<MoveRow> {
+pub(super) fn to_rows(game: &Game, from: usize) -> Vec<MoveRow> {
     game.moves()[from..]
         .iter()
         .enumerate()

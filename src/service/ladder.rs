@@ -289,6 +289,7 @@ impl Service {
                 rated: settings.rated,
                 start_fen: None,
                 expires_at: accept_by,
+                start_moves: None,
             }),
             new_ladder_match: Some(NewLadderMatch {
                 server_id: ctx.server.id,

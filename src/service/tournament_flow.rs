@@ -314,6 +314,7 @@ impl Service {
                     challenge_id: None,
                     clock: Some(*game.clock()),
                     remind_at: self.next_reminder(&game, now),
+                    history: None,
                 }),
                 score: None,
             }));

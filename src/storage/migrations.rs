@@ -99,6 +99,10 @@ const SHARED: &[(&str, &str)] = &[
         "0013_acts",
         include_str!("../../migrations/shared/0013_acts.sql"),
     ),
+    (
+        "0014_continued_games",
+        include_str!("../../migrations/shared/0014_continued_games.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

@@ -252,6 +252,8 @@ pub struct ChallengeRow {
     pub status: ChallengeStatus,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
+    /// A game begun elsewhere: its moves so far (UCI, space-separated).
+    pub start_moves: Option<String>,
 }
 
 /// A move as stored.
@@ -359,6 +361,8 @@ pub struct NewChallenge {
     pub rated: bool,
     pub start_fen: Option<String>,
     pub expires_at: DateTime<Utc>,
+    /// A game begun elsewhere: its moves so far (UCI, space-separated).
+    pub start_moves: Option<String>,
 }
 
 /// A challenge leaving the open state; refused with `Conflict` unless it is still open.
@@ -386,6 +390,19 @@ pub struct NewGame {
     pub clock: Option<Clock>,
     /// When the player to move is first reminded.
     pub remind_at: Option<DateTime<Utc>>,
+    /// A game begun elsewhere (continued, or imported whole); `None` for a
+    /// game that starts now.
+    pub history: Option<Box<GameHistory>>,
+}
+
+/// What a game brought from elsewhere already holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameHistory {
+    pub started_at: DateTime<Utc>,
+    pub moves: Vec<MoveRow>,
+    pub notes: Vec<Note>,
+    /// How it ended, for an imported finished game.
+    pub ending: Option<(GameResult, Reason, DateTime<Utc>)>,
 }
 
 /// What an act changed in a game: rows to append and the new state.

@@ -664,6 +664,7 @@ mod tests {
             challenge_id: None,
             clock: None,
             remind_at: None,
+            history: None,
         };
         let commit = Commit {
             new_game: Some(new_game),
@@ -721,6 +722,7 @@ mod tests {
             rated: true,
             start_fen: None,
             expires_at: at(1000),
+            start_moves: None,
         };
         let mut challenge_ids = Vec::new();
         for _ in 0..2 {
@@ -747,6 +749,7 @@ mod tests {
             challenge_id: Some(challenge_id),
             clock: None,
             remind_at: None,
+            history: None,
         };
         let accept = Commit {
             closing_challenge: Some(ChallengeClosing {

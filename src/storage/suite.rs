@@ -136,6 +136,7 @@ fn new_game(w: &World, white: PlayerId, black: PlayerId) -> NewGame {
         challenge_id: None,
         clock: Some(three_days()),
         remind_at: None,
+        history: None,
     }
 }
 
@@ -161,6 +162,7 @@ fn new_challenge(w: &World, channel_id: i64, expires_at: DateTime<Utc>) -> NewCh
         rated: false,
         start_fen: Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_owned()),
         expires_at,
+        start_moves: None,
     }
 }
 
@@ -308,6 +310,7 @@ pub async fn challenges_become_games_atomically(store: &Store) -> Result<()> {
         status: ChallengeStatus::Open,
         created_at: t(2),
         expires_at: t(60),
+        start_moves: None,
     };
     assert_eq!(open[0], expected);
     let at_expiry = store.open_challenges(w.channel.id, t(30)).await?;

@@ -22,6 +22,9 @@ use crate::i18n::I18n;
 pub const MAX_FEN: u16 = 100;
 /// The longest time control text accepted (`30d+1d max 45d`).
 pub const MAX_TIME_CONTROL: u16 = 32;
+/// The longest game to continue, as PGN (the whole command line must fit
+/// in [`crate::core::command::MAX_COMMAND_BYTES`]).
+pub const MAX_PGN_OPTION: u16 = 1900;
 
 /// What an option holds.
 #[derive(Clone, Copy, Debug)]
@@ -162,6 +165,13 @@ pub const CHESS: &[CommandSpec] = &[
             ),
             opt("rated", "classee", Kind::Boolean),
             opt("fen", "fen", Kind::Text { max: MAX_FEN }),
+            opt(
+                "pgn",
+                "pgn",
+                Kind::Text {
+                    max: MAX_PGN_OPTION,
+                },
+            ),
         ],
         build: |o| {
             Ok(Command::Challenge {
@@ -175,6 +185,7 @@ pub const CHESS: &[CommandSpec] = &[
                 rated: o.flag("rated"),
                 fen: o.text("fen").map(str::to_owned),
                 time_control: o.text("time").map(str::to_owned),
+                pgn: o.text("pgn").map(str::to_owned),
             })
         },
     },

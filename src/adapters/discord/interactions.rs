@@ -203,6 +203,7 @@ mod tests {
                     rated: false,
                     fen: None,
                     time_control: None,
+                    pgn: None,
                 }),
             ),
             (

@@ -342,6 +342,7 @@ mod tests {
             challenge_id: None,
             clock: None,
             remind_at: None,
+            history: None,
         };
         let created = Commit {
             new_game: Some(new_game),

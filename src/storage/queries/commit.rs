@@ -26,8 +26,8 @@ use crate::core::event::color_str;
 use crate::core::notation::Lang;
 use crate::storage::sql::{Conn, json, params, value_rows};
 use crate::storage::{
-    ChallengeClosing, Commit, Committed, GameState, GameUpdate, LeaveEnding, NewChallenge, NewGame,
-    NewLeave, Outgoing, Result, StorageError,
+    ChallengeClosing, Commit, Committed, GameState, GameUpdate, LeaveEnding, MoveRow, NewChallenge,
+    NewGame, NewLeave, Note, Outgoing, Result, StorageError,
 };
 
 /// Writes every commit of `batch`, each with its answer: the caller commits
@@ -213,8 +213,9 @@ pub(super) fn changed_one(changed: u64) -> Result<()> {
 async fn insert_challenge(c: &impl Conn, new: &NewChallenge, now: DateTime<Utc>) -> Result<i64> {
     c.query_one(
         "INSERT INTO challenges (server_id, channel_id, challenger_id, challenged_id, color,
-                                 time_control, rated, start_fen, created_at, expires_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id",
+                                 time_control, rated, start_fen, created_at, expires_at,
+                                 start_moves)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
         &params![
             new.server_id,
             new.channel_id,
@@ -225,7 +226,8 @@ async fn insert_challenge(c: &impl Conn, new: &NewChallenge, now: DateTime<Utc>)
             new.rated,
             new.start_fen.as_deref(),
             now,
-            new.expires_at
+            new.expires_at,
+            new.start_moves.as_deref()
         ],
     )
     .await?
@@ -243,36 +245,55 @@ async fn close_challenge(c: &impl Conn, closing: &ChallengeClosing) -> Result<()
     changed_one(changed)
 }
 
-/// A new game (of a challenge, or of a tournament's pairing).
+/// A new game (of a challenge, or of a tournament's pairing), with what it
+/// brings from elsewhere.
 pub(super) async fn insert_game(c: &impl Conn, new: &NewGame, now: DateTime<Utc>) -> Result<i64> {
-    let alarms = Alarms::of(new.clock.as_ref(), new.remind_at);
-    c.query_one(
-        "INSERT INTO games (server_id, channel_id, white_id, black_id, start_fen, time_control,
+    let history = new.history.as_ref();
+    let ending = history.and_then(|h| h.ending);
+    // A finished game keeps no deadline, reminder or wake-up.
+    let alarms = match ending {
+        None => Alarms::of(new.clock.as_ref(), new.remind_at),
+        Some(_) => Alarms::of(None, None),
+    };
+    let id = c
+        .query_one(
+            "INSERT INTO games (server_id, channel_id, white_id, black_id, start_fen, time_control,
                             rated, draw_agreement_allowed, draw_min_moves, turn, challenge_id,
-                            created_at, clock, deadline, remind_at, wake_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                            created_at, clock, deadline, remind_at, wake_at, plies, status,
+                            result, reason, ended_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18, ?19, ?20, ?21)
          RETURNING id",
-        &params![
-            new.server_id,
-            new.channel_id,
-            new.white,
-            new.black,
-            new.start_fen.as_deref(),
-            &new.time_control,
-            new.rated,
-            new.draw_rules.agreement_allowed,
-            new.draw_rules.min_moves_each,
-            color_str(new.turn),
-            new.challenge_id,
-            now,
-            new.clock.as_ref().map(json).transpose()?,
-            alarms.deadline,
-            alarms.remind_at,
-            alarms.wake_at
-        ],
-    )
-    .await?
-    .int(0)
+            &params![
+                new.server_id,
+                new.channel_id,
+                new.white,
+                new.black,
+                new.start_fen.as_deref(),
+                &new.time_control,
+                new.rated,
+                new.draw_rules.agreement_allowed,
+                new.draw_rules.min_moves_each,
+                color_str(new.turn),
+                new.challenge_id,
+                history.map_or(now, |h| h.started_at),
+                new.clock.as_ref().map(json).transpose()?,
+                alarms.deadline,
+                alarms.remind_at,
+                alarms.wake_at,
+                history.map_or(0, |h| h.moves.len() as i64),
+                if ending.is_some() { "over" } else { "ongoing" },
+                ending.map(|(result, ..)| result.as_pgn()),
+                ending.map(|(_, reason, _)| reason.as_str()),
+                ending.map(|(.., at)| at)
+            ],
+        )
+        .await?
+        .int(0)?;
+    if let Some(history) = history {
+        insert_score(c, id, &history.moves, &history.notes).await?;
+    }
+    Ok(id)
 }
 
 /// Records which game a challenge became.
@@ -340,21 +361,31 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
         }
     };
     changed_one(changed)?;
-    for m in &update.new_moves {
+    insert_score(c, update.id, &update.new_moves, &update.new_notes).await
+}
+
+/// Moves and notes appended to a game's score.
+async fn insert_score(
+    c: &impl Conn,
+    game_id: i64,
+    moves: &[MoveRow],
+    notes: &[Note],
+) -> Result<()> {
+    for m in moves {
         c.execute(
             "INSERT INTO moves (game_id, ply, uci, san, played_at, draw_offer)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            &params![update.id, m.ply, &m.uci, &m.san, m.played_at, m.draw_offer],
+            &params![game_id, m.ply, &m.uci, &m.san, m.played_at, m.draw_offer],
         )
         .await?;
     }
     // Each note numbered after the game's notes so far, the ones this
     // statement's predecessors added included.
-    for note in &update.new_notes {
+    for note in notes {
         c.execute(
             "INSERT INTO game_notes (game_id, seq, note)
              VALUES (?1, (SELECT count(*) FROM game_notes WHERE game_id = ?1), ?2)",
-            &[update.id.into(), json(note)?],
+            &[game_id.into(), json(note)?],
         )
         .await?;
     }

@@ -26,7 +26,7 @@ pub const PLAYER_WIDTH: usize = 7;
 
 /// Challenge columns, read by [`challenge`].
 pub const CHALLENGE_COLUMNS: &str = "id, server_id, channel_id, challenger_id, challenged_id, \
-     color, time_control, rated, start_fen, status, created_at, expires_at";
+     color, time_control, rated, start_fen, status, created_at, expires_at, start_moves";
 
 /// Leave columns, read by [`leave`].
 pub const LEAVE_COLUMNS: &str = "id, player_id, server_id, starts_at, ends_at, ended_at, days";
@@ -83,6 +83,7 @@ pub fn challenge(row: &Row) -> Result<ChallengeRow> {
         status: row.parsed(9, "status", ChallengeStatus::from_name)?,
         created_at: row.time(10)?,
         expires_at: row.time(11)?,
+        start_moves: row.opt_string(12)?,
     })
 }
 
