@@ -106,6 +106,13 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
     },
+    /// Store the finished games of a PGN file (lichess, chess.com, another
+    /// bot, `pawnpost export`) as unrated games of a channel, with their
+    /// results and how they ended as recorded. Players are named by the
+    /// record. Unfinished games are listed, to be continued in chat
+    /// (`/challenge @opponent pgn:"…"`). Importing a file again adds only
+    /// what it did not hold before.
+    Import(ImportArgs),
     /// Print a game as PGN.
     Pgn {
         game: i64,
@@ -124,6 +131,26 @@ struct GameSelection {
     /// Only the games of this tournament (its number).
     #[arg(long)]
     tournament: Option<i64>,
+    /// The SQLite file (default: from the configuration).
+    #[arg(long)]
+    db: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct ImportArgs {
+    /// The PGN file (UTF-8; any number of games).
+    file: PathBuf,
+    /// The platform whose players the record's names are: console, discord
+    /// or matrix.
+    #[arg(long, default_value = "console")]
+    platform: String,
+    /// The server the games count for, as the platform names it (a Discord
+    /// guild id; `console` for the console's).
+    #[arg(long, default_value = "console")]
+    server: String,
+    /// The channel the games belong to, as the platform names it.
+    #[arg(long, default_value = "main")]
+    channel: String,
     /// The SQLite file (default: from the configuration).
     #[arg(long)]
     db: Option<PathBuf>,
@@ -248,6 +275,7 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
         Some(Command::Export { selection, output }) => {
             export_games(&config, &selection, output.as_deref()).await
         }
+        Some(Command::Import(args)) => import_games(&config, &args).await,
         Some(Command::Pgn { game, db }) => {
             let store = open_store(&config, db.as_ref()).await?.into_store();
             print_pgn(&service(&config, store)?, game).await
@@ -486,6 +514,80 @@ async fn export_games(
             Ok(())
         }
     }
+}
+
+/// The largest PGN file `pawnpost import` reads (a few hundred thousand games).
+const MAX_IMPORT_BYTES: u64 = 256 << 20;
+
+/// `pawnpost import`: one line per game of the file, then a summary.
+async fn import_games(config: &Config, args: &ImportArgs) -> Result<()> {
+    use pawnpost::core::names::Named;
+    use pawnpost::core::platform::Platform;
+    use pawnpost::service::{ImportOutcome, ImportTarget};
+    let platform = Platform::from_name(&args.platform).with_context(|| {
+        format!(
+            "unknown platform {:?}: console, discord or matrix",
+            args.platform
+        )
+    })?;
+    let size = std::fs::metadata(&args.file)
+        .with_context(|| format!("reading {}", args.file.display()))?
+        .len();
+    if size > MAX_IMPORT_BYTES {
+        bail!(
+            "{} is larger than {} MiB: split it",
+            args.file.display(),
+            MAX_IMPORT_BYTES >> 20
+        );
+    }
+    let bytes =
+        std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let store = open_store(config, args.db.as_ref()).await?.into_store();
+    let target = ImportTarget {
+        platform,
+        server: args.server.clone(),
+        channel: args.channel.clone(),
+    };
+    let report = service(config, store)?
+        .import_games(&target, &text, chrono::Utc::now())
+        .await?;
+    let (mut imported, mut there, mut unfinished, mut refused) = (0, 0, 0, 0);
+    for game in &report {
+        let what = match &game.outcome {
+            ImportOutcome::Imported { game } => {
+                imported += 1;
+                format!("imported as game {game}")
+            }
+            ImportOutcome::AlreadyThere => {
+                there += 1;
+                "imported before".to_owned()
+            }
+            ImportOutcome::Unfinished => {
+                unfinished += 1;
+                "unfinished: continue it in chat with /challenge @opponent pgn:\"…\"".to_owned()
+            }
+            ImportOutcome::Refused(error) => {
+                refused += 1;
+                format!("not imported: {error}")
+            }
+        };
+        let note = match game.skipped_variations {
+            0 => String::new(),
+            n => format!(" ({n} variation(s) left out)"),
+        };
+        println!(
+            "{}\t{} - {}\t{what}{note}",
+            game.number, game.white, game.black
+        );
+    }
+    eprintln!(
+        "{imported} imported, {there} imported before, {unfinished} unfinished, {refused} not imported"
+    );
+    if refused > 0 {
+        bail!("{refused} game(s) could not be imported");
+    }
+    Ok(())
 }
 
 /// `pawnpost backup`: the SQLite file copied while the bot may be writing.

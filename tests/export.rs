@@ -154,3 +154,104 @@ fn exported_games_read_back_as_the_same_games() {
         }
     }
 }
+
+/// `pawnpost import` stores another database's export: every finished game
+/// with its moves and ending, the unfinished one left to be continued in
+/// chat; importing the same file again adds nothing.
+#[test]
+fn an_export_imports_into_another_database_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("script.txt"), SCRIPT).expect("script");
+    pawnpost(
+        dir.path(),
+        &["console", "--db", "club.db", "--script", "script.txt"],
+    );
+    pawnpost(dir.path(), &["export", "--db", "club.db", "-o", "all.pgn"]);
+
+    let report = pawnpost(dir.path(), &["import", "all.pgn", "--db", "new.db"]);
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "1\talice - bob\timported as game 1",
+            "2\tdave - carol\timported as game 2",
+            "3\terin - frank\timported as game 3",
+            "4\talice - carol\tunfinished: continue it in chat with /challenge @opponent pgn:\"…\"",
+        ],
+        "{report}"
+    );
+    for id in 1..=3 {
+        assert_eq!(
+            stored(&dir.path().join("new.db"), id),
+            stored(&dir.path().join("club.db"), id),
+            "game {id}"
+        );
+    }
+    let again = pawnpost(dir.path(), &["import", "all.pgn", "--db", "new.db"]);
+    assert_eq!(again.matches("imported before").count(), 3, "{again}");
+    let listed = pawnpost(dir.path(), &["games", "--db", "new.db"]);
+    assert_eq!(listed.lines().count(), 3, "{listed}");
+}
+
+/// A file as lichess writes it (byte order mark, CRLF, clock comments,
+/// NAGs, a variation) and a record with an illegal move: the good games are
+/// stored with their endings as recorded, the bad one is reported, and the
+/// command fails so that a script notices.
+#[test]
+fn a_lichess_file_imports_with_its_endings_as_recorded() {
+    let file = "\u{feff}[Event \"Rated correspondence game\"]\r\n[Site \"https://lichess.org/abcd1234\"]\r\n\
+        [White \"alice\"]\r\n[Black \"bob\"]\r\n[Result \"1/2-1/2\"]\r\n[UTCDate \"2024.01.02\"]\r\n\
+        [UTCTime \"10:00:00\"]\r\n[Termination \"Normal\"]\r\n\r\n1. e4 { [%clk 72:00:00] } 1... e5 $2 \
+        { [%clk 71:59:12] } 2. Nf3 (2. Bc4 Nf6) 2... Nc6 $10 1/2-1/2\r\n\r\n\
+        [Event \"Casual\"]\r\n[White \"carol\"]\r\n[Black \"dave\"]\r\n[Result \"0-1\"]\r\n\
+        [Termination \"Time forfeit\"]\r\n\r\n1. d4 d5 0-1\r\n\r\n\
+        [Event \"Bad\"]\r\n[White \"x\"]\r\n[Black \"y\"]\r\n[Result \"1-0\"]\r\n\r\n1. e4 e5 2. Ke3 1-0\r\n";
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("lichess.pgn"), file).expect("file");
+    let output = Command::new(env!("CARGO_BIN_EXE_pawnpost"))
+        .args(["import", "lichess.pgn", "--db", "games.db"])
+        .current_dir(dir.path())
+        .env_clear()
+        .output()
+        .expect("run pawnpost");
+    assert!(!output.status.success(), "a refused game fails the command");
+    let report = String::from_utf8(output.stdout).expect("utf-8");
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "1\talice - bob\timported as game 1 (1 variation(s) left out)",
+            "2\tcarol - dave\timported as game 2",
+            "3\tx - y\tnot imported: move 3 (Ke3) is not legal",
+        ],
+        "{report}"
+    );
+    let db = dir.path().join("games.db");
+    let uci = |moves: &[&str]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        stored(&db, 1),
+        (
+            uci(&["e2e4", "e7e5", "g1f3", "b8c6"]),
+            Some("1/2-1/2".into()),
+            Some("recorded".into())
+        )
+    );
+    assert_eq!(
+        stored(&db, 2),
+        (
+            uci(&["d2d4", "d7d5"]),
+            Some("0-1".into()),
+            Some("timeout".into())
+        )
+    );
+    let conn = rusqlite::Connection::open(&db).expect("open");
+    let (created, rated): (String, bool) = conn
+        .query_row(
+            "SELECT created_at, rated FROM games WHERE id = 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("game 1");
+    assert!(created.starts_with("2024-01-02"), "{created}");
+    assert!(!rated);
+}

@@ -512,6 +512,27 @@ impl RecordedGame {
         self.parsed.variations
     }
 
+    /// The record as one text that is the same whenever the same game is
+    /// read again, however it was laid out (line ends, comments, spacing):
+    /// its tags in order, its main line and its result. An importer keys
+    /// the game on it, so a file imported twice adds nothing the second time.
+    pub fn fingerprint(&self) -> String {
+        let mut text = String::new();
+        for (name, value) in &self.parsed.tags {
+            text.push_str(&format!("[{name} {value:?}]\n"));
+        }
+        for item in &self.parsed.items {
+            if let Item::San(san) = item {
+                text.push_str(&san.to_string());
+                text.push(' ');
+            }
+        }
+        if let Ok(Some(result)) = self.parsed.claimed_result() {
+            text.push_str(result.as_pgn());
+        }
+        text
+    }
+
     /// The game between `players`: its moves played, ended as its record
     /// says. Moves are timed at the record's start (`UTCDate`/`UTCTime`,
     /// else `Date`), or at `now` when it gives none.

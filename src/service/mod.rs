@@ -26,6 +26,7 @@ mod deadlines;
 mod game_end;
 mod games;
 mod handoff;
+mod import;
 mod info;
 mod ladder;
 mod leave;
@@ -59,6 +60,7 @@ use crate::storage::{
     ServerRow, StorageError, Store,
 };
 
+pub use import::{ImportOutcome, ImportTarget, ImportedGame};
 pub use moderation::Moderation;
 pub use notifier::{NoticeId, Notifier, Sent};
 pub use renders::RenderLimits;

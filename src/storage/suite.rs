@@ -32,6 +32,7 @@ macro_rules! store_suite {
             challenges_become_games_atomically,
             game_updates_append_and_check_versions,
             finished_games_round_trip,
+            games_from_elsewhere_keep_their_history,
             acts_are_committed_once,
             a_refusal_is_kept_under_its_key,
             a_failed_commit_writes_nothing,
@@ -608,6 +609,87 @@ pub async fn finished_games_round_trip(store: &Store) -> Result<()> {
         assert_eq!(listed[0].id, id);
         assert_eq!(listed[0].state, expected);
     }
+    Ok(())
+}
+
+/// A game imported whole (over, with its moves and notes, at its own start)
+/// and one continued (going on after its recorded moves), and the challenge
+/// that carries the moves to continue.
+pub async fn games_from_elsewhere_keep_their_history(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let moves = vec![a_move(1, "e2e4", "e4", t(2)), a_move(2, "e7e5", "e5", t(3))];
+    let note = Note {
+        ply: 2,
+        by: Some(Color::White),
+        at: t(3),
+        kind: NoteKind::DrawOffered,
+    };
+    let history = |ending| GameHistory {
+        started_at: t(2),
+        moves: moves.clone(),
+        notes: vec![note.clone()],
+        ending,
+    };
+    let imported = create_game(
+        store,
+        NewGame {
+            clock: None,
+            history: Some(Box::new(history(Some((
+                GameResult::Draw,
+                Reason::Recorded,
+                t(4),
+            ))))),
+            ..new_game(&w, w.alice.id, w.bob.id)
+        },
+    )
+    .await?;
+    let record = store.game(imported).await?.expect("the imported game");
+    assert_eq!(
+        (record.created_at, &record.moves, &record.notes),
+        (t(2), &moves, &vec![note.clone()])
+    );
+    let over = GameState::Over {
+        result: GameResult::Draw,
+        reason: Reason::Recorded,
+        ended_at: t(4),
+    };
+    assert_eq!(record.state, over);
+    assert_eq!(
+        store.next_wake_up().await?,
+        None,
+        "an ended game wakes no one"
+    );
+
+    let continued = create_game(
+        store,
+        NewGame {
+            history: Some(Box::new(history(None))),
+            ..new_game(&w, w.alice.id, w.bob.id)
+        },
+    )
+    .await?;
+    let record = store.game(continued).await?.expect("the continued game");
+    assert_eq!((record.state, record.moves.len()), (GameState::Ongoing, 2));
+    let listed = store
+        .games_in_channel(w.channel.id, w.alice.id, true)
+        .await?;
+    assert_eq!(
+        listed.iter().find(|g| g.id == continued).map(|g| g.plies),
+        Some(2)
+    );
+
+    let challenge = NewChallenge {
+        start_fen: None,
+        start_moves: Some("e2e4 e7e5".to_owned()),
+        ..new_challenge(&w, w.channel.id, t(60))
+    };
+    let commit = Commit {
+        new_challenge: Some(challenge),
+        ..Commit::default()
+    };
+    store.commit(commit, t(5), |_| ()).await?;
+    let open = store.open_challenges(w.channel.id, t(6)).await?;
+    assert_eq!(open[0].start_moves.as_deref(), Some("e2e4 e7e5"));
     Ok(())
 }
 
