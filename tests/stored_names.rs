@@ -115,6 +115,7 @@ fn reasons() {
         (Reason::Timeout, "timeout"),
         (Reason::Abort, "abort"),
         (Reason::Adjudication, "adjudication"),
+        (Reason::Recorded, "recorded"),
     ];
     names_are(&table);
     serde_names_agree(&table);
