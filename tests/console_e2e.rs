@@ -337,3 +337,27 @@ fn french_command_words_work_as_on_discord() {
     assert_eq!(played[0]["uci"], "g1f3", "{out:?}");
     assert_eq!(events_of(&out, "game_over").len(), 1, "{out:?}");
 }
+
+/// A mistyped command is answered with the nearest one, in the reader's
+/// language; text near no command gets the plain answer.
+#[test]
+fn a_typo_gets_did_you_mean() {
+    let console = Console::new();
+    let out = console.run(
+        ":lang bob fr
+         alice: /halp
+         alice: /drwa
+         bob: /abandn
+         bob: /xyzzy",
+    );
+    let texts: Vec<&str> = out.iter().map(|o| o["text"].as_str().unwrap()).collect();
+    assert_eq!(
+        texts,
+        [
+            "Unknown command: did you mean /help? Type /help for the list.",
+            "Unknown command: did you mean /draw? Type /help for the list.",
+            "Commande inconnue : vouliez-vous dire /abandon ? Tapez /help pour la liste.",
+            "Commande inconnue. Tapez /help pour la liste.",
+        ]
+    );
+}

@@ -363,6 +363,23 @@ impl Words {
     }
 }
 
+/// The known command name (English or French) nearest to `typed`, to
+/// suggest for a typo: at most two edits away (a swap of neighbours is one)
+/// and fewer edits than half the name's letters, so `/halp` and `/drwa`
+/// find a command and `/x` finds none.
+pub fn nearest_name(typed: &str) -> Option<&'static str> {
+    let typed = typed.trim_start_matches('/').to_lowercase();
+    let known = NAMES
+        .iter()
+        .copied()
+        .chain(FRENCH_NAMES.iter().map(|(french, _)| *french));
+    known
+        .map(|name| (strsim::damerau_levenshtein(&typed, name), name))
+        .filter(|&(edits, name)| edits <= 2 && edits * 2 < name.chars().count())
+        .min_by_key(|&(edits, _)| edits)
+        .map(|(_, name)| name)
+}
+
 /// Parses one command line, with or without a leading `/`.
 pub fn parse(line: &str) -> Result<Command, CommandError> {
     if line.len() > MAX_COMMAND_BYTES {
@@ -943,7 +960,7 @@ mod tests {
 
     #[test]
     fn bad_commands_are_refused() {
-        let long = format!("/move {}", "a".repeat(600));
+        let long = format!("/move {}", "a".repeat(MAX_COMMAND_BYTES));
         let cases: Vec<(&str, &str)> = vec![
             ("", "empty"),
             ("/fly", "unknown_command"),
@@ -961,6 +978,25 @@ mod tests {
         for (line, kind) in cases {
             let got = parse(line).map_err(|e| e.kind());
             assert_eq!(got, Err(kind), "{line}");
+        }
+    }
+
+    #[test]
+    fn typos_find_the_nearest_command() {
+        let cases = [
+            ("/halp", Some("help")),
+            ("drwa", Some("draw")),
+            ("/chalenge", Some("challenge")),
+            ("/RESING", Some("resign")),
+            ("/abandn", Some("abandon")),
+            ("/classment", Some("classement")),
+            ("/x", None),
+            ("/fly", None),
+            ("/xyzzy", None),
+            ("/échiquer", Some("échiquier")),
+        ];
+        for (typed, nearest) in cases {
+            assert_eq!(nearest_name(typed), nearest, "{typed}");
         }
     }
 

@@ -130,7 +130,10 @@ move-hints = Legal moves of that piece: { $moves }.
 ## Refusals of a command
 command-too_long = That command is too long.
 command-empty = Type a command, for example /help.
-command-unknown_command = Unknown command. Type /help for the list.
+command-unknown_command = { $suggestion ->
+    [none] Unknown command. Type /help for the list.
+   *[other] Unknown command: did you mean /{ $suggestion }? Type /help for the list.
+}
 command-missing_argument = Something is missing: { $what }.
 command-bad_value = “{ $value }” is not a valid { $what }.
 command-unexpected_argument = I did not understand “{ $value }”.

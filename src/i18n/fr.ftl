@@ -130,7 +130,10 @@ move-hints = Coups légaux de cette pièce : { $moves }.
 ## Refus d’une commande
 command-too_long = Cette commande est trop longue.
 command-empty = Tapez une commande, par exemple /help.
-command-unknown_command = Commande inconnue. Tapez /help pour la liste.
+command-unknown_command = { $suggestion ->
+    [none] Commande inconnue. Tapez /help pour la liste.
+   *[other] Commande inconnue : vouliez-vous dire /{ $suggestion } ? Tapez /help pour la liste.
+}
 command-missing_argument = Il manque quelque chose : { $what }.
 command-bad_value = « { $value } » n’est pas valable pour { $what }.
 command-unexpected_argument = Je n’ai pas compris « { $value } ».

@@ -64,6 +64,7 @@ pub use import::{ImportOutcome, ImportTarget, ImportedGame};
 pub use moderation::Moderation;
 pub use notifier::{NoticeId, Notifier, Sent};
 pub use renders::RenderLimits;
+pub use texts::command_error_text;
 pub use time::{SystemTime, TimeSource, TokioTime};
 
 /// Games kept rebuilt between acts (about 20 KB each for an 80-ply game).

@@ -309,8 +309,9 @@ fn illegal_reason_name(reason: IllegalReason) -> &'static str {
     }
 }
 
-/// Why a command line was not understood, for the actor.
-pub(super) fn command_refusal(i18n: &I18n, ctx: &Context, error: &CommandError) -> Reply {
+/// Why a command line was not understood, in `lang`; for an unknown
+/// command, the nearest known one ("did you mean /help?").
+pub fn command_error_text(i18n: &I18n, lang: Lang, error: &CommandError) -> String {
     let args: Vec<(&str, Arg)> = match error {
         CommandError::MissingArgument(what) => vec![("what", Arg::from(*what))],
         CommandError::BadValue { option, value } => vec![
@@ -318,9 +319,18 @@ pub(super) fn command_refusal(i18n: &I18n, ctx: &Context, error: &CommandError) 
             ("value", Arg::from(value.as_str())),
         ],
         CommandError::Unexpected(value) => vec![("value", Arg::from(value.as_str()))],
+        CommandError::Unknown(typed) => {
+            let nearest = crate::core::command::nearest_name(typed);
+            vec![("suggestion", Arg::from(nearest.unwrap_or("none")))]
+        }
         _ => Vec::new(),
     };
-    let text = i18n.text(ctx.lang, &format!("command-{}", error.kind()), &args);
+    i18n.text(lang, &format!("command-{}", error.kind()), &args)
+}
+
+/// Why a command line was not understood, for the actor.
+pub(super) fn command_refusal(i18n: &I18n, ctx: &Context, error: &CommandError) -> Reply {
+    let text = command_error_text(i18n, ctx.lang, error);
     Reply {
         channel: ctx.channel_platform_id.clone(),
         to: Some(ctx.player.platform_id.clone()),

@@ -43,7 +43,6 @@ use crate::config::{DiscordConfig, Secret};
 use crate::core::command::CommandError;
 use crate::core::notation::Lang;
 use crate::core::platform::Platform;
-use crate::i18n::Arg;
 use crate::service::{BoardImages, Input, Moderation, Request, Service, TimeSource, User};
 
 pub use self::delivery::DiscordNotifier;
@@ -456,14 +455,5 @@ impl Handler {
 
 /// Why the adapter could not make a command of an interaction, for the user.
 fn refusal_text(i18n: &crate::i18n::I18n, lang: Lang, error: &CommandError) -> String {
-    let args: Vec<(&str, Arg)> = match error {
-        CommandError::MissingArgument(what) => vec![("what", Arg::from(*what))],
-        CommandError::BadValue { option, value } => vec![
-            ("what", Arg::from(*option)),
-            ("value", Arg::from(value.as_str())),
-        ],
-        CommandError::Unexpected(value) => vec![("value", Arg::from(value.as_str()))],
-        _ => Vec::new(),
-    };
-    i18n.text(lang, &format!("command-{}", error.kind()), &args)
+    crate::service::command_error_text(i18n, lang, error)
 }
