@@ -13,7 +13,7 @@ use std::time::Duration;
 /// library itself reports it for a new file.
 fn schema() -> u64 {
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = pawnpost::storage::sqlite::SqliteStore::open(&dir.path().join("new.db"))
+    let store = pawnpost::storage::sqlite::SqliteStore::open(dir.path().join("new.db"))
         .expect("a new database");
     store.schema_version().expect("its version") as u64
 }
