@@ -197,9 +197,9 @@ fn standings_after_three_games() {
     let table = out.last().unwrap()["text"].as_str().unwrap().to_owned();
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(lines.len(), 4, "{table}");
-    assert_eq!(lines[1], "1. bob: 1½ pts (2 played: +1 =1 -0)");
-    assert_eq!(lines[2], "2. alice: 1 pts (2 played: +1 =0 -1)");
-    assert_eq!(lines[3], "3. carol: ½ pts (2 played: +0 =1 -1)");
+    assert_eq!(lines[1], "1. bob: 1½ points (2 played: +1 =1 -0)");
+    assert_eq!(lines[2], "2. alice: 1 point (2 played: +1 =0 -1)");
+    assert_eq!(lines[3], "3. carol: ½ points (2 played: +0 =1 -1)");
 }
 
 #[test]

@@ -80,7 +80,10 @@ games-header = Your games:
 board = Game #{ $game }: { $white } – { $black }, { $turn } to move.
 moves-none = No moves yet.
 standings-header = Standings (win 1, draw ½, loss 0):
-standings-line = { $rank }. { $player }: { $points } pts ({ $played } played: +{ $won } ={ $drawn } -{ $lost })
+standings-line = { $rank }. { $player }: { $points } { $half ->
+        [2] point
+       *[other] points
+    } ({ $played } played: +{ $won } ={ $drawn } -{ $lost })
 standings-none = No finished games yet.
 language-set = Language set to English.
 language-reset = Language set back to the server's.

@@ -6,8 +6,14 @@ result-stalemate = Nulle par pat.
 result-dead_position = Nulle : plus aucun camp ne peut mater (position morte).
 result-fivefold = Nulle par quintuple répétition.
 result-seventy_five_moves = Nulle par la règle des 75 coups.
-result-threefold = Nulle par triple répétition, sur réclamation de { $player }.
-result-fifty_moves = Nulle par la règle des cinquante coups, sur réclamation de { $player }.
+result-threefold = Nulle par triple répétition, sur réclamation { INITIAL($player) ->
+        [vowel] d’{ $player }
+       *[other] de { $player }
+    }.
+result-fifty_moves = Nulle par la règle des cinquante coups, sur réclamation { INITIAL($player) ->
+        [vowel] d’{ $player }
+       *[other] de { $player }
+    }.
 result-agreement = Nulle par accord mutuel.
 result-resignation-win = { $loser } abandonne ; { $winner } gagne.
 result-resignation-draw = { $loser } abandonne, mais { $winner } ne pouvait plus mater : nulle.
@@ -24,7 +30,10 @@ your-move = { $player }, à vous de jouer.
 draw-offered = { $player } propose la nulle. { $opponent } : /draw accept ou /draw decline.
 draw-declined = { $player } refuse la nulle.
 draw-offer-lapsed = La proposition de nulle est caduque : un coup a été joué.
-claim-refused = La réclamation de nulle de { $player } n’est pas fondée ; la partie continue et elle vaut proposition de nulle.
+claim-refused = La réclamation de nulle { INITIAL($player) ->
+        [vowel] d’{ $player }
+       *[other] de { $player }
+    } n’est pas fondée ; la partie continue et elle vaut proposition de nulle.
 claim-with-move = { $player } a réclamé avec le coup { $san }, qui est noté mais pas joué.
 
 ## Défis
@@ -80,7 +89,16 @@ games-header = Vos parties :
 board = Partie n° { $game } : { $white } – { $black }, { $turn } au trait.
 moves-none = Aucun coup pour l’instant.
 standings-header = Classement (gain 1, nulle ½, perte 0) :
-standings-line = { $rank }. { $player } : { $points } pts ({ $played } parties : +{ $won } ={ $drawn } -{ $lost })
+standings-line = { $rank }. { $player } : { $points } { $half ->
+        [0] point
+        [1] point
+        [2] point
+        [3] point
+       *[other] points
+    } ({ $played } { $played ->
+        [one] partie
+       *[other] parties
+    } : +{ $won } ={ $drawn } -{ $lost })
 standings-none = Aucune partie terminée pour l’instant.
 language-set = Langue : français.
 language-reset = Langue : celle du serveur.
@@ -153,7 +171,10 @@ more-time-given = { $player } donne à { $opponent } { $days ->
    *[other] { $days } jours de plus
 }.
 clock-line = Pendules : { $white } { $white_left }, { $black } { $black_left }.
-clock-flag = Le drapeau de { $player } tombe le { $deadline } UTC.
+clock-flag = Le drapeau { INITIAL($player) ->
+        [vowel] d’{ $player }
+       *[other] de { $player }
+    } tombe le { $deadline } UTC.
 clock-none = Pas de pendule.
 duration-days = { $d } j { $h } h
 duration-hours = { $h } h { $m } min
@@ -161,20 +182,38 @@ duration-minutes = { $m } min
 refused-not_flagged = Aucun drapeau n’est tombé.
 refused-more_time_out_of_range = On peut donner de 1 à 30 jours.
 refused-no_clock = Cette partie n’a pas de pendule.
-outage-credited = Le bot a été indisponible pendant { $duration } : dans la partie n° { $game }, la pendule de { $player } a été créditée de ce temps.
+outage-credited = Le bot a été indisponible pendant { $duration } : dans la partie n° { $game }, la pendule { INITIAL($player) ->
+        [vowel] d’{ $player }
+       *[other] de { $player }
+    } a été créditée de ce temps.
 reminder = { $player }, c’est à vous de jouer dans la partie n° { $game } : il vous reste { $left }.
 notify-channel = Les avis de trait et les rappels vous mentionneront dans le salon de la partie.
 notify-direct = Les avis de trait et les rappels arriveront en message privé.
 notify-off = Plus de rappels ; les coups sont toujours annoncés dans le salon.
 
 ## Congés
-leave-started = Vous êtes en congé jusqu’au { $until } : vos pendules sont arrêtées. Il vous reste { $left } jours de congé cette année.
-leave-ended = Bon retour : vos pendules tournent à nouveau. Il vous reste { $left } jours de congé cette année.
-leave-status-on = Vous êtes en congé jusqu’au { $until }. Il vous reste { $left } jours de congé cette année.
-leave-status-off = Vous n’êtes pas en congé. Il vous reste { $left } jours de congé cette année.
+leave-started = Vous êtes en congé jusqu’au { $until } : vos pendules sont arrêtées. Il vous reste { $left } { $left ->
+        [one] jour
+       *[other] jours
+    } de congé cette année.
+leave-ended = Bon retour : vos pendules tournent à nouveau. Il vous reste { $left } { $left ->
+        [one] jour
+       *[other] jours
+    } de congé cette année.
+leave-status-on = Vous êtes en congé jusqu’au { $until }. Il vous reste { $left } { $left ->
+        [one] jour
+       *[other] jours
+    } de congé cette année.
+leave-status-off = Vous n’êtes pas en congé. Il vous reste { $left } { $left ->
+        [one] jour
+       *[other] jours
+    } de congé cette année.
 leave-none = Vous n’êtes pas en congé.
 leave-already = Vous êtes déjà en congé ; /leave end y met fin.
-leave-too-long = Il ne vous reste que { $left } jours de congé cette année.
+leave-too-long = Il ne vous reste que { $left } { $left ->
+        [one] jour
+       *[other] jours
+    } de congé cette année.
 leave-notice = { $player } est en congé jusqu’au { $until } : sa pendule est arrêtée dans la partie n° { $game }.
 leave-back = { $player } est de retour de congé : sa pendule tourne à nouveau dans la partie n° { $game }.
 
@@ -252,7 +291,10 @@ discord-rate-limited = Vous envoyez des commandes un peu vite : merci d'attendre
 discord-unknown-button = Ce bouton ne fait plus rien.
 discord-done = C'est fait.
 ## competitions
-rating-current = { $player } : cote { $rating } (écart { $deviation }, { $games } parties classées)
+rating-current = { $player } : cote { $rating } (écart { $deviation }, { $games } { $games ->
+        [one] partie classée
+       *[other] parties classées
+    })
 rating-unknown = Je ne connais pas encore { $player } ici.
 rating-change = { $player } { $before } → { $after } ({ $delta })
 standings-png-header-rank = #
@@ -264,11 +306,26 @@ standings-png-header-lost = Perdues
 standings-png-header-points = Points
 standings-png-header-percent = %
 season-unknown = Il n’y a pas de saison nommée { $season }.
-record-line = { $player } contre { $opponent } : { $won } gagnées, { $drawn } nulles, { $lost } perdues
+record-line = { $player } contre { $opponent } : { $won } { $won ->
+        [one] gagnée
+       *[other] gagnées
+    }, { $drawn } { $drawn ->
+        [one] nulle
+       *[other] nulles
+    }, { $lost } { $lost ->
+        [one] perdue
+       *[other] perdues
+    }
 ## Images de l’échiquier
-gif = Partie n° { $game } : { $white } – { $black }, { $plies } demi-coups.
+gif = Partie n° { $game } : { $white } – { $black }, { $plies } { $plies ->
+        [one] demi-coup
+       *[other] demi-coups
+    }.
 gif-failed = Impossible de dessiner l’animation de la partie n° { $game }.
-gif-sampled = Partie longue : l’animation montre { $frames } de ses { $positions } positions, à intervalles réguliers, dont la première et la dernière.
+gif-sampled = Partie longue : l’animation montre { $frames } de ses { $positions } { $positions ->
+        [one] position
+       *[other] positions
+    }, à intervalles réguliers, dont la première et la dernière.
 gif-busy = Votre animation précédente est encore en cours de dessin : merci de l’attendre avant d’en demander une autre.
 gif-later = Vous pouvez demander { $limit ->
     [one] une animation
@@ -279,7 +336,10 @@ gif-later = Vous pouvez demander { $limit ->
 }.
 
 ## ladder
-ladder-header = Échelle de défis (on peut défier jusqu'à { $places } places au-dessus de soi) :
+ladder-header = Échelle de défis (on peut défier jusqu’à { $places } { $places ->
+        [one] place
+       *[other] places
+    } au-dessus de soi) :
 ladder-line = { $place }. { $player }
 ladder-empty = Personne n'est encore sur l'échelle : /ladder join pour y monter le premier.
 ladder-png-place = Place
@@ -289,16 +349,28 @@ ladder-left = { $player } quitte l'échelle ; tous ceux d'en dessous remontent d
 ladder-already-on = Vous êtes déjà sur l'échelle.
 ladder-not-on = { $player } n'est pas sur l'échelle.
 ladder-not-above = { $player } n'est pas au-dessus de vous sur l'échelle.
-ladder-too-far = { $player } est trop haut : vous pouvez défier au plus { $places } places au-dessus de vous.
+ladder-too-far = { $player } est trop haut : vous pouvez défier au plus { $places } { $places ->
+        [one] place
+       *[other] places
+    } au-dessus de vous.
 ladder-busy = { $player } a déjà un défi d'échelle en cours.
-ladder-challenged = Défi d'échelle n° { $challenge } : { $player } (place { $from }) défie { $opponent } (place { $to }). { $opponent }, acceptez sous { $days } jours (/accept { $challenge }), sinon vous perdez votre place par forfait.
+ladder-challenged = Défi d'échelle n° { $challenge } : { $player } (place { $from }) défie { $opponent } (place { $to }). { $opponent }, acceptez sous { $days } { $days ->
+        [one] jour
+       *[other] jours
+    } (/accept { $challenge }), sinon vous perdez votre place par forfait.
 ladder-climbed = Échelle : { $player } prend la place { $place } à { $opponent }.
 ladder-forfeit = Échelle : { $opponent } n'a pas relevé le défi ; { $player } prend la place { $place } par forfait.
 ladder-unchanged = Échelle : rien ne change entre { $player } et { $opponent }.
 ladder-withdrawn = Défi d'échelle retiré : rien ne change.
 ladder-game-started = La partie d'échelle n° { $game } commence : { $white } (Blancs) contre { $black } (Noirs). { $turn }, à vous de jouer.
-ladder-inactive-dropped = { $player }, vous n'avez joué aucune partie d'échelle depuis { $days } jours : vous descendez à la place { $place }.
-ladder-inactive-removed = { $player }, vous n'avez joué aucune partie d'échelle depuis { $days } jours : vous êtes retiré de l'échelle (vous étiez à la place { $place }).
+ladder-inactive-dropped = { $player }, vous n'avez joué aucune partie d’échelle depuis { $days } { $days ->
+        [one] jour
+       *[other] jours
+    } : vous descendez à la place { $place }.
+ladder-inactive-removed = { $player }, vous n'avez joué aucune partie d’échelle depuis { $days } { $days ->
+        [one] jour
+       *[other] jours
+    } : vous êtes retiré de l'échelle (vous étiez à la place { $place }).
 discord-cmd-ladder = L'échelle de défis : la voir, y entrer, la quitter, défier un joueur au-dessus
 discord-choice-ladder_show = Voir l'échelle
 discord-choice-ladder_join = Y entrer
@@ -319,12 +391,27 @@ tournament-entry-closed = Les inscriptions au tournoi { $tournament } sont close
 tournament-already-in = Vous êtes déjà inscrit au tournoi { $tournament }.
 tournament-not-in = Vous ne jouez pas dans le tournoi { $tournament }.
 tournament-full = Le tournoi { $tournament } est complet.
-tournament-joined = { $player } s’est inscrit au tournoi { $tournament } ({ $players } joueurs).
-tournament-left = { $player } s’est désinscrit du tournoi { $tournament } ({ $players } joueurs).
+tournament-joined = { $player } s’est inscrit au tournoi { $tournament } ({ $players } { $players ->
+        [one] joueur
+       *[other] joueurs
+    }).
+tournament-left = { $player } s’est désinscrit du tournoi { $tournament } ({ $players } { $players ->
+        [one] joueur
+       *[other] joueurs
+    }).
 tournament-not-organiser = Seuls l’organisateur et les modérateurs peuvent lancer le tournoi { $tournament }.
-tournament-too-few = Le tournoi { $tournament } ne peut pas commencer avec { $players } joueurs : il en faut au moins { $min }.
-tournament-odd-teams = Le tournoi { $tournament } ne peut pas commencer : le Scheveningen demande un nombre pair de joueurs ({ $players } inscrits).
-tournament-started = Le tournoi { $tournament } commence avec { $players } joueurs. Têtes de série : { $seeds }.
+tournament-too-few = Le tournoi { $tournament } ne peut pas commencer avec { $players } { $players ->
+        [one] joueur
+       *[other] joueurs
+    } : il en faut au moins { $min }.
+tournament-odd-teams = Le tournoi { $tournament } ne peut pas commencer : le Scheveningen demande un nombre pair de joueurs ({ $players } { $players ->
+        [one] inscrit
+       *[other] inscrits
+    }).
+tournament-started = Le tournoi { $tournament } commence avec { $players } { $players ->
+        [one] joueur
+       *[other] joueurs
+    }. Têtes de série : { $seeds }.
 tournament-teams = Équipe A : { $a }. Équipe B : { $b }.
 tournament-round = Tournoi { $tournament } : la ronde { $round } est appariée.
 tournament-your-games = Vos parties du tournoi n° { $tournament } :
@@ -372,7 +459,10 @@ discord-choice-bye_half = ½ point
 discord-choice-bye_zero = 0 point
 
 ## Remise des avis
-status-notices = Avis des { $days } derniers jours sur ce serveur : { $refused } { $refused ->
+status-notices = { $days ->
+        [one] Avis du dernier jour
+       *[other] Avis des { $days } derniers jours
+    } sur ce serveur : { $refused } { $refused ->
         [one] n’a pas pu être remis
        *[other] n’ont pas pu être remis
     }, { $waiting } en attente d’un nouvel essai.

@@ -114,6 +114,14 @@ fn bundle(tag: &str, source: &str) -> FluentBundle<FluentResource> {
     let mut bundle = FluentBundle::new_concurrent(vec![langid]);
     // Unicode isolation marks would end up in console output and test assertions.
     bundle.set_use_isolating(false);
+    // French elision: `{ INITIAL($player) -> [vowel] d’{ $player } *[other] de { $player } }`.
+    let added = bundle.add_function("INITIAL", |positional, _named| match positional.first() {
+        Some(FluentValue::String(name)) if starts_with_vowel(name) => "vowel".into(),
+        _ => "other".into(),
+    });
+    if let Err(error) = added {
+        tracing::error!(?error, tag, "the INITIAL function");
+    }
     let resource = match FluentResource::try_new(source.to_owned()) {
         Ok(resource) => resource,
         Err((resource, errors)) => {
@@ -125,6 +133,17 @@ fn bundle(tag: &str, source: &str) -> FluentBundle<FluentResource> {
         tracing::error!(?errors, tag, "duplicate messages in a catalogue");
     }
     bundle
+}
+
+/// Whether a name begins with a vowel letter (accents and case aside), so
+/// that French elides before it: "d’alice", "d’Émile". A leading `h` is
+/// left alone: whether it is mute depends on the name.
+fn starts_with_vowel(name: &str) -> bool {
+    name.trim_start()
+        .chars()
+        .next()
+        .and_then(|c| c.to_lowercase().next())
+        .is_some_and(|c| "aeiouyàâäéèêëîïôöùûüÿœæ".contains(c))
 }
 
 fn format(bundle: &FluentBundle<FluentResource>, id: &str, args: &FluentArgs) -> Option<String> {
@@ -181,6 +200,134 @@ mod tests {
                 .contains("un coup")
         );
         assert_eq!(i18n.text(Lang::En, "no-such-key", &[]), "no-such-key");
+    }
+
+    /// Each French message's variables, by message id.
+    fn french_variables() -> Vec<(String, BTreeSet<String>)> {
+        use fluent_syntax::ast::{Expression, InlineExpression, Pattern, PatternElement};
+        fn pattern(p: &Pattern<&str>, out: &mut BTreeSet<String>) {
+            for element in &p.elements {
+                if let PatternElement::Placeable { expression } = element {
+                    expr(expression, out);
+                }
+            }
+        }
+        fn expr(e: &Expression<&str>, out: &mut BTreeSet<String>) {
+            match e {
+                Expression::Select { selector, variants } => {
+                    inline(selector, out);
+                    for variant in variants {
+                        pattern(&variant.value, out);
+                    }
+                }
+                Expression::Inline(i) => inline(i, out),
+            }
+        }
+        fn inline(i: &InlineExpression<&str>, out: &mut BTreeSet<String>) {
+            match i {
+                InlineExpression::VariableReference { id } => {
+                    out.insert(id.name.to_owned());
+                }
+                InlineExpression::Placeable { expression } => expr(expression, out),
+                InlineExpression::FunctionReference { arguments, .. } => {
+                    for argument in &arguments.positional {
+                        inline(argument, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let resource = fluent_syntax::parser::parse(FRENCH).expect("catalogue parses");
+        resource
+            .body
+            .iter()
+            .filter_map(|entry| match entry {
+                Entry::Message(message) => {
+                    let mut names = BTreeSet::new();
+                    if let Some(value) = &message.value {
+                        pattern(value, &mut names);
+                    }
+                    Some((message.id.name.to_owned(), names))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Words that end in s or x in the singular too, and words that may
+    /// follow a number without counting anything ("joué 1 dans").
+    const INVARIABLE: [&str; 14] = [
+        "fois", "mois", "pas", "temps", "prix", "choix", "dans", "sans", "sous", "vous", "nous",
+        "plus", "les", "des",
+    ];
+    /// The variables that hold a person's name; every other one is given
+    /// a number.
+    const NAMES: [&str; 9] = [
+        "player", "opponent", "white", "black", "winner", "loser", "turn", "a", "b",
+    ];
+
+    fn arguments(variables: &BTreeSet<String>, n: i64, name: &str) -> Vec<(String, Arg)> {
+        variables
+            .iter()
+            .map(|v| {
+                let value = match NAMES.contains(&v.as_str()) {
+                    true => Arg::from(name),
+                    false => Arg::from(n),
+                };
+                (v.clone(), value)
+            })
+            .collect()
+    }
+
+    /// Every French message, with every variable 0, 1 or 2, or a name that
+    /// starts with a vowel: "0 point", "1 partie", "2 parties", "d’alice",
+    /// never "1 pts", "1 parties", "de alice".
+    #[test]
+    fn french_counts_agree_and_names_elide() {
+        let i18n = I18n::new();
+        let mut slips = Vec::new();
+        for (id, variables) in french_variables() {
+            for n in [0i64, 1, 2] {
+                let owned = arguments(&variables, n, "bob");
+                let args: Vec<(&str, Arg)> =
+                    owned.iter().map(|(v, a)| (v.as_str(), a.clone())).collect();
+                let text = i18n.text(Lang::Fr, &id, &args);
+                let words: Vec<&str> = text.split_whitespace().collect();
+                for pair in words.windows(2) {
+                    let number = pair[0].trim_start_matches('(');
+                    let word = pair[1]
+                        .trim_end_matches(|c: char| !c.is_alphanumeric())
+                        .to_lowercase();
+                    let plural = word.len() > 2
+                        && (word.ends_with('s') || word.ends_with('x'))
+                        && !INVARIABLE.contains(&word.as_str());
+                    let singular_count = n < 2 && number == n.to_string();
+                    if singular_count && plural {
+                        slips.push(format!("{id} ({n}): {text}"));
+                    }
+                    if n == 2 && number == "2" && word == "pts" {
+                        slips.push(format!("{id} ({n}): {text}"));
+                    }
+                }
+            }
+            for name in ["alice", "Émile", "Yves"] {
+                let owned = arguments(&variables, 2, name);
+                let args: Vec<(&str, Arg)> =
+                    owned.iter().map(|(v, a)| (v.as_str(), a.clone())).collect();
+                let text = i18n.text(Lang::Fr, &id, &args);
+                for word in ["de", "De", "que", "Que", "le", "la", "ne", "je", "ce", "se"] {
+                    if text.contains(&format!("{word} {name}")) {
+                        slips.push(format!("{id} ({name}): {text}"));
+                    }
+                }
+            }
+        }
+        assert!(
+            slips.is_empty(),
+            "{} slips:\n{}",
+            slips.len(),
+            slips.join("\n")
+        );
     }
 
     #[test]

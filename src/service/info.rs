@@ -274,6 +274,7 @@ impl Service {
                     ("rank", Arg::from(rank as i64 + 1)),
                     ("player", Arg::from(row.name.as_str())),
                     ("points", Arg::from(points(row.half_points))),
+                    ("half", Arg::from(row.half_points)),
                     ("played", Arg::from(row.played)),
                     ("won", Arg::from(row.won)),
                     ("drawn", Arg::from(row.drawn)),
