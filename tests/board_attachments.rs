@@ -66,11 +66,19 @@ async fn boards_are_attached_oriented_and_rebuilt_on_replay() {
         .iter()
         .find_map(board_png)
         .expect("a board after a move");
-    assert!(pawn_on_e4_side(png), "alice sees from White's side");
+    assert!(
+        !pawn_on_e4_side(png),
+        "bob, asked to move, sees from Black's side"
+    );
     let black_view = act(&service, "bob", "/board", "4").await;
     assert!(
         !pawn_on_e4_side(board_png(&black_view[0]).unwrap()),
         "bob sees from Black's side"
+    );
+    let white_view = act(&service, "alice", "/board", "4a").await;
+    assert!(
+        pawn_on_e4_side(board_png(&white_view[0]).unwrap()),
+        "alice sees from White's side"
     );
     // The same act again: the stored answer, with its image drawn again.
     let replayed = act(&service, "alice", "/move e4", "3").await;

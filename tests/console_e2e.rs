@@ -213,7 +213,8 @@ fn replies_address_the_player_to_move() {
     assert_eq!(replies_to(&out, "bob").len(), 2);
     let board = &out[2]["board"];
     assert_eq!(board["last_move"], "e2e4");
-    assert_eq!(board["orientation"], "white");
+    // Seen by bob, whom it asks to move.
+    assert_eq!(board["orientation"], "black");
 }
 
 #[test]
@@ -360,4 +361,48 @@ fn a_typo_gets_did_you_mean() {
             "Commande inconnue. Tapez /help pour la liste.",
         ]
     );
+}
+
+/// The console as people read it (no `--json`): after every move, the
+/// position as a diagram seen by the player to move, rank 1 at the bottom
+/// for White and at the top for Black.
+#[test]
+fn every_move_shows_the_board_to_the_player_to_move() {
+    let console = Console::new();
+    let script = console.script(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move e4
+         bob: /move e5
+         alice: /move Nf3",
+    );
+    let output = console
+        .command()
+        .args(["console", "--now", "2026-01-01T12:00:00Z", "--script"])
+        .arg(&script)
+        .output()
+        .expect("run pawnpost");
+    let text = String::from_utf8(output.stdout).expect("utf-8");
+    // Each reply to a move, with the diagram lines that follow it.
+    let replies: Vec<&str> = text
+        .split("[#main]")
+        .filter(|part| part.contains(" played "))
+        .collect();
+    assert_eq!(replies.len(), 3, "{text}");
+    for (reply, bottom) in replies.iter().zip([
+        "  h g f e d c b a",
+        "  a b c d e f g h",
+        "  h g f e d c b a",
+    ]) {
+        let diagram: Vec<&str> = reply
+            .lines()
+            .filter(|line| {
+                let rank = line.starts_with(|c: char| ('1'..='8').contains(&c))
+                    && line.chars().nth(1) == Some(' ');
+                rank || line.starts_with("  ")
+            })
+            .collect();
+        assert_eq!(diagram.len(), 9, "a diagram after each move: {reply}");
+        assert_eq!(diagram[8], bottom, "{reply}");
+    }
 }

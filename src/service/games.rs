@@ -358,13 +358,14 @@ impl Service {
                 event: event.clone(),
             })
             .collect();
-        // The actor sees the board from their side (9.1: they just acted).
-        reply.board = Some(board_view(
-            game,
-            game_id,
-            names,
-            told.actor_side.unwrap_or(Color::White),
-        ));
+        // Seen by the player to move, whom it asks to play (as a
+        // correspondence client shows it); a finished game by the one who
+        // ended it.
+        let viewer = match game.is_over() {
+            true => told.actor_side.unwrap_or(Color::White),
+            false => game.turn(),
+        };
+        reply.board = Some(board_view(game, game_id, names, viewer));
         reply
     }
 }
