@@ -106,9 +106,9 @@ fn a_round_robin_of_four_is_played_to_the_end() {
         .expect("the tournament ends");
     let expected = [
         "# | Player | 1 | 2 | 3 | 4 | Pts | SB | Buchholz | Wins",
-        "1 | alice | x | ½ | 1 | 1 | 2.5 | 2.5 | 3.5 | 2",
+        "1 | alice | x | ½ | 1 | 1 | 2½ | 2½ | 3½ | 2",
         "2 | bob | ½ | x | ½ | 1 | 2 | 2 | 4 | 1",
-        "3 | carol | 0 | ½ | x | 1 | 1.5 | 1 | 4.5 | 1",
+        "3 | carol | 0 | ½ | x | 1 | 1½ | 1 | 4½ | 1",
         "4 | dave | 0 | 0 | 0 | x | 0 | 0 | 6 | 0",
     ];
     for line in expected {
@@ -127,7 +127,7 @@ fn a_round_robin_of_four_is_played_to_the_end() {
         .expect("standings");
     let text = standings["text"].as_str().unwrap_or_default();
     assert!(
-        text.contains("1 | alice | x | ½ | 1 | 1 | 2.5 | 2.5"),
+        text.contains("1 | alice | x | ½ | 1 | 1 | 2½ | 2½"),
         "{text}"
     );
     assert_eq!(standings["attachments"][0]["filename"], "tournament-1.png");
@@ -213,6 +213,6 @@ fn a_swiss_starts_when_entry_closes_pairs_byes_and_ends_after_a_withdrawal() {
     position("1. carol – alice (game #2) -/+");
     let table = all.last().expect("standings");
     assert!(table.contains("1 | alice | 2 |"), "{table}");
-    assert!(table.contains("2 | bob | 0.5 |"), "{table}");
-    assert!(table.contains("3 | carol (-) | 0.5 |"), "{table}");
+    assert!(table.contains("2 | bob | ½ |"), "{table}");
+    assert!(table.contains("3 | carol (-) | ½ |"), "{table}");
 }

@@ -113,21 +113,22 @@ pub fn crosstable(n: usize, results: &[Result], order: &[TieBreak]) -> Vec<Line>
     lines
 }
 
-/// A value kept in halves as text: 5 → "2.5".
+/// A value kept in halves as text, as chess writes it: 5 → "2½", 1 → "½".
 pub fn halves(value: u32) -> String {
-    if value.is_multiple_of(2) {
-        (value / 2).to_string()
-    } else {
-        format!("{}.5", value / 2)
-    }
+    fraction(value / 2, ["", "½"][(value % 2) as usize])
 }
 
-/// A value kept in quarters as text: 17 → "4.25".
+/// A value kept in quarters as text: 17 → "4¼", 14 → "3½", 3 → "¾".
 pub fn quarters(value: u32) -> String {
-    match value % 4 {
-        0 => (value / 4).to_string(),
-        2 => format!("{}.5", value / 4),
-        q => format!("{}.{}", value / 4, q * 25),
+    fraction(value / 4, ["", "¼", "½", "¾"][(value % 4) as usize])
+}
+
+/// A whole number and a vulgar fraction: no "0" before a fraction alone.
+fn fraction(whole: u32, part: &str) -> String {
+    match (whole, part) {
+        (0, "") => "0".to_owned(),
+        (0, part) => part.to_owned(),
+        (whole, part) => format!("{whole}{part}"),
     }
 }
 
@@ -170,11 +171,20 @@ mod tests {
     }
 
     #[test]
-    fn values_are_written_as_decimals() {
-        assert_eq!(halves(5), "2.5");
-        assert_eq!(halves(4), "2");
-        assert_eq!(quarters(17), "4.25");
-        assert_eq!(quarters(14), "3.5");
-        assert_eq!(quarters(11), "2.75");
+    fn values_are_written_with_fractions() {
+        let cases = [
+            (halves(5), "2½"),
+            (halves(4), "2"),
+            (halves(1), "½"),
+            (halves(0), "0"),
+            (quarters(17), "4¼"),
+            (quarters(14), "3½"),
+            (quarters(11), "2¾"),
+            (quarters(1), "¼"),
+            (quarters(0), "0"),
+        ];
+        for (written, expected) in cases {
+            assert_eq!(written, expected);
+        }
     }
 }

@@ -295,8 +295,13 @@ rating-current = { $player } : cote { $rating } (écart { $deviation }, { $games
         [one] partie classée
        *[other] parties classées
     })
+rating-chart-title = { $player } : historique de la cote
+rating-chart-x = Date
+rating-chart-y = Cote
 rating-unknown = Je ne connais pas encore { $player } ici.
 rating-change = { $player } { $before } → { $after } ({ $delta })
+standings-png-title = Classement
+standings-png-percent-value = { $value } %
 standings-png-header-rank = #
 standings-png-header-player = Joueur
 standings-png-header-played = Jouées
@@ -342,6 +347,7 @@ ladder-header = Échelle de défis (on peut défier jusqu’à { $places } { $pl
     } au-dessus de soi) :
 ladder-line = { $place }. { $player }
 ladder-empty = Personne n'est encore sur l'échelle : /ladder join pour y monter le premier.
+ladder-png-title = Échelle de défis
 ladder-png-place = Place
 ladder-png-player = Joueur
 ladder-joined = { $player } rejoint l'échelle à la place { $place }.

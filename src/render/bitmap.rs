@@ -3,22 +3,29 @@
 
 use std::sync::Once;
 
-/// The boards' embedded DejaVu Sans subset: one font file for every picture.
-use super::font::FONT_BYTES as DEJAVU_SANS;
+/// The embedded DejaVu Sans subsets: the boards' bold, and the regular
+/// weight for table cells and chart labels.
+use super::font::FONT_BYTES as DEJAVU_SANS_BOLD;
+static DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf");
 
 /// The family name our charts ask plotters for.
 pub const FONT: &str = "sans-serif";
 
 pub use super::RenderError;
 
-/// Registers the embedded font with plotters, once per process.
+/// Registers the embedded fonts with plotters, once per process: the
+/// regular weight as `FontStyle::Normal`, the bold as `FontStyle::Bold`.
 pub fn register_font() {
+    use plotters::style::{FontStyle, register_font};
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        if plotters::style::register_font(FONT, plotters::style::FontStyle::Normal, DEJAVU_SANS)
-            .is_err()
-        {
-            tracing::error!("the embedded font does not load");
+        for (style, bytes) in [
+            (FontStyle::Normal, DEJAVU_SANS),
+            (FontStyle::Bold, DEJAVU_SANS_BOLD),
+        ] {
+            if register_font(FONT, style, bytes).is_err() {
+                tracing::error!("an embedded font does not load");
+            }
         }
     });
 }

@@ -14,7 +14,7 @@ use crate::core::names::Named;
 use crate::core::notation::{self, Style};
 use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;
-use crate::render::table::table_png;
+use crate::render::table::{Caption, table_png};
 use crate::render::text::diagram;
 use crate::storage::{GameRecord, GameState, ServerRow, StandingRow, StorageError};
 
@@ -307,11 +307,19 @@ impl Service {
                     row.drawn.to_string(),
                     row.lost.to_string(),
                     points(row.half_points),
-                    percentage(row.half_points, row.played),
+                    self.text(
+                        ctx,
+                        "standings-png-percent-value",
+                        &[("value", Arg::from(percentage(row.half_points, row.played)))],
+                    ),
                 ]
             })
             .collect();
-        match table_png(&header, &cells) {
+        let caption = Caption {
+            title: &self.text(ctx, "standings-png-title", &[]),
+            detail: &super::texts::picture_detail(ctx),
+        };
+        match table_png(&caption, &header, &cells) {
             Ok(png) => Some(Attachment {
                 filename: "standings.png".to_owned(),
                 content_type: "image/png".to_owned(),
@@ -353,11 +361,7 @@ fn pgn_site(server: &ServerRow) -> String {
 
 /// Half points written as points: 5 → "2½".
 fn points(half_points: u32) -> String {
-    match (half_points / 2, half_points % 2) {
-        (0, 1) => "½".to_owned(),
-        (whole, 1) => format!("{whole}½"),
-        (whole, _) => whole.to_string(),
-    }
+    crate::competition::tiebreak::halves(half_points)
 }
 
 /// `12... Nf6 13. Nc3 Bb4`: moves numbered from the start position's move

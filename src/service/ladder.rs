@@ -18,7 +18,7 @@ use crate::core::command::{LadderAction, UserRef};
 use crate::core::game::PlayerId;
 use crate::core::notation::Lang;
 use crate::i18n::Arg;
-use crate::render::table::table_png;
+use crate::render::table::{Caption, table_png};
 use crate::storage::{
     ChallengeClosing, ChallengeStatus, ColorChoice, Commit, Committed, GameRecord, GameState,
     IdleRung, LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow, LadderWrite,
@@ -210,7 +210,11 @@ impl Service {
             .enumerate()
             .map(|(index, entry)| vec![(index + 1).to_string(), entry.name.clone()])
             .collect();
-        match table_png(&header, &cells) {
+        let caption = Caption {
+            title: &self.text(ctx, "ladder-png-title", &[]),
+            detail: &super::texts::picture_detail(ctx),
+        };
+        match table_png(&caption, &header, &cells) {
             Ok(png) => reply.attachments.push(Attachment {
                 filename: "ladder.png".to_owned(),
                 content_type: "image/png".to_owned(),

@@ -11,7 +11,7 @@ use crate::core::command::UserRef;
 use crate::core::event::GameResult;
 use crate::core::notation::Lang;
 use crate::i18n::{Arg, I18n};
-use crate::render::rating_chart::rating_chart_png;
+use crate::render::rating_chart::{ChartLabels, RatingSample, rating_chart_png};
 use crate::storage::{GameRecord, GameState, RatingRow, RatingUpdate};
 
 /// How one player's rating moved with a game.
@@ -134,10 +134,32 @@ impl Service {
             ],
         );
         let history = self.store.rating_history(ctx.server.id, player.id).await?;
-        let mut points = vec![settings.initial_rating];
-        points.extend(history.iter().map(|p| p.rating));
+        // Where everyone starts, at the first rated game, then each game's result.
+        let start = history.first().map(|first| RatingSample {
+            at: first.at,
+            rating: settings.initial_rating,
+            deviation: settings.initial_deviation,
+        });
+        let samples: Vec<RatingSample> = start
+            .into_iter()
+            .chain(history.iter().map(|p| RatingSample {
+                at: p.at,
+                rating: p.rating,
+                deviation: p.deviation,
+            }))
+            .collect();
+        let title = self.text(
+            ctx,
+            "rating-chart-title",
+            &[("player", Arg::from(player.display_name.as_str()))],
+        );
+        let labels = ChartLabels {
+            title: &title,
+            x: &self.text(ctx, "rating-chart-x", &[]),
+            y: &self.text(ctx, "rating-chart-y", &[]),
+        };
         let mut reply = self.public(ctx, None, text);
-        match rating_chart_png(&player.display_name, &points) {
+        match rating_chart_png(&labels, &samples) {
             Ok(png) => reply.attachments.push(Attachment {
                 filename: format!("rating-{}.png", player.id.0),
                 content_type: "image/png".to_owned(),

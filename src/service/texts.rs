@@ -157,6 +157,23 @@ pub(super) fn result_sentence(
     }
 }
 
+/// The line under a picture's title: the server (by the name the bot
+/// knows it by, on the console) and the day it was drawn.
+pub(super) fn picture_detail(ctx: &Context) -> String {
+    match ctx.platform {
+        crate::core::platform::Platform::Console => {
+            format!("{} · {}", ctx.server.platform_id, picture_date(ctx.now))
+        }
+        // Discord and Matrix ids say nothing to a reader.
+        _ => picture_date(ctx.now),
+    }
+}
+
+/// The day a picture was drawn, as ISO 8601 writes it (the same in every language).
+pub(super) fn picture_date(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.format("%Y-%m-%d UTC").to_string()
+}
+
 /// An instant as players read it in chat: UTC, to the minute.
 pub(super) fn utc_instant(at: chrono::DateTime<chrono::Utc>) -> String {
     at.format("%Y-%m-%d %H:%M UTC").to_string()

@@ -440,7 +440,7 @@ impl Service {
                 changes
             }
             Next::Finished => {
-                let table = self.crosstable_text(snapshot, lang)?;
+                let table = self.crosstable_text(snapshot, lang, now)?;
                 let winner = table.winner.clone().unwrap_or_default();
                 notes.lines.push(self.i18n.text(
                     lang,

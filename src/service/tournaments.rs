@@ -20,7 +20,7 @@ use crate::core::game::{Act as GameAct, Actor};
 use crate::core::names::Named;
 use crate::core::notation::Lang;
 use crate::i18n::Arg;
-use crate::render::table::table_png;
+use crate::render::table::{Caption, table_png};
 use crate::storage::{
     Commit, GameUpdate, NewTournament, TournamentChange, TournamentRow, TournamentState,
 };
@@ -449,7 +449,7 @@ impl Service {
             Err(answer) => return Ok(answer),
         };
         let snapshot = Snapshot::load(&self.store, row).await?;
-        let table = self.crosstable_text(&snapshot, ctx.lang)?;
+        let table = self.crosstable_text(&snapshot, ctx.lang, ctx.now)?;
         let mut reply = self.public(ctx, None, table.text);
         reply.attachments.extend(table.png);
         Ok(vec![reply])
@@ -461,6 +461,7 @@ impl Service {
         &self,
         snapshot: &Snapshot,
         lang: Lang,
+        now: DateTime<Utc>,
     ) -> Result<Crosstable, Failure> {
         let n = snapshot.entrants.len();
         let pairings = snapshot.pure_pairings()?;
@@ -541,7 +542,11 @@ impl Service {
         )];
         text.push(header.join(" | "));
         text.extend(rows.iter().map(|r| r.join(" | ")));
-        let png = match table_png(&header, &rows) {
+        let caption = Caption {
+            title: &text[0],
+            detail: &super::texts::picture_date(now),
+        };
+        let png = match table_png(&caption, &header, &rows) {
             Ok(png) => Some(Attachment {
                 filename: format!("tournament-{}.png", snapshot.row.id),
                 content_type: "image/png".to_owned(),
