@@ -55,6 +55,9 @@ pub struct PlayerLine {
     name: String,
     rating: Option<u32>,
     clock: Option<String>,
+    /// The player's score in a finished game (`1`, `½`, `0`), shown where
+    /// the clock would be.
+    result: Option<String>,
 }
 
 impl PlayerLine {
@@ -64,6 +67,7 @@ impl PlayerLine {
             name: bounded(name, MAX_NAME_CHARS),
             rating: None,
             clock: None,
+            result: None,
         }
     }
 
@@ -76,6 +80,20 @@ impl PlayerLine {
     pub fn with_clock(mut self, clock: &str) -> PlayerLine {
         self.clock = Some(bounded(clock, MAX_CLOCK_CHARS));
         self
+    }
+
+    /// The score of a finished game (`1`, `½`, `0`), drawn instead of the clock.
+    pub fn with_result(mut self, score: &str) -> PlayerLine {
+        self.result = Some(bounded(score, 3));
+        self
+    }
+
+    /// The same strip without its result (a game's frames before the last).
+    pub fn without_result(&self) -> PlayerLine {
+        PlayerLine {
+            result: None,
+            ..self.clone()
+        }
     }
 
     pub fn name(&self) -> &str {
@@ -259,7 +277,12 @@ fn draw_strip(canvas: &mut Canvas, caption: &Caption, side: Color, y0: usize, he
         &ramp,
     );
     x += marker_mask.width + pad / 2;
-    let clock_mask = player.clock.as_deref().map(|clock| text_mask(clock, px));
+    // A finished game's score, larger, where a running game's clock goes.
+    let right = match &player.result {
+        Some(score) => Some(text_mask(score, px * 1.3)),
+        None => player.clock.as_deref().map(|clock| text_mask(clock, px)),
+    };
+    let clock_mask = right;
     let clock_width = clock_mask.as_ref().map_or(0, |m| m.width + pad);
     let label = match player.rating {
         Some(rating) => format!("{} ({rating})", player.name),
@@ -278,7 +301,7 @@ fn draw_strip(canvas: &mut Canvas, caption: &Caption, side: Color, y0: usize, he
         canvas.stamp(
             &mask,
             width.saturating_sub(mask.width + pad),
-            text_y,
+            y0 + (height.saturating_sub(mask.height)) / 2,
             width,
             &ramp,
         );

@@ -209,6 +209,12 @@ fn draw_gif(
     const PLY_DELAY: u16 = 80;
     const FINAL_DELAY: u16 = 400;
     let mut writer = encode::GifWriter::new(max_bytes);
+    // The result, if the caption has one, only on the last frame.
+    let mut before_end = options.clone();
+    if let Some(caption) = &mut before_end.caption {
+        caption.white = caption.white.without_result();
+        caption.black = caption.black.without_result();
+    }
     let mut position = start.clone();
     let mut played = 0;
     for (frame, &index) in shown.iter().enumerate() {
@@ -227,12 +233,12 @@ fn draw_gif(
             last_move,
             check: check_square(&position),
         };
-        let delay = if frame + 1 == shown.len() {
-            FINAL_DELAY
+        let (delay, drawn) = if frame + 1 == shown.len() {
+            (FINAL_DELAY, options)
         } else {
-            PLY_DELAY
+            (PLY_DELAY, &before_end)
         };
-        writer.push(board::draw(&scene, options)?, delay)?;
+        writer.push(board::draw(&scene, drawn)?, delay)?;
     }
     writer.finish()
 }

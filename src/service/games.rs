@@ -540,5 +540,11 @@ pub(super) fn board_view(game: &Game, id: i64, names: &Names, orientation: Color
         white: names.display(Color::White).to_owned(),
         black: names.display(Color::Black).to_owned(),
         flag_at: game.clock().deadline().filter(|_| !game.is_over()),
+        result: match game.status() {
+            Status::Over { result, .. } if result != crate::core::event::GameResult::NoResult => {
+                Some(result.as_pgn().to_owned())
+            }
+            _ => None,
+        },
     }
 }

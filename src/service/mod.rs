@@ -209,6 +209,9 @@ pub struct BoardView {
     /// When the flag of the side to move falls, while the game runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flag_at: Option<DateTime<Utc>>,
+    /// The result once the game is over, as PGN writes it (`1-0`, `1/2-1/2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
 }
 
 /// Something to show a user or a channel. `Reply::default()` is a plain

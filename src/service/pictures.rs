@@ -8,7 +8,8 @@ use super::games::Pick;
 use super::renders::Refusal;
 use super::texts::Names;
 use super::{Attachment, Attempt, BoardImages, BoardView, Context, Reply, Service};
-use crate::core::event::Event;
+use crate::core::event::{Event, GameResult};
+use crate::core::game::Status;
 use crate::i18n::Arg;
 use crate::render::{self, BoardOptions, Caption, GifLimits, PlayerLine};
 
@@ -61,11 +62,15 @@ impl Service {
             Some("b") => Color::Black,
             _ => Color::White,
         };
-        let caption = Caption {
-            white: PlayerLine::new(&view.white),
-            black: PlayerLine::new(&view.black),
-            turn: (!over).then_some(turn),
-        };
+        let result = view.result.as_deref().and_then(GameResult::from_pgn);
+        let caption = with_result(
+            Caption {
+                white: PlayerLine::new(&view.white),
+                black: PlayerLine::new(&view.black),
+                turn: (!over).then_some(turn),
+            },
+            result,
+        );
         let options = self.board_options(render::color_from_name(&view.orientation), caption);
         render::board_png(&view.fen, view.last_move.as_deref(), &options)
     }
@@ -91,11 +96,18 @@ impl Service {
             .players()
             .side_of(ctx.player.id)
             .unwrap_or(Color::White);
-        let caption = Caption {
-            white: PlayerLine::new(names.display(Color::White)),
-            black: PlayerLine::new(names.display(Color::Black)),
-            turn: None,
+        let result = match game.status() {
+            Status::Over { result, .. } => Some(result),
+            Status::Ongoing => None,
         };
+        let caption = with_result(
+            Caption {
+                white: PlayerLine::new(names.display(Color::White)),
+                black: PlayerLine::new(names.display(Color::Black)),
+                turn: None,
+            },
+            result,
+        );
         let mut options = self.board_options(viewer, caption);
         options.size = GIF_SIZE;
         let moves: Vec<shakmaty::Move> = game.moves().iter().map(|p| p.m).collect();
@@ -161,4 +173,21 @@ impl Service {
             ),
         }
     }
+}
+
+/// Each side's score of a finished game in its strip (`1`, `½`, `0`).
+fn with_result(mut caption: Caption, result: Option<GameResult>) -> Caption {
+    let score = |side| match result.and_then(|r| r.half_points_for(side)) {
+        Some(2) => Some("1"),
+        Some(1) => Some("½"),
+        Some(_) => Some("0"),
+        None => None,
+    };
+    if let Some(score) = score(Color::White) {
+        caption.white = caption.white.with_result(score);
+    }
+    if let Some(score) = score(Color::Black) {
+        caption.black = caption.black.with_result(score);
+    }
+    caption
 }

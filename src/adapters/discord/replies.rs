@@ -272,6 +272,7 @@ mod tests {
                 white: "alice".into(),
                 black: "bob".into(),
                 flag_at: Some(chrono::Utc.with_ymd_and_hms(2026, 1, 2, 0, 0, 0).unwrap()),
+                result: None,
             }),
             attachments: vec![Attachment {
                 filename: "board.png".into(),
