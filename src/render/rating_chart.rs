@@ -52,10 +52,12 @@ pub fn rating_chart_png(
             true => (1400.0, 1600.0),
             false => ((low - 25.0).floor(), (high + 25.0).ceil()),
         };
-        // Days since the first sample; at least a day wide.
+        // Days since the first sample, with a margin on both sides so
+        // that the first and last points (or a lone one) stand clear.
         let start = samples.first().map_or(DateTime::UNIX_EPOCH, |s| s.at);
         let day = |at: DateTime<Utc>| (at - start).num_seconds() as f64 / 86_400.0;
-        let span = samples.last().map_or(0.0, |s| day(s.at)).max(1.0);
+        let span = samples.last().map_or(0.0, |s| day(s.at));
+        let margin = (span * 0.05).max(0.5);
         let title: String = labels.title.chars().take(60).collect();
         let mut chart = ChartBuilder::on(&root)
             .caption(title, (FONT, 20, FontStyle::Bold))
@@ -63,11 +65,17 @@ pub fn rating_chart_png(
             .margin_right(40)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            .build_cartesian_2d(0.0..span, low..high)
+            .build_cartesian_2d(-margin..span + margin, low..high)
             .map_err(draw_error)?;
+        // Hours too when the chart covers only a few days.
+        let format = if span < 3.0 {
+            "%m-%d %H:%M"
+        } else {
+            "%Y-%m-%d"
+        };
         let date = |x: &f64| {
             let at = start + Duration::seconds((x * 86_400.0) as i64);
-            at.format("%Y-%m-%d").to_string()
+            at.format(format).to_string()
         };
         chart
             .configure_mesh()
@@ -75,7 +83,7 @@ pub fn rating_chart_png(
             .axis_desc_style((FONT, 15))
             .x_desc(labels.x)
             .y_desc(labels.y)
-            .x_labels(5)
+            .x_labels(4)
             .x_label_formatter(&date)
             .y_label_formatter(&|y| format!("{y:.0}"))
             .light_line_style(RGBColor(235, 235, 235))
@@ -96,6 +104,15 @@ pub fn rating_chart_png(
             chart
                 .draw_series(std::iter::once(Polygon::new(edge, BAND.filled())))
                 .map_err(draw_error)?;
+            // Each game's deviation as a bar too: a lone game has no band.
+            let bars = samples.iter().map(|s| {
+                let x = day(s.at);
+                PathElement::new(
+                    vec![(x, s.rating - s.deviation), (x, s.rating + s.deviation)],
+                    BAND.mix(1.0).stroke_width(3),
+                )
+            });
+            chart.draw_series(bars).map_err(draw_error)?;
             let line = samples.iter().map(|s| (day(s.at), s.rating));
             chart
                 .draw_series(LineSeries::new(line, LINE.stroke_width(2)))

@@ -134,19 +134,14 @@ impl Service {
             ],
         );
         let history = self.store.rating_history(ctx.server.id, player.id).await?;
-        // Where everyone starts, at the first rated game, then each game's result.
-        let start = history.first().map(|first| RatingSample {
-            at: first.at,
-            rating: settings.initial_rating,
-            deviation: settings.initial_deviation,
-        });
-        let samples: Vec<RatingSample> = start
-            .into_iter()
-            .chain(history.iter().map(|p| RatingSample {
+        // The rating after each rated game, as lichess charts it.
+        let samples: Vec<RatingSample> = history
+            .iter()
+            .map(|p| RatingSample {
                 at: p.at,
                 rating: p.rating,
                 deviation: p.deviation,
-            }))
+            })
             .collect();
         let title = self.text(
             ctx,
