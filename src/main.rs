@@ -737,6 +737,11 @@ async fn console_on(service: &Service, args: ConsoleArgs) -> Result<()> {
         now,
         script_name: None,
         boards: args.boards.clone(),
+        // Colours only for a person at a terminal that shows them.
+        pretty: !args.json
+            && std::io::stdout().is_terminal()
+            && std::env::var_os("NO_COLOR").is_none()
+            && std::env::var("TERM").is_ok_and(|term| term != "dumb"),
     };
     if let Some(dir) = &args.boards {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -751,11 +756,15 @@ async fn console_on(service: &Service, args: ConsoleArgs) -> Result<()> {
         }
         None => {
             let stdin = std::io::stdin();
-            if !stdin.is_terminal() {
+            if stdin.is_terminal() {
+                // A person typing: a prompt, line editing and history.
+                let typed = BufReader::new(console::TypedLines::new()?);
+                console::run(service, typed, stdout.lock(), &options).await?;
+            } else {
                 // Piped input is a script too, but without a stable name: no keys.
                 tracing::debug!("reading acts from a pipe");
+                console::run(service, stdin.lock(), stdout.lock(), &options).await?;
             }
-            console::run(service, stdin.lock(), stdout.lock(), &options).await?;
         }
     }
     Ok(())

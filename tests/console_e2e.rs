@@ -406,3 +406,36 @@ fn every_move_shows_the_board_to_the_player_to_move() {
         assert_eq!(diagram[8], bottom, "{reply}");
     }
 }
+
+/// In the console, `/help` ends with the console's own lines, in the
+/// reader's language; a picture not saved says how to save it.
+#[test]
+fn console_help_and_unsaved_pictures_say_what_the_console_does() {
+    let console = Console::new();
+    let script = console.script(
+        ":lang bob fr
+         alice: /help
+         bob: /aide
+         alice: /challenge @bob color:white
+         bob: /accept
+         alice: /resign
+         alice: /standings",
+    );
+    let output = console
+        .command()
+        .args(["console", "--script"])
+        .arg(&script)
+        .output()
+        .expect("run pawnpost");
+    let text = String::from_utf8(output.stdout).expect("utf-8");
+    assert!(text.contains(":advance 3d (or 5h, 30m)"), "{text}");
+    assert!(
+        text.contains(":lang NOM fr : le client de NOM parle français"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[standings.png (")
+            && text.contains("not saved; --files DIR saves pictures]"),
+        "{text}"
+    );
+}

@@ -27,7 +27,10 @@
 //! runs somewhere else (an edited `:channel`, `:now` or `:lang`) is a new
 //! act. Line numbers are left out, so adding a comment changes no key.
 
+mod editor;
 mod lines;
+
+pub use editor::TypedLines;
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -56,6 +59,9 @@ pub struct ConsoleOptions {
     pub script_name: Option<String>,
     /// Write every attached file (board PNGs, GIFs) into this directory.
     pub boards: Option<std::path::PathBuf>,
+    /// Boards in Unicode pieces on coloured squares (a terminal that shows
+    /// colours); otherwise plain ASCII letters.
+    pub pretty: bool,
 }
 
 impl ConsoleOptions {
@@ -198,6 +204,8 @@ pub async fn run(
     options: &ConsoleOptions,
 ) -> Result<(), ConsoleError> {
     let mut session = Session::starting_at(options.now);
+    // The console's own lines for `/help`, after the commands every chat has.
+    let help = crate::i18n::I18n::new();
     for (index, raw) in lines::bounded_lines(input, MAX_LINE_BYTES).enumerate() {
         let raw = raw?;
         let line_no = index + 1;
@@ -238,7 +246,7 @@ pub async fn run(
                     .deliver_notices(&outbox, session.now(), options.board_images())
                     .await;
                 for reply in outbox.take() {
-                    print_reply(&mut output, &session, &reply, options.json)?;
+                    print_reply(&mut output, &session, &reply, options)?;
                 }
                 output.flush()?;
             }
@@ -273,10 +281,18 @@ pub async fn run(
         };
         let replies = service.handle(act, session.now()).await;
         for (index, reply) in replies.iter().enumerate() {
-            print_reply(&mut output, &session, reply, options.json)?;
+            print_reply(&mut output, &session, reply, options)?;
             if let Some(dir) = &options.boards {
                 save_attachments(dir, line_no, index, reply)?;
             }
+        }
+        if !options.json && asks_for_help(command) {
+            let lang = session
+                .locale_of(user)
+                .as_deref()
+                .and_then(crate::core::notation::Lang::from_locale)
+                .unwrap_or(crate::core::notation::Lang::En);
+            writeln!(output, "{}", help.text(lang, "console-help", &[]))?;
         }
         // A printed answer is an acknowledged act: make sure it is out.
         output.flush()?;
@@ -287,6 +303,15 @@ pub async fn run(
     // Not left for the outbox to print again in the next session.
     service.settle_answered().await;
     Ok(())
+}
+
+/// Whether a command asks for the list of commands (`/help`, French `/aide`).
+fn asks_for_help(command: &str) -> bool {
+    let word = command.split_whitespace().next().unwrap_or_default();
+    matches!(
+        word.trim_start_matches('/').to_lowercase().as_str(),
+        "help" | "aide"
+    )
 }
 
 /// Writes a reply's files as `line-0007-1-board.png` (input line, reply, name).
@@ -358,9 +383,10 @@ fn print_reply(
     output: &mut impl Write,
     session: &Session,
     reply: &Reply,
-    json: bool,
+    options: &ConsoleOptions,
 ) -> std::io::Result<()> {
-    if json {
+    let pretty = options.pretty;
+    if options.json {
         let line = JsonReply {
             server: &session.server,
             channel: &reply.channel,
@@ -399,18 +425,26 @@ fn print_reply(
         }
     }
     for attachment in &reply.attachments {
-        writeln!(
-            output,
-            "[file {} ({}, {} bytes)]",
-            attachment.filename,
-            attachment.content_type,
-            attachment.bytes.len()
-        )?;
+        let (name, bytes) = (&attachment.filename, attachment.bytes.len());
+        match &options.boards {
+            Some(dir) => writeln!(
+                output,
+                "[{name} ({bytes} bytes) saved in {}]",
+                dir.display()
+            )?,
+            None => writeln!(
+                output,
+                "[{name} ({bytes} bytes): not saved; --files DIR saves pictures]"
+            )?,
+        }
     }
-    // The reply's own diagram (`/board`), else one of the board it shows.
-    let picture = reply
-        .diagram
-        .clone()
+    // In colours, the board the reply shows; else the reply's own diagram
+    // (`/board`), else one of the board it shows.
+    let coloured = reply.board.as_ref().filter(|_| pretty).and_then(|board| {
+        crate::render::text::coloured_diagram_of_fen(&board.fen, board.orientation == "black")
+    });
+    let picture = coloured
+        .or_else(|| reply.diagram.clone())
         .or_else(|| reply.board.as_ref().and_then(board_diagram));
     if let Some(picture) = picture {
         writeln!(output, "{picture}")?;

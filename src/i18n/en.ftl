@@ -85,6 +85,10 @@ standings-line = { $rank }. { $player }: { $points } { $half ->
        *[other] points
     } ({ $played } played: +{ $won } ={ $drawn } -{ $lost })
 standings-none = No finished games yet.
+console-help =
+    In the console, each line is `name: /command` (`alice: /move e4`); lines that start with `:` steer the console:
+    :channel NAME, :server NAME: where the next acts happen · :lang NAME fr: NAME's client speaks French
+    :advance 3d (or 5h, 30m), :now 2026-01-01T12:00:00Z: move the simulated clock (with --now) · # starts a comment · Ctrl-D quits
 language-set = Language set to English.
 language-reset = Language set back to the server's.
 help =

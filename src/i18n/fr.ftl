@@ -100,6 +100,10 @@ standings-line = { $rank }. { $player } : { $points } { $half ->
        *[other] parties
     } : +{ $won } ={ $drawn } -{ $lost })
 standings-none = Aucune partie terminée pour l’instant.
+console-help =
+    Dans la console, chaque ligne est `nom: /commande` (`alice: /coup e4`) ; les lignes qui commencent par `:` règlent la console :
+    :channel NOM, :server NOM : où se passent les actes suivants · :lang NOM fr : le client de NOM parle français
+    :advance 3d (ou 5h, 30m), :now 2026-01-01T12:00:00Z : avancer l’horloge simulée (avec --now) · # commence un commentaire · Ctrl-D pour quitter
 language-set = Langue : français.
 language-reset = Langue : celle du serveur.
 help =

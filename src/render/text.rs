@@ -1,6 +1,6 @@
 //! A board as a text diagram, for the console.
 
-use shakmaty::{Chess, Color, File, Position, Rank, Square};
+use shakmaty::{Chess, Color, File, Position, Rank, Role, Square};
 
 /// The diagram of the position `fen` from White's side, or Black's when
 /// `black_below`; `None` if `fen` is not a standard position.
@@ -43,9 +43,88 @@ pub fn diagram(pos: &Chess, orientation: Color) -> String {
     out
 }
 
+/// The squares' colours in a terminal (lichess's brown board), as 24-bit
+/// ANSI backgrounds, and the pieces' colours as foregrounds.
+const LIGHT: &str = "\x1b[48;2;240;217;181m";
+const DARK: &str = "\x1b[48;2;181;136;99m";
+const WHITE_PIECE: &str = "\x1b[1;38;2;255;255;255m";
+const BLACK_PIECE: &str = "\x1b[1;38;2;0;0;0m";
+const RESET: &str = "\x1b[0m";
+
+/// The board for a terminal that shows colours: solid Unicode pieces,
+/// white or black, on light and dark squares, seen from `orientation`'s
+/// side, with rank digits and file letters.
+pub fn coloured_diagram(pos: &Chess, orientation: Color) -> String {
+    let mut ranks: Vec<Rank> = Rank::ALL.into_iter().rev().collect();
+    let mut files: Vec<File> = File::ALL.to_vec();
+    if orientation == Color::Black {
+        ranks.reverse();
+        files.reverse();
+    }
+    let mut out = String::with_capacity(2000);
+    for rank in &ranks {
+        out.push(rank.char());
+        out.push(' ');
+        for file in &files {
+            let square = Square::from_coords(*file, *rank);
+            out.push_str(if square.is_light() { LIGHT } else { DARK });
+            match pos.board().piece_at(square) {
+                Some(piece) => {
+                    let ink = piece.color.fold_wb(WHITE_PIECE, BLACK_PIECE);
+                    // The solid glyphs for both sides: the ink tells them apart.
+                    let glyph = match piece.role {
+                        Role::King => '♚',
+                        Role::Queen => '♛',
+                        Role::Rook => '♜',
+                        Role::Bishop => '♝',
+                        Role::Knight => '♞',
+                        Role::Pawn => '♟',
+                    };
+                    out.push_str(&format!("{ink} {glyph} "));
+                }
+                None => out.push_str("   "),
+            }
+        }
+        out.push_str(RESET);
+        out.push('\n');
+    }
+    out.push_str("  ");
+    for file in &files {
+        out.push(' ');
+        out.push(file.char());
+        out.push(' ');
+    }
+    out
+}
+
+/// `fen` as [`coloured_diagram`] draws it; `None` if it is not a position.
+pub fn coloured_diagram_of_fen(fen: &str, black_below: bool) -> Option<String> {
+    let fen: shakmaty::fen::Fen = fen.parse().ok()?;
+    let pos: Chess = fen.into_position(shakmaty::CastlingMode::Standard).ok()?;
+    let orientation = if black_below {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Some(coloured_diagram(&pos, orientation))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_coloured_board_has_unicode_pieces_on_ansi_squares() {
+        let board = coloured_diagram(&Chess::default(), Color::White);
+        let lines: Vec<&str> = board.lines().collect();
+        assert_eq!(lines.len(), 9);
+        assert!(lines[0].starts_with("8 "));
+        assert_eq!(lines[0].matches('♜').count(), 2);
+        assert_eq!(lines[7].matches('♚').count(), 1);
+        assert!(lines[3].contains(LIGHT) && lines[3].contains(DARK));
+        assert!(lines[0].ends_with(RESET));
+        assert_eq!(lines[8], "   a  b  c  d  e  f  g  h ");
+    }
 
     #[test]
     fn start_position_from_both_sides() {
