@@ -76,7 +76,7 @@ fn a_win_from_below_swaps_places_and_a_draw_changes_nothing() {
     assert!(first.ends_with("1. alice\n2. bob\n3. carol"), "{first}");
     let challenge = out
         .iter()
-        .find(|r| text(r).starts_with("Ladder challenge #1"))
+        .find(|r| text(r).starts_with("Ladder challenge C1"))
         .expect("the ladder challenge");
     assert_eq!(challenge["to"], "alice", "the defender is mentioned");
     assert!(

@@ -563,12 +563,19 @@ fn take_challenge_id(words: &mut Words) -> Result<Option<i64>, CommandError> {
         return parse_id("challenge", &value).map(Some);
     }
     match words.positional.first() {
-        Some(word) if word.bytes().all(|b| b.is_ascii_digit() || b == b'#') => {
+        Some(word) if is_challenge_number(word) => {
             let word = words.positional.remove(0);
             parse_id("challenge", &word).map(Some)
         }
         _ => Ok(None),
     }
+}
+
+/// `6`, `#6`, `C6`, `#c6`: a challenge's number as typed.
+fn is_challenge_number(word: &str) -> bool {
+    let number = word.trim_start_matches('#');
+    let number = number.strip_prefix(['c', 'C']).unwrap_or(number);
+    !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// `board 12` and `board game:12` both name game 12.
@@ -778,8 +785,13 @@ fn parse_bool(option: &'static str, value: &str) -> Result<bool, CommandError> {
 }
 
 fn parse_id(option: &'static str, value: &str) -> Result<i64, CommandError> {
-    value
-        .trim_start_matches('#')
+    let number = value.trim_start_matches('#');
+    // Challenges are written C6, so that they never read as game 6.
+    let number = match option {
+        "challenge" => number.strip_prefix(['c', 'C']).unwrap_or(number),
+        _ => number,
+    };
+    number
         .parse::<i64>()
         .ok()
         .filter(|id| *id > 0)
@@ -842,6 +854,12 @@ mod tests {
             ),
             ("/accept", Command::Accept { challenge: None }),
             ("/accept 3", Command::Accept { challenge: Some(3) }),
+            ("/accept C3", Command::Accept { challenge: Some(3) }),
+            ("/decline #c3", Command::Decline { challenge: Some(3) }),
+            (
+                "/cancel challenge:C3",
+                Command::Cancel { challenge: Some(3) },
+            ),
             (
                 "/move e4 offer_draw",
                 Command::Move {

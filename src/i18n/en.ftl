@@ -28,9 +28,9 @@ claim-refused = { $player }'s draw claim is not correct; play goes on and it sta
 claim-with-move = { $player } claimed with the move { $san }, which is written but not played.
 
 ## Challenges
-challenge-open = { $player } offers a game (#{ $challenge }) to anyone here: /accept { $challenge }.
-challenge-direct = { $player } challenges { $opponent } (#{ $challenge }): /accept or /decline.
-challenge-continued = { $player } challenges { $opponent } (#{ $challenge }) to continue a game begun elsewhere, from move { $move } with { $side ->
+challenge-open = { $player } offers a game (challenge C{ $challenge }) to anyone here: /accept C{ $challenge }.
+challenge-direct = { $player } challenges { $opponent } (challenge C{ $challenge }): /accept or /decline.
+challenge-continued = { $player } challenges { $opponent } (challenge C{ $challenge }) to continue a game begun elsewhere, from move { $move } with { $side ->
     [white] White
    *[black] Black
 } to play (unrated): /accept or /decline.
@@ -51,11 +51,11 @@ pgn-result_mismatch = That game's result does not follow from its moves.
 pgn-result_conflict = That game gives two different results.
 pgn-already_over = That game is over ({ $result }): there is nothing to continue.
 game-started = Game #{ $game } begins: { $white } (White) against { $black } (Black). { $turn }, your move.
-challenge-declined = { $player } declines challenge #{ $challenge }.
-challenge-cancelled = Challenge #{ $challenge } is cancelled.
+challenge-declined = { $player } declines challenge C{ $challenge }.
+challenge-cancelled = Challenge C{ $challenge } is cancelled.
 no-challenge = There is no open challenge for you here.
 challenge-own = You cannot accept your own challenge.
-challenge-not-for-you = Challenge #{ $challenge } is for someone else.
+challenge-not-for-you = Challenge C{ $challenge } is for someone else.
 challenge-self = You cannot challenge yourself.
 challenge-limit = You already have { $limit ->
     [one] an open challenge
@@ -212,7 +212,7 @@ discord-cmd-record = Show one player's results against another
 discord-opt-move = The move, e.g. e4, Nf3, O-O, e8=Q
 discord-opt-offer_draw = Offer a draw with this move
 discord-opt-game = The game number (needed only if you have several here)
-discord-opt-challenge = The challenge number
+discord-opt-challenge = The challenge number (6 for challenge C6)
 discord-opt-user = The player to challenge (nobody: anyone here may accept)
 discord-opt-color = The colour you want
 discord-opt-time = Time control, e.g. 3d, 30d+1d, 10/50d, none
@@ -304,7 +304,7 @@ ladder-not-on = { $player } is not on the ladder.
 ladder-not-above = { $player } is not above you on the ladder.
 ladder-too-far = { $player } is too far above you: you may challenge at most { $places } places up.
 ladder-busy = { $player } already has a ladder challenge under way.
-ladder-challenged = Ladder challenge #{ $challenge }: { $player } (place { $from }) challenges { $opponent } (place { $to }). { $opponent }, accept within { $days } days (/accept { $challenge }) or lose your place by forfeit.
+ladder-challenged = Ladder challenge C{ $challenge }: { $player } (place { $from }) challenges { $opponent } (place { $to }). { $opponent }, accept within { $days } days (/accept C{ $challenge }) or lose your place by forfeit.
 ladder-climbed = Ladder: { $player } takes place { $place } from { $opponent }.
 ladder-forfeit = Ladder: { $opponent } did not take up the challenge; { $player } takes place { $place } by forfeit.
 ladder-unchanged = Ladder: no change between { $player } and { $opponent }.

@@ -37,9 +37,9 @@ claim-refused = La réclamation de nulle { INITIAL($player) ->
 claim-with-move = { $player } a réclamé avec le coup { $san }, qui est noté mais pas joué.
 
 ## Défis
-challenge-open = { $player } propose une partie (n° { $challenge }) à qui veut ici : /accept { $challenge }.
-challenge-direct = { $player } défie { $opponent } (n° { $challenge }) : /accept ou /decline.
-challenge-continued = { $player } défie { $opponent } (n° { $challenge }) de continuer une partie commencée ailleurs, à partir du coup { $move }, { $side ->
+challenge-open = { $player } propose une partie (défi C{ $challenge }) à qui veut ici : /accept C{ $challenge }.
+challenge-direct = { $player } défie { $opponent } (défi C{ $challenge }) : /accept ou /decline.
+challenge-continued = { $player } défie { $opponent } (défi C{ $challenge }) de continuer une partie commencée ailleurs, à partir du coup { $move }, { $side ->
     [white] les Blancs
    *[black] les Noirs
 } au trait (partie non classée) : /accept ou /decline.
@@ -60,11 +60,11 @@ pgn-result_mismatch = Le résultat de cette partie ne découle pas de ses coups.
 pgn-result_conflict = Cette partie donne deux résultats différents.
 pgn-already_over = Cette partie est terminée ({ $result }) : il n’y a rien à continuer.
 game-started = La partie n° { $game } commence : { $white } (Blancs) contre { $black } (Noirs). { $turn }, à vous de jouer.
-challenge-declined = { $player } refuse le défi n° { $challenge }.
-challenge-cancelled = Le défi n° { $challenge } est annulé.
+challenge-declined = { $player } refuse le défi C{ $challenge }.
+challenge-cancelled = Le défi C{ $challenge } est annulé.
 no-challenge = Aucun défi ouvert pour vous ici.
 challenge-own = Vous ne pouvez pas accepter votre propre défi.
-challenge-not-for-you = Le défi n° { $challenge } est destiné à quelqu’un d’autre.
+challenge-not-for-you = Le défi C{ $challenge } est destiné à quelqu’un d’autre.
 challenge-self = Vous ne pouvez pas vous défier vous-même.
 challenge-limit = Vous avez déjà { $limit ->
     [one] un défi ouvert
@@ -248,7 +248,7 @@ discord-cmd-record = Voir le bilan d'un joueur contre un autre
 discord-opt-move = Le coup, par ex. e4, Cf3, O-O, e8=D
 discord-opt-offer_draw = Proposer la nulle avec ce coup
 discord-opt-game = Le numéro de la partie (seulement si vous en avez plusieurs ici)
-discord-opt-challenge = Le numéro du défi
+discord-opt-challenge = Le numéro du défi (6 pour le défi C6)
 discord-opt-user = Le joueur à défier (personne : n'importe qui ici peut accepter)
 discord-opt-color = La couleur souhaitée
 discord-opt-time = Cadence, par ex. 3d, 30d+1d, 10/50d, none
@@ -364,10 +364,10 @@ ladder-too-far = { $player } est trop haut : vous pouvez défier au plus { $plac
        *[other] places
     } au-dessus de vous.
 ladder-busy = { $player } a déjà un défi d'échelle en cours.
-ladder-challenged = Défi d'échelle n° { $challenge } : { $player } (place { $from }) défie { $opponent } (place { $to }). { $opponent }, acceptez sous { $days } { $days ->
+ladder-challenged = Défi d’échelle C{ $challenge } : { $player } (place { $from }) défie { $opponent } (place { $to }). { $opponent }, acceptez sous { $days } { $days ->
         [one] jour
        *[other] jours
-    } (/accept { $challenge }), sinon vous perdez votre place par forfait.
+    } (/accept C{ $challenge }), sinon vous perdez votre place par forfait.
 ladder-climbed = Échelle : { $player } prend la place { $place } à { $opponent }.
 ladder-forfeit = Échelle : { $opponent } n'a pas relevé le défi ; { $player } prend la place { $place } par forfait.
 ladder-unchanged = Échelle : rien ne change entre { $player } et { $opponent }.
