@@ -12,7 +12,8 @@ pub(crate) const RAMP: usize = 10;
 
 /// Caption strip colours (the same in every theme).
 const CAPTION_IDLE: Rgb = [0x2b, 0x2a, 0x28];
-const CAPTION_ACTIVE: Rgb = [0x4f, 0x4d, 0x48];
+/// The side to move: lichess's green for a running clock, never mistaken for the idle grey.
+const CAPTION_ACTIVE: Rgb = [0x62, 0x99, 0x24];
 const CAPTION_TEXT: Rgb = [0xf2, 0xf2, 0xf2];
 
 /// A square's background.

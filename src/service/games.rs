@@ -365,8 +365,28 @@ impl Service {
             true => told.actor_side.unwrap_or(Color::White),
             false => game.turn(),
         };
-        reply.board = Some(board_view(game, game_id, names, viewer));
+        let view = board_view(game, game_id, names, viewer);
+        reply.board = Some(self.with_clocks(view, game, lang, ctx.now));
         reply
+    }
+
+    /// `view` with each side's time left at `now`, in `lang`, while the game runs.
+    pub(super) fn with_clocks(
+        &self,
+        mut view: BoardView,
+        game: &Game,
+        lang: Lang,
+        now: DateTime<Utc>,
+    ) -> BoardView {
+        if !game.is_over() {
+            let left = |side| {
+                let left = game.clock().remaining(side, now)?;
+                Some(texts::duration_text(&self.i18n, lang, left))
+            };
+            view.white_clock = left(Color::White);
+            view.black_clock = left(Color::Black);
+        }
+        view
     }
 }
 
@@ -546,5 +566,7 @@ pub(super) fn board_view(game: &Game, id: i64, names: &Names, orientation: Color
             }
             _ => None,
         },
+        white_clock: None,
+        black_clock: None,
     }
 }

@@ -94,7 +94,8 @@ impl Service {
         let clocks = texts::clock_text(&self.i18n, ctx.lang, &names, game, ctx.now);
         let mut reply = self.private(ctx, format!("{header}\n{clocks}"));
         reply.diagram = Some(diagram(game.position(), viewer));
-        reply.board = Some(board_view(game, record.id, &names, viewer));
+        let view = board_view(game, record.id, &names, viewer);
+        reply.board = Some(self.with_clocks(view, game, ctx.lang, ctx.now));
         Ok(vec![reply])
     }
 

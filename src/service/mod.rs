@@ -212,6 +212,12 @@ pub struct BoardView {
     /// The result once the game is over, as PGN writes it (`1-0`, `1/2-1/2`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
+    /// Each side's time left when the reply was made, in the reader's
+    /// words (`2d 4h`), for the picture's caption.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_clock: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_clock: Option<String>,
 }
 
 /// Something to show a user or a channel. `Reply::default()` is a plain

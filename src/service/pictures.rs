@@ -31,10 +31,12 @@ impl Service {
             if reply.attachments.iter().any(|a| a.filename == "board.png") {
                 continue;
             }
-            let over = reply
-                .events
-                .iter()
-                .any(|e| matches!(e.event, Event::GameOver { .. }));
+            // A finished game has no side to move (an aborted one has no result).
+            let over = view.result.is_some()
+                || reply
+                    .events
+                    .iter()
+                    .any(|e| matches!(e.event, Event::GameOver { .. }));
             match self.board_png(view, over) {
                 Ok(png) => reply.attachments.push(Attachment {
                     filename: "board.png".to_owned(),
@@ -65,8 +67,8 @@ impl Service {
         let result = view.result.as_deref().and_then(GameResult::from_pgn);
         let caption = with_result(
             Caption {
-                white: PlayerLine::new(&view.white),
-                black: PlayerLine::new(&view.black),
+                white: with_clock(PlayerLine::new(&view.white), view.white_clock.as_deref()),
+                black: with_clock(PlayerLine::new(&view.black), view.black_clock.as_deref()),
                 turn: (!over).then_some(turn),
             },
             result,
@@ -190,4 +192,11 @@ fn with_result(mut caption: Caption, result: Option<GameResult>) -> Caption {
         caption.black = caption.black.with_result(score);
     }
     caption
+}
+
+fn with_clock(line: PlayerLine, clock: Option<&str>) -> PlayerLine {
+    match clock {
+        Some(clock) => line.with_clock(clock),
+        None => line,
+    }
 }

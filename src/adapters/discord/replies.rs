@@ -273,6 +273,8 @@ mod tests {
                 black: "bob".into(),
                 flag_at: Some(chrono::Utc.with_ymd_and_hms(2026, 1, 2, 0, 0, 0).unwrap()),
                 result: None,
+                white_clock: None,
+                black_clock: None,
             }),
             attachments: vec![Attachment {
                 filename: "board.png".into(),
