@@ -195,6 +195,9 @@ pub fn draw(scene: &Scene<'_>, options: &BoardOptions) -> Result<Canvas, RenderE
                         .copy_from_slice(&tile[ty * square..(ty + 1) * square]);
                 }
             }
+            if scene.check == Some(sq) {
+                glow(&mut canvas, &sprites, (x0, y0), square, light);
+            }
             if options.coordinates {
                 draw_coordinates(
                     &mut canvas,
@@ -216,6 +219,35 @@ pub fn draw(scene: &Scene<'_>, options: &BoardOptions) -> Result<Canvas, RenderE
         draw_strip(&mut canvas, caption, bottom, strip + size, strip);
     }
     Ok(canvas)
+}
+
+/// A radial glow behind a king in check, as lichess draws it: red at the
+/// heart, fading out to the plain square by the corners. Only the square's
+/// background pixels change; the king stays on top.
+fn glow(
+    canvas: &mut Canvas,
+    sprites: &Sprites,
+    (x0, y0): (usize, usize),
+    square: usize,
+    light: bool,
+) {
+    let palette = Arc::clone(&sprites.palette);
+    let ground = palette.ground(Ground::of(light, false, true));
+    let ramp = palette.glow(light);
+    let centre = square as f32 / 2.0;
+    let reach = centre * std::f32::consts::SQRT_2;
+    for y in 0..square {
+        for x in 0..square {
+            let at = (y0 + y) * canvas.width + x0 + x;
+            if canvas.pixels[at] != ground {
+                continue;
+            }
+            let distance = (x as f32 + 0.5 - centre).hypot(y as f32 + 0.5 - centre) / reach;
+            // Full red to a quarter of the way out, plain square from 0.89.
+            let t = ((distance - 0.25) / (0.89 - 0.25)).clamp(0.0, 1.0);
+            canvas.pixels[at] = ramp[(t * (ramp.len() - 1) as f32).round() as usize];
+        }
+    }
 }
 
 /// The square shown at display row `row` (0 = top) and column `col` (0 = left).

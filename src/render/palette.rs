@@ -15,6 +15,8 @@ const CAPTION_IDLE: Rgb = [0x2b, 0x2a, 0x28];
 /// The side to move: lichess's green for a running clock, never mistaken for the idle grey.
 const CAPTION_ACTIVE: Rgb = [0x62, 0x99, 0x24];
 const CAPTION_TEXT: Rgb = [0xf2, 0xf2, 0xf2];
+/// The heart of the glow around a king in check (as lichess draws it).
+const CHECK_GLOW: Rgb = [0xff, 0x00, 0x00];
 
 /// A square's background.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +75,9 @@ pub(crate) struct Palette {
     coordinates: [Ramp; 6],
     strips: [u8; 2],
     captions: [Ramp; 2],
+    /// From the check glow's red heart (level 0) out to the plain light
+    /// and dark square.
+    glows: [Ramp; 2],
 }
 
 fn mix(from: Rgb, to: Rgb, level: usize, levels: usize) -> Rgb {
@@ -98,6 +103,7 @@ impl Palette {
             coordinates: [[0; RAMP]; 6],
             strips: [0; 2],
             captions: [[0; RAMP]; 2],
+            glows: [[0; RAMP]; 2],
         };
         for ground in Ground::ALL {
             palette.grounds[ground as usize] = palette.add(ground_rgb[ground as usize]);
@@ -115,6 +121,10 @@ impl Palette {
             let text = if ground.is_light() { c.dark } else { c.light };
             palette.coordinates[ground as usize] = palette.ramp(bg, text);
         }
+        palette.glows = [
+            palette.ramp(CHECK_GLOW, c.light),
+            palette.ramp(CHECK_GLOW, c.dark),
+        ];
         palette.strips = [palette.add(CAPTION_IDLE), palette.add(CAPTION_ACTIVE)];
         palette.captions = [
             palette.ramp(CAPTION_IDLE, CAPTION_TEXT),
@@ -146,6 +156,11 @@ impl Palette {
 
     pub fn coordinates(&self, ground: Ground) -> &Ramp {
         &self.coordinates[ground as usize]
+    }
+
+    /// The check glow's ramp over a light or a dark square.
+    pub fn glow(&self, light: bool) -> &Ramp {
+        &self.glows[usize::from(!light)]
     }
 
     pub fn strip(&self, strip: Strip) -> u8 {
