@@ -219,13 +219,21 @@ fn draw_gif(
     let mut played = 0;
     for (frame, &index) in shown.iter().enumerate() {
         let mut last_move = None;
+        // The move that led to the frame, numbered ("12. Nf3", "12... Nc6"),
+        // in the strip of the side that played it.
+        let mut written = None;
         while played < index {
             let m = moves.get(played).ok_or(RenderError::Frames)?;
             let uci = m.to_uci(CastlingMode::Standard).to_string();
+            let mover = position.turn();
+            let number = position.fullmoves().get();
+            let san = shakmaty::san::SanPlus::from_move(position.clone(), *m);
             position = position
                 .play(*m)
                 .map_err(|_| RenderError::Uci(uci.clone()))?;
             last_move = move_squares(&uci).ok();
+            let dots = mover.fold_wb(".", "...");
+            written = Some((mover, format!("{number}{dots} {san}")));
             played += 1;
         }
         let scene = Scene {
@@ -238,7 +246,15 @@ fn draw_gif(
         } else {
             (PLY_DELAY, &before_end)
         };
-        writer.push(board::draw(&scene, drawn)?, delay)?;
+        let mut drawn = drawn.clone();
+        if let (Some(caption), Some((mover, text))) = (&mut drawn.caption, &written) {
+            let line = match mover {
+                Color::White => &mut caption.white,
+                Color::Black => &mut caption.black,
+            };
+            *line = line.clone().with_clock(text);
+        }
+        writer.push(board::draw(&scene, &drawn)?, delay)?;
     }
     writer.finish()
 }
@@ -395,13 +411,23 @@ mod tests {
             &board::draw(&first, &options).unwrap(),
             &frames[0]
         ));
-        let mut end = start.clone();
-        for m in &moves {
-            end = end.play(*m).unwrap();
+        let mut before = start.clone();
+        for m in &moves[..moves.len() - 1] {
+            before = before.play(*m).unwrap();
         }
-        let uci = moves[moves.len() - 1]
-            .to_uci(CastlingMode::Standard)
-            .to_string();
+        let final_move = moves[moves.len() - 1];
+        let end = before.clone().play(final_move).unwrap();
+        let uci = final_move.to_uci(CastlingMode::Standard).to_string();
+        // The last frame writes the move that led to it in its mover's strip.
+        let dots = before.turn().fold_wb(".", "...");
+        let san = shakmaty::san::SanPlus::from_move(before.clone(), final_move);
+        let written = format!("{}{dots} {san}", before.fullmoves());
+        if let Some(caption) = &mut options.caption {
+            let line = before
+                .turn()
+                .fold_wb(&mut caption.white, &mut caption.black);
+            *line = line.clone().with_clock(&written);
+        }
         let last = Scene {
             board: end.board(),
             last_move: move_squares(&uci).ok(),
