@@ -5,25 +5,39 @@ use shakmaty::{Chess, Color, File, Position, Rank, Role, Square};
 /// The diagram of the position `fen` from White's side, or Black's when
 /// `black_below`; `None` if `fen` is not a standard position.
 pub fn diagram_of_fen(fen: &str, black_below: bool) -> Option<String> {
-    let fen: shakmaty::fen::Fen = fen.parse().ok()?;
-    let pos: Chess = fen.into_position(shakmaty::CastlingMode::Standard).ok()?;
-    let orientation = if black_below {
-        Color::Black
-    } else {
-        Color::White
-    };
+    let (pos, orientation) = position_of(fen, black_below)?;
     Some(diagram(&pos, orientation))
 }
 
-/// Eight lines of eight squares plus file letters, seen from `orientation`'s side.
-/// White pieces are upper case, Black lower case, empty squares `.`.
-pub fn diagram(pos: &Chess, orientation: Color) -> String {
+/// The position of `fen`, and the side seen at the bottom.
+fn position_of(fen: &str, black_below: bool) -> Option<(Chess, Color)> {
+    let fen: shakmaty::fen::Fen = fen.parse().ok()?;
+    let pos: Chess = fen.into_position(shakmaty::CastlingMode::Standard).ok()?;
+    Some((
+        pos,
+        if black_below {
+            Color::Black
+        } else {
+            Color::White
+        },
+    ))
+}
+
+/// The ranks top to bottom and the files left to right, seen from `orientation`'s side.
+fn lines_seen_by(orientation: Color) -> (Vec<Rank>, Vec<File>) {
     let mut ranks: Vec<Rank> = Rank::ALL.into_iter().rev().collect();
     let mut files: Vec<File> = File::ALL.to_vec();
     if orientation == Color::Black {
         ranks.reverse();
         files.reverse();
     }
+    (ranks, files)
+}
+
+/// Eight lines of eight squares plus file letters, seen from `orientation`'s side.
+/// White pieces are upper case, Black lower case, empty squares `.`.
+pub fn diagram(pos: &Chess, orientation: Color) -> String {
+    let (ranks, files) = lines_seen_by(orientation);
     let mut out = String::with_capacity(200);
     for rank in &ranks {
         out.push(rank.char());
@@ -55,12 +69,7 @@ const RESET: &str = "\x1b[0m";
 /// white or black, on light and dark squares, seen from `orientation`'s
 /// side, with rank digits and file letters.
 pub fn coloured_diagram(pos: &Chess, orientation: Color) -> String {
-    let mut ranks: Vec<Rank> = Rank::ALL.into_iter().rev().collect();
-    let mut files: Vec<File> = File::ALL.to_vec();
-    if orientation == Color::Black {
-        ranks.reverse();
-        files.reverse();
-    }
+    let (ranks, files) = lines_seen_by(orientation);
     let mut out = String::with_capacity(2000);
     for rank in &ranks {
         out.push(rank.char());
