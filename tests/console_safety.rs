@@ -84,7 +84,7 @@ fn bad_input_is_refused_and_changes_nothing() {
         .collect();
     for (index, expected) in [
         (0, "Unknown command"),
-        (1, "missing"),
+        (1, "which move?"),
         (5, "no game"),
         (6, "no game"),
         (7, "no game"),

@@ -141,7 +141,16 @@ command-unknown_command = { $suggestion ->
     [none] Unknown command. Type /help for the list.
    *[other] Unknown command: did you mean /{ $suggestion }? Type /help for the list.
 }
-command-missing_argument = Something is missing: { $what }.
+command-missing_argument = { $what ->
+    [move] Which move? For example: /move e4 (or /move Nf3, /move O-O).
+    [user] Whom? Name a player: @name.
+    [player] Whom? Name a player: @name.
+    [days] How many days? For example: /moretime 2 or /leave start 7.
+    [language] Which language? /settings language en, fr or default.
+    [subcommand] Which tournament command? For example: /tournament create round_robin, /tournament join.
+    [system] Which kind of tournament? round_robin, double, swiss, knockout or scheveningen.
+   *[other] Something is missing: { $what }. Type /help for the list.
+}
 command-bad_value = “{ $value }” is not a valid { $what }.
 command-unexpected_argument = I did not understand “{ $value }”.
 command-unclosed_quote = A quote is not closed.

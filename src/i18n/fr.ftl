@@ -156,7 +156,16 @@ command-unknown_command = { $suggestion ->
     [none] Commande inconnue. Tapez /help pour la liste.
    *[other] Commande inconnue : vouliez-vous dire /{ $suggestion } ? Tapez /help pour la liste.
 }
-command-missing_argument = Il manque quelque chose : { $what }.
+command-missing_argument = { $what ->
+    [move] Quel coup ? Par exemple : /move e4 (ou /move Cf3, /move O-O).
+    [user] Qui ? Nommez un joueur : @nom.
+    [player] Qui ? Nommez un joueur : @nom.
+    [days] Combien de jours ? Par exemple : /moretime 2 ou /leave start 7.
+    [language] Quelle langue ? /settings language en, fr ou default.
+    [subcommand] Quelle commande de tournoi ? Par exemple : /tournament create round_robin, /tournament join.
+    [system] Quel genre de tournoi ? round_robin, double, swiss, knockout ou scheveningen.
+   *[other] Il manque quelque chose : { $what }. Tapez /help pour la liste.
+}
 command-bad_value = « { $value } » n’est pas valable pour { $what }.
 command-unexpected_argument = Je n’ai pas compris « { $value } ».
 command-unclosed_quote = Un guillemet n’est pas fermé.

@@ -871,7 +871,7 @@ mod tests {
             "You are already in tournament #1.",
             "You are not playing in tournament #1.",
             "Tournament #1 is full.",
-            "Something is missing: system.",
+            "Which kind of tournament? round_robin, double, swiss, knockout or scheveningen.",
             "“3x” is not a valid time.",
             "No pairings yet.",
             "There is no tournament here.",
