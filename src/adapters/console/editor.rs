@@ -1,7 +1,7 @@
 //! Typing at a terminal: a prompt, line editing and history (rustyline),
 //! offered to the console as the same byte stream a script gives.
 
-use std::io::{self, Read};
+use std::io::{self, Cursor, Read};
 
 use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
@@ -13,8 +13,8 @@ const PROMPT: &str = "pawnpost (name: /command)> ";
 /// an empty line) ends the input.
 pub struct TypedLines {
     editor: DefaultEditor,
-    /// What is left of the current line.
-    pending: Vec<u8>,
+    /// The current line, read from where the console left off.
+    pending: Cursor<Vec<u8>>,
     ended: bool,
 }
 
@@ -23,7 +23,7 @@ impl TypedLines {
         let editor = DefaultEditor::new().map_err(io::Error::other)?;
         Ok(TypedLines {
             editor,
-            pending: Vec::new(),
+            pending: Cursor::new(Vec::new()),
             ended: false,
         })
     }
@@ -31,23 +31,22 @@ impl TypedLines {
 
 impl Read for TypedLines {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        while self.pending.is_empty() && !self.ended {
+        loop {
+            let n = self.pending.read(buf)?;
+            if n > 0 || self.ended || buf.is_empty() {
+                return Ok(n);
+            }
             match self.editor.readline(PROMPT) {
                 Ok(line) => {
                     if !line.trim().is_empty() {
                         // History is a convenience: a full one loses nothing typed.
                         let _ = self.editor.add_history_entry(line.as_str());
                     }
-                    self.pending = line.into_bytes();
-                    self.pending.push(b'\n');
+                    self.pending = Cursor::new(format!("{line}\n").into_bytes());
                 }
                 Err(ReadlineError::Eof | ReadlineError::Interrupted) => self.ended = true,
                 Err(error) => return Err(io::Error::other(error)),
             }
         }
-        let n = buf.len().min(self.pending.len());
-        buf[..n].copy_from_slice(&self.pending[..n]);
-        self.pending.drain(..n);
-        Ok(n)
     }
 }
