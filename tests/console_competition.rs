@@ -162,3 +162,37 @@ fn unrated_and_aborted_games_leave_ratings_alone() {
         "{last}"
     );
 }
+
+#[test]
+fn an_idle_players_shown_deviation_grows_with_time() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /challenge @bob color:white
+         bob: /accept
+         alice: /move f3
+         bob: /move e5
+         alice: /move g4
+         bob: /move Qh4#
+         alice: /rating
+         :advance 365d
+         alice: /rating",
+    );
+    // "alice: rating 1338? (deviation 290, 1 rated games)" → 290.
+    let deviations: Vec<u32> = out
+        .iter()
+        .filter_map(|r| r["text"].as_str())
+        .filter(|t| t.starts_with("alice: rating"))
+        .map(|t| {
+            let after = t.split("deviation ").nth(1).expect("a deviation");
+            after
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("a number")
+        })
+        .collect();
+    let [fresh, idle] = deviations[..] else {
+        panic!("two ratings shown: {deviations:?}");
+    };
+    assert!(idle > fresh, "a year idle: {fresh} then {idle}");
+}

@@ -426,7 +426,7 @@ async fn flags_falling_together_end_every_game_once_in_order() {
     assert!(endings.windows(2).all(|w| w[0] < w[1]), "{endings:?}");
     // bob won the first game as black and lost the second as white: his
     // second change starts where his first one ended.
-    assert!(replies[0].text.contains("bob 1500 → 1742"), "{replies:?}");
-    assert!(replies[1].text.contains("bob 1742 → 1494"), "{replies:?}");
+    assert!(replies[0].text.contains("bob 1500 → 1741"), "{replies:?}");
+    assert!(replies[1].text.contains("bob 1741 → 1494"), "{replies:?}");
     assert!(!replies.iter().any(|r| r.ephemeral), "{replies:?}");
 }

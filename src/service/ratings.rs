@@ -98,7 +98,7 @@ impl Service {
         &self,
         ctx: &Context,
         user: Option<&UserRef>,
-        _now: DateTime<Utc>,
+        now: DateTime<Utc>,
     ) -> Attempt {
         let player = match user {
             None => Some(ctx.player.clone()),
@@ -111,13 +111,17 @@ impl Service {
         };
         let settings = &self.config.ratings;
         let row = self.store.rating(ctx.server.id, player.id).await?;
+        // As lichess shows it: the deviation aged for the days since the
+        // player's last rated game, so an idle player's rating reads as the
+        // less certain one it has become.
         let (rating, games) = match &row {
             Some(row) => (
                 Rating {
                     rating: row.rating,
                     deviation: row.deviation,
                     volatility: row.volatility,
-                },
+                }
+                .aged(idle_days(row.rated_at, now), settings),
                 row.games,
             ),
             None => (Rating::initial(settings), 0),
