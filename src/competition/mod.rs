@@ -5,6 +5,7 @@
 //! (results, player ids, the pairing [`System`](tournament::System)); the
 //! core never uses it.
 
+pub mod dutch;
 pub mod glicko2;
 pub mod knockout;
 pub mod ladder;

@@ -1,0 +1,863 @@
+//! Swiss pairing by the FIDE Dutch system (C.04.3), bracket by bracket.
+//!
+//! Players are ranked by score, then pairing number (A.2). Brackets are
+//! paired from the top scoregroup down; a bracket holds the players of one
+//! scoregroup (residents) and those moved down from the bracket above
+//! (MDPs). In each bracket the candidates are generated in the order the
+//! rules give (D.1 transpositions of S2, D.2 exchanges between S1 and S2,
+//! D.3 other sets of MDPs) and the first candidate that best meets the
+//! quality criteria, in their order, is kept:
+//!
+//! - absolute (C.1–C.4): no second game between two players, no second
+//!   pairing-allocated bye (nor a bye after a win without play), no two
+//!   non-topscorers with the same absolute colour preference, and the
+//!   players left below must still be pairable (completion);
+//! - quality, in order: most pairs (C.5), smallest score differences (C.6),
+//!   topscorers' colour limits (C.8, C.9), colour preferences (C.10) and
+//!   strong ones (C.11), repeated floats one and two rounds back (C.12–C.15)
+//!   and their scores (C.16–C.19).
+//!
+//! Colours follow E.1–E.5. What is left out is named in the README.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+pub use super::swiss::Colour;
+
+/// A float a player received in an earlier round (A.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Float {
+    Down,
+    Up,
+    #[default]
+    None,
+}
+
+/// What the pairing needs to know about a player; `id` names them in the result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub id: usize,
+    /// Place in the initial ranking list (0 for pairing number 1).
+    pub rank: usize,
+    /// Points times two.
+    pub half_points: u32,
+    /// Colours of the games played over the board, oldest first.
+    pub colours: Vec<Colour>,
+    /// Ids of the players met over the board.
+    pub opponents: Vec<usize>,
+    /// False once the player had a pairing-allocated bye or scored a win
+    /// without playing (C.2).
+    pub bye_eligible: bool,
+    /// The floats of the last round and of the round before it.
+    pub floats: [Float; 2],
+}
+
+/// The round to pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Round {
+    /// The colour pairing number 1 had in round 1 (E.5).
+    pub initial_colour: Colour,
+    /// Rounds already played.
+    pub played: u32,
+    /// This is the tournament's last round: topscorers may meet despite
+    /// absolute colour preferences (A.7, C.3).
+    pub last: bool,
+}
+
+/// A round's pairings: `(white, black)` by id, `black == None` for the bye.
+pub type Pairs = Vec<(usize, Option<usize>)>;
+
+/// The pairing of the next round, boards in order (higher score first),
+/// the bye last; `None` when no pairing keeps the absolute criteria.
+pub fn pair(players: &[Player], round: Round) -> Option<Pairs> {
+    let mut ranked: Vec<Seat> = players.iter().map(Seat::new).collect();
+    ranked.sort_by_key(|s| (std::cmp::Reverse(s.half_points), s.rank));
+    let pairing = Pairing::new(ranked, round);
+    let (pairs, bye) = pairing.run()?;
+    let mut boards: Vec<(usize, usize)> = pairs
+        .into_iter()
+        .map(|(a, b)| pairing.colours(a.min(b), a.max(b)))
+        .collect();
+    // Boards: the higher pair first (A.2 of its higher player), as arbiters list them.
+    boards.sort_by_key(|&(w, b)| {
+        let (x, y) = (&pairing.seats[w], &pairing.seats[b]);
+        let (hi, lo) = if pairing.above(w, b) { (x, y) } else { (y, x) };
+        (
+            std::cmp::Reverse(hi.half_points.max(lo.half_points)),
+            std::cmp::Reverse(hi.half_points + lo.half_points),
+            hi.rank.min(lo.rank),
+        )
+    });
+    let mut out: Pairs = boards
+        .into_iter()
+        .map(|(w, b)| (pairing.seats[w].id, Some(pairing.seats[b].id)))
+        .collect();
+    out.extend(bye.map(|b| (pairing.seats[b].id, None)));
+    Some(out)
+}
+
+/// How strongly a player wants a colour (A.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Strength {
+    None,
+    Mild,
+    Strong,
+    Absolute,
+}
+
+/// A player as one round's pairing sees them.
+struct Seat {
+    id: usize,
+    rank: usize,
+    half_points: u32,
+    colours: Vec<Colour>,
+    opponents: Vec<usize>,
+    bye_eligible: bool,
+    floats: [Float; 2],
+    preference: Option<Colour>,
+    strength: Strength,
+    /// White games minus Black games.
+    difference: i32,
+    /// The colour of the last two games when they were the same.
+    repeated: Option<Colour>,
+}
+
+impl Seat {
+    fn new(p: &Player) -> Seat {
+        let difference: i32 = p
+            .colours
+            .iter()
+            .map(|c| if *c == Colour::White { 1 } else { -1 })
+            .sum();
+        let repeated = match p.colours.as_slice() {
+            [.., a, b] if a == b => Some(*b),
+            _ => None,
+        };
+        let (preference, strength) = if difference > 1 || repeated == Some(Colour::White) {
+            (Some(Colour::Black), Strength::Absolute)
+        } else if difference < -1 || repeated == Some(Colour::Black) {
+            (Some(Colour::White), Strength::Absolute)
+        } else if difference == 1 {
+            (Some(Colour::Black), Strength::Strong)
+        } else if difference == -1 {
+            (Some(Colour::White), Strength::Strong)
+        } else {
+            match p.colours.last() {
+                Some(last) => (Some(other(*last)), Strength::Mild),
+                None => (None, Strength::None),
+            }
+        };
+        Seat {
+            id: p.id,
+            rank: p.rank,
+            half_points: p.half_points,
+            colours: p.colours.clone(),
+            opponents: p.opponents.clone(),
+            bye_eligible: p.bye_eligible,
+            floats: p.floats,
+            preference,
+            strength,
+            difference,
+            repeated,
+        }
+    }
+}
+
+fn other(colour: Colour) -> Colour {
+    match colour {
+        Colour::White => Colour::Black,
+        Colour::Black => Colour::White,
+    }
+}
+
+/// Work allowed per bracket before the best candidate found so far is kept.
+const BRACKET_BUDGET: u32 = 400_000;
+
+/// One round's pairing: the seats in A.2 order, indexed by position.
+struct Pairing {
+    seats: Vec<Seat>,
+    round: Round,
+    /// `meets[a][b]`: a and b may be paired (C.1, C.3).
+    meets: Vec<Vec<bool>>,
+    /// Completion answers by the set of players left (C.4).
+    completable: std::cell::RefCell<HashMap<u128, bool>>,
+    /// The bye goes to a player scoring at most this: the lowest score
+    /// that still lets everyone else be paired.
+    bye_limit: u32,
+    /// Each seat's place among this round's players by pairing number (E.5).
+    number_order: Vec<usize>,
+}
+
+/// A bracket's candidate judged by the quality criteria: score differences
+/// first, then the counts in order; smaller is better.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Quality {
+    differences: Vec<u32>,
+    counts: Counts,
+}
+
+/// C.8–C.19 as sums, in the order they are weighed.
+type Counts = [u32; 12];
+
+struct Best {
+    quality: Option<Quality>,
+    pairs: Vec<(usize, usize)>,
+    floaters: Vec<usize>,
+}
+
+impl Pairing {
+    fn new(seats: Vec<Seat>, round: Round) -> Pairing {
+        let n = seats.len();
+        let mut by_number: Vec<usize> = (0..n).collect();
+        by_number.sort_by_key(|&s| seats[s].rank);
+        let mut number_order = vec![0; n];
+        for (place, &s) in by_number.iter().enumerate() {
+            number_order[s] = place;
+        }
+        let mut pairing = Pairing {
+            seats,
+            round,
+            meets: vec![vec![false; n]; n],
+            completable: Default::default(),
+            bye_limit: u32::MAX,
+            number_order,
+        };
+        for a in 0..n {
+            for b in 0..n {
+                pairing.meets[a][b] = a != b && pairing.may_meet(a, b);
+            }
+        }
+        pairing.bye_limit = pairing.lowest_bye_score();
+        pairing
+    }
+
+    /// The lowest score a bye-eligible player may have so that all the
+    /// others can be paired; the bye must go no higher.
+    fn lowest_bye_score(&mut self) -> u32 {
+        let n = self.seats.len();
+        if n % 2 == 0 || n > 127 {
+            return u32::MAX;
+        }
+        let mut scores: Vec<u32> = self
+            .seats
+            .iter()
+            .filter(|s| s.bye_eligible)
+            .map(|s| s.half_points)
+            .collect();
+        scores.sort_unstable();
+        scores.dedup();
+        let everyone = (0..n).fold(0u128, |m, s| m | 1 << s);
+        for score in scores {
+            self.bye_limit = score;
+            self.completable.borrow_mut().clear();
+            if self.pairable(everyone, true) {
+                self.completable.borrow_mut().clear();
+                return score;
+            }
+        }
+        self.completable.borrow_mut().clear();
+        u32::MAX
+    }
+
+    /// A above B in A.2 order.
+    fn above(&self, a: usize, b: usize) -> bool {
+        a < b
+    }
+
+    fn topscorer(&self, s: usize) -> bool {
+        self.round.last && self.seats[s].half_points > self.round.played
+    }
+
+    fn may_meet(&self, a: usize, b: usize) -> bool {
+        let (x, y) = (&self.seats[a], &self.seats[b]);
+        if x.opponents.contains(&y.id) {
+            return false;
+        }
+        let clash = x.strength == Strength::Absolute
+            && y.strength == Strength::Absolute
+            && x.preference == y.preference;
+        !clash || self.topscorer(a) || self.topscorer(b)
+    }
+
+    /// The whole round: brackets from the top, then the bye.
+    fn run(&self) -> Option<(Vec<(usize, usize)>, Option<usize>)> {
+        let n = self.seats.len();
+        let mut pairs = Vec::new();
+        let mut moved: Vec<usize> = Vec::new();
+        let mut start = 0;
+        while start < n {
+            let score = self.seats[start].half_points;
+            let end = (start..n)
+                .find(|&i| self.seats[i].half_points != score)
+                .unwrap_or(n);
+            let mut bracket = moved.clone();
+            bracket.extend(start..end);
+            let (found, floaters) = self.pair_bracket(&bracket, moved.len(), end)?;
+            pairs.extend(found);
+            moved = floaters;
+            start = end;
+        }
+        match moved.as_slice() {
+            [] => Some((pairs, None)),
+            [bye] if self.may_have_bye(*bye) => Some((pairs, Some(*bye))),
+            _ => None,
+        }
+    }
+
+    /// Pairs one bracket (`mdps` moved-down players first, then residents);
+    /// `below` is where the players still to be paired after it start.
+    fn pair_bracket(
+        &self,
+        bracket: &[usize],
+        mdps: usize,
+        below: usize,
+    ) -> Option<(Vec<(usize, usize)>, Vec<usize>)> {
+        let most = self.max_pairs(bracket);
+        for pairs in (0..=most).rev() {
+            let top = mdps.min(pairs);
+            for paired_mdps in (0..=top).rev() {
+                let mut best = Best {
+                    quality: None,
+                    pairs: Vec::new(),
+                    floaters: Vec::new(),
+                };
+                let mut budget = BRACKET_BUDGET;
+                self.heterogeneous(
+                    bracket,
+                    mdps,
+                    pairs,
+                    paired_mdps,
+                    below,
+                    &mut best,
+                    &mut budget,
+                );
+                if best.quality.is_some() {
+                    return Some((best.pairs, best.floaters));
+                }
+            }
+        }
+        None
+    }
+
+    /// Tries every set of `paired` MDPs (D.3 order), each with every
+    /// MDP-pairing (D.1 on S2) and every pairing of its remainder.
+    #[allow(clippy::too_many_arguments)]
+    fn heterogeneous(
+        &self,
+        bracket: &[usize],
+        mdps: usize,
+        pairs: usize,
+        paired: usize,
+        below: usize,
+        best: &mut Best,
+        budget: &mut u32,
+    ) {
+        let (moved, residents) = bracket.split_at(mdps);
+        for chosen in combinations(moved.len(), paired) {
+            let s1: Vec<usize> = chosen.iter().map(|&i| moved[i]).collect();
+            let limbo: Vec<usize> = (0..moved.len())
+                .filter(|i| !chosen.contains(i))
+                .map(|i| moved[i])
+                .collect();
+            let mut used = vec![false; residents.len()];
+            let mut partial = Vec::new();
+            self.mdp_pairing(
+                &s1,
+                residents,
+                &mut used,
+                &mut partial,
+                pairs - paired,
+                &limbo,
+                bracket,
+                below,
+                best,
+                budget,
+            );
+            if *budget == 0 {
+                return;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn mdp_pairing(
+        &self,
+        s1: &[usize],
+        residents: &[usize],
+        used: &mut Vec<bool>,
+        partial: &mut Vec<(usize, usize)>,
+        remainder_pairs: usize,
+        limbo: &[usize],
+        bracket: &[usize],
+        below: usize,
+        best: &mut Best,
+        budget: &mut u32,
+    ) {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        let Some(&mdp) = s1.get(partial.len()) else {
+            let remainder: Vec<usize> = (0..residents.len())
+                .filter(|&i| !used[i])
+                .map(|i| residents[i])
+                .collect();
+            self.homogeneous(
+                &remainder,
+                remainder_pairs,
+                partial,
+                limbo,
+                bracket,
+                below,
+                best,
+                budget,
+            );
+            return;
+        };
+        for i in 0..residents.len() {
+            if used[i] || !self.meets[mdp][residents[i]] {
+                continue;
+            }
+            used[i] = true;
+            partial.push((mdp, residents[i]));
+            self.mdp_pairing(
+                s1,
+                residents,
+                used,
+                partial,
+                remainder_pairs,
+                limbo,
+                bracket,
+                below,
+                best,
+                budget,
+            );
+            partial.pop();
+            used[i] = false;
+            if *budget == 0 {
+                return;
+            }
+        }
+    }
+
+    /// The remainder (or a homogeneous bracket): S1 its top `pairs`
+    /// players, S2 the rest; exchanges in D.2 order, each with every
+    /// transposition of S2 (D.1).
+    #[allow(clippy::too_many_arguments)]
+    fn homogeneous(
+        &self,
+        players: &[usize],
+        pairs: usize,
+        fixed: &[(usize, usize)],
+        limbo: &[usize],
+        bracket: &[usize],
+        below: usize,
+        best: &mut Best,
+        budget: &mut u32,
+    ) {
+        if pairs * 2 > players.len() {
+            return;
+        }
+        // The score differences are the same for every candidate here: the
+        // fixed MDP pairs, the limbo, and floaters all of the residents' score.
+        let mut floating = limbo.to_vec();
+        floating.extend(&players[pairs * 2..]);
+        let psd = self.differences(fixed, &floating, bracket);
+        if best.quality.as_ref().is_some_and(|q| q.differences < psd) {
+            return;
+        }
+        let n1 = pairs;
+        for (out_of_s1, into_s1) in exchanges(n1, players.len() - n1) {
+            let mut s1: Vec<usize> = (0..n1).filter(|i| !out_of_s1.contains(i)).collect();
+            s1.extend(into_s1.iter().map(|&j| n1 + j));
+            s1.sort_unstable();
+            let mut s2: Vec<usize> = (n1..players.len())
+                .filter(|i| !into_s1.contains(&(i - n1)))
+                .collect();
+            s2.extend(out_of_s1.iter().copied());
+            s2.sort_unstable();
+            let s1: Vec<usize> = s1.into_iter().map(|i| players[i]).collect();
+            let s2: Vec<usize> = s2.into_iter().map(|i| players[i]).collect();
+            let mut used = vec![false; s2.len()];
+            let mut chosen = fixed.to_vec();
+            let counts = fixed
+                .iter()
+                .fold([0; 12], |acc, &(a, b)| add(acc, self.pair_counts(a, b)));
+            self.transpose(
+                &s1,
+                &s2,
+                &mut used,
+                &mut chosen,
+                counts,
+                limbo,
+                &psd,
+                below,
+                best,
+                budget,
+            );
+            if *budget == 0
+                || best
+                    .quality
+                    .as_ref()
+                    .is_some_and(|q| q.differences == psd && q.counts == [0; 12])
+            {
+                return;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn transpose(
+        &self,
+        s1: &[usize],
+        s2: &[usize],
+        used: &mut Vec<bool>,
+        chosen: &mut Vec<(usize, usize)>,
+        counts: Counts,
+        limbo: &[usize],
+        psd: &Vec<u32>,
+        below: usize,
+        best: &mut Best,
+        budget: &mut u32,
+    ) {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        // The counts' partial sums only grow: a candidate already no better
+        // than the best is dropped.
+        if let Some(q) = &best.quality {
+            if q.differences < *psd || (q.differences == *psd && q.counts <= counts) {
+                return;
+            }
+        }
+        let done = self.s1_done(chosen, s1);
+        let Some(&high) = s1.get(done) else {
+            let mut floaters: Vec<usize> = limbo.to_vec();
+            floaters.extend((0..s2.len()).filter(|&j| !used[j]).map(|j| s2[j]));
+            let counts = add(counts, self.floater_counts(&floaters));
+            let quality = Quality {
+                differences: psd.clone(),
+                counts,
+            };
+            if best.quality.as_ref().is_none_or(|q| quality < *q)
+                && self.completes(&floaters, below)
+            {
+                best.quality = Some(quality);
+                best.pairs = chosen.clone();
+                best.floaters = floaters;
+            }
+            return;
+        };
+        for j in 0..s2.len() {
+            if used[j] || !self.meets[high][s2[j]] {
+                continue;
+            }
+            used[j] = true;
+            chosen.push((high, s2[j]));
+            let counts = add(counts, self.pair_counts(high, s2[j]));
+            self.transpose(
+                s1, s2, used, chosen, counts, limbo, psd, below, best, budget,
+            );
+            chosen.pop();
+            used[j] = false;
+            if *budget == 0 {
+                return;
+            }
+        }
+    }
+
+    /// How many of S1's players are paired in `chosen` (the fixed MDP pairs
+    /// come first and are not S1's).
+    fn s1_done(&self, chosen: &[(usize, usize)], s1: &[usize]) -> usize {
+        chosen.iter().filter(|(a, _)| s1.contains(a)).count()
+    }
+
+    /// The pairing score differences (A.8), highest first: each pair's
+    /// score difference, and each floater's score less one point below the
+    /// bracket's lowest score.
+    fn differences(
+        &self,
+        pairs: &[(usize, usize)],
+        floaters: &[usize],
+        bracket: &[usize],
+    ) -> Vec<u32> {
+        let lowest = bracket
+            .iter()
+            .map(|&s| self.seats[s].half_points)
+            .min()
+            .unwrap_or(0);
+        let mut d: Vec<u32> = pairs
+            .iter()
+            .map(|&(a, b)| {
+                self.seats[a]
+                    .half_points
+                    .abs_diff(self.seats[b].half_points)
+            })
+            .chain(
+                floaters
+                    .iter()
+                    .map(|&f| self.seats[f].half_points + 2 - lowest),
+            )
+            .collect();
+        d.sort_unstable_by(|a, b| b.cmp(a));
+        d
+    }
+
+    /// C.8–C.19 for one pair.
+    fn pair_counts(&self, a: usize, b: usize) -> Counts {
+        let (x, y) = (&self.seats[a], &self.seats[b]);
+        let mut c = [0u32; 12];
+        let same = x.preference.is_some() && x.preference == y.preference;
+        // C.8: topscorers (only they may meet so) pushed beyond a difference of 2.
+        c[0] = u32::from(same && x.difference.abs() > 1 && y.difference.abs() > 1);
+        // C.9: a third colour in a row for one of them.
+        c[1] = u32::from(
+            same && x.strength == Strength::Absolute
+                && y.strength == Strength::Absolute
+                && self.third_in_a_row(x, y),
+        );
+        // C.10: one of them does not get the colour they prefer.
+        c[2] = u32::from(same);
+        // C.11: ... and it was a strong preference (both absolute: C.8/C.9).
+        c[3] = u32::from(
+            same && x.strength >= Strength::Strong
+                && y.strength >= Strength::Strong
+                && !(x.strength == Strength::Absolute && y.strength == Strength::Absolute),
+        );
+        let (high, low) = if self.above(a, b) { (x, y) } else { (y, x) };
+        let floats = high.half_points > low.half_points;
+        for back in 0..2 {
+            // C.12/C.14: a downfloat again (the higher of two scores).
+            if floats && high.floats[back] == Float::Down {
+                c[4 + 2 * back] += 1;
+                c[8 + 2 * back] += high.half_points;
+            }
+            // C.13/C.15: an upfloat again.
+            if floats && low.floats[back] == Float::Up {
+                c[5 + 2 * back] += 1;
+                c[9 + 2 * back] += high.half_points;
+            }
+        }
+        c
+    }
+
+    /// C.12–C.19 for the players who float down out of the bracket.
+    fn floater_counts(&self, floaters: &[usize]) -> Counts {
+        let mut c = [0u32; 12];
+        for &f in floaters {
+            let s = &self.seats[f];
+            for back in 0..2 {
+                if s.floats[back] == Float::Down {
+                    c[4 + 2 * back] += 1;
+                    c[8 + 2 * back] += s.half_points;
+                }
+            }
+        }
+        c
+    }
+
+    /// Whether the player whose preference loses (E.2) gets a colour a third time.
+    fn third_in_a_row(&self, x: &Seat, y: &Seat) -> bool {
+        match x.difference.abs().cmp(&y.difference.abs()) {
+            Ordering::Equal => x.repeated.is_some() && x.repeated == y.repeated,
+            Ordering::Greater => y.repeated == x.preference.map(other),
+            Ordering::Less => x.repeated == x.preference.map(other),
+        }
+    }
+
+    /// C.4: the floaters and everyone below can still all be paired (one
+    /// bye-eligible player left over at most).
+    fn completes(&self, floaters: &[usize], below: usize) -> bool {
+        let rest: Vec<usize> = floaters
+            .iter()
+            .copied()
+            .chain(below..self.seats.len())
+            .collect();
+        if rest.len() > 128 {
+            return true;
+        }
+        let mask = rest.iter().fold(0u128, |m, &s| m | 1 << s);
+        self.pairable(mask, rest.len() % 2 == 1)
+    }
+
+    fn pairable(&self, mask: u128, bye_left: bool) -> bool {
+        if mask == 0 {
+            return !bye_left;
+        }
+        let key = mask | (u128::from(bye_left) << 127);
+        if let Some(&known) = self.completable.borrow().get(&key) {
+            return known;
+        }
+        // Pairs from the lowest player up: the bottom is where it gets tight.
+        let low = 127 - mask.leading_zeros() as usize;
+        let rest = mask & !(1 << low);
+        let mut ok = bye_left && self.may_have_bye(low) && self.pairable(rest, false);
+        let mut others = rest;
+        while !ok && others != 0 {
+            let o = 127 - others.leading_zeros() as usize;
+            others &= !(1 << o);
+            ok = self.meets[low][o] && self.pairable(rest & !(1 << o), bye_left);
+        }
+        self.completable.borrow_mut().insert(key, ok);
+        ok
+    }
+
+    fn may_have_bye(&self, s: usize) -> bool {
+        self.seats[s].bye_eligible && self.seats[s].half_points <= self.bye_limit
+    }
+
+    /// The most pairs the bracket can hold (C.1–C.3 only): a bound to start from.
+    fn max_pairs(&self, bracket: &[usize]) -> usize {
+        fn go(p: &Pairing, rest: &[usize], memo: &mut HashMap<Vec<usize>, usize>) -> usize {
+            let Some((&first, others)) = rest.split_first() else {
+                return 0;
+            };
+            if let Some(&m) = memo.get(rest) {
+                return m;
+            }
+            let mut most = go(p, others, memo);
+            for (k, &o) in others.iter().enumerate() {
+                if most * 2 + 2 > rest.len() {
+                    break;
+                }
+                if p.meets[first][o] {
+                    let mut left = others.to_vec();
+                    left.remove(k);
+                    most = most.max(1 + go(p, &left, memo));
+                }
+            }
+            memo.insert(rest.to_vec(), most);
+            most
+        }
+        if bracket.len() > 24 {
+            return bracket.len() / 2;
+        }
+        go(self, bracket, &mut HashMap::new())
+    }
+
+    /// Colours of a pair (E.1–E.5), `a` above `b`: `(white, black)`.
+    fn colours(&self, a: usize, b: usize) -> (usize, usize) {
+        let (high, low) = (&self.seats[a], &self.seats[b]);
+        let high_gets = match (high.preference, low.preference) {
+            // E.1: both preferences granted.
+            (Some(h), Some(l)) if h != l => h,
+            (Some(h), None) => h,
+            (None, Some(l)) => other(l),
+            (None, None) => self.by_pairing_number(a),
+            (Some(h), Some(_)) => {
+                // E.2: the stronger preference; between two absolute ones,
+                // the wider colour difference.
+                let strength = |s: &Seat| (s.strength, s.strength == Strength::Absolute);
+                let wider = high.difference.abs().cmp(&low.difference.abs());
+                match strength(high).cmp(&strength(low)) {
+                    Ordering::Greater => h,
+                    Ordering::Less => other(h),
+                    Ordering::Equal if high.strength == Strength::Absolute && wider.is_ne() => {
+                        if wider.is_gt() {
+                            h
+                        } else {
+                            other(h)
+                        }
+                    }
+                    // E.3: alternate from the last round their colours differed.
+                    Ordering::Equal => match last_difference(high, low) {
+                        Some(high_had) => other(high_had),
+                        // E.4: the higher-ranked player's preference.
+                        None => h,
+                    },
+                }
+            }
+        };
+        if high_gets == Colour::White {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
+
+    /// E.5: the higher-ranked player gets the initial colour with an odd
+    /// pairing number, the other colour with an even one.
+    fn by_pairing_number(&self, high: usize) -> Colour {
+        if self.number_order[high] % 2 == 0 {
+            self.round.initial_colour
+        } else {
+            other(self.round.initial_colour)
+        }
+    }
+}
+
+/// The colour `high` had the last time the two had different colours,
+/// their played games aligned from the latest (C.04.2 D.5).
+fn last_difference(high: &Seat, low: &Seat) -> Option<Colour> {
+    high.colours
+        .iter()
+        .rev()
+        .zip(low.colours.iter().rev())
+        .find(|(a, b)| a != b)
+        .map(|(a, _)| *a)
+}
+
+fn add(a: Counts, b: Counts) -> Counts {
+    std::array::from_fn(|i| a[i] + b[i])
+}
+
+/// The `k`-subsets of `0..n` in lexicographic order.
+fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut current = Vec::with_capacity(k);
+    fn go(start: usize, n: usize, k: usize, current: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if current.len() == k {
+            out.push(current.clone());
+            return;
+        }
+        for i in start..n {
+            if n - i < k - current.len() {
+                break;
+            }
+            current.push(i);
+            go(i + 1, n, k, current, out);
+            current.pop();
+        }
+    }
+    go(0, n, k, &mut current, &mut out);
+    out
+}
+
+/// Exchanges between S1 (`n1` players) and S2 (`n2`) in D.2 order, the
+/// empty one first: `(positions leaving S1, positions in S2 entering S1)`.
+/// Fewest players first; then the smallest difference between the sums of
+/// the bracket numbers moved; then the highest different number leaving S1;
+/// then the lowest different number entering it.
+fn exchanges(n1: usize, n2: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let mut out = vec![(Vec::new(), Vec::new())];
+    for k in 1..=n1.min(n2) {
+        let outs = combinations(n1, k);
+        let ins = combinations(n2, k);
+        if outs.len().saturating_mul(ins.len()) > 50_000 {
+            break;
+        }
+        let mut level: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+        for o in &outs {
+            for i in &ins {
+                level.push((o.clone(), i.clone()));
+            }
+        }
+        level.sort_by(|(o1, i1), (o2, i2)| {
+            let diff = |o: &[usize], i: &[usize]| {
+                i.iter().map(|&j| n1 + j).sum::<usize>() - o.iter().sum::<usize>()
+            };
+            diff(o1, i1)
+                .cmp(&diff(o2, i2))
+                .then_with(|| {
+                    // The highest different leaving number: higher first.
+                    let (a, b): (Vec<_>, Vec<_>) =
+                        (o1.iter().rev().collect(), o2.iter().rev().collect());
+                    b.cmp(&a)
+                })
+                .then_with(|| i1.cmp(i2))
+        });
+        out.extend(level);
+    }
+    out
+}
