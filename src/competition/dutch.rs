@@ -186,6 +186,31 @@ struct Pairing {
     bye_limit: u32,
     /// Each seat's place among this round's players by pairing number (E.5).
     number_order: Vec<usize>,
+    /// C.7 answers by the set of floaters.
+    next_brackets: std::cell::RefCell<HashMap<Vec<usize>, Next>>,
+}
+
+/// The state of a search through the next bracket's pairings (C.7).
+struct NextSearch<'a> {
+    mdps: &'a [usize],
+    residents: &'a [usize],
+    score: u32,
+    /// Where the bracket after the next one starts.
+    end: usize,
+    used: &'a mut Vec<bool>,
+    paired: &'a mut Vec<bool>,
+    unpaired: Vec<usize>,
+    sds: Vec<u32>,
+    best: &'a mut Option<(usize, Vec<u32>)>,
+}
+
+/// What every candidate of one remainder shares.
+struct Stage<'a> {
+    psd: Vec<u32>,
+    /// The best C.7 value any of its candidates could reach.
+    best_next: Next,
+    limbo: &'a [usize],
+    below: usize,
 }
 
 /// A bracket's candidate judged by the quality criteria: score differences
@@ -193,8 +218,13 @@ struct Pairing {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Quality {
     differences: Vec<u32>,
+    next: Next,
     counts: Counts,
 }
+
+/// C.7: how well the next bracket can be paired with a candidate's
+/// floaters: pairs it cannot make, then its score differences.
+type Next = (u32, Vec<u32>);
 
 /// C.8–C.19 as sums, in the order they are weighed.
 type Counts = [u32; 12];
@@ -221,6 +251,7 @@ impl Pairing {
             completable: Default::default(),
             bye_limit: u32::MAX,
             number_order,
+            next_brackets: Default::default(),
         };
         for a in 0..n {
             for b in 0..n {
@@ -293,6 +324,19 @@ impl Pairing {
             let mut bracket = moved.clone();
             bracket.extend(start..end);
             let (found, floaters) = self.pair_bracket(&bracket, moved.len(), end)?;
+            if std::env::var("DUTCH_TRACE").is_ok() {
+                let id = |s: &usize| self.seats[*s].id;
+                eprintln!(
+                    "bracket {:?} mdps {} -> {:?} float {:?}",
+                    bracket.iter().map(id).collect::<Vec<_>>(),
+                    moved.len(),
+                    found
+                        .iter()
+                        .map(|(a, b)| (id(a), id(b)))
+                        .collect::<Vec<_>>(),
+                    floaters.iter().map(id).collect::<Vec<_>>()
+                );
+            }
             pairs.extend(found);
             moved = floaters;
             start = end;
@@ -466,6 +510,12 @@ impl Pairing {
         if best.quality.as_ref().is_some_and(|q| q.differences < psd) {
             return;
         }
+        let stage = Stage {
+            psd,
+            best_next: self.best_next(players, players.len() - 2 * pairs, limbo, below),
+            limbo,
+            below,
+        };
         let n1 = pairs;
         for (out_of_s1, into_s1) in exchanges(n1, players.len() - n1) {
             let mut s1: Vec<usize> = (0..n1).filter(|i| !out_of_s1.contains(i)).collect();
@@ -489,21 +539,132 @@ impl Pairing {
                 &mut used,
                 &mut chosen,
                 counts,
-                limbo,
-                &psd,
-                below,
+                &stage,
                 best,
                 budget,
             );
-            if *budget == 0
-                || best
-                    .quality
-                    .as_ref()
-                    .is_some_and(|q| q.differences == psd && q.counts == [0; 12])
-            {
+            let perfect = best.quality.as_ref().is_some_and(|q| {
+                q.differences == stage.psd && q.next == stage.best_next && q.counts == [0; 12]
+            });
+            if *budget == 0 || perfect {
                 return;
             }
         }
+    }
+
+    /// The best C.7 value of any `floating` players of `players` (with the limbo).
+    fn best_next(&self, players: &[usize], floating: usize, limbo: &[usize], below: usize) -> Next {
+        let sets = combinations(players.len(), floating);
+        if sets.len() > 2_000 {
+            return (0, Vec::new());
+        }
+        sets.into_iter()
+            .map(|set| {
+                let mut floaters = limbo.to_vec();
+                floaters.extend(set.iter().map(|&i| players[i]));
+                self.next_bracket(&floaters, below)
+            })
+            .min()
+            .unwrap_or((0, Vec::new()))
+    }
+
+    /// C.7: the most pairs the next bracket can make with these floaters,
+    /// and with as many its smallest score differences.
+    fn next_bracket(&self, floaters: &[usize], below: usize) -> Next {
+        let n = self.seats.len();
+        if below >= n || floaters.len() > 4 {
+            return (0, Vec::new());
+        }
+        let mut key = floaters.to_vec();
+        key.sort_unstable();
+        if let Some(known) = self.next_brackets.borrow().get(&key) {
+            return known.clone();
+        }
+        let score = self.seats[below].half_points;
+        let end = (below..n)
+            .find(|&i| self.seats[i].half_points != score)
+            .unwrap_or(n);
+        let residents: Vec<usize> = (below..end).collect();
+        let mut best: Option<(usize, Vec<u32>)> = None;
+        let mut used = vec![false; residents.len()];
+        let mut paired = vec![false; key.len()];
+        let mut search = NextSearch {
+            mdps: &key,
+            residents: &residents,
+            score,
+            end,
+            used: &mut used,
+            paired: &mut paired,
+            unpaired: Vec::new(),
+            sds: Vec::new(),
+            best: &mut best,
+        };
+        self.next_search(&mut search, 0, 0);
+        let (pairs, psd) = best.unwrap_or((0, Vec::new()));
+        let most = (key.len() + residents.len()) / 2;
+        let value = ((most - pairs.min(most)) as u32, psd);
+        self.next_brackets.borrow_mut().insert(key, value.clone());
+        value
+    }
+
+    /// Tries each way the floaters can be paired in the next bracket
+    /// (with a resident, with each other, or not), keeping the most pairs
+    /// and then the smallest differences among those that leave everyone
+    /// after them pairable.
+    fn next_search(&self, s: &mut NextSearch, i: usize, pairs: usize) {
+        if i == s.mdps.len() {
+            let left: Vec<usize> = (0..s.residents.len())
+                .filter(|&j| !s.used[j])
+                .map(|j| s.residents[j])
+                .collect();
+            let mut rest = s.unpaired.clone();
+            rest.extend(&left);
+            if !self.completes(&rest, s.end) {
+                return;
+            }
+            let inside = self.max_pairs(&left);
+            let mut all = s.sds.clone();
+            all.extend(std::iter::repeat_n(0, inside));
+            all.extend(std::iter::repeat_n(2, left.len() - 2 * inside));
+            all.sort_unstable_by(|a, b| b.cmp(a));
+            let candidate = (pairs + inside, all);
+            let better = match &*s.best {
+                None => true,
+                Some((p, d)) => candidate.0 > *p || (candidate.0 == *p && candidate.1 < *d),
+            };
+            if better {
+                *s.best = Some(candidate);
+            }
+            return;
+        }
+        if s.paired[i] {
+            return self.next_search(s, i + 1, pairs);
+        }
+        let mdp = s.mdps[i];
+        let f = self.seats[mdp].half_points;
+        for j in 0..s.residents.len() {
+            if !s.used[j] && self.meets[mdp][s.residents[j]] {
+                s.used[j] = true;
+                s.sds.push(f - s.score);
+                self.next_search(s, i + 1, pairs + 1);
+                s.sds.pop();
+                s.used[j] = false;
+            }
+        }
+        for k in i + 1..s.mdps.len() {
+            if !s.paired[k] && self.meets[mdp][s.mdps[k]] {
+                s.paired[k] = true;
+                s.sds.push(f.abs_diff(self.seats[s.mdps[k]].half_points));
+                self.next_search(s, i + 1, pairs + 1);
+                s.sds.pop();
+                s.paired[k] = false;
+            }
+        }
+        s.sds.push(f + 2 - s.score);
+        s.unpaired.push(mdp);
+        self.next_search(s, i + 1, pairs);
+        s.unpaired.pop();
+        s.sds.pop();
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -514,9 +675,7 @@ impl Pairing {
         used: &mut Vec<bool>,
         chosen: &mut Vec<(usize, usize)>,
         counts: Counts,
-        limbo: &[usize],
-        psd: &Vec<u32>,
-        below: usize,
+        stage: &Stage,
         best: &mut Best,
         budget: &mut u32,
     ) {
@@ -524,24 +683,26 @@ impl Pairing {
             return;
         }
         *budget -= 1;
-        // The counts' partial sums only grow: a candidate already no better
-        // than the best is dropped.
+        // The counts' partial sums only grow: a candidate that cannot beat
+        // the best on C.7 and is no better on the counts is dropped.
         if let Some(q) = &best.quality {
-            if q.differences < *psd || (q.differences == *psd && q.counts <= counts) {
+            let settled = q.differences == stage.psd && q.next <= stage.best_next;
+            if q.differences < stage.psd || (settled && q.counts <= counts) {
                 return;
             }
         }
         let done = self.s1_done(chosen, s1);
         let Some(&high) = s1.get(done) else {
-            let mut floaters: Vec<usize> = limbo.to_vec();
+            let mut floaters: Vec<usize> = stage.limbo.to_vec();
             floaters.extend((0..s2.len()).filter(|&j| !used[j]).map(|j| s2[j]));
             let counts = add(counts, self.floater_counts(&floaters));
             let quality = Quality {
-                differences: psd.clone(),
+                differences: stage.psd.clone(),
+                next: self.next_bracket(&floaters, stage.below),
                 counts,
             };
             if best.quality.as_ref().is_none_or(|q| quality < *q)
-                && self.completes(&floaters, below)
+                && self.completes(&floaters, stage.below)
             {
                 best.quality = Some(quality);
                 best.pairs = chosen.clone();
@@ -556,9 +717,7 @@ impl Pairing {
             used[j] = true;
             chosen.push((high, s2[j]));
             let counts = add(counts, self.pair_counts(high, s2[j]));
-            self.transpose(
-                s1, s2, used, chosen, counts, limbo, psd, below, best, budget,
-            );
+            self.transpose(s1, s2, used, chosen, counts, stage, best, budget);
             chosen.pop();
             used[j] = false;
             if *budget == 0 {
