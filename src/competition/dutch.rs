@@ -15,7 +15,7 @@
 //! - quality, in order: most pairs (C.5), smallest score differences (C.6),
 //!   topscorers' colour limits (C.8, C.9), colour preferences (C.10) and
 //!   strong ones (C.11), repeated floats one and two rounds back (C.12–C.15)
-//!   and their scores (C.16–C.19).
+//!   and their score differences (C.16–C.19).
 //!
 //! Colours follow E.1–E.5. What is left out is named in the README.
 
@@ -211,6 +211,9 @@ struct Stage<'a> {
     best_next: Next,
     limbo: &'a [usize],
     below: usize,
+    /// The bracket's lowest score: a floater's score difference is taken
+    /// from one point below it (A.8).
+    lowest: u32,
 }
 
 /// A bracket's candidate judged by the quality criteria: score differences
@@ -226,7 +229,8 @@ struct Quality {
 /// floaters: pairs it cannot make, then its score differences.
 type Next = (u32, Vec<u32>);
 
-/// C.8–C.19 as sums, in the order they are weighed.
+/// C.8–C.19 as sums (counts, or score differences for C.16–C.19), in the
+/// order they are weighed.
 type Counts = [u32; 12];
 
 struct Best {
@@ -515,6 +519,11 @@ impl Pairing {
             best_next: self.best_next(players, players.len() - 2 * pairs, limbo, below),
             limbo,
             below,
+            lowest: bracket
+                .iter()
+                .map(|&b| self.seats[b].half_points)
+                .min()
+                .unwrap_or(0),
         };
         let n1 = pairs;
         for (out_of_s1, into_s1) in exchanges(n1, players.len() - n1) {
@@ -695,7 +704,7 @@ impl Pairing {
         let Some(&high) = s1.get(done) else {
             let mut floaters: Vec<usize> = stage.limbo.to_vec();
             floaters.extend((0..s2.len()).filter(|&j| !used[j]).map(|j| s2[j]));
-            let counts = add(counts, self.floater_counts(&floaters));
+            let counts = add(counts, self.floater_counts(&floaters, stage.lowest));
             let quality = Quality {
                 differences: stage.psd.clone(),
                 next: self.next_bracket(&floaters, stage.below),
@@ -790,26 +799,26 @@ impl Pairing {
             // C.12/C.14: a downfloat again (the higher of two scores).
             if floats && high.floats[back] == Float::Down {
                 c[4 + 2 * back] += 1;
-                c[8 + 2 * back] += high.half_points;
+                c[8 + 2 * back] += high.half_points - low.half_points;
             }
             // C.13/C.15: an upfloat again.
             if floats && low.floats[back] == Float::Up {
                 c[5 + 2 * back] += 1;
-                c[9 + 2 * back] += high.half_points;
+                c[9 + 2 * back] += high.half_points - low.half_points;
             }
         }
         c
     }
 
     /// C.12–C.19 for the players who float down out of the bracket.
-    fn floater_counts(&self, floaters: &[usize]) -> Counts {
+    fn floater_counts(&self, floaters: &[usize], lowest: u32) -> Counts {
         let mut c = [0u32; 12];
         for &f in floaters {
             let s = &self.seats[f];
             for back in 0..2 {
                 if s.floats[back] == Float::Down {
                     c[4 + 2 * back] += 1;
-                    c[8 + 2 * back] += s.half_points;
+                    c[8 + 2 * back] += s.half_points + 2 - lowest;
                 }
             }
         }
