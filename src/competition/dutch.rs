@@ -22,7 +22,12 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-pub use super::swiss::Colour;
+/// A colour in a player's history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colour {
+    White,
+    Black,
+}
 
 /// A float a player received in an earlier round (A.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -1028,4 +1033,179 @@ fn exchanges(n1: usize, n2: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
         out.extend(level);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift64*), so the simulation is seeded.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+    }
+
+    fn fresh(players: usize) -> Vec<Player> {
+        (0..players)
+            .map(|id| Player {
+                id,
+                rank: id,
+                half_points: 0,
+                colours: Vec::new(),
+                opponents: Vec::new(),
+                bye_eligible: true,
+                floats: [Float::None; 2],
+            })
+            .collect()
+    }
+
+    /// Random results over `rounds` rounds: the absolute criteria hold in
+    /// every round (no rematch, one bye at most, and outside the last
+    /// round no colour difference beyond two nor a colour three times running).
+    fn simulate(players: usize, rounds: u32, seed: u64) {
+        let mut rng = Rng(seed);
+        let mut entrants = fresh(players);
+        for round in 0..rounds {
+            let last = round + 1 == rounds;
+            let before: Vec<u32> = entrants.iter().map(|e| e.half_points).collect();
+            let pairs = pair(
+                &entrants,
+                Round {
+                    initial_colour: Colour::White,
+                    played: round,
+                    last,
+                },
+            )
+            .unwrap_or_else(|| panic!("seed {seed}: round {} unpairable", round + 1));
+            let mut seated = vec![false; players];
+            for e in &mut entrants {
+                e.floats = [Float::None, e.floats[0]];
+            }
+            for (white, black) in pairs {
+                assert!(!seated[white]);
+                seated[white] = true;
+                let Some(black) = black else {
+                    assert!(entrants[white].bye_eligible, "seed {seed}: a second bye");
+                    entrants[white].bye_eligible = false;
+                    entrants[white].half_points += 2;
+                    entrants[white].floats[0] = Float::Down;
+                    continue;
+                };
+                assert!(!seated[black]);
+                seated[black] = true;
+                assert!(
+                    !entrants[white].opponents.contains(&black),
+                    "seed {seed}: {white} and {black} meet again"
+                );
+                let white_half = (rng.next() % 3) as u32;
+                let (w, b) = (before[white], before[black]);
+                let float = |mine: u32, theirs: u32| match mine.cmp(&theirs) {
+                    Ordering::Greater => Float::Down,
+                    Ordering::Less => Float::Up,
+                    Ordering::Equal => Float::None,
+                };
+                entrants[white].floats[0] = float(w, b);
+                entrants[black].floats[0] = float(b, w);
+                entrants[white].half_points += white_half;
+                entrants[black].half_points += 2 - white_half;
+                entrants[white].opponents.push(black);
+                entrants[black].opponents.push(white);
+                entrants[white].colours.push(Colour::White);
+                entrants[black].colours.push(Colour::Black);
+            }
+            assert!(
+                seated.iter().all(|s| *s),
+                "everyone paired or given the bye"
+            );
+            if last {
+                continue;
+            }
+            for e in &entrants {
+                let difference: i32 = e
+                    .colours
+                    .iter()
+                    .map(|c| if *c == Colour::White { 1 } else { -1 })
+                    .sum();
+                assert!(
+                    !e.colours.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]),
+                    "seed {seed}: player {} has {:?}",
+                    e.id,
+                    e.colours
+                );
+                assert!(difference.abs() <= 2, "seed {seed}: {:?}", e.colours);
+            }
+        }
+    }
+
+    #[test]
+    fn random_events_keep_the_absolute_criteria() {
+        for seed in 1..=60 {
+            simulate(11, 5, seed);
+        }
+        for (players, rounds, seed) in [
+            (8, 5, 7),
+            (9, 4, 3),
+            (16, 7, 11),
+            (5, 4, 2),
+            (12, 6, 99),
+            (21, 9, 5),
+        ] {
+            simulate(players, rounds, seed);
+        }
+    }
+
+    #[test]
+    fn round_one_pairs_the_top_half_against_the_bottom_half() {
+        // E.5: pairing number 1 has the initial colour, the boards alternate.
+        let round = Round {
+            initial_colour: Colour::White,
+            played: 0,
+            last: false,
+        };
+        assert_eq!(
+            pair(&fresh(5), round),
+            Some(vec![(0, Some(2)), (3, Some(1)), (4, None)])
+        );
+        let black_first = Round {
+            initial_colour: Colour::Black,
+            ..round
+        };
+        assert_eq!(
+            pair(&fresh(4), black_first),
+            Some(vec![(2, Some(0)), (1, Some(3))])
+        );
+    }
+
+    #[test]
+    fn the_bye_goes_to_the_lowest_score_that_leaves_a_pairing() {
+        // 0 and 1 drew, 2 won against 3: 3 (no points) gets the bye.
+        let mut players = fresh(5);
+        let games = [(0, 1, 1, 1), (2, 3, 2, 0)];
+        for (w, b, wp, bp) in games {
+            players[w].half_points = wp;
+            players[b].half_points = bp;
+            players[w].colours.push(Colour::White);
+            players[b].colours.push(Colour::Black);
+            players[w].opponents.push(b);
+            players[b].opponents.push(w);
+        }
+        players[4].half_points = 2;
+        players[4].bye_eligible = false;
+        let pairs = pair(
+            &players,
+            Round {
+                initial_colour: Colour::White,
+                played: 1,
+                last: false,
+            },
+        )
+        .expect("pairs");
+        assert_eq!(pairs.last(), Some(&(3, None)), "{pairs:?}");
+    }
 }

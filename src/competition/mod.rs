@@ -11,6 +11,5 @@ pub mod knockout;
 pub mod ladder;
 pub mod round_robin;
 pub mod standings;
-pub mod swiss;
 pub mod tiebreak;
 pub mod tournament;

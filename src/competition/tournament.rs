@@ -17,9 +17,9 @@
 //! forfeited, and the player is not paired again (a knockout opponent goes
 //! through).
 
+use super::dutch::{self, Colour, Float};
 use super::knockout::{self, MatchState};
 use super::round_robin;
-use super::swiss::{self, Colour};
 use super::tiebreak::{self, Line, TieBreak};
 
 /// The pairing systems: part of the command language, so defined in the core.
@@ -134,8 +134,9 @@ pub fn start(system: System, n: usize) -> Result<Vec<Planned>, StartError> {
                 .collect()
         }
         System::Swiss => {
-            let fresh: Vec<swiss::Entrant> = (0..n).map(|index| entrant(index, &[], 0)).collect();
-            vec![swiss::pair_round(&fresh).ok_or(StartError::TooFewPlayers)?]
+            let fresh: Vec<dutch::Player> = (0..n).map(|index| entrant(index, &[], 0)).collect();
+            // Round 1 of a Swiss of any length (it is never the last that matters).
+            vec![dutch::pair(&fresh, swiss_round(0, u32::MAX)).ok_or(StartError::TooFewPlayers)?]
         }
         System::Knockout => vec![knockout::first_round(n)],
     };
@@ -187,14 +188,14 @@ pub fn next(
             if round >= rounds {
                 return Next::Finished;
             }
-            let active: Vec<swiss::Entrant> = (0..withdrawn.len())
+            let active: Vec<dutch::Player> = (0..withdrawn.len())
                 .filter(|&i| !withdrawn[i])
                 .map(|i| entrant(i, pairings, bye_half))
                 .collect();
             if active.len() < 2 {
                 return Next::Finished;
             }
-            match swiss::pair_round(&active) {
+            match dutch::pair(&active, swiss_round(round, rounds)) {
                 Some(seats) => Next::Pair {
                     round: round + 1,
                     pairings: seats
@@ -301,44 +302,125 @@ fn knockout_next(withdrawn: &[bool], round: u32, pairings: &[Pairing]) -> Next {
     }
 }
 
-/// A player as the Swiss pairing sees them after `pairings`.
-fn entrant(index: usize, pairings: &[Pairing], bye_half: u32) -> swiss::Entrant {
-    let mut e = swiss::Entrant {
-        index,
-        half_points: 0,
+/// The round after `played` rounds of `rounds`: pairing number 1 has
+/// White in round 1 (E.5), and topscorers are looked for in the last.
+fn swiss_round(played: u32, rounds: u32) -> dutch::Round {
+    dutch::Round {
+        initial_colour: Colour::White,
+        played,
+        last: played.saturating_add(1) >= rounds,
+    }
+}
+
+/// A player as the Swiss pairing sees them after `pairings` (seed order
+/// is the pairing number order).
+fn entrant(index: usize, pairings: &[Pairing], bye_half: u32) -> dutch::Player {
+    let decided: Vec<&Pairing> = pairings.iter().filter(|p| p.outcome.is_decided()).collect();
+    let last_round = decided.iter().map(|p| p.round).max().unwrap_or(0);
+    let mut e = dutch::Player {
+        id: index,
+        rank: index,
+        half_points: half_points_before(index, &decided, u32::MAX, bye_half),
         colours: Vec::new(),
         opponents: Vec::new(),
-        had_bye: false,
+        bye_eligible: true,
+        floats: [Float::None; 2],
     };
-    for p in pairings.iter().filter(|p| p.outcome.is_decided()) {
-        let side = match (p.white == index, p.black == Some(index)) {
-            (true, _) => Colour::White,
-            (_, true) => Colour::Black,
-            _ => continue,
+    for p in &decided {
+        let Some(side) = side_of(index, p) else {
+            continue;
         };
-        let opponent = match side {
-            Colour::White => p.black,
-            Colour::Black => Some(p.white),
-        };
-        e.opponents.extend(opponent);
         let mine = |white_half: u32| match side {
             Colour::White => white_half,
             Colour::Black => 2 - white_half,
         };
         match p.outcome {
-            Outcome::Bye => {
-                e.had_bye = true;
-                e.half_points += bye_half;
-            }
-            Outcome::Played { white_half } => {
-                e.half_points += mine(white_half);
+            Outcome::Bye => e.bye_eligible = false,
+            Outcome::Played { .. } => {
                 e.colours.push(side);
+                e.opponents.extend(if side == Colour::White {
+                    p.black
+                } else {
+                    Some(p.white)
+                });
             }
-            Outcome::Forfeit { white_half } => e.half_points += mine(white_half),
-            Outcome::Pending | Outcome::DoubleForfeit | Outcome::Annulled => {}
+            // A win without play rules out a bye later (C.2); a forfeit
+            // does not count as a meeting (C.1: the game was not played).
+            Outcome::Forfeit { white_half } if mine(white_half) == 2 => e.bye_eligible = false,
+            _ => {}
+        }
+    }
+    // The floats of the round just played and of the one before it.
+    for back in 0..2 {
+        if let Some(round) = last_round.checked_sub(back as u32).filter(|&r| r >= 1) {
+            e.floats[back] = float_in(index, &decided, round, bye_half);
         }
     }
     e
+}
+
+/// Which colour `index` had in a pairing, if it is theirs.
+fn side_of(index: usize, p: &Pairing) -> Option<Colour> {
+    match (p.white == index, p.black == Some(index)) {
+        (true, _) => Some(Colour::White),
+        (_, true) => Some(Colour::Black),
+        _ => None,
+    }
+}
+
+/// `index`'s points times two from the rounds before `round`.
+fn half_points_before(index: usize, decided: &[&Pairing], round: u32, bye_half: u32) -> u32 {
+    decided
+        .iter()
+        .filter(|p| p.round < round)
+        .filter_map(|p| {
+            let side = side_of(index, p)?;
+            let mine = |white_half: u32| match side {
+                Colour::White => white_half,
+                Colour::Black => 2 - white_half,
+            };
+            match p.outcome {
+                Outcome::Bye => Some(bye_half),
+                Outcome::Played { white_half } | Outcome::Forfeit { white_half } => {
+                    Some(mine(white_half))
+                }
+                Outcome::Pending | Outcome::DoubleForfeit | Outcome::Annulled => None,
+            }
+        })
+        .sum()
+}
+
+/// The float `index` received in `round` (A.4): a round scored without
+/// play is a downfloat; a game against a different score floats both.
+fn float_in(index: usize, decided: &[&Pairing], round: u32, bye_half: u32) -> Float {
+    let Some(p) = decided
+        .iter()
+        .find(|p| p.round == round && side_of(index, p).is_some())
+    else {
+        return Float::None;
+    };
+    let opponent = if p.white == index {
+        p.black
+    } else {
+        Some(p.white)
+    };
+    match (p.outcome, opponent) {
+        (Outcome::Played { .. }, Some(opponent)) => {
+            let mine = half_points_before(index, decided, round, bye_half);
+            let theirs = half_points_before(opponent, decided, round, bye_half);
+            match mine.cmp(&theirs) {
+                std::cmp::Ordering::Greater => Float::Down,
+                std::cmp::Ordering::Less => Float::Up,
+                std::cmp::Ordering::Equal => Float::None,
+            }
+        }
+        _ if half_points_before(index, decided, round + 1, bye_half)
+            > half_points_before(index, decided, round, bye_half) =>
+        {
+            Float::Down
+        }
+        _ => Float::None,
+    }
 }
 
 /// The outcomes a withdrawal changes: `(index in pairings, new outcome)`.
