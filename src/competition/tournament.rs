@@ -20,7 +20,7 @@
 use super::knockout::{self, MatchState};
 use super::round_robin;
 use super::swiss::{self, Colour};
-use super::tiebreak::{self, Line, TieBreak};
+use super::tiebreak::{self, Line, TieBreak, Unplayed};
 
 /// The pairing systems: part of the command language, so defined in the core.
 pub use crate::core::tournament::System;
@@ -373,8 +373,11 @@ pub fn withdraw(system: System, player: usize, pairings: &[Pairing]) -> Vec<(usi
         .collect()
 }
 
-/// The tie-breaks each system ranks by, after the points.
-pub fn tie_breaks(system: System) -> &'static [TieBreak] {
+/// The tie-breaks a tournament ranks by when its creator chose none:
+/// Buchholz cut-1, Buchholz, Sonneborn-Berger and wins in a Swiss
+/// tournament; direct encounter, Sonneborn-Berger and wins otherwise.
+/// (Migration 0015 gave these to the tournaments created before the choice.)
+pub fn default_tie_breaks(system: System) -> &'static [TieBreak] {
     match system {
         System::Swiss => &[
             TieBreak::BuchholzCut1,
@@ -390,26 +393,54 @@ pub fn tie_breaks(system: System) -> &'static [TieBreak] {
     }
 }
 
-/// The crosstable of `n` players, best first.
-pub fn crosstable(system: System, n: usize, pairings: &[Pairing], bye_half: u32) -> Vec<Line> {
+/// How a system's rounds without a game over the board count: Swiss
+/// tournaments by C.07 Article 16; pairings made in advance (round robins,
+/// Scheveningen) and knockout brackets as games (Article 15.2).
+pub fn unplayed_rule(system: System) -> Unplayed {
+    match system {
+        System::Swiss => Unplayed::Swiss,
+        _ => Unplayed::AsGames,
+    }
+}
+
+/// The crosstable of `n` players, best first by points and then by
+/// `order`. Annulled results count for nobody; a bye is worth `bye_half`.
+pub fn crosstable(
+    system: System,
+    n: usize,
+    pairings: &[Pairing],
+    bye_half: u32,
+    order: &[TieBreak],
+) -> Vec<Line> {
     let results: Vec<tiebreak::Result> = pairings
         .iter()
         .filter_map(|p| {
-            let (white_half, played) = match p.outcome {
-                Outcome::Played { white_half } => (white_half, true),
-                Outcome::Forfeit { white_half } => (white_half, false),
-                Outcome::Bye => (bye_half, false),
-                Outcome::Pending | Outcome::DoubleForfeit | Outcome::Annulled => return None,
+            let outcome = match p.outcome {
+                Outcome::Played { white_half } => tiebreak::Outcome::Played { white_half },
+                Outcome::Forfeit { white_half } => tiebreak::Outcome::Forfeit {
+                    white_half,
+                    black_half: 2 - white_half.min(2),
+                },
+                Outcome::DoubleForfeit => tiebreak::Outcome::Forfeit {
+                    white_half: 0,
+                    black_half: 0,
+                },
+                Outcome::Bye => tiebreak::Outcome::Bye {
+                    half: bye_half,
+                    requested: false,
+                },
+                Outcome::Pending => tiebreak::Outcome::Pending,
+                Outcome::Annulled => return None,
             };
             Some(tiebreak::Result {
+                round: p.round,
                 white: p.white,
                 black: p.black,
-                white_half,
-                played,
+                outcome,
             })
         })
         .collect();
-    tiebreak::crosstable(n, &results, tie_breaks(system))
+    tiebreak::crosstable(n, &results, order, unplayed_rule(system))
 }
 
 #[cfg(test)]
@@ -496,7 +527,13 @@ mod tests {
         }
         assert!(byes.iter().all(|&b| b <= 1), "{byes:?}");
         // The bye is worth its configured value.
-        let lines = crosstable(System::Swiss, 5, &pairings, 1);
+        let lines = crosstable(
+            System::Swiss,
+            5,
+            &pairings,
+            1,
+            default_tie_breaks(System::Swiss),
+        );
         let total: u32 = lines.iter().map(|l| l.half_points).sum();
         assert_eq!(total, 6 * 2 + 3, "6 games and three half-point byes");
     }

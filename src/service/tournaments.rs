@@ -12,7 +12,7 @@ use chrono::{DateTime, Duration, Utc};
 use super::games::{Saved, game_update};
 use super::tournament_flow::{Announcements, Snapshot, outcome, score_of};
 use super::{Attachment, Attempt, Context, Failure, Reply, Service};
-use crate::competition::tiebreak::{halves, quarters};
+use crate::competition::tiebreak::{TieBreak, halves, value_text};
 use crate::competition::tournament::{self, Outcome};
 use crate::core::clock::TimeControl;
 use crate::core::command::{NewTournamentWish, TournamentCommand};
@@ -465,7 +465,14 @@ impl Service {
     ) -> Result<Crosstable, Failure> {
         let n = snapshot.entrants.len();
         let pairings = snapshot.pure_pairings()?;
-        let lines = tournament::crosstable(snapshot.row.system, n, &pairings, snapshot.bye_half());
+        let order = tournament::default_tie_breaks(snapshot.row.system);
+        let lines = tournament::crosstable(
+            snapshot.row.system,
+            n,
+            &pairings,
+            snapshot.bye_half(),
+            order,
+        );
         let t = |id: &str| self.i18n.text(lang, id, &[]);
         let grid = matches!(
             snapshot.row.system,
@@ -480,12 +487,8 @@ impl Service {
         if grid {
             header.extend((1..=n).map(|r| r.to_string()));
         }
-        header.extend([
-            t("tournament-col-points"),
-            t("tournament-col-sb"),
-            t("tournament-col-buchholz"),
-            t("tournament-col-wins"),
-        ]);
+        header.push(t("tournament-col-points"));
+        header.extend(order.iter().map(|tb| t(&tie_break_header(*tb))));
         let mut rows = Vec::with_capacity(n);
         for (rank, line) in lines.iter().enumerate() {
             let entrant = &snapshot.entrants[line.player];
@@ -510,12 +513,13 @@ impl Service {
                 }
                 row.extend(cells);
             }
-            row.extend([
-                halves(line.half_points),
-                quarters(line.sb_quarters),
-                halves(line.buchholz_half),
-                line.wins.to_string(),
-            ]);
+            row.push(halves(line.half_points));
+            row.extend(
+                order
+                    .iter()
+                    .zip(&line.tie_breaks)
+                    .map(|(tb, value)| value_text(*tb, *value)),
+            );
             rows.push(row);
         }
         // Round robins play every round at once: the last round whose
@@ -596,6 +600,11 @@ impl Service {
             ])),
         }
     }
+}
+
+/// The message id of a tie-break's column header: `tournament-col-bh-c1`.
+pub(super) fn tie_break_header(tie_break: TieBreak) -> String {
+    format!("tournament-col-{}", tie_break.as_str().to_ascii_lowercase())
 }
 
 /// A pairing's result as a crosstable cell, from one side: 1 ½ 0, + - for
