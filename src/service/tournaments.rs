@@ -92,6 +92,7 @@ impl Service {
             rated: wish.rated,
             rounds: wish.rounds,
             bye_half_points: wish.bye_half_points.unwrap_or(2),
+            tie_breaks: tournament::default_tie_breaks(wish.system).to_vec(),
             max_players: wish.max_players,
             entry_closes_at: wish
                 .entry_days
@@ -465,7 +466,7 @@ impl Service {
     ) -> Result<Crosstable, Failure> {
         let n = snapshot.entrants.len();
         let pairings = snapshot.pure_pairings()?;
-        let order = tournament::default_tie_breaks(snapshot.row.system);
+        let order = &snapshot.row.tie_breaks;
         let lines = tournament::crosstable(
             snapshot.row.system,
             n,
