@@ -83,6 +83,10 @@ impl Service {
             }
             None => ctx.server.time_control.clone(),
         };
+        let tie_breaks = wish
+            .tie_breaks
+            .clone()
+            .unwrap_or_else(|| tournament::default_tie_breaks(wish.system).to_vec());
         let new = NewTournament {
             server_id: ctx.server.id,
             channel_id: ctx.channel.id,
@@ -92,7 +96,7 @@ impl Service {
             rated: wish.rated,
             rounds: wish.rounds,
             bye_half_points: wish.bye_half_points.unwrap_or(2),
-            tie_breaks: tournament::default_tie_breaks(wish.system).to_vec(),
+            tie_breaks: tie_breaks.clone(),
             max_players: wish.max_players,
             entry_closes_at: wish
                 .entry_days
@@ -120,6 +124,11 @@ impl Service {
             &[],
         );
         let name = wish.name.clone();
+        let listed = tie_breaks
+            .iter()
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
         let creator = ctx.player.display_name.clone();
         let reply = self.public(ctx, None, String::new());
         let (_, replies) = self
@@ -138,6 +147,7 @@ impl Service {
                         ("system", Arg::from(system)),
                         ("time", Arg::from(time_control)),
                         ("rated", Arg::from(rated)),
+                        ("tiebreaks", Arg::from(listed.as_str())),
                         ("id", Arg::from(id)),
                     ],
                 );
@@ -857,6 +867,86 @@ mod tests {
         assert!(
             has(&again, "You are not playing in tournament #1."),
             "{again:?}"
+        );
+    }
+
+    /// The tie-breaks chosen at creation are kept and rank the crosstable,
+    /// one column each in their order; a wrong list is refused with the
+    /// valid acronyms, in the reader's language.
+    #[tokio::test]
+    async fn a_tournament_ranks_by_the_tie_breaks_chosen_at_creation() {
+        let club = Club::new();
+        let texts = club
+            .script(
+                "alice: tournament create swiss tiebreaks:bh,median
+                 alice: tournament create rr tiebreaks:sb,win,bh-c1,WON
+                 alice: tournament join
+                 bob: tournament join
+                 carol: tournament join
+                 alice: tournament start
+                 alice: tournament standings",
+            )
+            .await;
+        assert!(
+            has(
+                &texts,
+                "“median” is not a tie-break I know. Give FIDE's acronyms in order, \
+                 separated by commas, from: DE, WIN, WON, BH, BH-C1, BH-C2, BH-M1, SB, SB-C1"
+            ),
+            "{texts:?}"
+        );
+        assert!(
+            has(
+                &texts,
+                "round robin, 3d, rated, tie-breaks SB, WIN, BH-C1, WON."
+            ),
+            "{texts:?}"
+        );
+        assert!(
+            has(
+                &texts,
+                "# | Player | 1 | 2 | 3 | Pts | SB | Wins | BH-C1 | Won\n"
+            ),
+            "{texts:?}"
+        );
+        let row = club
+            .service
+            .store()
+            .tournament(1)
+            .await
+            .expect("read")
+            .expect("row");
+        use crate::competition::tiebreak::TieBreak;
+        assert_eq!(
+            row.tie_breaks,
+            [
+                TieBreak::SonnebornBerger,
+                TieBreak::Wins,
+                TieBreak::BuchholzCut1,
+                TieBreak::GamesWon
+            ]
+        );
+        let french = club
+            .act_as(
+                "bob",
+                "tournoi create suisse departages:bh,sb,BH",
+                Some("fr"),
+                "fr-create",
+            )
+            .await;
+        assert!(
+            french[0].text.starts_with(
+                "BH est donné deux fois : donnez chaque départage une seule fois, dans l’ordre, \
+                 parmi : DE, WIN, WON, BH,"
+            ),
+            "{french:?}"
+        );
+        let default = club
+            .act_as("bob", "tournoi create suisse", Some("fr"), "fr-default")
+            .await;
+        assert!(
+            default[0].text.contains("départages BH-C1, BH, SB, WIN."),
+            "{default:?}"
         );
     }
 
