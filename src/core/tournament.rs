@@ -120,3 +120,39 @@ pub fn tie_breaks_from_text(text: &str) -> Option<Vec<TieBreak>> {
     }
     Some(order)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tie_break_lists_are_written_and_read_back() {
+        let order = [
+            TieBreak::BuchholzCut1,
+            TieBreak::Buchholz,
+            TieBreak::SonnebornBerger,
+            TieBreak::Wins,
+        ];
+        assert_eq!(tie_breaks_text(&order), "BH-C1,BH,SB,WIN");
+        assert_eq!(
+            tie_breaks_from_text("BH-C1,BH,SB,WIN").as_deref(),
+            Some(&order[..])
+        );
+        for damaged in ["", "BH,,SB", "BH,BH", "bh-c1", "BH-C3"] {
+            assert_eq!(tie_breaks_from_text(damaged), None, "{damaged:?}");
+        }
+        assert_eq!(
+            TieBreak::from_typed(" bh-c1 "),
+            Some(TieBreak::BuchholzCut1)
+        );
+        assert_eq!(
+            TieBreak::from_typed("Sb-C1"),
+            Some(TieBreak::SonnebornBergerCut1)
+        );
+        assert_eq!(TieBreak::from_typed("buchholz"), None);
+        assert_eq!(
+            TieBreak::acronyms(),
+            "DE, WIN, WON, BH, BH-C1, BH-C2, BH-M1, SB, SB-C1"
+        );
+    }
+}
