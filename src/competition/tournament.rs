@@ -597,6 +597,63 @@ mod tests {
         );
     }
 
+    /// The tie-breaks see forfeits as games in a round robin (C.07 Article
+    /// 15.2): after Dov's withdrawal, Ana's forfeit win over him counts in
+    /// her Sonneborn-Berger and puts her above Bea (the table of
+    /// tests/fixtures/tiebreaks/round_robin_withdrawal.txt, through the
+    /// stored outcomes). Annulled results count for nobody.
+    #[test]
+    fn a_round_robin_crosstable_counts_forfeits_as_games() {
+        let plan = start(System::RoundRobin, 4).expect("start");
+        // Berger for four: 1-4 2-3 / 4-3 1-2 / 2-4 3-1 (Ana 0 … Dov 3).
+        let outcomes = [
+            Outcome::Forfeit { white_half: 2 },
+            Outcome::Played { white_half: 2 },
+            Outcome::Played { white_half: 2 },
+            Outcome::Played { white_half: 1 },
+            Outcome::Played { white_half: 1 },
+            Outcome::Played { white_half: 1 },
+        ];
+        let pairings: Vec<Pairing> = plan
+            .iter()
+            .zip(outcomes)
+            .map(|(p, outcome)| Pairing {
+                outcome,
+                ..played(*p, 0)
+            })
+            .collect();
+        let order = default_tie_breaks(System::RoundRobin);
+        let lines = crosstable(System::RoundRobin, 4, &pairings, 0, order);
+        let ranked: Vec<(usize, u32, Vec<Option<u32>>)> = lines
+            .iter()
+            .map(|l| (l.player, l.half_points, l.tie_breaks.clone()))
+            .collect();
+        // DE ½ each for Ana and Bea; SB in quarters: 2¾, 2¼, 1½, 1.
+        assert_eq!(
+            ranked,
+            [
+                (0, 4, vec![Some(1), Some(11), Some(1)]),
+                (1, 4, vec![Some(1), Some(9), Some(1)]),
+                (3, 3, vec![None, Some(6), Some(1)]),
+                (2, 1, vec![None, Some(4), Some(0)]),
+            ]
+        );
+        // Struck out, Dov's games count for nobody.
+        let annulled: Vec<Pairing> = pairings
+            .iter()
+            .map(|p| match p.white == 3 || p.black == Some(3) {
+                true => Pairing {
+                    outcome: Outcome::Annulled,
+                    ..*p
+                },
+                false => *p,
+            })
+            .collect();
+        let lines = crosstable(System::RoundRobin, 4, &annulled, 0, order);
+        let points: Vec<(usize, u32)> = lines.iter().map(|l| (l.player, l.half_points)).collect();
+        assert_eq!(points, [(1, 3), (0, 2), (2, 1), (3, 0)]);
+    }
+
     #[test]
     fn withdrawal_annuls_before_half_and_forfeits_after() {
         let plan = start(System::RoundRobin, 4).expect("start");
