@@ -467,7 +467,8 @@ impl Service {
     }
 
     /// The crosstable: rank, player, one cell per opponent (round robins),
-    /// points and the system's tie-breaks; as text and as a PNG.
+    /// points and a column per tie-break of the tournament, in ranking
+    /// order; as text and as a PNG.
     pub(super) fn crosstable_text(
         &self,
         snapshot: &Snapshot,
