@@ -97,19 +97,20 @@ fn a_round_robin_of_four_is_played_to_the_end() {
             "Tournament #1, round 3: game #6, carol (White) – alice (Black).",
         ]
     );
-    // The last result ends the tournament with the crosstable: points and
+    // The last result ends the tournament with the crosstable: points, then
+    // a round robin's tie-breaks, direct encounter (empty: nobody is tied),
     // Sonneborn-Berger computed by hand (alice 2.5: ½·2 + 1·1.5; bob 2:
-    // ½·1.5 + ½·2.5; carol 1.5: ½·2), then Buchholz and wins.
+    // ½·1.5 + ½·2.5; carol 1.5: ½·2) and wins.
     let end = all
         .iter()
         .find(|t| t.contains("is over. Winner: alice!"))
         .expect("the tournament ends");
     let expected = [
-        "# | Player | 1 | 2 | 3 | 4 | Pts | SB | Buchholz | Wins",
-        "1 | alice | x | ½ | 1 | 1 | 2½ | 2½ | 3½ | 2",
-        "2 | bob | ½ | x | ½ | 1 | 2 | 2 | 4 | 1",
-        "3 | carol | 0 | ½ | x | 1 | 1½ | 1 | 4½ | 1",
-        "4 | dave | 0 | 0 | 0 | x | 0 | 0 | 6 | 0",
+        "# | Player | 1 | 2 | 3 | 4 | Pts | DE | SB | Wins",
+        "1 | alice | x | ½ | 1 | 1 | 2½ |  | 2½ | 2",
+        "2 | bob | ½ | x | ½ | 1 | 2 |  | 2 | 1",
+        "3 | carol | 0 | ½ | x | 1 | 1½ |  | 1 | 1",
+        "4 | dave | 0 | 0 | 0 | x | 0 |  | 0 | 0",
     ];
     for line in expected {
         assert!(end.lines().any(|l| l == line), "{line} in\n{end}");
@@ -127,7 +128,7 @@ fn a_round_robin_of_four_is_played_to_the_end() {
         .expect("standings");
     let text = standings["text"].as_str().unwrap_or_default();
     assert!(
-        text.contains("1 | alice | x | ½ | 1 | 1 | 2½ | 2½"),
+        text.contains("1 | alice | x | ½ | 1 | 1 | 2½ |  | 2½ | 2"),
         "{text}"
     );
     assert_eq!(standings["attachments"][0]["filename"], "tournament-1.png");

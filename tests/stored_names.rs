@@ -9,7 +9,7 @@ use pawnpost::core::event::{ClaimKind, Reason};
 use pawnpost::core::names::Named;
 use pawnpost::core::notation::Lang;
 use pawnpost::core::platform::Platform;
-use pawnpost::core::tournament::System;
+use pawnpost::core::tournament::{System, TieBreak};
 use pawnpost::storage::{ChallengeStatus, LadderMatchStatus, PairingScore, TournamentState};
 use strum::VariantArray;
 
@@ -152,6 +152,23 @@ fn tournament_systems() {
         (System::Knockout, "knockout"),
         (System::Scheveningen, "scheveningen"),
     ]);
+}
+
+/// FIDE's acronyms (Handbook C.07), in `tournaments.tiebreaks`.
+#[test]
+fn tie_breaks() {
+    let table = [
+        (TieBreak::DirectEncounter, "DE"),
+        (TieBreak::Wins, "WIN"),
+        (TieBreak::GamesWon, "WON"),
+        (TieBreak::Buchholz, "BH"),
+        (TieBreak::BuchholzCut1, "BH-C1"),
+        (TieBreak::BuchholzCut2, "BH-C2"),
+        (TieBreak::BuchholzMedian1, "BH-M1"),
+        (TieBreak::SonnebornBerger, "SB"),
+        (TieBreak::SonnebornBergerCut1, "SB-C1"),
+    ];
+    names_are(&table);
 }
 
 #[test]

@@ -20,7 +20,7 @@
 use super::dutch::{self, Colour, Float};
 use super::knockout::{self, MatchState};
 use super::round_robin;
-use super::tiebreak::{self, Line, TieBreak};
+use super::tiebreak::{self, Line, TieBreak, Unplayed};
 
 /// The pairing systems: part of the command language, so defined in the core.
 pub use crate::core::tournament::System;
@@ -455,8 +455,11 @@ pub fn withdraw(system: System, player: usize, pairings: &[Pairing]) -> Vec<(usi
         .collect()
 }
 
-/// The tie-breaks each system ranks by, after the points.
-pub fn tie_breaks(system: System) -> &'static [TieBreak] {
+/// The tie-breaks a tournament ranks by when its creator chose none:
+/// Buchholz cut-1, Buchholz, Sonneborn-Berger and wins in a Swiss
+/// tournament; direct encounter, Sonneborn-Berger and wins otherwise.
+/// (Migration 0015 gave these to the tournaments created before the choice.)
+pub fn default_tie_breaks(system: System) -> &'static [TieBreak] {
     match system {
         System::Swiss => &[
             TieBreak::BuchholzCut1,
@@ -472,26 +475,54 @@ pub fn tie_breaks(system: System) -> &'static [TieBreak] {
     }
 }
 
-/// The crosstable of `n` players, best first.
-pub fn crosstable(system: System, n: usize, pairings: &[Pairing], bye_half: u32) -> Vec<Line> {
+/// How a system's rounds without a game over the board count: Swiss
+/// tournaments by C.07 Article 16; pairings made in advance (round robins,
+/// Scheveningen) and knockout brackets as games (Article 15.2).
+pub fn unplayed_rule(system: System) -> Unplayed {
+    match system {
+        System::Swiss => Unplayed::Swiss,
+        _ => Unplayed::AsGames,
+    }
+}
+
+/// The crosstable of `n` players, best first by points and then by
+/// `order`. Annulled results count for nobody; a bye is worth `bye_half`.
+pub fn crosstable(
+    system: System,
+    n: usize,
+    pairings: &[Pairing],
+    bye_half: u32,
+    order: &[TieBreak],
+) -> Vec<Line> {
     let results: Vec<tiebreak::Result> = pairings
         .iter()
         .filter_map(|p| {
-            let (white_half, played) = match p.outcome {
-                Outcome::Played { white_half } => (white_half, true),
-                Outcome::Forfeit { white_half } => (white_half, false),
-                Outcome::Bye => (bye_half, false),
-                Outcome::Pending | Outcome::DoubleForfeit | Outcome::Annulled => return None,
+            let outcome = match p.outcome {
+                Outcome::Played { white_half } => tiebreak::Outcome::Played { white_half },
+                Outcome::Forfeit { white_half } => tiebreak::Outcome::Forfeit {
+                    white_half,
+                    black_half: 2 - white_half.min(2),
+                },
+                Outcome::DoubleForfeit => tiebreak::Outcome::Forfeit {
+                    white_half: 0,
+                    black_half: 0,
+                },
+                Outcome::Bye => tiebreak::Outcome::Bye {
+                    half: bye_half,
+                    requested: false,
+                },
+                Outcome::Pending => tiebreak::Outcome::Pending,
+                Outcome::Annulled => return None,
             };
             Some(tiebreak::Result {
+                round: p.round,
                 white: p.white,
                 black: p.black,
-                white_half,
-                played,
+                outcome,
             })
         })
         .collect();
-    tiebreak::crosstable(n, &results, tie_breaks(system))
+    tiebreak::crosstable(n, &results, order, unplayed_rule(system))
 }
 
 #[cfg(test)]
@@ -578,7 +609,13 @@ mod tests {
         }
         assert!(byes.iter().all(|&b| b <= 1), "{byes:?}");
         // The bye is worth its configured value.
-        let lines = crosstable(System::Swiss, 5, &pairings, 1);
+        let lines = crosstable(
+            System::Swiss,
+            5,
+            &pairings,
+            1,
+            default_tie_breaks(System::Swiss),
+        );
         let total: u32 = lines.iter().map(|l| l.half_points).sum();
         assert_eq!(total, 6 * 2 + 3, "6 games and three half-point byes");
     }
@@ -640,6 +677,63 @@ mod tests {
             next(System::Knockout, &[false, false, true], 2, 0, &gone, 0),
             Next::Finished
         );
+    }
+
+    /// The tie-breaks see forfeits as games in a round robin (C.07 Article
+    /// 15.2): after Dov's withdrawal, Ana's forfeit win over him counts in
+    /// her Sonneborn-Berger and puts her above Bea (the table of
+    /// tests/fixtures/tiebreaks/round_robin_withdrawal.txt, through the
+    /// stored outcomes). Annulled results count for nobody.
+    #[test]
+    fn a_round_robin_crosstable_counts_forfeits_as_games() {
+        let plan = start(System::RoundRobin, 4).expect("start");
+        // Berger for four: 1-4 2-3 / 4-3 1-2 / 2-4 3-1 (Ana 0 … Dov 3).
+        let outcomes = [
+            Outcome::Forfeit { white_half: 2 },
+            Outcome::Played { white_half: 2 },
+            Outcome::Played { white_half: 2 },
+            Outcome::Played { white_half: 1 },
+            Outcome::Played { white_half: 1 },
+            Outcome::Played { white_half: 1 },
+        ];
+        let pairings: Vec<Pairing> = plan
+            .iter()
+            .zip(outcomes)
+            .map(|(p, outcome)| Pairing {
+                outcome,
+                ..played(*p, 0)
+            })
+            .collect();
+        let order = default_tie_breaks(System::RoundRobin);
+        let lines = crosstable(System::RoundRobin, 4, &pairings, 0, order);
+        let ranked: Vec<(usize, u32, Vec<Option<u32>>)> = lines
+            .iter()
+            .map(|l| (l.player, l.half_points, l.tie_breaks.clone()))
+            .collect();
+        // DE ½ each for Ana and Bea; SB in quarters: 2¾, 2¼, 1½, 1.
+        assert_eq!(
+            ranked,
+            [
+                (0, 4, vec![Some(1), Some(11), Some(1)]),
+                (1, 4, vec![Some(1), Some(9), Some(1)]),
+                (3, 3, vec![None, Some(6), Some(1)]),
+                (2, 1, vec![None, Some(4), Some(0)]),
+            ]
+        );
+        // Struck out, Dov's games count for nobody.
+        let annulled: Vec<Pairing> = pairings
+            .iter()
+            .map(|p| match p.white == 3 || p.black == Some(3) {
+                true => Pairing {
+                    outcome: Outcome::Annulled,
+                    ..*p
+                },
+                false => *p,
+            })
+            .collect();
+        let lines = crosstable(System::RoundRobin, 4, &annulled, 0, order);
+        let points: Vec<(usize, u32)> = lines.iter().map(|l| (l.player, l.half_points)).collect();
+        assert_eq!(points, [(1, 3), (0, 2), (2, 1), (3, 0)]);
     }
 
     #[test]

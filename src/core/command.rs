@@ -11,7 +11,9 @@
 //! words are positional arguments.
 
 mod tournament;
-pub use tournament::{NewTournamentWish, TournamentCommand, system_from_word};
+pub use tournament::{
+    NewTournamentWish, TournamentCommand, system_from_word, tie_breaks_from_words,
+};
 
 /// Bounds of the tournament options (for adapters that declare them).
 pub mod tournament_limits {
@@ -263,6 +265,12 @@ pub enum CommandError {
     Unexpected(String),
     #[error("unclosed quote")]
     UnclosedQuote,
+    /// A tie-break that is not one of FIDE's acronyms this bot knows.
+    #[error("unknown tie-break {0:?}")]
+    UnknownTieBreak(String),
+    /// A tie-break listed twice.
+    #[error("tie-break {0} listed twice")]
+    RepeatedTieBreak(String),
 }
 
 impl Command {
@@ -317,6 +325,8 @@ impl CommandError {
             CommandError::BadValue { .. } => "bad_value",
             CommandError::Unexpected(_) => "unexpected_argument",
             CommandError::UnclosedQuote => "unclosed_quote",
+            CommandError::UnknownTieBreak(_) => "unknown_tiebreak",
+            CommandError::RepeatedTieBreak(_) => "repeated_tiebreak",
         }
     }
 }

@@ -98,7 +98,7 @@ help =
     /leave start <days>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@player] · /record @a @b · /standings [season:<name>]
     /ladder [show|join|leave|challenge @player]: the challenge ladder
-    /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry DAYS] · /tournament join|leave|start|pairings|standings|withdraw [#id]
+    /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry DAYS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] · /tournament join|leave|start|pairings|standings|withdraw [#id]
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
     Moderators: /status shows the notices the bot could not deliver on this server.
@@ -154,6 +154,8 @@ command-missing_argument = { $what ->
 command-bad_value = “{ $value }” is not a valid { $what }.
 command-unexpected_argument = I did not understand “{ $value }”.
 command-unclosed_quote = A quote is not closed.
+command-unknown_tiebreak = “{ $value }” is not a tie-break I know. Give FIDE's acronyms in order, separated by commas, from: { $valid } (for example tiebreaks:bh-c1,bh,sb).
+command-repeated_tiebreak = { $value } is listed twice: give each tie-break once, in order, from: { $valid }.
 
 ## Trouble on our side
 internal-error = Something went wrong on my side and nothing was changed. Please try again.
@@ -335,7 +337,7 @@ tournament-system-knockout = knockout
 tournament-system-scheveningen = Scheveningen
 tournament-rated = rated
 tournament-unrated = unrated
-tournament-created = { $player } created tournament { $tournament }: { $system }, { $time }, { $rated }. Join with /tournament join id:{ $id }.
+tournament-created = { $player } created tournament { $tournament }: { $system }, { $time }, { $rated }, tie-breaks { $tiebreaks }. Join with /tournament join id:{ $id }.
 tournament-none = There is no tournament here. Create one with /tournament create <system>.
 tournament-entry-closed = Entry to tournament { $tournament } is closed.
 tournament-already-in = You are already in tournament { $tournament }.
@@ -365,9 +367,16 @@ tournament-pairings-none = No pairings yet.
 tournament-crosstable-header = Tournament { $tournament }: crosstable after round { $round }
 tournament-col-player = Player
 tournament-col-points = Pts
+# Tie-break columns: FIDE's acronyms (C.07), the number of wins in words.
+tournament-col-de = DE
+tournament-col-win = Wins
+tournament-col-won = Won
+tournament-col-bh = BH
+tournament-col-bh-c1 = BH-C1
+tournament-col-bh-c2 = BH-C2
+tournament-col-bh-m1 = BH-M1
 tournament-col-sb = SB
-tournament-col-buchholz = Buchholz
-tournament-col-wins = Wins
+tournament-col-sb-c1 = SB-C1
 discord-cmd-tournament = Tournaments: round robin, Swiss, knockout, Scheveningen
 discord-cmd-tournament-create = Create a tournament in this channel
 discord-cmd-tournament-join = Join a tournament before it starts
@@ -382,6 +391,7 @@ discord-opt-rounds = Number of rounds (Swiss)
 discord-opt-max = Most players
 discord-opt-entry = Days before it starts by itself
 discord-opt-bye = Points for a bye (Swiss)
+discord-opt-tiebreaks = Tie-breaks in order, by FIDE's acronyms: e.g. BH-C1,BH,SB,DE,WIN
 discord-opt-tournament = Tournament number
 discord-opt-round = Round number
 discord-choice-round_robin = Round robin

@@ -113,7 +113,7 @@ help =
     /leave start <jours>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@joueur] · /record @a @b · /standings [season:<nom>]
     /ladder [show|join|leave|challenge @joueur] : l'échelle de défis
-    /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry JOURS] · /tournament join|leave|start|pairings|standings|withdraw [#n°]
+    /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry JOURS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] · /tournament join|leave|start|pairings|standings|withdraw [#n°]
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
     Modérateurs : /status montre les avis que le bot n’a pas pu remettre sur ce serveur.
@@ -169,6 +169,8 @@ command-missing_argument = { $what ->
 command-bad_value = « { $value } » n’est pas valable pour { $what }.
 command-unexpected_argument = Je n’ai pas compris « { $value } ».
 command-unclosed_quote = Un guillemet n’est pas fermé.
+command-unknown_tiebreak = « { $value } » n’est pas un départage que je connais. Donnez les sigles de la FIDE dans l’ordre, séparés par des virgules, parmi : { $valid } (par exemple tiebreaks:bh-c1,bh,sb).
+command-repeated_tiebreak = { $value } est donné deux fois : donnez chaque départage une seule fois, dans l’ordre, parmi : { $valid }.
 
 ## Incident de notre côté
 internal-error = Un incident s’est produit de mon côté et rien n’a été modifié. Merci de réessayer.
@@ -404,7 +406,7 @@ tournament-system-knockout = élimination directe
 tournament-system-scheveningen = Scheveningen
 tournament-rated = parties classées
 tournament-unrated = parties non classées
-tournament-created = { $player } a créé le tournoi { $tournament } : { $system }, cadence { $time }, { $rated }. Inscription : /tournament join id:{ $id }.
+tournament-created = { $player } a créé le tournoi { $tournament } : { $system }, cadence { $time }, { $rated }, départages { $tiebreaks }. Inscription : /tournament join id:{ $id }.
 tournament-none = Aucun tournoi ici. Créez-en un avec /tournament create <système>.
 tournament-entry-closed = Les inscriptions au tournoi { $tournament } sont closes.
 tournament-already-in = Vous êtes déjà inscrit au tournoi { $tournament }.
@@ -449,9 +451,16 @@ tournament-pairings-none = Pas encore d’appariements.
 tournament-crosstable-header = Tournoi { $tournament } : grille américaine après la ronde { $round }
 tournament-col-player = Joueur
 tournament-col-points = Pts
+# Colonnes des départages : les sigles de la FIDE (C.07), le nombre de victoires en mots.
+tournament-col-de = DE
+tournament-col-win = Vict.
+tournament-col-won = Gagn.
+tournament-col-bh = BH
+tournament-col-bh-c1 = BH-C1
+tournament-col-bh-c2 = BH-C2
+tournament-col-bh-m1 = BH-M1
 tournament-col-sb = SB
-tournament-col-buchholz = Buchholz
-tournament-col-wins = Victoires
+tournament-col-sb-c1 = SB-C1
 discord-cmd-tournament = Tournois : toutes rondes, suisse, élimination directe, Scheveningen
 discord-cmd-tournament-create = Créer un tournoi dans ce salon
 discord-cmd-tournament-join = S’inscrire à un tournoi avant son début
@@ -466,6 +475,7 @@ discord-opt-rounds = Nombre de rondes (suisse)
 discord-opt-max = Nombre maximal de joueurs
 discord-opt-entry = Jours avant le début automatique
 discord-opt-bye = Points pour une exemption (suisse)
+discord-opt-tiebreaks = Départages dans l’ordre, sigles de la FIDE : p. ex. BH-C1,BH,SB,DE,WIN
 discord-opt-tournament = Numéro du tournoi
 discord-opt-round = Numéro de la ronde
 discord-choice-round_robin = Toutes rondes

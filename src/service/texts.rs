@@ -336,6 +336,13 @@ pub fn command_error_text(i18n: &I18n, lang: Lang, error: &CommandError) -> Stri
             ("value", Arg::from(value.as_str())),
         ],
         CommandError::Unexpected(value) => vec![("value", Arg::from(value.as_str()))],
+        CommandError::UnknownTieBreak(value) | CommandError::RepeatedTieBreak(value) => vec![
+            ("value", Arg::from(value.as_str())),
+            (
+                "valid",
+                Arg::from(crate::core::tournament::TieBreak::acronyms()),
+            ),
+        ],
         CommandError::Unknown(typed) => {
             let nearest = crate::core::command::nearest_name(typed);
             vec![("suggestion", Arg::from(nearest.unwrap_or("none")))]

@@ -12,7 +12,7 @@ use chrono::{DateTime, Duration, Utc};
 use super::games::{Saved, game_update};
 use super::tournament_flow::{Announcements, Snapshot, outcome, score_of};
 use super::{Attachment, Attempt, Context, Failure, Reply, Service};
-use crate::competition::tiebreak::{halves, quarters};
+use crate::competition::tiebreak::{TieBreak, halves, value_text};
 use crate::competition::tournament::{self, Outcome};
 use crate::core::clock::TimeControl;
 use crate::core::command::{NewTournamentWish, TournamentCommand};
@@ -83,6 +83,10 @@ impl Service {
             }
             None => ctx.server.time_control.clone(),
         };
+        let tie_breaks = wish
+            .tie_breaks
+            .clone()
+            .unwrap_or_else(|| tournament::default_tie_breaks(wish.system).to_vec());
         let new = NewTournament {
             server_id: ctx.server.id,
             channel_id: ctx.channel.id,
@@ -92,6 +96,7 @@ impl Service {
             rated: wish.rated,
             rounds: wish.rounds,
             bye_half_points: wish.bye_half_points.unwrap_or(2),
+            tie_breaks: tie_breaks.clone(),
             max_players: wish.max_players,
             entry_closes_at: wish
                 .entry_days
@@ -119,6 +124,11 @@ impl Service {
             &[],
         );
         let name = wish.name.clone();
+        let listed = tie_breaks
+            .iter()
+            .map(|t| t.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
         let creator = ctx.player.display_name.clone();
         let reply = self.public(ctx, None, String::new());
         let (_, replies) = self
@@ -137,6 +147,7 @@ impl Service {
                         ("system", Arg::from(system)),
                         ("time", Arg::from(time_control)),
                         ("rated", Arg::from(rated)),
+                        ("tiebreaks", Arg::from(listed.as_str())),
                         ("id", Arg::from(id)),
                     ],
                 );
@@ -456,7 +467,8 @@ impl Service {
     }
 
     /// The crosstable: rank, player, one cell per opponent (round robins),
-    /// points and the system's tie-breaks; as text and as a PNG.
+    /// points and a column per tie-break of the tournament, in ranking
+    /// order; as text and as a PNG.
     pub(super) fn crosstable_text(
         &self,
         snapshot: &Snapshot,
@@ -465,7 +477,14 @@ impl Service {
     ) -> Result<Crosstable, Failure> {
         let n = snapshot.entrants.len();
         let pairings = snapshot.pure_pairings()?;
-        let lines = tournament::crosstable(snapshot.row.system, n, &pairings, snapshot.bye_half());
+        let order = &snapshot.row.tie_breaks;
+        let lines = tournament::crosstable(
+            snapshot.row.system,
+            n,
+            &pairings,
+            snapshot.bye_half(),
+            order,
+        );
         let t = |id: &str| self.i18n.text(lang, id, &[]);
         let grid = matches!(
             snapshot.row.system,
@@ -480,12 +499,8 @@ impl Service {
         if grid {
             header.extend((1..=n).map(|r| r.to_string()));
         }
-        header.extend([
-            t("tournament-col-points"),
-            t("tournament-col-sb"),
-            t("tournament-col-buchholz"),
-            t("tournament-col-wins"),
-        ]);
+        header.push(t("tournament-col-points"));
+        header.extend(order.iter().map(|tb| t(&tie_break_header(*tb))));
         let mut rows = Vec::with_capacity(n);
         for (rank, line) in lines.iter().enumerate() {
             let entrant = &snapshot.entrants[line.player];
@@ -510,12 +525,13 @@ impl Service {
                 }
                 row.extend(cells);
             }
-            row.extend([
-                halves(line.half_points),
-                quarters(line.sb_quarters),
-                halves(line.buchholz_half),
-                line.wins.to_string(),
-            ]);
+            row.push(halves(line.half_points));
+            row.extend(
+                order
+                    .iter()
+                    .zip(&line.tie_breaks)
+                    .map(|(tb, value)| value_text(*tb, *value)),
+            );
             rows.push(row);
         }
         // Round robins play every round at once: the last round whose
@@ -596,6 +612,11 @@ impl Service {
             ])),
         }
     }
+}
+
+/// The message id of a tie-break's column header: `tournament-col-bh-c1`.
+pub(super) fn tie_break_header(tie_break: TieBreak) -> String {
+    format!("tournament-col-{}", tie_break.as_str().to_ascii_lowercase())
 }
 
 /// A pairing's result as a crosstable cell, from one side: 1 ½ 0, + - for
@@ -847,6 +868,86 @@ mod tests {
         assert!(
             has(&again, "You are not playing in tournament #1."),
             "{again:?}"
+        );
+    }
+
+    /// The tie-breaks chosen at creation are kept and rank the crosstable,
+    /// one column each in their order; a wrong list is refused with the
+    /// valid acronyms, in the reader's language.
+    #[tokio::test]
+    async fn a_tournament_ranks_by_the_tie_breaks_chosen_at_creation() {
+        let club = Club::new();
+        let texts = club
+            .script(
+                "alice: tournament create swiss tiebreaks:bh,median
+                 alice: tournament create rr tiebreaks:sb,win,bh-c1,WON
+                 alice: tournament join
+                 bob: tournament join
+                 carol: tournament join
+                 alice: tournament start
+                 alice: tournament standings",
+            )
+            .await;
+        assert!(
+            has(
+                &texts,
+                "“median” is not a tie-break I know. Give FIDE's acronyms in order, \
+                 separated by commas, from: DE, WIN, WON, BH, BH-C1, BH-C2, BH-M1, SB, SB-C1"
+            ),
+            "{texts:?}"
+        );
+        assert!(
+            has(
+                &texts,
+                "round robin, 3d, rated, tie-breaks SB, WIN, BH-C1, WON."
+            ),
+            "{texts:?}"
+        );
+        assert!(
+            has(
+                &texts,
+                "# | Player | 1 | 2 | 3 | Pts | SB | Wins | BH-C1 | Won\n"
+            ),
+            "{texts:?}"
+        );
+        let row = club
+            .service
+            .store()
+            .tournament(1)
+            .await
+            .expect("read")
+            .expect("row");
+        use crate::competition::tiebreak::TieBreak;
+        assert_eq!(
+            row.tie_breaks,
+            [
+                TieBreak::SonnebornBerger,
+                TieBreak::Wins,
+                TieBreak::BuchholzCut1,
+                TieBreak::GamesWon
+            ]
+        );
+        let french = club
+            .act_as(
+                "bob",
+                "tournoi create suisse departages:bh,sb,BH",
+                Some("fr"),
+                "fr-create",
+            )
+            .await;
+        assert!(
+            french[0].text.starts_with(
+                "BH est donné deux fois : donnez chaque départage une seule fois, dans l’ordre, \
+                 parmi : DE, WIN, WON, BH,"
+            ),
+            "{french:?}"
+        );
+        let default = club
+            .act_as("bob", "tournoi create suisse", Some("fr"), "fr-default")
+            .await;
+        assert!(
+            default[0].text.contains("départages BH-C1, BH, SB, WIN."),
+            "{default:?}"
         );
     }
 

@@ -103,6 +103,10 @@ const SHARED: &[(&str, &str)] = &[
         "0014_continued_games",
         include_str!("../../migrations/shared/0014_continued_games.sql"),
     ),
+    (
+        "0015_tiebreaks",
+        include_str!("../../migrations/shared/0015_tiebreaks.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

@@ -65,7 +65,7 @@ pub use ladder::{
     LadderWrite, NewLadderMatch,
 };
 pub use tournament::{
-    DueTournament, EntrantRow, NewPairing, NewTournament, PairingRow, PairingScore,
+    DueTournament, EntrantRow, NewPairing, NewTournament, PairingRow, PairingScore, TieBreak,
     TournamentChange, TournamentRow, TournamentState, TournamentSystem,
 };
 

@@ -614,6 +614,54 @@ mod tests {
         );
     }
 
+    /// 0015 gives the tournaments made before tie-breaks could be chosen
+    /// the ranking they had: their system's default.
+    #[tokio::test]
+    async fn older_tournaments_keep_their_systems_tie_breaks() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("v14.db");
+        let mut conn = Connection::open(&path).expect("open");
+        for (index, (name, sql)) in migrations().iter().enumerate().take(14) {
+            apply_migration(&mut conn, index + 1, name, sql).expect("older step");
+        }
+        // With foreign keys off, no server, channel or player rows are needed.
+        conn.execute_batch(
+            "PRAGMA foreign_keys = OFF;
+             INSERT INTO tournaments (id, server_id, channel_id, name, system, time_control,
+                 rated, rounds, bye_half_points, max_players, entry_closes_at, state, round,
+                 created_by, created_at, version)
+             VALUES (1, 1, 1, '', 'swiss', '3d', 1, 5, 2, NULL, NULL, 'running', 2, 1,
+                     '2026-01-01T00:00:00Z', 3),
+                    (2, 1, 1, '', 'double_round_robin', '3d', 1, NULL, 2, NULL, NULL,
+                     'finished', 6, 1, '2026-01-01T00:00:00Z', 9);",
+        )
+        .expect("tournaments of version 14");
+        drop(conn);
+
+        let store = Store::from(SqliteStore::open(&path).expect("migrate"));
+        let conn = store.sqlite().lock().expect("lock");
+        let kept: Vec<(String, String)> = conn
+            .prepare("SELECT system, tiebreaks FROM tournaments ORDER BY id")
+            .and_then(|mut s| s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect())
+            .expect("tournaments");
+        assert_eq!(
+            kept,
+            [
+                ("swiss".to_owned(), "BH-C1,BH,SB,WIN".to_owned()),
+                ("double_round_robin".to_owned(), "DE,SB,WIN".to_owned()),
+            ]
+        );
+        for (system, text) in &kept {
+            let system: TournamentSystem =
+                crate::core::names::Named::from_name(system).expect("a system");
+            assert_eq!(
+                crate::core::tournament::tie_breaks_from_text(text).as_deref(),
+                Some(crate::competition::tournament::default_tie_breaks(system)),
+                "the code's default is the migration's"
+            );
+        }
+    }
+
     #[tokio::test]
     async fn data_survives_closing_and_reopening() {
         let dir = tempfile::tempdir().expect("temp dir");

@@ -1580,6 +1580,7 @@ fn a_tournament(w: &World, closes: Option<DateTime<Utc>>) -> NewTournament {
         rated: false,
         rounds: Some(3),
         bye_half_points: 1,
+        tie_breaks: vec![TieBreak::DirectEncounter, TieBreak::BuchholzCut1],
         max_players: Some(8),
         entry_closes_at: closes,
         created_by: w.alice.id,
@@ -1613,6 +1614,10 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
     assert_eq!(
         (row.rounds, row.bye_half_points, row.max_players),
         (Some(3), 1, Some(8))
+    );
+    assert_eq!(
+        row.tie_breaks,
+        [TieBreak::DirectEncounter, TieBreak::BuchholzCut1]
     );
     assert_eq!(store.tournaments_in_channel(w.channel.id).await?, vec![row]);
 

@@ -8,6 +8,8 @@ use crate::core::game::PlayerId;
 
 /// How a tournament pairs its players (the pure code's enum, stored by name).
 pub use crate::competition::tournament::System as TournamentSystem;
+/// What ranks a tournament's tied players, stored by FIDE's acronyms.
+pub use crate::core::tournament::TieBreak;
 
 /// Where a tournament stands.
 #[derive(
@@ -47,6 +49,8 @@ pub struct TournamentRow {
     pub rounds: Option<u32>,
     /// What a bye is worth, in half points.
     pub bye_half_points: u32,
+    /// What ranks players on equal points, in order.
+    pub tie_breaks: Vec<TieBreak>,
     pub max_players: Option<u32>,
     /// It starts by itself then.
     pub entry_closes_at: Option<DateTime<Utc>>,
@@ -69,6 +73,7 @@ pub struct NewTournament {
     pub rated: bool,
     pub rounds: Option<u32>,
     pub bye_half_points: u32,
+    pub tie_breaks: Vec<TieBreak>,
     pub max_players: Option<u32>,
     pub entry_closes_at: Option<DateTime<Utc>>,
     pub created_by: PlayerId,

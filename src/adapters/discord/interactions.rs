@@ -299,7 +299,7 @@ mod tests {
     #[test]
     fn tournament_subcommands_become_commands() {
         use crate::core::command::{NewTournamentWish, TournamentCommand};
-        use crate::core::tournament::System;
+        use crate::core::tournament::{System, TieBreak};
         let tournament = |sub: &str, options: Json| {
             data(
                 "tournament",
@@ -312,7 +312,8 @@ mod tests {
                 { "name": "system", "type": 3, "value": "swiss" },
                 { "name": "rounds", "type": 4, "value": 5 },
                 { "name": "rated", "type": 5, "value": false },
-                { "name": "bye", "type": 3, "value": "bye_half" }
+                { "name": "bye", "type": 3, "value": "bye_half" },
+                { "name": "tiebreaks", "type": 3, "value": "sb, DE" }
             ]),
         );
         assert_eq!(
@@ -327,6 +328,7 @@ mod tests {
                     max_players: None,
                     entry_days: None,
                     bye_half_points: Some(1),
+                    tie_breaks: Some(vec![TieBreak::SonnebornBerger, TieBreak::DirectEncounter]),
                 }
             )))
         );

@@ -3,9 +3,12 @@
 //! Options may be written `key:value` or as two words (`rounds 5`,
 //! `tc 3d`, `max 16`, `entry 7`), so both `/tournament create swiss rounds:5`
 //! and `tournament create swiss rounds 5 unrated` read the same.
+//! `tiebreaks:bh-c1,bh,sb` lists the tie-breaks in order, by FIDE's
+//! acronyms in any case.
 
-use super::{Command, CommandError, Words, bad, parse_id};
-use crate::core::tournament::System;
+use super::{Command, CommandError, Words, bad, bounded, parse_id};
+use crate::core::names::Named;
+use crate::core::tournament::{System, TieBreak};
 
 /// The longest tournament name accepted.
 pub const MAX_NAME: usize = 60;
@@ -29,6 +32,8 @@ pub struct NewTournamentWish {
     pub entry_days: Option<u32>,
     /// A bye's worth in half points (Swiss; 2 by default).
     pub bye_half_points: Option<u32>,
+    /// The tie-breaks after the points, in order (`None`: the system's).
+    pub tie_breaks: Option<Vec<TieBreak>>,
 }
 
 /// A tournament act; `tournament: None` means the channel's latest.
@@ -54,6 +59,27 @@ pub enum TournamentCommand {
     Withdraw {
         tournament: Option<i64>,
     },
+}
+
+/// The tie-breaks of a typed list, in order: FIDE's acronyms in any case,
+/// separated by commas (`bh-c1,BH,sb`). An unknown or repeated one is
+/// refused, named.
+pub fn tie_breaks_from_words(text: &str) -> Result<Vec<TieBreak>, CommandError> {
+    let mut order = Vec::new();
+    for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        let tie_break = TieBreak::from_typed(word)
+            .ok_or_else(|| CommandError::UnknownTieBreak(bounded(word)))?;
+        if order.contains(&tie_break) {
+            return Err(CommandError::RepeatedTieBreak(
+                tie_break.as_str().to_owned(),
+            ));
+        }
+        order.push(tie_break);
+    }
+    match order.is_empty() {
+        true => Err(bad("tiebreaks", text)),
+        false => Ok(order),
+    }
 }
 
 /// The system a typed name means (English and French words).
@@ -152,6 +178,11 @@ fn parse_create(words: &mut Words) -> Result<NewTournamentWish, CommandError> {
             _ => return Err(bad("bye", &value)),
         }),
     };
+    let tie_breaks = ["tiebreaks", "tiebreak", "departages"]
+        .into_iter()
+        .find_map(|key| take_value(words, key))
+        .map(|text| tie_breaks_from_words(&text))
+        .transpose()?;
     Ok(NewTournamentWish {
         system,
         name,
@@ -161,6 +192,7 @@ fn parse_create(words: &mut Words) -> Result<NewTournamentWish, CommandError> {
         max_players,
         entry_days,
         bye_half_points,
+        tie_breaks,
     })
 }
 
@@ -253,6 +285,59 @@ mod tests {
         assert_eq!(wish.name.as_deref(), Some("Club d'hiver"));
         assert!(wish.rated, "rated by default");
         assert_eq!(wish.bye_half_points, Some(1));
+    }
+
+    #[test]
+    fn tie_breaks_are_read_in_order_by_their_acronyms() {
+        use TieBreak::*;
+        let cases = [
+            (
+                "/tournament create swiss rounds:5 tiebreaks:bh-c1,bh,sb,de,win",
+                vec![
+                    BuchholzCut1,
+                    Buchholz,
+                    SonnebornBerger,
+                    DirectEncounter,
+                    Wins,
+                ],
+            ),
+            (
+                "tournament create rr tiebreaks Sb,WON",
+                vec![SonnebornBerger, GamesWon],
+            ),
+            (
+                "tournoi create suisse departages:\"BH-M1, sb-c1\"",
+                vec![BuchholzMedian1, SonnebornBergerCut1],
+            ),
+            (
+                "tournament create knockout tiebreak:bh-c2",
+                vec![BuchholzCut2],
+            ),
+        ];
+        for (line, expected) in cases {
+            let TournamentCommand::Create(wish) = tournament(line) else {
+                panic!("create: {line}");
+            };
+            assert_eq!(wish.tie_breaks, Some(expected), "{line}");
+        }
+        let TournamentCommand::Create(wish) = tournament("tournament create swiss") else {
+            panic!("create");
+        };
+        assert_eq!(wish.tie_breaks, None, "the system's default");
+        for (line, error) in [
+            (
+                "tournament create swiss tiebreaks:bh,median",
+                CommandError::UnknownTieBreak("median".to_owned()),
+            ),
+            (
+                "tournament create swiss tiebreaks:bh,sb,BH",
+                CommandError::RepeatedTieBreak("BH".to_owned()),
+            ),
+        ] {
+            assert_eq!(parse_line(line), Err(error), "{line}");
+        }
+        let empty = parse_line("tournament create swiss tiebreaks:,").expect_err("empty");
+        assert_eq!(empty.kind(), "bad_value");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! [`StorageError::Conflict`].
 
 use crate::core::names::Named;
+use crate::core::tournament::tie_breaks_text;
 use chrono::{DateTime, Utc};
 
 use super::commit::{changed_one, insert_game};
@@ -167,8 +168,9 @@ pub(super) async fn write_tournament_change(
                 .query_one(
                     "INSERT INTO tournaments (server_id, channel_id, name, system, time_control,
                          rated, rounds, bye_half_points, max_players, entry_closes_at, state,
-                         round, created_by, created_at, version)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'entry', 0, ?11, ?12, 0)
+                         round, created_by, created_at, version, tiebreaks)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'entry', 0, ?11, ?12, 0,
+                         ?13)
                      RETURNING id",
                     &params![
                         new.server_id,
@@ -182,7 +184,8 @@ pub(super) async fn write_tournament_change(
                         new.max_players,
                         new.entry_closes_at,
                         new.created_by,
-                        now
+                        now,
+                        &tie_breaks_text(&new.tie_breaks)
                     ],
                 )
                 .await?

@@ -3,6 +3,7 @@
 //! changes are written inside a commit.
 
 use crate::core::names::Named;
+use crate::core::tournament::tie_breaks_from_text;
 use chrono::{DateTime, Utc};
 
 use super::rows::game_state;
@@ -16,7 +17,7 @@ use crate::storage::{
 /// Tournament columns over `t`, with its channel (`c`), read by [`tournament_row`].
 const TOURNAMENT_COLUMNS: &str = "t.id, t.server_id, t.channel_id, c.platform_id, t.name, \
      t.system, t.time_control, t.rated, t.rounds, t.bye_half_points, t.max_players, \
-     t.entry_closes_at, t.state, t.round, t.created_by, t.created_at, t.version";
+     t.entry_closes_at, t.state, t.round, t.created_by, t.created_at, t.version, t.tiebreaks";
 
 /// The tournaments with their channel.
 const TOURNAMENT_TABLES: &str = "tournaments t JOIN channels c ON c.id = t.channel_id";
@@ -58,6 +59,7 @@ fn tournament_row(row: &Row) -> Result<TournamentRow> {
         created_by: PlayerId(row.int(14)?),
         created_at: row.time(15)?,
         version: row.int(16)?,
+        tie_breaks: row.parsed(17, "tie-breaks", tie_breaks_from_text)?,
     })
 }
 

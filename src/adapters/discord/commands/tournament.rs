@@ -4,7 +4,8 @@
 
 use super::{CommandSpec, Kind, MAX_TIME_CONTROL, bad, opt, required};
 use crate::core::command::{
-    Command, CommandError, NewTournamentWish, TournamentCommand, tournament_limits,
+    Command, CommandError, NewTournamentWish, TournamentCommand, tie_breaks_from_words,
+    tournament_limits,
 };
 
 pub const TOURNAMENT_NAME: &str = "tournament";
@@ -88,6 +89,7 @@ pub const TOURNAMENT: &[CommandSpec] = &[
                 "exemption",
                 Kind::Choice(&["bye_one", "bye_half", "bye_zero"]),
             ),
+            opt("tiebreaks", "departages", Kind::Text { max: 60 }),
         ],
         build: |o| {
             let system = o.required_text("system")?;
@@ -110,6 +112,7 @@ pub const TOURNAMENT: &[CommandSpec] = &[
                         Some("bye_zero") => Some(0),
                         Some(other) => return Err(bad("bye", other)),
                     },
+                    tie_breaks: o.text("tiebreaks").map(tie_breaks_from_words).transpose()?,
                 },
             )))
         },
