@@ -191,7 +191,16 @@ fn a_swiss_starts_when_entry_closes_pairs_byes_and_ends_after_a_withdrawal() {
     // Round 1: the lowest seed has the bye (½ point here).
     let first = &all[started];
     assert!(first.contains("Round 1: carol has a bye."), "{first}");
-    position("Tournament #1, round 1: game #1, alice (White) – bob (Black).");
+    let games = position("Tournament #1, round 1: game #1, alice (White) – bob (Black).");
+    // The same pairings as events, for tools that check them.
+    assert_eq!(
+        out[started]["events"],
+        serde_json::json!([{"type": "bye", "tournament": 1, "round": 1, "player": "carol", "points": 0.5}])
+    );
+    assert_eq!(
+        out[games]["events"],
+        serde_json::json!([{"type": "pairing", "tournament": 1, "round": 1, "game": 1, "white": "alice", "black": "bob"}])
+    );
     // Bob's resignation ends round 1: round 2 is paired in the same commit,
     // with the bye to bob (carol already had one) and colours alternating.
     let round_two = position("Tournament #1: round 2 is paired.");

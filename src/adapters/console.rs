@@ -40,7 +40,7 @@ use serde::Serialize;
 
 use crate::core::platform::Platform;
 use crate::service::{
-    BoardImages, GameEvent, Input, Moderation, Notifier, Prompt, Reply, Request, Service, User,
+    BoardImages, Input, Moderation, Notifier, Prompt, Reply, Request, Service, User,
 };
 
 /// The longest input line accepted: a command and its speaker's name
@@ -155,7 +155,8 @@ struct JsonReply<'a> {
     /// The position as text, when the reply shows one (`/board`).
     #[serde(skip_serializing_if = "Option::is_none")]
     diagram: Option<&'a str>,
-    events: &'a [GameEvent],
+    /// The game events, then the tournament ones (pairings and byes).
+    events: Vec<serde_json::Value>,
     board: Option<&'a crate::service::BoardView>,
     /// The files sent with the reply: name, type and size (the bytes go to `--boards`).
     attachments: Vec<JsonAttachment<'a>>,
@@ -395,7 +396,13 @@ fn print_reply(
             direct: reply.direct,
             text: &reply.text,
             diagram: reply.diagram.as_deref(),
-            events: &reply.events,
+            events: reply
+                .events
+                .iter()
+                .map(serde_json::to_value)
+                .chain(reply.tournament_events.iter().map(serde_json::to_value))
+                .filter_map(Result::ok)
+                .collect(),
             board: reply.board.as_ref(),
             attachments: reply
                 .attachments

@@ -178,6 +178,9 @@ fn other(colour: Colour) -> Colour {
 /// Work allowed per bracket before the best candidate found so far is kept.
 const BRACKET_BUDGET: u32 = 400_000;
 
+/// Work allowed to one remainder (one MDP-pairing) of a bracket.
+const REMAINDER_BUDGET: u32 = 60_000;
+
 /// One round's pairing: the seats in A.2 order, indexed by position.
 struct Pairing {
     seats: Vec<Seat>,
@@ -530,6 +533,17 @@ impl Pairing {
                 .min()
                 .unwrap_or(0),
         };
+        let fixed_counts = fixed
+            .iter()
+            .fold([0; 12], |acc, &(a, b)| add(acc, self.pair_counts(a, b)));
+        // No candidate can do better than this: once one reaches it, the
+        // rest of this remainder need not be tried.
+        let mut floor = fixed_counts;
+        floor[2] += self.fewest_colour_clashes(players, players.len() - 2 * pairs);
+        // Each remainder gets its share of the work, so that a hard one
+        // does not leave the bracket's other MDP-pairings untried.
+        let mut share = (*budget).min(REMAINDER_BUDGET);
+        let before = share;
         let n1 = pairs;
         for (out_of_s1, into_s1) in exchanges(n1, players.len() - n1) {
             let mut s1: Vec<usize> = (0..n1).filter(|i| !out_of_s1.contains(i)).collect();
@@ -544,26 +558,43 @@ impl Pairing {
             let s2: Vec<usize> = s2.into_iter().map(|i| players[i]).collect();
             let mut used = vec![false; s2.len()];
             let mut chosen = fixed.to_vec();
-            let counts = fixed
-                .iter()
-                .fold([0; 12], |acc, &(a, b)| add(acc, self.pair_counts(a, b)));
             self.transpose(
                 &s1,
                 &s2,
                 &mut used,
                 &mut chosen,
-                counts,
+                fixed_counts,
                 &stage,
                 best,
-                budget,
+                &mut share,
             );
             let perfect = best.quality.as_ref().is_some_and(|q| {
-                q.differences == stage.psd && q.next == stage.best_next && q.counts == [0; 12]
+                q.differences == stage.psd && q.next == stage.best_next && q.counts == floor
             });
-            if *budget == 0 || perfect {
-                return;
+            if share == 0 || perfect {
+                break;
             }
         }
+        *budget -= before - share;
+    }
+
+    /// The fewest pairs of `players` (`floating` of them left out) whose
+    /// two players want the same colour: those wanting the more asked-for
+    /// colour beyond the others, the players without a preference and the
+    /// floaters, must meet each other.
+    fn fewest_colour_clashes(&self, players: &[usize], floating: usize) -> u32 {
+        let wanting = |c: Colour| {
+            players
+                .iter()
+                .filter(|&&p| self.seats[p].preference == Some(c))
+                .count()
+        };
+        let indifferent = players
+            .iter()
+            .filter(|&&p| self.seats[p].preference.is_none())
+            .count();
+        let excess = wanting(Colour::White).abs_diff(wanting(Colour::Black));
+        (excess.saturating_sub(indifferent + floating) / 2) as u32
     }
 
     /// The best C.7 value of any `floating` players of `players` (with the limbo).

@@ -195,6 +195,28 @@ pub struct GameEvent {
     pub event: Event,
 }
 
+/// A tournament's pairing news, by player name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TournamentEvent {
+    Pairing {
+        tournament: i64,
+        round: u32,
+        game: i64,
+        white: String,
+        black: String,
+    },
+    Bye {
+        tournament: i64,
+        round: u32,
+        player: String,
+        /// What the bye is worth: 1, 0.5 or 0.
+        points: f64,
+    },
+}
+
+impl Eq for TournamentEvent {}
+
 /// A position to show, for adapters that draw boards.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoardView {
@@ -235,6 +257,9 @@ pub struct Reply {
     pub direct: bool,
     pub text: String,
     pub events: Vec<GameEvent>,
+    /// A tournament's new pairings and byes, for tools that check them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tournament_events: Vec<TournamentEvent>,
     pub board: Option<BoardView>,
     /// The position as a text diagram, to show after the text in a
     /// fixed-width font (fenced on Discord, `<pre>` on Matrix).

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::outbox::notices_on;
-use super::{Failure, Prompt, Reply, Service};
+use super::{Failure, Prompt, Reply, Service, TournamentEvent};
 use crate::competition::tournament::{self, Next, Outcome, Pairing, Planned, StartError};
 use crate::core::clock::TimeControl;
 use crate::core::event::GameResult;
@@ -156,6 +156,10 @@ pub(super) struct Announcements {
     games: Vec<GameNotice>,
     /// Files to send with the lines (the final crosstable).
     pub attachments: Vec<super::Attachment>,
+    /// The byes of the new rounds, sent with the lines.
+    byes: Vec<TournamentEvent>,
+    /// What a bye is worth, in half points.
+    bye_half: u32,
 }
 
 impl Announcements {
@@ -168,6 +172,8 @@ impl Announcements {
             lines: Vec::new(),
             games: Vec::new(),
             attachments: Vec::new(),
+            byes: Vec::new(),
+            bye_half: snapshot.bye_half(),
         }
     }
 
@@ -181,13 +187,14 @@ impl Announcements {
                 to: None,
                 text: self.lines.join("\n"),
                 attachments: self.attachments,
+                tournament_events: self.byes,
                 ..Reply::default()
             });
         }
         // One message per round with its pairings, then one per player
         // naming their own games: a double round robin of 64 posts 126 + 64
         // messages, not one per game (4,032).
-        let mut rounds: Vec<(u32, Vec<(i64, String)>)> = Vec::new();
+        let mut rounds: Vec<(u32, Vec<(i64, String, TournamentEvent)>)> = Vec::new();
         let mut players: Vec<(String, Vec<String>)> = Vec::new();
         for (notice, game) in self.games.iter().zip(&committed.tournament_games) {
             let line = self.i18n.text(
@@ -201,9 +208,17 @@ impl Announcements {
                     ("black", Arg::from(notice.black.0.as_str())),
                 ],
             );
+            let event = TournamentEvent::Pairing {
+                tournament: self.tournament,
+                round: notice.round,
+                game: *game,
+                white: notice.white.0.clone(),
+                black: notice.black.0.clone(),
+            };
+            let entry = (*game, line.clone(), event);
             match rounds.iter_mut().find(|(round, _)| *round == notice.round) {
-                Some((_, games)) => games.push((*game, line.clone())),
-                None => rounds.push((notice.round, vec![(*game, line.clone())])),
+                Some((_, games)) => games.push(entry),
+                None => rounds.push((notice.round, vec![entry])),
             }
             for player in [&notice.white.1, &notice.black.1] {
                 match players.iter_mut().find(|(id, _)| id == player) {
@@ -215,18 +230,19 @@ impl Announcements {
         for (_, games) in rounds {
             // A round of one game is that game's start (Discord opens its thread).
             let prompt = match games.as_slice() {
-                [(game, _)] => Prompt::NewGame { game: *game },
+                [(game, ..)] => Prompt::NewGame { game: *game },
                 _ => Prompt::None,
             };
+            let (lines, events): (Vec<String>, Vec<TournamentEvent>) = games
+                .into_iter()
+                .map(|(_, line, event)| (line, event))
+                .unzip();
             replies.push(Reply {
                 channel: self.channel.clone(),
                 to: None,
-                text: games
-                    .into_iter()
-                    .map(|(_, line)| line)
-                    .collect::<Vec<_>>()
-                    .join("\n"),
+                text: lines.join("\n"),
                 prompt,
+                tournament_events: events,
                 ..Reply::default()
             });
         }
@@ -271,6 +287,12 @@ impl Service {
                         ("player", Arg::from(white.name.as_str())),
                     ],
                 ));
+                notes.byes.push(TournamentEvent::Bye {
+                    tournament: row.id,
+                    round: plan.round,
+                    player: white.name.clone(),
+                    points: f64::from(notes.bye_half) / 2.0,
+                });
                 changes.push(TournamentChange::Pair(NewPairing {
                     tournament_id: row.id,
                     round: plan.round,
