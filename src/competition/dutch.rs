@@ -230,6 +230,9 @@ struct Stage<'a> {
 struct Quality {
     differences: Vec<u32>,
     next: Next,
+    /// In the last bracket, the rounds the bye's receiver has not played:
+    /// the bye goes to who has missed fewest.
+    bye_unplayed: u32,
     counts: Counts,
 }
 
@@ -569,13 +572,26 @@ impl Pairing {
                 &mut share,
             );
             let perfect = best.quality.as_ref().is_some_and(|q| {
-                q.differences == stage.psd && q.next == stage.best_next && q.counts == floor
+                q.differences == stage.psd
+                    && q.next == stage.best_next
+                    && q.bye_unplayed == 0
+                    && q.counts == floor
             });
             if share == 0 || perfect {
                 break;
             }
         }
         *budget -= before - share;
+    }
+
+    /// Rounds the bye's receiver missed, when this bracket gives the bye.
+    fn bye_unplayed(&self, floaters: &[usize], below: usize) -> u32 {
+        match floaters {
+            [bye] if below >= self.seats.len() => {
+                (self.round.played as usize).saturating_sub(self.seats[*bye].colours.len()) as u32
+            }
+            _ => 0,
+        }
     }
 
     /// The fewest pairs of `players` (`floating` of them left out) whose
@@ -729,9 +745,10 @@ impl Pairing {
         }
         *budget -= 1;
         // The counts' partial sums only grow: a candidate that cannot beat
-        // the best on C.7 and is no better on the counts is dropped.
+        // the best on C.7 and the bye and is no better on the counts is dropped.
         if let Some(q) = &best.quality {
-            let settled = q.differences == stage.psd && q.next <= stage.best_next;
+            let settled =
+                q.differences == stage.psd && q.next <= stage.best_next && q.bye_unplayed == 0;
             if q.differences < stage.psd || (settled && q.counts <= counts) {
                 return;
             }
@@ -744,6 +761,7 @@ impl Pairing {
             let quality = Quality {
                 differences: stage.psd.clone(),
                 next: self.next_bracket(&floaters, stage.below),
+                bye_unplayed: self.bye_unplayed(&floaters, stage.below),
                 counts,
             };
             if best.quality.as_ref().is_none_or(|q| quality < *q)
