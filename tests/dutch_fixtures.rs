@@ -199,5 +199,10 @@ fn rounds_are_paired_as_the_dutch_fixtures_say() {
         "{same} of {total} rounds paired as Dutch ({:.1} %)",
         share * 100.0
     );
-    assert!(share >= 0.99, "{same} of {total}");
+    assert_eq!(
+        same,
+        total,
+        "{same} of {total} rounds agree ({:.1} %)",
+        share * 100.0
+    );
 }

@@ -339,19 +339,13 @@ impl Pairing {
             let mut bracket = moved.clone();
             bracket.extend(start..end);
             let (found, floaters) = self.pair_bracket(&bracket, moved.len(), end)?;
-            if std::env::var("DUTCH_TRACE").is_ok() {
-                let id = |s: &usize| self.seats[*s].id;
-                eprintln!(
-                    "bracket {:?} mdps {} -> {:?} float {:?}",
-                    bracket.iter().map(id).collect::<Vec<_>>(),
-                    moved.len(),
-                    found
-                        .iter()
-                        .map(|(a, b)| (id(a), id(b)))
-                        .collect::<Vec<_>>(),
-                    floaters.iter().map(id).collect::<Vec<_>>()
-                );
-            }
+            tracing::trace!(
+                bracket = ?bracket.iter().map(|&s| self.seats[s].id).collect::<Vec<_>>(),
+                moved = moved.len(),
+                pairs = ?found.iter().map(|&(a, b)| (self.seats[a].id, self.seats[b].id)).collect::<Vec<_>>(),
+                floaters = ?floaters.iter().map(|&s| self.seats[s].id).collect::<Vec<_>>(),
+                "bracket paired"
+            );
             pairs.extend(found);
             moved = floaters;
             start = end;
@@ -584,6 +578,61 @@ impl Pairing {
         *budget -= before - share;
     }
 
+    /// The most pairs `players` can make among themselves while those left
+    /// over, with `floating`, still let everyone from `end` on be paired;
+    /// `None` if no way does. Large groups are only bounded (C.1–C.3).
+    fn pairs_completing(&self, players: &[usize], floating: &[usize], end: usize) -> Option<usize> {
+        if players.len() > 12 {
+            let mut rest = floating.to_vec();
+            rest.extend(players);
+            return self.completes(&rest, end).then(|| self.max_pairs(players));
+        }
+        fn go(
+            p: &Pairing,
+            players: &[usize],
+            taken: &mut Vec<bool>,
+            left: &mut Vec<usize>,
+            pairs: usize,
+            end: usize,
+            best: &mut Option<usize>,
+        ) {
+            let Some(first) = (0..players.len()).find(|&i| !taken[i]) else {
+                if best.is_none_or(|b| pairs > b) && p.completes(left, end) {
+                    *best = Some(pairs);
+                }
+                return;
+            };
+            let open = taken.iter().filter(|t| !**t).count();
+            if best.is_some_and(|b| pairs + open / 2 <= b) {
+                return;
+            }
+            taken[first] = true;
+            for other in first + 1..players.len() {
+                if !taken[other] && p.meets[players[first]][players[other]] {
+                    taken[other] = true;
+                    go(p, players, taken, left, pairs + 1, end, best);
+                    taken[other] = false;
+                }
+            }
+            left.push(players[first]);
+            go(p, players, taken, left, pairs, end, best);
+            left.pop();
+            taken[first] = false;
+        }
+        let mut best = None;
+        let mut left = floating.to_vec();
+        go(
+            self,
+            players,
+            &mut vec![false; players.len()],
+            &mut left,
+            0,
+            end,
+            &mut best,
+        );
+        best
+    }
+
     /// Rounds the bye's receiver missed, when this bracket gives the bye.
     fn bye_unplayed(&self, floaters: &[usize], below: usize) -> u32 {
         match floaters {
@@ -678,12 +727,9 @@ impl Pairing {
                 .filter(|&j| !s.used[j])
                 .map(|j| s.residents[j])
                 .collect();
-            let mut rest = s.unpaired.clone();
-            rest.extend(&left);
-            if !self.completes(&rest, s.end) {
+            let Some(inside) = self.pairs_completing(&left, &s.unpaired, s.end) else {
                 return;
-            }
-            let inside = self.max_pairs(&left);
+            };
             let mut all = s.sds.clone();
             all.extend(std::iter::repeat_n(0, inside));
             all.extend(std::iter::repeat_n(2, left.len() - 2 * inside));
@@ -1204,6 +1250,7 @@ mod tests {
             (5, 4, 2),
             (12, 6, 99),
             (21, 9, 5),
+            (64, 7, 3),
         ] {
             simulate(players, rounds, seed);
         }
