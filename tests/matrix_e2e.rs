@@ -442,6 +442,7 @@ async fn attachments_arrive(bot: &RunningBot, reader: &Player, room: &OwnedRoomI
         direct: false,
         text: "Board:".into(),
         events: Vec::new(),
+        tournament_events: Vec::new(),
         board: None,
         diagram: None,
         attachments: vec![Attachment {

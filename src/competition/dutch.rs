@@ -69,6 +69,9 @@ pub struct Round {
     pub last: bool,
 }
 
+/// Two seats paired, the higher-ranked first.
+type SeatPair = (usize, usize);
+
 /// A round's pairings: `(white, black)` by id, `black == None` for the bye.
 pub type Pairs = Vec<(usize, Option<usize>)>;
 
@@ -281,7 +284,7 @@ impl Pairing {
     /// others can be paired; the bye must go no higher.
     fn lowest_bye_score(&mut self) -> u32 {
         let n = self.seats.len();
-        if n % 2 == 0 || n > 127 {
+        if n.is_multiple_of(2) || n > 127 {
             return u32::MAX;
         }
         let mut scores: Vec<u32> = self
@@ -326,7 +329,7 @@ impl Pairing {
     }
 
     /// The whole round: brackets from the top, then the bye.
-    fn run(&self) -> Option<(Vec<(usize, usize)>, Option<usize>)> {
+    fn run(&self) -> Option<(Vec<SeatPair>, Option<usize>)> {
         let n = self.seats.len();
         let mut pairs = Vec::new();
         let mut moved: Vec<usize> = Vec::new();
@@ -364,7 +367,7 @@ impl Pairing {
         bracket: &[usize],
         mdps: usize,
         below: usize,
-    ) -> Option<(Vec<(usize, usize)>, Vec<usize>)> {
+    ) -> Option<(Vec<SeatPair>, Vec<usize>)> {
         let most = self.max_pairs(bracket);
         for pairs in (0..=most).rev() {
             let top = mdps.min(pairs);
@@ -1047,7 +1050,7 @@ impl Pairing {
     /// E.5: the higher-ranked player gets the initial colour with an odd
     /// pairing number, the other colour with an even one.
     fn by_pairing_number(&self, high: usize) -> Colour {
-        if self.number_order[high] % 2 == 0 {
+        if self.number_order[high].is_multiple_of(2) {
             self.round.initial_colour
         } else {
             other(self.round.initial_colour)

@@ -143,6 +143,9 @@ struct GameNotice {
     black: (String, String),
 }
 
+/// A new game's id, its line and its event.
+type AnnouncedGame = (i64, String, TournamentEvent);
+
 /// What a tournament change tells the channel, rendered once the commit
 /// has given the new games their ids.
 #[derive(Clone)]
@@ -194,7 +197,7 @@ impl Announcements {
         // One message per round with its pairings, then one per player
         // naming their own games: a double round robin of 64 posts 126 + 64
         // messages, not one per game (4,032).
-        let mut rounds: Vec<(u32, Vec<(i64, String, TournamentEvent)>)> = Vec::new();
+        let mut rounds: Vec<(u32, Vec<AnnouncedGame>)> = Vec::new();
         let mut players: Vec<(String, Vec<String>)> = Vec::new();
         for (notice, game) in self.games.iter().zip(&committed.tournament_games) {
             let line = self.i18n.text(
