@@ -426,12 +426,13 @@ impl Service {
             for p in here {
                 let result = result_text(outcome(p));
                 lines.push(match p.black {
+                    // What the bye is worth, not the word "bye" again.
                     None => self.text(
                         ctx,
                         "tournament-pairing-bye",
                         &[
                             ("player", Arg::from(name(p.white))),
-                            ("result", Arg::from(result)),
+                            ("points", Arg::from(halves(snapshot.bye_half()))),
                         ],
                     ),
                     Some(black) => self.text(
