@@ -255,3 +255,38 @@ fn a_lichess_file_imports_with_its_endings_as_recorded() {
     assert!(created.starts_with("2024-01-02"), "{created}");
     assert!(!rated);
 }
+
+/// The opening is named by position in every exported PGN: the Ruy Lopez
+/// by its usual order and by a transposed one.
+#[test]
+fn exported_games_name_their_opening_by_position() {
+    let script = "\
+alice: /challenge @bob color:white
+bob: /accept
+alice: /move e4
+bob: /move e5
+alice: /move Nf3
+bob: /move Nc6
+alice: /move Bb5
+carol: /challenge @dave color:white
+dave: /accept
+carol: /move Nf3
+dave: /move Nc6
+carol: /move e4
+dave: /move e5
+carol: /move Bb5
+";
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("script.txt"), script).expect("script");
+    pawnpost(
+        dir.path(),
+        &["console", "--db", "club.db", "--script", "script.txt"],
+    );
+    for game in ["1", "2"] {
+        let pgn = pawnpost(dir.path(), &["pgn", game, "--db", "club.db"]);
+        assert!(
+            pgn.contains("[ECO \"C60\"]\n[Opening \"Ruy Lopez\"]\n"),
+            "{pgn}"
+        );
+    }
+}

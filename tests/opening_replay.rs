@@ -1,4 +1,4 @@
-//! Every named opening of lichess-org/chess-openings (`tests/data/chess-openings/`,
+//! Every named opening of lichess-org/chess-openings (`assets/openings/`,
 //! CC0), replayed with players of each language typing every move both in
 //! English SAN, as the file writes it, and in their own letters. No text may
 //! ever play a move other than the one meant: each is read as that move, or
@@ -13,11 +13,11 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 const TABLES: [&str; 5] = [
-    include_str!("data/chess-openings/a.tsv"),
-    include_str!("data/chess-openings/b.tsv"),
-    include_str!("data/chess-openings/c.tsv"),
-    include_str!("data/chess-openings/d.tsv"),
-    include_str!("data/chess-openings/e.tsv"),
+    include_str!("../assets/openings/a.tsv"),
+    include_str!("../assets/openings/b.tsv"),
+    include_str!("../assets/openings/c.tsv"),
+    include_str!("../assets/openings/d.tsv"),
+    include_str!("../assets/openings/e.tsv"),
 ];
 
 /// How a player writes: English SAN, or the letters of their own language.

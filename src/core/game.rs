@@ -406,6 +406,22 @@ impl Game {
         &self.moves
     }
 
+    /// The opening its moves reached, by position (games from the standard
+    /// start only).
+    pub fn opening(&self) -> Option<super::opening::Opening> {
+        if self.start_fen.is_some() {
+            return None;
+        }
+        let mut position = self.start.clone();
+        let mut positions = Vec::with_capacity(self.moves.len() + 1);
+        positions.push(position.clone());
+        for played in &self.moves {
+            position.play_unchecked(played.m);
+            positions.push(position.clone());
+        }
+        super::opening::of_positions(&positions)
+    }
+
     pub fn notes(&self) -> &[Note] {
         &self.notes
     }

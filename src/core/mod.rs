@@ -18,6 +18,7 @@ pub mod event;
 pub mod game;
 pub mod names;
 pub mod notation;
+pub mod opening;
 pub mod pgn;
 pub mod platform;
 pub mod tournament;

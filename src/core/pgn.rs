@@ -161,6 +161,10 @@ pub fn export(game: &Game, tags: &PgnTags) -> String {
         }
         None => tag("TimeControl", "?"),
     }
+    if let Some(opening) = game.opening() {
+        tag("ECO", opening.eco);
+        tag("Opening", opening.name);
+    }
     tag("Termination", termination(reason));
     if let Some(fen) = game.start_fen() {
         tag("SetUp", "1");
@@ -1005,6 +1009,8 @@ mod tests {
 [UTCTime \"14:07:09\"]
 [TimeControl \"1/259200\"]
 [CorrespondenceTimeControl \"3d\"]
+[ECO \"C20\"]
+[Opening \"King's Pawn Game: Wayward Queen Attack\"]
 [Termination \"normal\"]
 
 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# { White wins by checkmate. } 1-0
@@ -1041,7 +1047,7 @@ mod tests {
         let mut unknown = tags();
         unknown.time_control = None;
         let text = export(&game(None, "e4"), &unknown);
-        assert!(text.contains("[TimeControl \"?\"]\n[Termination"), "{text}");
+        assert!(text.contains("[TimeControl \"?\"]\n[ECO"), "{text}");
     }
 
     #[test]
