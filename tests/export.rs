@@ -256,8 +256,8 @@ fn a_lichess_file_imports_with_its_endings_as_recorded() {
     assert!(!rated);
 }
 
-/// The opening is named by position in every exported PGN: the Ruy Lopez
-/// by its usual order and by a transposed one.
+/// The opening is named by position in every exported PGN and on `/board`:
+/// the Ruy Lopez by its usual order and by a transposed one.
 #[test]
 fn exported_games_name_their_opening_by_position() {
     let script = "\
@@ -275,13 +275,16 @@ dave: /move Nc6
 carol: /move e4
 dave: /move e5
 carol: /move Bb5
+dave: /board
 ";
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("script.txt"), script).expect("script");
-    pawnpost(
+    let console = pawnpost(
         dir.path(),
         &["console", "--db", "club.db", "--script", "script.txt"],
     );
+    // `/board` names it too.
+    assert!(console.contains("Opening: C60 Ruy Lopez\n"), "{console}");
     for game in ["1", "2"] {
         let pgn = pawnpost(dir.path(), &["pgn", game, "--db", "club.db"]);
         assert!(

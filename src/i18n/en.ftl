@@ -78,6 +78,7 @@ games-header = Your games:
 
 ## Information
 board = Game #{ $game }: { $white } – { $black }, { $turn } to move.
+board-opening = Opening: { $eco } { $name }
 moves-none = No moves yet.
 standings-header = Standings (win 1, draw ½, loss 0):
 standings-line = { $rank }. { $player }: { $points } { $half ->

@@ -87,6 +87,8 @@ games-header = Vos parties :
 
 ## Informations
 board = Partie n° { $game } : { $white } – { $black }, { $turn } au trait.
+# Les noms d'ouvertures sont ceux, anglais, des tables de lichess.
+board-opening = Ouverture : { $eco } { $name }
 moves-none = Aucun coup pour l’instant.
 standings-header = Classement (gain 1, nulle ½, perte 0) :
 standings-line = { $rank }. { $player } : { $points } { $half ->

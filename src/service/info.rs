@@ -92,7 +92,19 @@ impl Service {
             ],
         );
         let clocks = texts::clock_text(&self.i18n, ctx.lang, &names, game, ctx.now);
-        let mut reply = self.private(ctx, format!("{header}\n{clocks}"));
+        let mut text = header;
+        if let Some(opening) = game.opening() {
+            let line = self.text(
+                ctx,
+                "board-opening",
+                &[
+                    ("eco", Arg::from(opening.eco)),
+                    ("name", Arg::from(opening.name)),
+                ],
+            );
+            text = format!("{text}\n{line}");
+        }
+        let mut reply = self.private(ctx, format!("{text}\n{clocks}"));
         reply.diagram = Some(diagram(game.position(), viewer));
         let view = board_view(game, record.id, &names, viewer);
         reply.board = Some(self.with_clocks(view, game, ctx.lang, ctx.now));
