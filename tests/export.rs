@@ -283,8 +283,12 @@ dave: /board
         dir.path(),
         &["console", "--db", "club.db", "--script", "script.txt"],
     );
-    // `/board` names it too.
-    assert!(console.contains("Opening: C60 Ruy Lopez\n"), "{console}");
+    // Each Bb5 announces it in its reply, and `/board` names it too.
+    assert_eq!(
+        console.matches("Opening: C60 Ruy Lopez\n").count(),
+        3,
+        "{console}"
+    );
     for game in ["1", "2"] {
         let pgn = pawnpost(dir.path(), &["pgn", game, "--db", "club.db"]);
         assert!(

@@ -409,17 +409,34 @@ impl Game {
     /// The opening its moves reached, by position (games from the standard
     /// start only).
     pub fn opening(&self) -> Option<super::opening::Opening> {
+        self.opening_before(self.moves.len())
+    }
+
+    /// The opening of the first `plies` moves.
+    fn opening_before(&self, plies: usize) -> Option<super::opening::Opening> {
         if self.start_fen.is_some() {
             return None;
         }
         let mut position = self.start.clone();
-        let mut positions = Vec::with_capacity(self.moves.len() + 1);
+        let mut positions = Vec::with_capacity(plies + 1);
         positions.push(position.clone());
-        for played in &self.moves {
+        for played in self.moves.iter().take(plies) {
             position.play_unchecked(played.m);
             positions.push(position.clone());
         }
         super::opening::of_positions(&positions)
+    }
+
+    /// The opening the last move reached, when it names a different one
+    /// than the game had before: what a move's reply announces. Cheap when
+    /// the position is not named, as after the opening it never is.
+    pub fn opening_reached(&self) -> Option<super::opening::Opening> {
+        if self.start_fen.is_some() || self.moves.is_empty() {
+            return None;
+        }
+        let now = super::opening::at(&self.position)?;
+        let before = self.opening_before(self.moves.len() - 1);
+        (before.map(|o| o.name) != Some(now.name)).then_some(now)
     }
 
     pub fn notes(&self) -> &[Note] {

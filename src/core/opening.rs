@@ -63,6 +63,11 @@ fn play(moves: &str) -> Option<Chess> {
     Some(position)
 }
 
+/// The opening `position` is named for, if the tables name it.
+pub fn at(position: &Chess) -> Option<Opening> {
+    named().get(&key(position)).copied()
+}
+
 /// The opening of a game from the standard start position: the name of
 /// the last of its positions the tables know, if any.
 pub fn of_positions<'a>(positions: impl IntoIterator<Item = &'a Chess>) -> Option<Opening> {

@@ -290,6 +290,20 @@ impl Service {
             told.actor_side,
             game.turn(),
         );
+        let moved = told
+            .events
+            .iter()
+            .any(|e| matches!(e, crate::core::event::Event::MovePlayed { .. }));
+        if let Some(opening) = game.opening_reached().filter(|_| moved) {
+            lines.push(self.i18n.text(
+                lang,
+                "board-opening",
+                &[
+                    ("eco", Arg::from(opening.eco)),
+                    ("name", Arg::from(opening.name)),
+                ],
+            ));
+        }
         if let (Some(san), Some(side)) = (told.claimed, told.actor_side) {
             let style = Style::for_lang(lang);
             lines.push(self.i18n.text(
