@@ -181,6 +181,9 @@ fn other(colour: Colour) -> Colour {
 /// Work allowed per bracket before the best candidate found so far is kept.
 const BRACKET_BUDGET: u32 = 400_000;
 
+/// Sets of MDPs tried in one bracket (D.3 order): the first ones only.
+const MDP_SETS: usize = 5_000;
+
 /// Work allowed to one remainder (one MDP-pairing) of a bracket.
 const REMAINDER_BUDGET: u32 = 60_000;
 
@@ -409,7 +412,7 @@ impl Pairing {
         budget: &mut u32,
     ) {
         let (moved, residents) = bracket.split_at(mdps);
-        for chosen in combinations(moved.len(), paired) {
+        for chosen in combinations(moved.len(), paired, MDP_SETS) {
             let s1: Vec<usize> = chosen.iter().map(|&i| moved[i]).collect();
             let limbo: Vec<usize> = (0..moved.len())
                 .filter(|i| !chosen.contains(i))
@@ -518,7 +521,12 @@ impl Pairing {
         // fixed MDP pairs, the limbo, and floaters all of the residents' score.
         let mut floating = limbo.to_vec();
         floating.extend(&players[pairs * 2..]);
-        let psd = self.differences(fixed, &floating, bracket);
+        let lowest = bracket
+            .iter()
+            .map(|&b| self.seats[b].half_points)
+            .min()
+            .unwrap_or(0);
+        let psd = self.differences(fixed, &floating, lowest);
         if best.quality.as_ref().is_some_and(|q| q.differences < psd) {
             return;
         }
@@ -527,11 +535,7 @@ impl Pairing {
             best_next: self.best_next(players, players.len() - 2 * pairs, limbo, below),
             limbo,
             below,
-            lowest: bracket
-                .iter()
-                .map(|&b| self.seats[b].half_points)
-                .min()
-                .unwrap_or(0),
+            lowest,
         };
         let fixed_counts = fixed
             .iter()
@@ -667,10 +671,10 @@ impl Pairing {
 
     /// The best C.7 value of any `floating` players of `players` (with the limbo).
     fn best_next(&self, players: &[usize], floating: usize, limbo: &[usize], below: usize) -> Next {
-        let sets = combinations(players.len(), floating);
-        if sets.len() > 2_000 {
+        if choose(players.len(), floating) > 2_000 {
             return (0, Vec::new());
         }
+        let sets = combinations(players.len(), floating, 2_000);
         sets.into_iter()
             .map(|set| {
                 let mut floaters = limbo.to_vec();
@@ -847,17 +851,7 @@ impl Pairing {
     /// The pairing score differences (A.8), highest first: each pair's
     /// score difference, and each floater's score less one point below the
     /// bracket's lowest score.
-    fn differences(
-        &self,
-        pairs: &[(usize, usize)],
-        floaters: &[usize],
-        bracket: &[usize],
-    ) -> Vec<u32> {
-        let lowest = bracket
-            .iter()
-            .map(|&s| self.seats[s].half_points)
-            .min()
-            .unwrap_or(0);
+    fn differences(&self, pairs: &[(usize, usize)], floaters: &[usize], lowest: u32) -> Vec<u32> {
         let mut d: Vec<u32> = pairs
             .iter()
             .map(|&(a, b)| {
@@ -1073,26 +1067,42 @@ fn add(a: Counts, b: Counts) -> Counts {
     std::array::from_fn(|i| a[i] + b[i])
 }
 
-/// The `k`-subsets of `0..n` in lexicographic order.
-fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    let mut current = Vec::with_capacity(k);
-    fn go(start: usize, n: usize, k: usize, current: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+/// The first `limit` `k`-subsets of `0..n` in lexicographic order: never
+/// more, however many there are (C(40, 20) would not fit in memory).
+fn combinations(n: usize, k: usize, limit: usize) -> Vec<Vec<usize>> {
+    fn go(
+        start: usize,
+        n: usize,
+        k: usize,
+        limit: usize,
+        current: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
         if current.len() == k {
             out.push(current.clone());
             return;
         }
         for i in start..n {
-            if n - i < k - current.len() {
+            if n - i < k - current.len() || out.len() >= limit {
                 break;
             }
             current.push(i);
-            go(i + 1, n, k, current, out);
+            go(i + 1, n, k, limit, current, out);
             current.pop();
         }
     }
-    go(0, n, k, &mut current, &mut out);
+    let mut out = Vec::new();
+    go(0, n, k, limit, &mut Vec::with_capacity(k), &mut out);
     out
+}
+
+/// How many `k`-subsets `0..n` has, saturating.
+fn choose(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1usize, |c, i| c.saturating_mul(n - i) / (i + 1))
 }
 
 /// Exchanges between S1 (`n1` players) and S2 (`n2`) in D.2 order, the
@@ -1103,11 +1113,11 @@ fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
 fn exchanges(n1: usize, n2: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
     let mut out = vec![(Vec::new(), Vec::new())];
     for k in 1..=n1.min(n2) {
-        let outs = combinations(n1, k);
-        let ins = combinations(n2, k);
-        if outs.len().saturating_mul(ins.len()) > 50_000 {
+        if choose(n1, k).saturating_mul(choose(n2, k)) > 50_000 {
             break;
         }
+        let outs = combinations(n1, k, usize::MAX);
+        let ins = combinations(n2, k, usize::MAX);
         let mut level: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
         for o in &outs {
             for i in &ins {
@@ -1257,6 +1267,19 @@ mod tests {
         ] {
             simulate(players, rounds, seed);
         }
+    }
+
+    #[test]
+    fn subsets_are_counted_and_listed_within_their_limit() {
+        assert_eq!(choose(5, 2), 10);
+        assert_eq!(choose(40, 20), 137_846_528_820);
+        assert_eq!(choose(3, 4), 0);
+        assert_eq!(
+            combinations(4, 2, usize::MAX),
+            [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+        );
+        // C(40, 20) subsets are never built: only the first ones asked for.
+        assert_eq!(combinations(40, 20, 3).len(), 3);
     }
 
     #[test]
