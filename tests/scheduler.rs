@@ -194,11 +194,25 @@ async fn a_move_in_time_moves_the_deadline() {
     tokio::time::advance(std::time::Duration::from_secs(20 * 3600)).await;
     settle().await;
     // Alice moves with four hours left: the scheduler is told and re-arms.
-    act(&service, time.now(), "alice", "/move Nf3").await;
+    let moved_at = time.now();
+    act(&service, moved_at, "alice", "/move Nf3").await;
     settle().await;
+    // The old deadline passes: the scheduler wakes for it (the move left the
+    // stored wake-up where it was), finds nothing due and says nothing.
     tokio::time::advance(std::time::Duration::from_secs(5 * 3600)).await;
     settle().await;
     assert!(seen.endings().is_empty(), "alice moved in time");
+    let since_move = |at: &DateTime<Utc>| *at > moved_at + Duration::minutes(1);
+    assert!(
+        !seen.0.lock().unwrap().iter().any(|(at, _)| since_move(at)),
+        "an early wake-up says nothing"
+    );
+    // Re-armed for the new turn: its reminder, then its flag.
+    let next = service.next_wake_up().await.unwrap().expect("a wake-up");
+    assert!(
+        next > time.now() && next <= moved_at + Duration::days(1),
+        "{next}"
+    );
     tokio::time::advance(std::time::Duration::from_secs(19 * 3600)).await;
     settle().await;
     let endings = seen.endings();

@@ -23,8 +23,9 @@ use super::games::{Saved, game_update};
 use super::outbox::notices_on;
 use super::texts::{self, Names};
 use super::{BoardImages, Failure, GameEvent, Reply, Service};
+use crate::core::clock::Alarms;
 use crate::core::game::{Act, Actor, GameError, PlayerId};
-use crate::storage::{Commit, Committed, DueGame, StorageError};
+use crate::storage::{Commit, Committed, DueGame, GameUpdate, StorageError, WakeUp};
 
 /// Games handled per store query; more are fetched until none are due.
 const BATCH: usize = 200;
@@ -76,8 +77,18 @@ impl Service {
         let Some(record) = self.store.game(due.id).await? else {
             return Ok(None);
         };
-        let due_reminder = record.remind_at.filter(|at| *at <= now);
-        let (Some(remind_at), true) = (due_reminder, record.version == due.version) else {
+        if record.version != due.version {
+            // An act came first; if it left the wake-up later, the game
+            // comes due again and is looked at then.
+            return Ok(None);
+        }
+        let Some(remind_at) = record.remind_at.filter(|at| *at <= now) else {
+            // Woken early: a move put the alarm later and left the stored
+            // wake-up (see `WakeUp`). Set it to the real alarm now.
+            let alarm = Alarms::of(record.clock.as_ref(), record.remind_at).wake_at;
+            self.store
+                .rearm_wake_up(record.id, record.version, alarm)
+                .await?;
             return Ok(None);
         };
         let game = super::games::restore(&record)?;
@@ -114,7 +125,7 @@ impl Service {
         // stored instant, which a store may round) can never pick the same
         // point again; a scheduler that was late skips stale ones.
         let next = self.next_reminder(&game, now.max(remind_at));
-        let update = game_update(&record, &game, Saved::all_of(&game), next);
+        let update = exact(game_update(&record, &game, Saved::all_of(&game), next));
         let commit = Commit {
             // Once per reminder point, even across restarts.
             act_key: Some(format!(
@@ -326,7 +337,7 @@ impl Service {
             ..Reply::default()
         };
         let next = self.next_reminder(&game, now);
-        let update = game_update(&record, &game, saved, next);
+        let update = exact(game_update(&record, &game, saved, next));
         let commit = Commit {
             // Once per game per outage, even if start-up is interrupted and run again.
             act_key: Some(format!(
@@ -416,7 +427,12 @@ impl Service {
             ..Reply::default()
         };
         let next = self.next_reminder(&game, now);
-        let update = game_update(record, &game, Saved::all_of(&loaded.game), next);
+        let update = exact(game_update(
+            record,
+            &game,
+            Saved::all_of(&loaded.game),
+            next,
+        ));
         // Ratings, ladder and tournament move in the commit that ends the game.
         let end = self.game_end(record, &update.state, lang, now).await?;
         let mut reads = vec![
@@ -494,4 +510,13 @@ enum Read {
     Rating(i64, PlayerId),
     /// A server's ladder and tournaments.
     Competition(i64),
+}
+
+/// A save made by the scheduler, which holds a claim on the game: its
+/// wake-up is set to the next alarm, not only brought forward.
+fn exact(update: GameUpdate) -> GameUpdate {
+    GameUpdate {
+        wake_up: WakeUp::Exact,
+        ..update
+    }
 }

@@ -16,6 +16,7 @@ use crate::core::notation::{self, Lang, MoveInputError, Reader, Style};
 use crate::i18n::Arg;
 use crate::storage::{
     ChannelGames, Commit, GameRecord, GameState, GameSummary, GameUpdate, MoveRow, StorageError,
+    WakeUp,
 };
 
 /// The game an act is about, or the answer when it cannot be told.
@@ -537,6 +538,7 @@ pub(super) fn game_update(
         turn: game.turn(),
         clock: Some(*game.clock()),
         remind_at,
+        wake_up: WakeUp::NoLater,
     }
 }
 

@@ -420,6 +420,28 @@ pub struct GameUpdate {
     pub clock: Option<Clock>,
     /// The next reminder for the player to move, if any.
     pub remind_at: Option<DateTime<Utc>>,
+    /// How the save moves the game's indexed wake-up.
+    pub wake_up: WakeUp,
+}
+
+/// How a save of a running game moves its wake-up (the sooner of its flag
+/// and its reminder), which the scheduler finds through an index.
+///
+/// A player's move nearly always puts the next alarm later (a new day per
+/// move, say); rewriting the index entry for that would cost every move a
+/// page or two more to write and sync. So a player's act only ever brings
+/// the stored wake-up forward: it stays at or before the true alarm, the
+/// scheduler may wake early, and then sets it exactly
+/// ([`crate::storage::Store::rearm_wake_up`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WakeUp {
+    /// Brought forward if the new alarm is sooner than the stored wake-up,
+    /// otherwise left as it is.
+    #[default]
+    NoLater,
+    /// Set to the new alarm: for the scheduler, which holds a claim on the
+    /// game and knows it is attending to it now.
+    Exact,
 }
 
 /// A game whose flag has fallen, as the scheduler finds it.

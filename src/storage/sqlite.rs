@@ -741,6 +741,7 @@ mod tests {
             turn: Color::Black,
             clock: None,
             remind_at: None,
+            wake_up: WakeUp::Exact,
         };
         let commit = Commit {
             act_key: Some("move-1".to_owned()),
@@ -928,6 +929,7 @@ mod tests {
             turn: Color::White,
             clock: None,
             remind_at: None,
+            wake_up: WakeUp::Exact,
         };
         let commit = Commit {
             game_updates: vec![update],

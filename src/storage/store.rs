@@ -302,6 +302,17 @@ impl Store {
 
     /// Running games whose wake-up (a reminder or a flag) has come at `now`,
     /// earliest first, at most `limit`.
+    /// Sets game `id`'s wake-up to `at` if its version is still `version`:
+    /// the scheduler woke for it early (see [`super::WakeUp`]).
+    pub async fn rearm_wake_up(
+        &self,
+        id: i64,
+        version: i64,
+        at: Option<DateTime<Utc>>,
+    ) -> Result<()> {
+        writing!(self, |c| schedule::rearm_wake_up(c, id, version, at))
+    }
+
     pub async fn due_games(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
         reading!(self, |c| schedule::due_games(c, now, limit))
     }

@@ -41,6 +41,7 @@ macro_rules! store_suite {
             standings_count_scored_games_only,
             player_language_is_set_and_cleared,
             deadlines_come_from_running_clocks,
+            a_players_save_only_brings_the_wake_up_forward,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
             games_are_listed_by_player_for_export,
@@ -205,6 +206,7 @@ fn ending(id: i64, result: GameResult, reason: Reason, ended_at: DateTime<Utc>) 
         turn: Color::White,
         clock: None,
         remind_at: None,
+        wake_up: WakeUp::Exact,
     }
 }
 
@@ -476,6 +478,7 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
         turn: Color::White,
         clock: None,
         remind_at: None,
+        wake_up: WakeUp::Exact,
     };
     let commit = Commit {
         game_updates: vec![update.clone()],
@@ -554,6 +557,7 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
             turn: Color::Black,
             clock: None,
             remind_at: None,
+            wake_up: WakeUp::Exact,
         },
     )
     .await?;
@@ -781,6 +785,7 @@ pub async fn a_refusal_is_kept_under_its_key(store: &Store) -> Result<()> {
             turn: Color::Black,
             clock: before.clock,
             remind_at: None,
+            wake_up: WakeUp::Exact,
         }],
         ..Commit::default()
     };
@@ -951,6 +956,7 @@ pub async fn game_lists_filter_and_order(store: &Store) -> Result<()> {
         turn: Color::Black,
         clock: None,
         remind_at: None,
+        wake_up: WakeUp::Exact,
     };
     save(store, second, t(31), played).await?;
     let side = store.ensure_channel(w.server.id, "side").await?;
@@ -1234,6 +1240,7 @@ pub async fn deadlines_come_from_running_clocks(store: &Store) -> Result<()> {
         turn: Color::White,
         clock: record.clock,
         remind_at: None,
+        wake_up: WakeUp::Exact,
     };
     let commit = Commit {
         game_updates: vec![update],
@@ -1241,6 +1248,57 @@ pub async fn deadlines_come_from_running_clocks(store: &Store) -> Result<()> {
     };
     store.commit(commit, three, |_| ()).await?;
     assert_eq!(store.next_wake_up().await?, Some(t(1) + Duration::days(5)));
+    Ok(())
+}
+
+/// A player's act leaves a later alarm to the scheduler (one index write
+/// fewer per move); a sooner one is taken at once; the scheduler sets the
+/// exact time when it wakes early, unless the game moved on meanwhile.
+pub async fn a_players_save_only_brings_the_wake_up_forward(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let reminded = |at| NewGame {
+        clock: None,
+        remind_at: Some(at),
+        ..new_game(&w, w.alice.id, w.bob.id)
+    };
+    let id = create_game(store, reminded(t(100))).await?;
+    let move_with = |remind_at, wake_up| GameUpdate {
+        id,
+        expected_version: 0,
+        new_moves: Vec::new(),
+        new_notes: Vec::new(),
+        state: GameState::Ongoing,
+        pending_offer: None,
+        turn: Color::Black,
+        clock: None,
+        remind_at: Some(remind_at),
+        wake_up,
+    };
+    let cases = [
+        (t(200), WakeUp::NoLater, t(100)),
+        (t(50), WakeUp::NoLater, t(50)),
+        (t(300), WakeUp::Exact, t(300)),
+        (t(250), WakeUp::NoLater, t(250)),
+    ];
+    for (alarm, how, stored) in cases {
+        save(store, id, t(2), move_with(alarm, how)).await?;
+        assert_eq!(store.next_wake_up().await?, Some(stored), "{alarm} {how:?}");
+        let record = store.game(id).await?.expect("game");
+        assert_eq!(
+            record.remind_at,
+            Some(alarm),
+            "the reminder itself is exact"
+        );
+    }
+    let version = store.game(id).await?.expect("game").version;
+    store.rearm_wake_up(id, version - 1, Some(t(400))).await?;
+    assert_eq!(
+        store.next_wake_up().await?,
+        Some(t(250)),
+        "a stale re-arm does nothing"
+    );
+    store.rearm_wake_up(id, version, Some(t(400))).await?;
+    assert_eq!(store.next_wake_up().await?, Some(t(400)));
     Ok(())
 }
 
@@ -1369,6 +1427,7 @@ pub async fn due_games_are_claimed_once(store: &Store) -> Result<()> {
         turn: Color::White,
         clock: record.clock,
         remind_at: None,
+        wake_up: WakeUp::Exact,
     };
     let commit = Commit {
         game_updates: vec![update],

@@ -370,6 +370,7 @@ mod tests {
             turn: shakmaty::Color::Black,
             clock: None,
             remind_at: None,
+            wake_up: WakeUp::Exact,
         };
         let played = Commit {
             game_updates: vec![update],

@@ -27,7 +27,7 @@ use crate::core::notation::Lang;
 use crate::storage::sql::{Conn, json, params, value_rows};
 use crate::storage::{
     ChallengeClosing, Commit, Committed, GameState, GameUpdate, LeaveEnding, MoveRow, NewChallenge,
-    NewGame, NewLeave, Note, Outgoing, Result, StorageError,
+    NewGame, NewLeave, Note, Outgoing, Result, StorageError, WakeUp,
 };
 
 /// Writes every commit of `batch`, each with its answer: the caller commits
@@ -316,24 +316,25 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
         // make each move write four more pages.
         GameState::Ongoing => {
             let alarms = Alarms::of(update.clock.as_ref(), update.remind_at);
-            c.execute(
-                "UPDATE games SET pending_offer = ?1, turn = ?2, plies = plies + ?3,
-                        version = version + 1, clock = ?6, deadline = ?7, remind_at = ?8,
-                        wake_at = ?9
+            let changed = c
+                .execute(
+                    "UPDATE games SET pending_offer = ?1, turn = ?2, plies = plies + ?3,
+                        version = version + 1, clock = ?6, deadline = ?7, remind_at = ?8
                  WHERE id = ?4 AND version = ?5",
-                &params![
-                    update.pending_offer.map(color_str),
-                    color_str(update.turn),
-                    update.new_moves.len() as i64,
-                    update.id,
-                    update.expected_version,
-                    update.clock.as_ref().map(json).transpose()?,
-                    alarms.deadline,
-                    alarms.remind_at,
-                    alarms.wake_at
-                ],
-            )
-            .await?
+                    &params![
+                        update.pending_offer.map(color_str),
+                        color_str(update.turn),
+                        update.new_moves.len() as i64,
+                        update.id,
+                        update.expected_version,
+                        update.clock.as_ref().map(json).transpose()?,
+                        alarms.deadline,
+                        alarms.remind_at
+                    ],
+                )
+                .await?;
+            move_wake_up(c, update.id, alarms.wake_at, update.wake_up).await?;
+            changed
         }
         GameState::Over {
             result,
@@ -362,6 +363,29 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
     };
     changed_one(changed)?;
     insert_score(c, update.id, &update.new_moves, &update.new_notes).await
+}
+
+/// Sets a running game's wake-up as [`WakeUp`] says. The statement writes
+/// the wake-up index only when the time changes: a move that leaves it
+/// alone writes the game's row and nothing more.
+async fn move_wake_up(
+    c: &impl Conn,
+    game_id: i64,
+    alarm: Option<DateTime<Utc>>,
+    how: WakeUp,
+) -> Result<()> {
+    let exact = how == WakeUp::Exact;
+    if alarm.is_none() && !exact {
+        // No alarm at all: the stored one is still no later than that.
+        return Ok(());
+    }
+    c.execute(
+        "UPDATE games SET wake_at = ?2
+         WHERE id = ?1 AND (?3 OR wake_at IS NULL OR wake_at > ?2)",
+        &params![game_id, alarm, exact],
+    )
+    .await?;
+    Ok(())
 }
 
 /// Moves and notes appended to a game's score.

@@ -47,6 +47,20 @@ pub async fn next_wake_up(c: &impl Conn) -> Result<Option<DateTime<Utc>>> {
     .opt_time(0)
 }
 
+pub async fn rearm_wake_up(
+    c: &impl Conn,
+    id: i64,
+    version: i64,
+    at: Option<DateTime<Utc>>,
+) -> Result<()> {
+    c.execute(
+        "UPDATE games SET wake_at = ?3 WHERE id = ?1 AND version = ?2 AND status = 'ongoing'",
+        &params![id, version, at],
+    )
+    .await?;
+    Ok(())
+}
+
 pub async fn due_games(c: &impl Conn, now: DateTime<Utc>, max: usize) -> Result<Vec<DueGame>> {
     c.query(DUE, &params![now, limit(max)])
         .await?
