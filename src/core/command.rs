@@ -33,7 +33,7 @@ pub const MAX_USER_REF: usize = 100;
 
 /// Every command name [`parse`] knows (aliases included), for adapters that
 /// must recognise a command in free text and for tests that must cover them all.
-pub const NAMES: [&str; 26] = [
+pub const NAMES: [&str; 27] = [
     "challenge",
     "accept",
     "decline",
@@ -60,12 +60,13 @@ pub const NAMES: [&str; 26] = [
     "status",
     "tournament",
     "tournoi",
+    "if",
 ];
 
 /// French command words (written in Matrix rooms and the console as on
 /// Discord, where they are the commands' French names), with and without
 /// accents, and the command each stands for. `tournoi` is in [`NAMES`].
-pub const FRENCH_NAMES: [(&str, &str); 28] = [
+pub const FRENCH_NAMES: [(&str, &str); 29] = [
     ("defi", "challenge"),
     ("défi", "challenge"),
     ("accepter", "accept"),
@@ -94,6 +95,7 @@ pub const FRENCH_NAMES: [(&str, &str); 28] = [
     ("aide", "help"),
     ("etat", "status"),
     ("état", "status"),
+    ("si", "if"),
 ];
 
 /// What a player does with their leave.
@@ -246,6 +248,21 @@ pub enum Command {
     Status,
     /// A tournament act (create, join, leave, start, pairings, standings, withdraw).
     Tournament(TournamentCommand),
+    /// Conditional moves: store a line, list or clear one's lines.
+    If {
+        action: IfAction,
+        game: Option<i64>,
+    },
+}
+
+/// What a player does with their conditional moves in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IfAction {
+    /// A line of moves as written, beginning with the opponent's next
+    /// move (or, on one's own turn, with one's own move, played at once).
+    Add(Vec<String>),
+    List,
+    Clear,
 }
 
 /// Why a text is not a command. Each has a `kind()` name for i18n.
@@ -292,6 +309,10 @@ impl Command {
             | Command::Status
             | Command::Leave(LeaveAction::Status)
             | Command::Ladder(LadderAction::Show)
+            | Command::If {
+                action: IfAction::List,
+                ..
+            }
             | Command::Tournament(
                 TournamentCommand::Pairings { .. } | TournamentCommand::Standings { .. },
             ) => true,
@@ -309,6 +330,7 @@ impl Command {
             | Command::SetNotify(_)
             | Command::Leave(_)
             | Command::Ladder(_)
+            | Command::If { .. }
             | Command::Tournament(_) => false,
         }
     }
@@ -464,6 +486,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "help" => Command::Help,
         "status" => Command::Status,
         "tournament" | "tournoi" => tournament::parse(&mut words)?,
+        "if" => parse_if(&mut words)?,
         other => return Err(CommandError::Unknown(bounded(other))),
     };
     words.finish()?;
@@ -621,6 +644,29 @@ fn parse_move(words: &mut Words) -> Result<Command, CommandError> {
         offer_draw,
         game,
     })
+}
+
+/// `if e5 Nf3 Nc6 Bb5`, `if list`, `if clear` (French `si liste`, `si effacer`).
+fn parse_if(words: &mut Words) -> Result<Command, CommandError> {
+    let game = words.take_game()?;
+    let moves = match words.take("moves") {
+        Some(text) => text.split_whitespace().map(str::to_owned).collect(),
+        None => std::mem::take(&mut words.positional),
+    };
+    let first = moves.first().map(|w| w.to_lowercase());
+    let action = match (first.as_deref(), moves.len()) {
+        (None, _) => return Err(CommandError::MissingArgument("moves")),
+        (Some("list" | "liste"), 1) => IfAction::List,
+        (Some("clear" | "effacer"), 1) => IfAction::Clear,
+        _ if moves.len() > crate::core::conditional::MAX_PLIES + 1 => {
+            return Err(CommandError::TooLong);
+        }
+        _ if moves.iter().any(|m| m.len() > MAX_MOVE_INPUT) => {
+            return Err(CommandError::TooLong);
+        }
+        _ => IfAction::Add(moves),
+    };
+    Ok(Command::If { action, game })
 }
 
 fn parse_leave(words: &mut Words) -> Result<Command, CommandError> {

@@ -168,6 +168,10 @@ pub enum Event {
         by: Color,
         check: bool,
         draw_offered: bool,
+        /// Played from the mover's conditional moves, the moment the
+        /// opponent's move matched one of their lines.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        conditional: bool,
     },
     /// A draw offer now stands (made alone, with a move, or by a refused claim).
     DrawOffered {

@@ -643,6 +643,7 @@ impl Game {
             by: side,
             check: self.position.is_check(),
             draw_offered: offer_draw,
+            conditional: false,
         });
         if let Some((result, reason)) = adjudicate::automatic_end(&self.position, &self.history) {
             events.push(self.finish(result, reason, now));

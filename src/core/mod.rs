@@ -14,6 +14,7 @@ pub mod adjudicate;
 pub mod choices;
 pub mod clock;
 pub mod command;
+pub mod conditional;
 pub mod event;
 pub mod game;
 pub mod names;

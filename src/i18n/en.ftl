@@ -99,6 +99,7 @@ help =
     /leave start <days>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@player] · /record @a @b · /standings [season:<name>]
     /ladder [show|join|leave|challenge @player]: the challenge ladder
+    /if <their move> <your reply> …: conditional moves, played the moment the move comes (private) · /if list · /if clear
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry DAYS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] · /tournament join|leave|start|pairings|standings|withdraw [#id]
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
@@ -144,6 +145,7 @@ command-unknown_command = { $suggestion ->
 }
 command-missing_argument = { $what ->
     [move] Which move? For example: /move e4 (or /move Nf3, /move O-O).
+    [moves] Which line? For example: /if e5 Nf3 Nc6 Bb5 (if they play e5, you reply Nf3; then if Nc6, Bb5), or /if list, /if clear.
     [user] Whom? Name a player: @name.
     [player] Whom? Name a player: @name.
     [days] How many days? For example: /moretime 2 or /leave start 7.
@@ -221,6 +223,10 @@ discord-cmd-status = For moderators: notices the bot could not deliver here
 discord-cmd-gif = Get the whole game as an animated GIF
 discord-cmd-rating = Show a player's rating and its history
 discord-cmd-record = Show one player's results against another
+discord-cmd-if = Conditional moves: if they play this, reply that (only you see them)
+discord-opt-moves = Their move, your reply, and so on, e.g. e5 Nf3 Nc6 Bb5
+discord-choice-list = List mine
+discord-choice-clear = Clear mine
 discord-opt-move = The move, e.g. e4, Nf3, O-O, e8=Q
 discord-opt-offer_draw = Offer a draw with this move
 discord-opt-game = The game number (needed only if you have several here)
@@ -411,3 +417,24 @@ status-notices = Notices of the last { $days } days on this server: { $refused }
     } for another try.
 edit-not-carried-out = That command was already carried out: an edit does not change it. Send a new message instead.
 status-last-refusal = Last refusal: { $error }
+
+## Conditional moves
+move-played-conditional = { $player } played { $san } in game #{ $game } (conditional move).
+if-stored = Stored in game #{ $game }, seen only by you:
+if-list = Your conditional moves in game #{ $game }, seen only by you:
+if-none = You have no conditional moves in game #{ $game }. Store one with /if e5 Nf3 (if they play e5, you reply Nf3).
+if-cleared = Your conditional moves in game #{ $game } are cleared.
+if-played = { $player }, your conditional move { $san } was played in game #{ $game }, in reply to { $theirs }.
+if-game-over = Game #{ $game } is over: no conditional moves any more.
+if-too_short = A line needs their move and your reply, for example /if e5 Nf3.
+if-ends_with_their_move = A line ends with your reply: what would you play after the last move?
+if-too_long = A line holds at most { $max ->
+    [one] { $max } move
+   *[other] { $max } moves
+}.
+if-too_many = You can keep at most { $max ->
+    [one] { $max } line
+   *[other] { $max } lines
+} in a game; /if clear to start again.
+if-other_reply = Another of your lines already replies { $stored } there. One move of theirs gets one reply: /if clear to change it.
+if-bad_move = Move { $at } of the line: { $refusal }

@@ -115,6 +115,7 @@ help =
     /leave start <jours>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@joueur] · /record @a @b · /standings [season:<nom>]
     /ladder [show|join|leave|challenge @joueur] : l'échelle de défis
+    /si <son coup> <votre réponse> … : coups conditionnels, joués dès que le coup arrive (privés) · /si liste · /si effacer
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry JOURS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] · /tournament join|leave|start|pairings|standings|withdraw [#n°]
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
@@ -160,6 +161,7 @@ command-unknown_command = { $suggestion ->
 }
 command-missing_argument = { $what ->
     [move] Quel coup ? Par exemple : /move e4 (ou /move Cf3, /move O-O).
+    [moves] Quelle suite ? Par exemple : /si e5 Cf3 Cc6 Fb5 (s’il joue e5, vous répondez Cf3 ; puis s’il joue Cc6, Fb5), ou /si liste, /si effacer.
     [user] Qui ? Nommez un joueur : @nom.
     [player] Qui ? Nommez un joueur : @nom.
     [days] Combien de jours ? Par exemple : /moretime 2 ou /leave start 7.
@@ -258,6 +260,10 @@ discord-cmd-status = Pour les modérateurs : les avis que le bot n’a pas pu re
 discord-cmd-gif = Recevoir toute la partie en GIF animé
 discord-cmd-rating = Voir la cote d'un joueur et son évolution
 discord-cmd-record = Voir le bilan d'un joueur contre un autre
+discord-cmd-if = Coups conditionnels : s’il joue ceci, répondre cela (vous seul les voyez)
+discord-opt-moves = Son coup, votre réponse, et ainsi de suite, par ex. e5 Cf3 Cc6 Fb5
+discord-choice-list = Voir les miens
+discord-choice-clear = Effacer les miens
 discord-opt-move = Le coup, par ex. e4, Cf3, O-O, e8=D
 discord-opt-offer_draw = Proposer la nulle avec ce coup
 discord-opt-game = Le numéro de la partie (seulement si vous en avez plusieurs ici)
@@ -499,3 +505,24 @@ status-notices = { $days ->
     }, { $waiting } en attente d’un nouvel essai.
 edit-not-carried-out = Cette commande a déjà été exécutée : la modifier n’y change rien. Envoyez plutôt un nouveau message.
 status-last-refusal = Dernier refus : { $error }
+
+## Coups conditionnels
+move-played-conditional = { $player } a joué { $san } dans la partie n° { $game } (coup conditionnel).
+if-stored = Enregistré dans la partie n° { $game }, visible par vous seul :
+if-list = Vos coups conditionnels dans la partie n° { $game }, visibles par vous seul :
+if-none = Vous n’avez pas de coups conditionnels dans la partie n° { $game }. Enregistrez-en avec /si e5 Cf3 (s’il joue e5, vous répondez Cf3).
+if-cleared = Vos coups conditionnels de la partie n° { $game } sont effacés.
+if-played = { $player }, votre coup conditionnel { $san } a été joué dans la partie n° { $game }, en réponse à { $theirs }.
+if-game-over = La partie n° { $game } est terminée : plus de coups conditionnels.
+if-too_short = Une suite comprend son coup et votre réponse, par exemple /si e5 Cf3.
+if-ends_with_their_move = Une suite se termine par votre réponse : que joueriez-vous après le dernier coup ?
+if-too_long = Une suite compte au plus { $max ->
+    [one] { $max } coup
+   *[other] { $max } coups
+}.
+if-too_many = Vous pouvez garder au plus { $max ->
+    [one] { $max } suite
+   *[other] { $max } suites
+} par partie ; /si effacer pour recommencer.
+if-other_reply = Une autre de vos suites répond déjà { $stored } à cet endroit. Un coup de l’adversaire n’a qu’une réponse : /si effacer pour la changer.
+if-bad_move = Coup { $at } de la suite : { $refusal }

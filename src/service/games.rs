@@ -9,6 +9,7 @@ use super::cache::LoadedGame;
 use super::texts::{self, Names};
 use super::{Attempt, BoardView, Context, Failure, GameEvent, Reply, Service, choice};
 use crate::core::command::{Command, DrawAction};
+use crate::core::conditional;
 use crate::core::game::{
     Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, Players, Status, StoredMove,
 };
@@ -33,6 +34,19 @@ impl Service {
         command: &Command,
         now: DateTime<Utc>,
     ) -> Attempt {
+        self.game_act_storing(ctx, command, None, now).await
+    }
+
+    /// A game act; with `line`, a move played from `/if` on one's own
+    /// turn, whose following moves are stored as conditional moves in the
+    /// same commit (the whole act refused if they cannot be).
+    pub(super) async fn game_act_storing(
+        &self,
+        ctx: &Context,
+        command: &Command,
+        line: Option<&[String]>,
+        now: DateTime<Utc>,
+    ) -> Attempt {
         let Some((game_id, act)) = self.to_game_act(ctx, command) else {
             return Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]);
         };
@@ -52,7 +66,7 @@ impl Service {
             }
             _ => Actor::Player(ctx.player.id),
         };
-        let events = match game.apply(&actor, act, now) {
+        let mut events = match game.apply(&actor, act, now) {
             Ok(events) => events,
             Err(error) => {
                 let input = move_text(command).unwrap_or_default();
@@ -68,6 +82,20 @@ impl Service {
                 return Ok(vec![reply]);
             }
         };
+
+        // A move is answered at once from the lines the player it leaves to
+        // move stored, in this same commit; an offer, a claim or the end
+        // clears every line.
+        let mut lines = record.conditionals.clone();
+        let storing = line.zip(actor_side).filter(|_| !game.is_over());
+        if let Some((words, side)) = storing
+            && let Err(refusal) = self.add_line(ctx, &game, &mut lines, side, words)
+        {
+            return Ok(vec![self.private(ctx, refusal)]);
+        }
+        let answered = conditional::after_act(&mut game, &mut lines, &events, now);
+        let away_notice = self.conditional_notice(ctx, record, &game, actor_side, &answered);
+        events.extend(answered);
 
         // Leave: a move ends the mover's leave; a player on leave gets the
         // move with their clock stopped.
@@ -88,7 +116,10 @@ impl Service {
         }
 
         let names = Names::new(&record.white_player, &record.black_player);
-        let update = game_update(record, &game, saved, self.next_reminder(&game, now));
+        let update = GameUpdate {
+            conditionals: lines.clone(),
+            ..game_update(record, &game, saved, self.next_reminder(&game, now))
+        };
         // The channel's message goes first to the opponent: in their language
         // when they chose one. The actor then gets the same lines in theirs,
         // so each reads the move in their own notation.
@@ -119,6 +150,7 @@ impl Service {
         next.state = update.state;
         next.pending_offer = update.pending_offer;
         next.clock = update.clock;
+        next.conditionals = lines;
         let (mut commit, notices) = match leave_commit {
             None => (
                 Commit {
@@ -139,6 +171,13 @@ impl Service {
         let direct = self.direct_turn_notice(&reply, &game, record, actor_side);
         let mut replies = vec![reply];
         replies.extend(confirmation);
+        if let Some((_, side)) = storing {
+            let key = "if-stored";
+            let stored =
+                self.lines_text(ctx.lang, key, record.id, &game, next.conditionals.of(side));
+            replies.push(self.private(ctx, stored));
+        }
+        replies.extend(away_notice);
         replies.extend(direct);
         replies.extend(notices);
         let (_, replies) = self
@@ -539,6 +578,8 @@ pub(super) fn game_update(
         clock: Some(*game.clock()),
         remind_at,
         wake_up: WakeUp::NoLater,
+        // An act that answers or adds lines sets them; others keep them.
+        conditionals: record.conditionals.clone(),
     }
 }
 

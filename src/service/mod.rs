@@ -22,6 +22,7 @@
 mod cache;
 mod challenges;
 pub mod choice;
+mod conditionals;
 mod deadlines;
 mod game_end;
 mod games;
@@ -549,6 +550,7 @@ impl Service {
             Command::Help => Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]),
             Command::Status => self.status(ctx, now).await,
             Command::Tournament(act) => self.tournament_act(ctx, act, now).await,
+            Command::If { action, game } => self.if_act(ctx, action, *game, now).await,
         }
     }
 

@@ -57,9 +57,17 @@ pub(super) fn describe_events(
     let mut over = false;
     for event in events {
         let line = match event {
-            Event::MovePlayed { san, by, .. } => i18n.text(
+            Event::MovePlayed {
+                san,
+                by,
+                conditional,
+                ..
+            } => i18n.text(
                 lang,
-                "move-played",
+                match conditional {
+                    true => "move-played-conditional",
+                    false => "move-played",
+                },
                 &[
                     ("player", name(*by)),
                     ("san", Arg::from(notation::restyle_san(san, style))),

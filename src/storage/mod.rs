@@ -54,6 +54,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use crate::core::clock::Clock;
+use crate::core::conditional::Conditionals;
 use crate::core::event::{GameResult, Reason};
 use crate::core::game::{DrawRules, Note, PlayerId};
 use crate::core::notation::Lang;
@@ -298,6 +299,8 @@ pub struct GameRecord {
     pub clock: Option<Clock>,
     /// The next reminder for the player to move, if any.
     pub remind_at: Option<DateTime<Utc>>,
+    /// Each player's conditional moves, seen only by their writer.
+    pub conditionals: Conditionals,
     pub start_fen: Option<String>,
     pub time_control: String,
     pub rated: bool,
@@ -422,6 +425,8 @@ pub struct GameUpdate {
     pub remind_at: Option<DateTime<Utc>>,
     /// How the save moves the game's indexed wake-up.
     pub wake_up: WakeUp,
+    /// Both players' conditional moves after the act (none once it ends).
+    pub conditionals: Conditionals,
 }
 
 /// How a save of a running game moves its wake-up (the sooner of its flag

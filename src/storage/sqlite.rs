@@ -742,6 +742,7 @@ mod tests {
             clock: None,
             remind_at: None,
             wake_up: WakeUp::Exact,
+            conditionals: Conditionals::default(),
         };
         let commit = Commit {
             act_key: Some("move-1".to_owned()),
@@ -930,6 +931,7 @@ mod tests {
             clock: None,
             remind_at: None,
             wake_up: WakeUp::Exact,
+            conditionals: Conditionals::default(),
         };
         let commit = Commit {
             game_updates: vec![update],

@@ -9,6 +9,7 @@ use shakmaty::Color;
 
 use super::*;
 use crate::core::clock::{Clock, TimeControl};
+use crate::core::conditional::Conditionals;
 use crate::core::event::{ClaimKind, GameResult, Reason};
 use crate::core::game::{DrawRules, Note, NoteKind, PlayerId};
 use crate::core::names::Named;
@@ -42,6 +43,7 @@ macro_rules! store_suite {
             player_language_is_set_and_cleared,
             deadlines_come_from_running_clocks,
             a_players_save_only_brings_the_wake_up_forward,
+            conditional_moves_are_kept_with_their_game,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
             games_are_listed_by_player_for_export,
@@ -207,6 +209,7 @@ fn ending(id: i64, result: GameResult, reason: Reason, ended_at: DateTime<Utc>) 
         clock: None,
         remind_at: None,
         wake_up: WakeUp::Exact,
+        conditionals: Conditionals::default(),
     }
 }
 
@@ -442,6 +445,7 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
         channel: w.channel.platform_id.clone(),
         clock: Some(three_days()),
         remind_at: None,
+        conditionals: Conditionals::default(),
         start_fen: None,
         time_control: "3d".to_owned(),
         rated: true,
@@ -479,6 +483,7 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
         clock: None,
         remind_at: None,
         wake_up: WakeUp::Exact,
+        conditionals: Conditionals::default(),
     };
     let commit = Commit {
         game_updates: vec![update.clone()],
@@ -558,6 +563,7 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
             clock: None,
             remind_at: None,
             wake_up: WakeUp::Exact,
+            conditionals: Conditionals::default(),
         },
     )
     .await?;
@@ -786,6 +792,7 @@ pub async fn a_refusal_is_kept_under_its_key(store: &Store) -> Result<()> {
             clock: before.clock,
             remind_at: None,
             wake_up: WakeUp::Exact,
+            conditionals: Conditionals::default(),
         }],
         ..Commit::default()
     };
@@ -957,6 +964,7 @@ pub async fn game_lists_filter_and_order(store: &Store) -> Result<()> {
         clock: None,
         remind_at: None,
         wake_up: WakeUp::Exact,
+        conditionals: Conditionals::default(),
     };
     save(store, second, t(31), played).await?;
     let side = store.ensure_channel(w.server.id, "side").await?;
@@ -1241,6 +1249,7 @@ pub async fn deadlines_come_from_running_clocks(store: &Store) -> Result<()> {
         clock: record.clock,
         remind_at: None,
         wake_up: WakeUp::Exact,
+        conditionals: Conditionals::default(),
     };
     let commit = Commit {
         game_updates: vec![update],
@@ -1273,6 +1282,7 @@ pub async fn a_players_save_only_brings_the_wake_up_forward(store: &Store) -> Re
         clock: None,
         remind_at: Some(remind_at),
         wake_up,
+        conditionals: Conditionals::default(),
     };
     let cases = [
         (t(200), WakeUp::NoLater, t(100)),
@@ -1299,6 +1309,42 @@ pub async fn a_players_save_only_brings_the_wake_up_forward(store: &Store) -> Re
     );
     store.rearm_wake_up(id, version, Some(t(400))).await?;
     assert_eq!(store.next_wake_up().await?, Some(t(400)));
+    Ok(())
+}
+
+/// Conditional moves are saved with the game and read back with it; an
+/// ended game keeps none.
+pub async fn conditional_moves_are_kept_with_their_game(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let record = store.game(id).await?.expect("game");
+    assert!(record.conditionals.is_empty());
+    let mut lines = Conditionals::default();
+    let line = ["e7e5", "g1f3", "b8c6", "f1b5"].map(String::from).to_vec();
+    lines.of_mut(Color::White).add(line).expect("a line");
+    let update = GameUpdate {
+        id,
+        expected_version: record.version,
+        new_moves: Vec::new(),
+        new_notes: Vec::new(),
+        state: GameState::Ongoing,
+        pending_offer: None,
+        turn: Color::White,
+        clock: record.clock,
+        remind_at: None,
+        wake_up: WakeUp::NoLater,
+        conditionals: lines.clone(),
+    };
+    save(store, id, t(2), update).await?;
+    assert_eq!(store.game(id).await?.expect("game").conditionals, lines);
+    save(
+        store,
+        id,
+        t(3),
+        ending(id, GameResult::Draw, Reason::Agreement, t(3)),
+    )
+    .await?;
+    assert!(store.game(id).await?.expect("game").conditionals.is_empty());
     Ok(())
 }
 
@@ -1428,6 +1474,7 @@ pub async fn due_games_are_claimed_once(store: &Store) -> Result<()> {
         clock: record.clock,
         remind_at: None,
         wake_up: WakeUp::Exact,
+        conditionals: Conditionals::default(),
     };
     let commit = Commit {
         game_updates: vec![update],

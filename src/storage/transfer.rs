@@ -68,7 +68,7 @@ pub const TABLES: &[Table] = &[
                  time_control, rated, draw_agreement_allowed, draw_min_moves, \
                  status, result, reason, turn, plies, pending_offer, version, \
                  challenge_id, created_at, ended_at, clock, deadline, remind_at, \
-                 wake_at"),
+                 wake_at, conditionals"),
     table("moves", 2, false, "game_id, ply, uci, san, played_at, draw_offer"),
     table("game_notes", 2, false, "game_id, seq, note"),
     table("acts", 1, true, "id, act_key, processed_at, answer, platform, server_id, next_item, \

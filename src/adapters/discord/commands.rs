@@ -13,11 +13,16 @@ pub use tournament::{TOURNAMENT, TOURNAMENT_FR, TOURNAMENT_NAME, tournament_subc
 
 use super::interactions::Options;
 use crate::core::choices::{ColorChoice, Notify};
-use crate::core::command::{Command, CommandError, DrawAction, LadderAction, LeaveAction, UserRef};
+use crate::core::command::{
+    Command, CommandError, DrawAction, IfAction, LadderAction, LeaveAction, UserRef,
+};
 use crate::core::event::ClaimKind;
 use crate::core::notation::{Lang, MAX_MOVE_INPUT};
 use crate::i18n::I18n;
 
+/// The longest line of conditional moves typed at once (twenty moves of
+/// up to a dozen bytes, with spaces).
+pub const MAX_IF_LINE: u16 = 300;
 /// The longest FEN accepted (a legal FEN is under 100 bytes).
 pub const MAX_FEN: u16 = 100;
 /// The longest time control text accepted (`30d+1d max 45d`).
@@ -448,6 +453,31 @@ pub const CHESS: &[CommandSpec] = &[
                 .ok_or(CommandError::MissingArgument("days"))?;
             Ok(Command::MoreTime {
                 days: day_count(days)?,
+                game: o.integer("game"),
+            })
+        },
+    },
+    CommandSpec {
+        name: "if",
+        fr: "si",
+        options: &[
+            opt("moves", "coups", Kind::Text { max: MAX_IF_LINE }),
+            opt("action", "action", Kind::Choice(&["list", "clear"])),
+            GAME,
+        ],
+        build: |o| {
+            let action = match (o.text("action"), o.text("moves")) {
+                (Some(action), Some(_)) => return Err(CommandError::Unexpected(action.to_owned())),
+                (Some("list"), None) => IfAction::List,
+                (Some("clear"), None) => IfAction::Clear,
+                (Some(other), None) => return Err(bad("action", other)),
+                (None, Some(moves)) => {
+                    IfAction::Add(moves.split_whitespace().map(str::to_owned).collect())
+                }
+                (None, None) => return Err(CommandError::MissingArgument("moves")),
+            };
+            Ok(Command::If {
+                action,
                 game: o.integer("game"),
             })
         },

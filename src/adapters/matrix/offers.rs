@@ -100,6 +100,7 @@ mod tests {
             by: Color::White,
             check: false,
             draw_offered: true,
+            conditional: false,
         };
         let cases = [
             (

@@ -371,6 +371,7 @@ mod tests {
             clock: None,
             remind_at: None,
             wake_up: WakeUp::Exact,
+            conditionals: Conditionals::default(),
         };
         let played = Commit {
             game_updates: vec![update],

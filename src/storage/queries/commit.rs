@@ -22,9 +22,10 @@ use serde::Serialize;
 use super::commit_competition;
 use super::identity::answer_of;
 use crate::core::clock::Alarms;
+use crate::core::conditional::Conditionals;
 use crate::core::event::color_str;
 use crate::core::notation::Lang;
-use crate::storage::sql::{Conn, json, params, value_rows};
+use crate::storage::sql::{Conn, Value, json, params, value_rows};
 use crate::storage::{
     ChallengeClosing, Commit, Committed, GameState, GameUpdate, LeaveEnding, MoveRow, NewChallenge,
     NewGame, NewLeave, Note, Outgoing, Result, StorageError, WakeUp,
@@ -319,7 +320,8 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
             let changed = c
                 .execute(
                     "UPDATE games SET pending_offer = ?1, turn = ?2, plies = plies + ?3,
-                        version = version + 1, clock = ?6, deadline = ?7, remind_at = ?8
+                        version = version + 1, clock = ?6, deadline = ?7, remind_at = ?8,
+                        conditionals = ?9
                  WHERE id = ?4 AND version = ?5",
                     &params![
                         update.pending_offer.map(color_str),
@@ -329,7 +331,8 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
                         update.expected_version,
                         update.clock.as_ref().map(json).transpose()?,
                         alarms.deadline,
-                        alarms.remind_at
+                        alarms.remind_at,
+                        conditionals(&update.conditionals)?
                     ],
                 )
                 .await?;
@@ -344,7 +347,8 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
             c.execute(
                 "UPDATE games SET status = 'over', result = ?1, reason = ?2, ended_at = ?3,
                         pending_offer = ?4, turn = ?5, plies = plies + ?6, version = version + 1,
-                        clock = ?9, deadline = NULL, remind_at = NULL, wake_at = NULL
+                        clock = ?9, deadline = NULL, remind_at = NULL, wake_at = NULL,
+                        conditionals = NULL
                  WHERE id = ?7 AND version = ?8",
                 &params![
                     result.as_pgn(),
@@ -363,6 +367,14 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
     };
     changed_one(changed)?;
     insert_score(c, update.id, &update.new_moves, &update.new_notes).await
+}
+
+/// Conditional moves as stored: NULL when nobody has any.
+fn conditionals(lines: &Conditionals) -> Result<Value> {
+    match lines.is_empty() {
+        true => Ok(Value::Null),
+        false => json(lines),
+    }
 }
 
 /// Sets a running game's wake-up as [`WakeUp`] says. The statement writes

@@ -17,10 +17,11 @@ use chrono::{DateTime, Utc};
 /// [`game_record`]; both players' [`PLAYER_COLUMNS`] follow.
 const GAME_COLUMNS: &str = "g.server_id, g.channel_id, g.start_fen, g.time_control, g.rated, \
      g.draw_agreement_allowed, g.draw_min_moves, g.status, g.result, g.reason, g.ended_at, \
-     g.pending_offer, g.version, g.created_at, g.clock, g.remind_at, g.plies, c.platform_id";
+     g.pending_offer, g.version, g.created_at, g.clock, g.remind_at, g.plies, g.conditionals, \
+     c.platform_id";
 
 /// Where the white player's columns start, after [`GAME_COLUMNS`].
-const WHITE_AT: usize = 18;
+const WHITE_AT: usize = 19;
 /// Where the black player's columns start.
 const BLACK_AT: usize = WHITE_AT + rows::PLAYER_WIDTH;
 
@@ -102,9 +103,10 @@ fn game_record(id: i64, row: &Row, moves: Vec<MoveRow>, notes: Vec<Note>) -> Res
         black: black_player.id,
         white_player,
         black_player,
-        channel: row.string(18)?,
+        channel: row.string(19)?,
         clock: row.opt_json(15, "clock")?,
         remind_at: row.opt_time(16)?,
+        conditionals: row.opt_json(18, "conditional moves")?.unwrap_or_default(),
         start_fen: row.opt_string(3)?,
         time_control: row.string(4)?,
         rated: row.bool(5)?,
