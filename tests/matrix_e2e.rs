@@ -440,6 +440,7 @@ async fn attachments_arrive(bot: &RunningBot, reader: &Player, room: &OwnedRoomI
         to: None,
         ephemeral: false,
         direct: false,
+        secret: false,
         text: "Board:".into(),
         events: Vec::new(),
         tournament_events: Vec::new(),
@@ -638,6 +639,106 @@ async fn an_ambiguous_move_is_answered_by_number(alice: &Player, bob: &Player, r
     // Over, so the rooms that follow see no running game.
     let mark = bob.inbox.mark();
     alice.say(room, "!chess resign").await;
+    bob.inbox
+        .after(mark, "the resignation", |s| {
+            &s.room == room && s.sender == BOT && s.body.contains("resigns")
+        })
+        .await;
+}
+
+/// The room of the bot's first message to `player` after `mark` holding
+/// `text` outside `room`: its direct-message room with them, joined if
+/// the bot had to invite them (a room from an earlier run is reused).
+async fn the_bots_direct_answer(
+    player: &Player,
+    mark: usize,
+    room: &OwnedRoomId,
+    text: &str,
+) -> OwnedRoomId {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        for invited in player.client.invited_rooms() {
+            let id = invited.room_id().to_owned();
+            player.join(&id).await;
+            player.until_joined(&id, BOT).await;
+        }
+        let found = player.inbox.seen.lock().expect("inbox")[mark..]
+            .iter()
+            .find(|s| &s.room != room && s.sender == BOT && s.body.contains(text))
+            .map(|s| s.room.clone());
+        if let Some(direct) = found {
+            return direct;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no direct answer holding {text:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Conditional moves on Matrix: every answer about Alice's lines comes to
+/// her by direct message, where she writes them too; Bob learns of a line
+/// only as the reply played to his move, and Alice is told of it.
+async fn conditional_moves_stay_private(alice: &Player, bob: &Player, room: &OwnedRoomId) {
+    let (a, b) = (alice.id(), bob.id());
+    let game = start_a_game(alice, bob, room).await;
+    let bob_from = bob.inbox.mark();
+    // Asked in the game's room, answered privately.
+    let mark = alice.inbox.mark();
+    alice
+        .say(room, &format!("!chess if list game:{game}"))
+        .await;
+    let direct = the_bots_direct_answer(alice, mark, room, "no conditional moves").await;
+    // Alice to move: Nf3 is played now, and "if Nc6 then Bb5" kept.
+    let mark = alice.inbox.mark();
+    let bob_mark = bob.inbox.mark();
+    alice
+        .say(&direct, &format!("!chess si Nf3 Nc6 Bb5 game:{game}"))
+        .await;
+    let stored = alice
+        .inbox
+        .after(mark, "the stored line", |s| {
+            s.room == direct && s.sender == BOT && s.body.contains("Bb5")
+        })
+        .await;
+    assert!(stored.body.contains("2... Nc6 3. Bb5"), "{}", stored.body);
+    bob.inbox
+        .after(bob_mark, "Nf3 in the room", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &b) && s.body.contains("Nf3")
+        })
+        .await;
+    let mark = alice.inbox.mark();
+    let bob_mark = bob.inbox.mark();
+    bob.say(room, &format!("!move Nc6 game:{game}")).await;
+    let played = bob
+        .inbox
+        .after(bob_mark, "the conditional reply", |s| {
+            &s.room == room && s.sender == BOT && s.body.contains("Bb5")
+        })
+        .await;
+    assert!(played.body.contains("conditional move"), "{}", played.body);
+    alice
+        .inbox
+        .after(mark, "Alice told of her reply", |s| {
+            &s.room == room
+                && s.sender == BOT
+                && mentions(s, &a)
+                && s.body.contains("your conditional move Bb5")
+        })
+        .await;
+    // Before the reply was played, nothing Bob could read named it.
+    let before: Vec<Seen> = bob.inbox.seen.lock().expect("inbox")[bob_from..]
+        .iter()
+        .take_while(|s| s.event_id != played.event_id)
+        .cloned()
+        .collect();
+    assert!(
+        before.iter().all(|s| !s.body.contains("Bb5")),
+        "Bob saw Alice's line: {before:#?}"
+    );
+    let mark = bob.inbox.mark();
+    alice.say(room, &format!("!chess resign game:{game}")).await;
     bob.inbox
         .after(mark, "the resignation", |s| {
             &s.room == room && s.sender == BOT && s.body.contains("resigns")
@@ -850,6 +951,7 @@ async fn scenario(homeserver: &str) {
     alice.until_joined(&plain, bob.id().as_str()).await;
     bot = play_a_game(&alice, &bob, &plain, bot, None).await;
     an_ambiguous_move_is_answered_by_number(&alice, &bob, &plain).await;
+    conditional_moves_stay_private(&alice, &bob, &plain).await;
 
     // The same in an encrypted room, with the bot restarted mid-game.
     let secret = alice.create_room(&[&bob.id(), &bot_id], true).await;

@@ -33,13 +33,13 @@ impl Service {
         let (record, game) = (&loaded.record, &loaded.game);
         let Some(side) = game.players().side_of(ctx.player.id) else {
             return Ok(vec![
-                self.private(ctx, self.text(ctx, "refused-not_a_player", &[])),
+                self.secret(ctx, self.text(ctx, "refused-not_a_player", &[])),
             ]);
         };
         let id = Arg::from(record.id);
         if game.is_over() {
             let text = self.text(ctx, "if-game-over", &[("game", id)]);
-            return Ok(vec![self.private(ctx, text)]);
+            return Ok(vec![self.secret(ctx, text)]);
         }
         let words = match action {
             IfAction::List => {
@@ -48,7 +48,7 @@ impl Service {
                     true => self.text(ctx, "if-none", &[("game", id)]),
                     false => self.lines_text(ctx.lang, "if-list", record.id, game, lines),
                 };
-                return Ok(vec![self.private(ctx, text)]);
+                return Ok(vec![self.secret(ctx, text)]);
             }
             IfAction::Clear => return self.clear_lines(ctx, record, game, side, now).await,
             IfAction::Add(words) => words,
@@ -66,7 +66,7 @@ impl Service {
         }
         let mut lines = record.conditionals.clone();
         if let Err(refusal) = self.add_line(ctx, game, &mut lines, side, words) {
-            return Ok(vec![self.private(ctx, refusal)]);
+            return Ok(vec![self.secret(ctx, refusal)]);
         }
         let update = GameUpdate {
             conditionals: lines.clone(),
@@ -78,7 +78,7 @@ impl Service {
             ..Commit::default()
         };
         let text = self.lines_text(ctx.lang, "if-stored", record.id, game, lines.of(side));
-        let replies = vec![self.private(ctx, text)];
+        let replies = vec![self.secret(ctx, text)];
         let (_, replies) = self.commit_act(ctx, commit, now, move |_| replies).await?;
         self.keep_lines(record, game, lines);
         Ok(replies)
@@ -113,7 +113,7 @@ impl Service {
         let mut lines = record.conditionals.clone();
         let text = self.text(ctx, "if-cleared", &[("game", Arg::from(record.id))]);
         if lines.of(side).is_empty() {
-            return Ok(vec![self.private(ctx, text)]);
+            return Ok(vec![self.secret(ctx, text)]);
         }
         *lines.of_mut(side) = Lines::default();
         let update = GameUpdate {
@@ -125,10 +125,18 @@ impl Service {
             game_updates: vec![update],
             ..Commit::default()
         };
-        let replies = vec![self.private(ctx, text)];
+        let replies = vec![self.secret(ctx, text)];
         let (_, replies) = self.commit_act(ctx, commit, now, move |_| replies).await?;
         self.keep_lines(record, game, lines);
         Ok(replies)
+    }
+
+    /// An answer for the actor alone that tells their lines.
+    pub(super) fn secret(&self, ctx: &Context, text: String) -> Reply {
+        Reply {
+            secret: true,
+            ..self.private(ctx, text)
+        }
     }
 
     /// Committed: the next act on the game starts from its new lines
@@ -239,6 +247,7 @@ impl Service {
             ],
         );
         Some(Reply {
+            channel: record.channel.clone(),
             direct: reader.notify == crate::storage::Notify::Direct,
             ..self.public(ctx, Some(reader.platform_id.clone()), text)
         })

@@ -91,7 +91,7 @@ impl Service {
         if let Some((words, side)) = storing
             && let Err(refusal) = self.add_line(ctx, &game, &mut lines, side, words)
         {
-            return Ok(vec![self.private(ctx, refusal)]);
+            return Ok(vec![self.secret(ctx, refusal)]);
         }
         let answered = conditional::after_act(&mut game, &mut lines, &events, now);
         let away_notice = self.conditional_notice(ctx, record, &game, actor_side, &answered);
@@ -139,6 +139,11 @@ impl Service {
             claimed: claimed.as_deref(),
         };
         let mut reply = self.game_reply(ctx, public_lang, &told);
+        if line.is_some() {
+            // Lines may be written to the bot directly; the move they
+            // begin with is told where the game is played.
+            reply.channel = record.channel.clone();
+        }
         let confirmation = (public_lang != ctx.lang)
             .then(|| self.private(ctx, self.describe(ctx, ctx.lang, &told).join("\n")));
         // Ratings, ladder and tournament move in the commit that ends the game.
@@ -175,7 +180,7 @@ impl Service {
             let key = "if-stored";
             let stored =
                 self.lines_text(ctx.lang, key, record.id, &game, next.conditionals.of(side));
-            replies.push(self.private(ctx, stored));
+            replies.push(self.secret(ctx, stored));
         }
         replies.extend(away_notice);
         replies.extend(direct);

@@ -256,6 +256,10 @@ pub struct Reply {
     /// Send it to `to` as a direct message rather than in the channel.
     #[serde(default)]
     pub direct: bool,
+    /// Only `to` may ever see it (their conditional moves): a platform with
+    /// no private answer in a channel (Matrix) sends it as a direct message.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
     pub text: String,
     pub events: Vec<GameEvent>,
     /// A tournament's new pairings and byes, for tools that check them.

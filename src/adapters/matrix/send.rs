@@ -110,7 +110,7 @@ async fn deliver_one(
 /// The room a reply goes to: its channel, or the addressee's direct-message
 /// room. `None` for other platforms' channels and unknown rooms.
 async fn destination(client: &Client, reply: &Reply) -> Result<Option<Room>, matrix_sdk::Error> {
-    if reply.direct {
+    if reply.direct || reply.secret {
         let Some(user) = reply
             .to
             .as_deref()

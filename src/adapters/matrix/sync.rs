@@ -238,6 +238,10 @@ async fn handle_event(
         board_images: BoardImages::Drawn,
     };
     let replies = service.handle(act, Utc::now()).await;
+    // In a room with others than the player and the bot.
+    if replies.iter().any(|reply| reply.secret) && room.joined_members_count() > 2 {
+        hide_command(room, &event_id).await;
+    }
     choices.remember(&room_id, &player, &replies, Instant::now());
     tracing::debug!(replies = replies.len(), "act answered");
     if deliver(
@@ -251,5 +255,22 @@ async fn handle_event(
     {
         // Else the outbox worker sends them again, under the same transaction ids.
         service.answered(&key);
+    }
+}
+
+/// Redacts a command whose answer is secret (a line of conditional moves
+/// typed in a room), so the room's other members cannot read it. It takes
+/// the power to redact others' messages; without it the answer (sent as a
+/// direct message) says nothing more, and the README advises writing `/if`
+/// to the bot directly.
+async fn hide_command(room: &Room, event_id: &str) {
+    let Ok(event_id) = <&matrix_sdk::ruma::EventId>::try_from(event_id) else {
+        return;
+    };
+    if let Err(error) = room
+        .redact(event_id, Some("private: conditional moves"), None)
+        .await
+    {
+        tracing::debug!(%error, "cannot hide a conditional-moves command");
     }
 }
