@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use shakmaty::{Color, Position};
 
+use super::challenges::variant_line;
 use super::games::{Pick, board_view, restore};
 use super::texts::{self, Names};
 use super::{Attachment, Attempt, Context, Failure, Service};
@@ -93,6 +94,9 @@ impl Service {
         );
         let clocks = texts::clock_text(&self.i18n, ctx.lang, &names, game, ctx.now);
         let mut text = header;
+        if let Some((key, args)) = variant_line(game.variant(), game.start_fen()) {
+            text = format!("{text}\n{}", self.text(ctx, key, &args));
+        }
         if let Some(opening) = game.opening() {
             let line = self.text(
                 ctx,

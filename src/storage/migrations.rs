@@ -107,6 +107,10 @@ const SHARED: &[(&str, &str)] = &[
         "0015_tiebreaks",
         include_str!("../../migrations/shared/0015_tiebreaks.sql"),
     ),
+    (
+        "0016_chess960",
+        include_str!("../../migrations/shared/0016_chess960.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

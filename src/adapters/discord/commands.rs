@@ -12,10 +12,12 @@ mod tournament;
 pub use tournament::{TOURNAMENT, TOURNAMENT_FR, TOURNAMENT_NAME, tournament_subcommand};
 
 use super::interactions::Options;
+use crate::core::chess960;
 use crate::core::choices::{ColorChoice, Notify};
 use crate::core::command::{Command, CommandError, DrawAction, LadderAction, LeaveAction, UserRef};
 use crate::core::event::ClaimKind;
 use crate::core::notation::{Lang, MAX_MOVE_INPUT};
+use crate::core::variant::Variant;
 use crate::i18n::I18n;
 
 /// The longest FEN accepted (a legal FEN is under 100 bytes).
@@ -172,9 +174,37 @@ pub const CHESS: &[CommandSpec] = &[
                     max: MAX_PGN_OPTION,
                 },
             ),
+            opt(
+                "variant",
+                "variante",
+                Kind::Choice(&["standard", "chess960"]),
+            ),
+            opt(
+                "start",
+                "depart",
+                Kind::Integer {
+                    min: 0,
+                    max: chess960::COUNT as i64 - 1,
+                },
+            ),
         ],
         build: |o| {
+            let start = match o.integer("start") {
+                None => None,
+                Some(n) => match u16::try_from(n) {
+                    Ok(n) if n < chess960::COUNT => Some(n),
+                    _ => return Err(bad("start", &n.to_string())),
+                },
+            };
+            // As in the text commands: a numbered start is a Chess960 one.
+            let variant = match (o.text("variant"), start) {
+                (None, Some(_)) | (Some("chess960"), _) => Variant::Chess960,
+                (None | Some("standard"), None) => Variant::Standard,
+                (Some(other), _) => return Err(bad("variant", other)),
+            };
             Ok(Command::Challenge {
+                variant,
+                start,
                 opponent: o.user("user").map(user_ref).transpose()?,
                 color: match o.text("color") {
                     None | Some("random") => ColorChoice::Random,

@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 use super::rows::{self, CHALLENGE_COLUMNS, PLAYER_COLUMNS, SUMMARY_COLUMNS};
 use crate::core::event::{GameResult, parse_color};
 use crate::core::game::{DrawRules, Note, PlayerId};
+use crate::core::names::Named;
+use crate::core::variant::Variant;
 use crate::storage::sql::{Conn, Row, params};
 use crate::storage::{
     ChallengeRow, ChannelGames, FinishedGame, GameRecord, GameSummary, MoveRow, Result, check_moves,
@@ -17,10 +19,11 @@ use chrono::{DateTime, Utc};
 /// [`game_record`]; both players' [`PLAYER_COLUMNS`] follow.
 const GAME_COLUMNS: &str = "g.server_id, g.channel_id, g.start_fen, g.time_control, g.rated, \
      g.draw_agreement_allowed, g.draw_min_moves, g.status, g.result, g.reason, g.ended_at, \
-     g.pending_offer, g.version, g.created_at, g.clock, g.remind_at, g.plies, c.platform_id";
+     g.pending_offer, g.version, g.created_at, g.clock, g.remind_at, g.plies, c.platform_id, \
+     g.variant";
 
 /// Where the white player's columns start, after [`GAME_COLUMNS`].
-const WHITE_AT: usize = 18;
+const WHITE_AT: usize = 19;
 /// Where the black player's columns start.
 const BLACK_AT: usize = WHITE_AT + rows::PLAYER_WIDTH;
 
@@ -105,6 +108,7 @@ fn game_record(id: i64, row: &Row, moves: Vec<MoveRow>, notes: Vec<Note>) -> Res
         channel: row.string(18)?,
         clock: row.opt_json(15, "clock")?,
         remind_at: row.opt_time(16)?,
+        variant: row.parsed(19, "variant", Variant::from_name)?,
         start_fen: row.opt_string(3)?,
         time_control: row.string(4)?,
         rated: row.bool(5)?,
