@@ -45,11 +45,15 @@ fn table() -> Vec<TableGame> {
             Some((san, fen)) => (san, Some(fen.to_owned())),
             None => (rest, None),
         };
-        games.last_mut().expect("a start first").moves.push(TableMove {
-            uci: uci.to_owned(),
-            san: san.to_owned(),
-            fen_after: fen,
-        });
+        games
+            .last_mut()
+            .expect("a start first")
+            .moves
+            .push(TableMove {
+                uci: uci.to_owned(),
+                san: san.to_owned(),
+                fen_after: fen,
+            });
     }
     games
 }
@@ -118,7 +122,11 @@ fn replay(game: &TableGame, form: Form) {
     let out = Console::new().run(&script);
     let context = format!("start {} typed as {form:?}", game.start);
     let played = events_of(&out, "move_played");
-    assert_eq!(played.len(), game.moves.len(), "{context}: every move played");
+    assert_eq!(
+        played.len(),
+        game.moves.len(),
+        "{context}: every move played"
+    );
     for (index, m) in game.moves.iter().enumerate() {
         let ply = index + 1;
         let (reply, event) = move_reply(&out, ply);
@@ -140,7 +148,10 @@ fn replay(game: &TableGame, form: Form) {
 fn every_table_game_castles_alike_in_every_form() {
     let games = table();
     let starts: std::collections::BTreeSet<u16> = games.iter().map(|g| g.start).collect();
-    assert!(starts.len() >= 8, "at least eight start positions: {starts:?}");
+    assert!(
+        starts.len() >= 8,
+        "at least eight start positions: {starts:?}"
+    );
     for game in &games {
         let castlings = game.moves.iter().filter(|m| m.fen_after.is_some()).count();
         assert_eq!(castlings, 2, "start {}: both sides castle", game.start);
@@ -164,7 +175,11 @@ fn each_start_has_each_side_castle_both_ways() {
             for (index, m) in game.moves.iter().enumerate() {
                 if m.san.starts_with("O-O") {
                     let side = if index % 2 == 0 { "white" } else { "black" };
-                    let way = if m.san.starts_with("O-O-O") { "long" } else { "short" };
+                    let way = if m.san.starts_with("O-O-O") {
+                        "long"
+                    } else {
+                        "short"
+                    };
                     seen.insert((side, way));
                 }
             }
