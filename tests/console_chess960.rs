@@ -188,7 +188,8 @@ fn a_random_start_is_drawn_and_refusals_are_explained() {
     let out = console.run(
         "alice: /challenge @bob variant:chess960
          alice: /challenge @bob start:12 fen:\"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"
-         alice: /challenge @bob start:960",
+         alice: /challenge @bob start:960
+         alice: /challenge @bob start:12 pgn:\"1. e4\"",
     );
     let text = text_of(&out[0]);
     let number: u16 = text
@@ -199,6 +200,10 @@ fn a_random_start_is_drawn_and_refusals_are_explained() {
     assert!(number < 960, "{text}");
     assert_eq!(text_of(&out[1]), "Give a start number or a FEN, not both.");
     assert!(text_of(&out[2]).contains("960"), "{}", text_of(&out[2]));
+    assert_eq!(
+        text_of(&out[3]),
+        "Give either the position (fen: or start:) or the game so far (pgn:), not both."
+    );
 }
 
 #[test]

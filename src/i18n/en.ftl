@@ -36,7 +36,7 @@ challenge-continued = { $player } challenges { $opponent } (challenge C{ $challe
 } to play (unrated): /accept or /decline.
 game-continued = Game #{ $game } goes on from move { $move }: { $white } (White) against { $black } (Black). { $turn }, your move.
 challenge-continued-open = A game begun elsewhere is continued with its opponent: name them (/challenge @player pgn:"...").
-challenge-continued-fen = Give either the position (fen:) or the game so far (pgn:), not both.
+challenge-continued-fen = Give either the position (fen: or start:) or the game so far (pgn:), not both.
 challenge-continued-rated = A game begun elsewhere is never rated: leave rated: out.
 challenge-continued-color = Which side did you have in that game? Add color:white or color:black.
 pgn-too_long = That PGN is too long.

@@ -45,7 +45,7 @@ challenge-continued = { $player } défie { $opponent } (défi C{ $challenge }) d
 } au trait (partie non classée) : /accept ou /decline.
 game-continued = La partie n° { $game } reprend au coup { $move } : { $white } (Blancs) contre { $black } (Noirs). { $turn }, à vous de jouer.
 challenge-continued-open = Une partie commencée ailleurs se continue avec son adversaire : nommez-le (/challenge @joueur pgn:"...").
-challenge-continued-fen = Donnez soit la position (fen:), soit la partie jusqu’ici (pgn:), pas les deux.
+challenge-continued-fen = Donnez soit la position (fen: ou depart:), soit la partie jusqu’ici (pgn:), pas les deux.
 challenge-continued-rated = Une partie commencée ailleurs n’est jamais classée : retirez rated:.
 challenge-continued-color = Quelle couleur aviez-vous dans cette partie ? Ajoutez color:white ou color:black.
 pgn-too_long = Ce PGN est trop long.

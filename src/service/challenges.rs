@@ -80,6 +80,10 @@ impl Service {
         }
         let (continuation, color) = match pgn {
             None => (None, *color),
+            Some(_) if start.is_some() => {
+                let text = self.text(ctx, "challenge-continued-fen", &[]);
+                return Ok(vec![self.private(ctx, text)]);
+            }
             Some(text) => {
                 match continuation(ctx, text, challenged.as_ref(), &fen, *rated, *color) {
                     Ok((continuation, color)) => (Some(continuation), color),
