@@ -53,6 +53,11 @@ fn a_numbered_chess960_game_castles_both_ways_across_a_restart_and_exports_its_p
         "the challenge names its start: {}",
         text_of(&first[0])
     );
+    assert!(
+        text_of(&first[1]).ends_with("\nChess960 #7"),
+        "the game's start names it too: {}",
+        text_of(&first[1])
+    );
     let start = first[1]["board"]["fen"].as_str().expect("a board");
     assert_eq!(
         start,

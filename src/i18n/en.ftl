@@ -97,7 +97,7 @@ language-set = Language set to English.
 language-reset = Language set back to the server's.
 help =
     Commands:
-    /challenge [@player] [color:white|black|random] [rated:yes|no] [fen:"..."] [pgn:"1. e4 e5 ..."] · /accept · /decline · /cancel
+    /challenge [@player] [color:white|black|random] [rated:yes|no] [fen:"..."] [pgn:"1. e4 e5 ..."] [variant:chess960] [start:0-959] · /accept · /decline · /cancel
     /move <move> [offer_draw] [game:<id>] · /draw offer|accept|decline · /claim [threefold|fifty] [<move>]
     /leave start <days>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@player] · /record @a @b · /standings [season:<name>]

@@ -266,6 +266,7 @@ impl Service {
             }),
         };
         let continued_moves = game.moves().len();
+        let started_variant = variant_line(game.variant(), game.start_fen());
         let next_move = game.position().fullmoves().get();
         // A ladder challenge becomes a ladder game.
         let ladder_match = self.pending_ladder_match(challenge.id).await?;
@@ -314,7 +315,10 @@ impl Service {
                     (false, 0) => "game-started",
                     (false, _) => "game-continued",
                 };
-                let text = i18n.text(lang, id, &args);
+                let mut text = i18n.text(lang, id, &args);
+                if let Some((key, variant_args)) = &started_variant {
+                    text = format!("{text}\n{}", i18n.text(lang, key, variant_args));
+                }
                 let mut reply = Reply {
                     channel: channel.clone(),
                     to: Some(names.platform_id(turn).to_owned()),
