@@ -68,7 +68,7 @@ impl Service {
         // A Chess960 game's start is drawn now, so the challenge shows it.
         let fen = match variant {
             Variant::Chess960 if fen.is_none() && pgn.is_none() => {
-                chess960::fen(start.unwrap_or_else(random_start))
+                chess960::fen(start.unwrap_or_else(|| random_start(now)))
             }
             _ => fen.clone(),
         };
@@ -540,11 +540,12 @@ fn check_start(variant: Variant, fen: &str, now: DateTime<Utc>) -> Result<(), Se
 }
 
 /// A Chess960 start drawn at random. std's hasher keys come from the
-/// operating system's randomness and change with every `RandomState`, which
-/// is all a fair draw among 960 needs (the bias of 2⁶⁴ mod 960 is nil).
-fn random_start() -> u16 {
+/// operating system's randomness and change with every `RandomState`, so
+/// hashing the act's instant with them is a fair draw among 960 (the bias
+/// of 2⁶⁴ mod 960 is nil) without a random-number crate.
+fn random_start(now: DateTime<Utc>) -> u16 {
     use std::hash::{BuildHasher, RandomState};
-    let draw = RandomState::new().hash_one(std::time::SystemTime::now());
+    let draw = RandomState::new().hash_one(now);
     (draw % u64::from(chess960::COUNT)) as u16
 }
 
@@ -588,5 +589,39 @@ fn seat(
             white: acceptor,
             black: challenge.challenger,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn random_starts_are_numbers_and_vary_at_one_instant() {
+        let now = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
+        let draws: std::collections::HashSet<u16> = (0..64).map(|_| random_start(now)).collect();
+        assert!(draws.iter().all(|&n| n < chess960::COUNT), "{draws:?}");
+        // 64 draws among 960 all alike would be a broken source.
+        assert!(draws.len() > 32, "{draws:?}");
+    }
+
+    #[test]
+    fn a_chess960_game_is_named_by_its_start() {
+        let named = |fen: Option<&str>| {
+            variant_line(Variant::Chess960, fen).map(|(key, args)| (key, args.len()))
+        };
+        assert_eq!(
+            named(chess960::fen(7).as_deref()),
+            Some(("variant-chess960", 1))
+        );
+        assert_eq!(
+            named(Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1")),
+            Some(("variant-chess960-position", 0))
+        );
+        assert_eq!(
+            variant_line(Variant::Standard, None).map(|(key, _)| key),
+            None
+        );
     }
 }
