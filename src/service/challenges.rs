@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use shakmaty::{Color, Position};
 
-use super::texts::Names;
+use super::texts::{Names, variant_line};
 use super::{Attempt, Context, Failure, Prompt, Reply, Service};
 use crate::core::chess960;
 use crate::core::choices::ColorChoice;
@@ -549,22 +549,6 @@ fn random_start(now: DateTime<Utc>) -> u16 {
     (draw % u64::from(chess960::COUNT)) as u16
 }
 
-/// The line that names a game's rules, for a Chess960 game: its start's
-/// number, or just the variant when it starts from another position.
-pub(super) fn variant_line(
-    variant: Variant,
-    start_fen: Option<&str>,
-) -> Option<(&'static str, Vec<(&'static str, Arg)>)> {
-    match (variant, start_fen.and_then(chess960::number_of_fen)) {
-        (Variant::Standard, _) => None,
-        (Variant::Chess960, Some(number)) => Some((
-            "variant-chess960",
-            vec![("number", Arg::from(u32::from(number)))],
-        )),
-        (Variant::Chess960, None) => Some(("variant-chess960-position", Vec::new())),
-    }
-}
-
 /// Who plays which colour once `acceptor` accepts.
 fn seat(
     challenge: &ChallengeRow,
@@ -604,24 +588,5 @@ mod tests {
         assert!(draws.iter().all(|&n| n < chess960::COUNT), "{draws:?}");
         // 64 draws among 960 all alike would be a broken source.
         assert!(draws.len() > 32, "{draws:?}");
-    }
-
-    #[test]
-    fn a_chess960_game_is_named_by_its_start() {
-        let named = |fen: Option<&str>| {
-            variant_line(Variant::Chess960, fen).map(|(key, args)| (key, args.len()))
-        };
-        assert_eq!(
-            named(chess960::fen(7).as_deref()),
-            Some(("variant-chess960", 1))
-        );
-        assert_eq!(
-            named(Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1")),
-            Some(("variant-chess960-position", 0))
-        );
-        assert_eq!(
-            variant_line(Variant::Standard, None).map(|(key, _)| key),
-            None
-        );
     }
 }

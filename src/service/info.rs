@@ -4,9 +4,8 @@ use std::sync::Arc;
 
 use shakmaty::{Color, Position};
 
-use super::challenges::variant_line;
 use super::games::{Pick, board_view, restore};
-use super::texts::{self, Names};
+use super::texts::{self, Names, variant_line};
 use super::{Attachment, Attempt, Context, Failure, Service};
 use crate::competition::standings::{self, Finished};
 use crate::core::command::UserRef;
