@@ -571,8 +571,7 @@ fn parse_challenge(words: &mut Words) -> Result<Command, CommandError> {
     })
 }
 
-/// `variant:chess960` and `start:NNN` (French `variante:`, `depart:`). A
-/// numbered start is a Chess960 one, so `start:` alone asks for Chess960.
+/// `variant:chess960` and `start:NNN` (French `variante:`, `depart:`).
 fn take_variant(words: &mut Words) -> Result<(Variant, Option<u16>), CommandError> {
     let start = match words.take("start").or_else(|| words.take("depart")) {
         None => None,
@@ -581,16 +580,22 @@ fn take_variant(words: &mut Words) -> Result<(Variant, Option<u16>), CommandErro
             _ => return Err(bad("start", &value)),
         },
     };
-    let variant = match words.take("variant").or_else(|| words.take("variante")) {
-        None if start.is_some() => Variant::Chess960,
-        None => Variant::Standard,
-        Some(value) => match Variant::from_word(&value) {
-            Some(Variant::Standard) if start.is_some() => return Err(bad("variant", &value)),
-            Some(variant) => variant,
-            None => return Err(bad("variant", &value)),
-        },
-    };
-    Ok((variant, start))
+    let variant = words.take("variant").or_else(|| words.take("variante"));
+    Ok((challenge_variant(variant.as_deref(), start)?, start))
+}
+
+/// The variant a challenge asks for, from its `variant` option (a word, see
+/// [`Variant::from_word`]) and its numbered start, which is a Chess960 one:
+/// `start:` alone asks for Chess960, and with `variant:standard` it is refused.
+/// Shared by every adapter that reads options (text here, Discord's table).
+pub fn challenge_variant(word: Option<&str>, start: Option<u16>) -> Result<Variant, CommandError> {
+    match (word.map(|w| (w, Variant::from_word(w))), start) {
+        (None, None) => Ok(Variant::Standard),
+        (None, Some(_)) => Ok(Variant::Chess960),
+        (Some((_, Some(Variant::Chess960))), _) => Ok(Variant::Chess960),
+        (Some((_, Some(Variant::Standard))), None) => Ok(Variant::Standard),
+        (Some((word, _)), _) => Err(bad("variant", word)),
+    }
 }
 
 /// The first `@name` positional word, removed.

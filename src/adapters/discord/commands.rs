@@ -14,10 +14,11 @@ pub use tournament::{TOURNAMENT, TOURNAMENT_FR, TOURNAMENT_NAME, tournament_subc
 use super::interactions::Options;
 use crate::core::chess960;
 use crate::core::choices::{ColorChoice, Notify};
-use crate::core::command::{Command, CommandError, DrawAction, LadderAction, LeaveAction, UserRef};
+use crate::core::command::{
+    Command, CommandError, DrawAction, LadderAction, LeaveAction, UserRef, challenge_variant,
+};
 use crate::core::event::ClaimKind;
 use crate::core::notation::{Lang, MAX_MOVE_INPUT};
-use crate::core::variant::Variant;
 use crate::i18n::I18n;
 
 /// The longest FEN accepted (a legal FEN is under 100 bytes).
@@ -196,14 +197,8 @@ pub const CHESS: &[CommandSpec] = &[
                     _ => return Err(bad("start", &n.to_string())),
                 },
             };
-            // As in the text commands: a numbered start is a Chess960 one.
-            let variant = match (o.text("variant"), start) {
-                (None, Some(_)) | (Some("chess960"), _) => Variant::Chess960,
-                (None | Some("standard"), None) => Variant::Standard,
-                (Some(other), _) => return Err(bad("variant", other)),
-            };
             Ok(Command::Challenge {
-                variant,
+                variant: challenge_variant(o.text("variant"), start)?,
                 start,
                 opponent: o.user("user").map(user_ref).transpose()?,
                 color: match o.text("color") {
