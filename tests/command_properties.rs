@@ -387,8 +387,12 @@ fn follow(command: &Command) {
             opponent,
             fen,
             time_control,
+            start,
             ..
         } => {
+            if let Some(number) = start {
+                assert!(*number < pawnpost::core::chess960::COUNT);
+            }
             if let Some(opponent) = opponent {
                 let _ = (opponent.as_str(), opponent.display_name());
             }

@@ -10,6 +10,7 @@ use pawnpost::core::names::Named;
 use pawnpost::core::notation::Lang;
 use pawnpost::core::platform::Platform;
 use pawnpost::core::tournament::{System, TieBreak};
+use pawnpost::core::variant::Variant;
 use pawnpost::storage::{ChallengeStatus, LadderMatchStatus, PairingScore, TournamentState};
 use strum::VariantArray;
 
@@ -60,6 +61,16 @@ fn platforms() {
         (Platform::Console, "console"),
         (Platform::Discord, "discord"),
         (Platform::Matrix, "matrix"),
+    ];
+    names_are(&table);
+    serde_names_agree(&table);
+}
+
+#[test]
+fn variants_and_rating_pools() {
+    let table = [
+        (Variant::Standard, "standard"),
+        (Variant::Chess960, "chess960"),
     ];
     names_are(&table);
     serde_names_agree(&table);

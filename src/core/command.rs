@@ -23,6 +23,7 @@ pub mod tournament_limits {
 use super::choices::{ColorChoice, Notify};
 use super::event::ClaimKind;
 use super::notation::{Lang, MAX_MOVE_INPUT};
+use super::variant::Variant;
 
 /// The longest command line accepted: room for a game to continue
 /// (`/challenge @bob pgn:"1. e4 e5 …"`, about 11 bytes a move, so a
@@ -172,6 +173,11 @@ pub enum Command {
         /// A game begun elsewhere to continue (PGN: tags optional, then
         /// the moves so far); such a game is never rated.
         pgn: Option<String>,
+        /// The rules to play by; a Chess960 game starts from `start`, or
+        /// from `fen`, or from a start drawn at random.
+        variant: Variant,
+        /// A Chess960 start by its number (0–959, 518 the standard one).
+        start: Option<u16>,
     },
     Accept {
         challenge: Option<i64>,
@@ -575,6 +581,7 @@ fn parse_challenge(words: &mut Words) -> Result<Command, CommandError> {
     };
     let fen = words.take("fen").map(|f| f.trim().to_owned());
     let time_control = words.take("time");
+    let (variant, start) = take_variant(words)?;
     Ok(Command::Challenge {
         opponent,
         color,
@@ -582,7 +589,36 @@ fn parse_challenge(words: &mut Words) -> Result<Command, CommandError> {
         fen,
         time_control,
         pgn,
+        variant,
+        start,
     })
+}
+
+/// `variant:chess960` and `start:NNN` (French `variante:`, `depart:`).
+fn take_variant(words: &mut Words) -> Result<(Variant, Option<u16>), CommandError> {
+    let start = match words.take("start").or_else(|| words.take("depart")) {
+        None => None,
+        Some(value) => match value.trim().trim_start_matches('#').parse::<u16>() {
+            Ok(number) if number < super::chess960::COUNT => Some(number),
+            _ => return Err(bad("start", &value)),
+        },
+    };
+    let variant = words.take("variant").or_else(|| words.take("variante"));
+    Ok((challenge_variant(variant.as_deref(), start)?, start))
+}
+
+/// The variant a challenge asks for, from its `variant` option (a word, see
+/// [`Variant::from_word`]) and its numbered start, which is a Chess960 one:
+/// `start:` alone asks for Chess960, and with `variant:standard` it is refused.
+/// Shared by every adapter that reads options (text here, Discord's table).
+pub fn challenge_variant(word: Option<&str>, start: Option<u16>) -> Result<Variant, CommandError> {
+    match (word.map(|w| (w, Variant::from_word(w))), start) {
+        (None, None) => Ok(Variant::Standard),
+        (None, Some(_)) => Ok(Variant::Chess960),
+        (Some((_, Some(Variant::Chess960))), _) => Ok(Variant::Chess960),
+        (Some((_, Some(Variant::Standard))), None) => Ok(Variant::Standard),
+        (Some((word, _)), _) => Err(bad("variant", word)),
+    }
 }
 
 /// The first `@name` positional word, removed.
@@ -882,6 +918,8 @@ mod tests {
                     fen: None,
                     time_control: None,
                     pgn: None,
+                    variant: Variant::Standard,
+                    start: None,
                 },
             ),
             (
@@ -893,6 +931,8 @@ mod tests {
                     fen: Some("8/8/4k3/8/8/3K4/3Q4/8 w - - 0 1".into()),
                     time_control: None,
                     pgn: None,
+                    variant: Variant::Standard,
+                    start: None,
                 },
             ),
             (
@@ -906,6 +946,48 @@ mod tests {
                     fen: None,
                     time_control: None,
                     pgn: Some("[White \"a\\b\"] 1. e4".into()),
+                    variant: Variant::Standard,
+                    start: None,
+                },
+            ),
+            (
+                "/challenge @bob variant:chess960 start:#12",
+                Command::Challenge {
+                    opponent: Some(UserRef("bob".into(), None)),
+                    color: ColorChoice::Random,
+                    rated: true,
+                    fen: None,
+                    time_control: None,
+                    pgn: None,
+                    variant: Variant::Chess960,
+                    start: Some(12),
+                },
+            ),
+            (
+                // French option names, and a start alone is a Chess960 one.
+                "/défi color:blancs depart:518",
+                Command::Challenge {
+                    opponent: None,
+                    color: ColorChoice::White,
+                    rated: true,
+                    fen: None,
+                    time_control: None,
+                    pgn: None,
+                    variant: Variant::Chess960,
+                    start: Some(518),
+                },
+            ),
+            (
+                "/defi variante:960",
+                Command::Challenge {
+                    opponent: None,
+                    color: ColorChoice::Random,
+                    rated: true,
+                    fen: None,
+                    time_control: None,
+                    pgn: None,
+                    variant: Variant::Chess960,
+                    start: None,
                 },
             ),
             ("/accept", Command::Accept { challenge: None }),
@@ -1043,6 +1125,11 @@ mod tests {
             ("/move Nf3 game:-1", "bad_value"),
             ("/draw maybe", "bad_value"),
             ("/challenge color:green", "bad_value"),
+            ("/challenge start:960", "bad_value"),
+            ("/challenge start:-1", "bad_value"),
+            ("/challenge start:1é", "bad_value"),
+            ("/challenge variant:atomic", "bad_value"),
+            ("/challenge variant:standard start:3", "bad_value"),
             ("/resign now", "unexpected_argument"),
             ("/challenge fen:\"8/8", "unclosed_quote"),
             ("/move aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "too_long"),

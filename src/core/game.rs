@@ -21,6 +21,7 @@ use super::clock::{Clock, TimeControl};
 use super::event::{ClaimKind, Event, GameResult, Reason};
 use super::notation::{self, MoveInputError, Reader};
 use super::unwinnable;
+use super::variant::Variant;
 
 /// The longest note a moderator may attach to an adjudication.
 pub const MAX_ADJUDICATION_NOTE: usize = 200;
@@ -309,9 +310,14 @@ pub enum Status {
 pub struct Game {
     players: Players,
     rules: DrawRules,
+    variant: Variant,
     start: Chess,
-    /// The start FEN when the game did not begin from the standard position.
+    /// The start FEN when the game did not begin from the standard position
+    /// (always kept for Chess960: its start is part of the game's record).
     start_fen: Option<String>,
+    /// The start is the standard position (the only start opening names
+    /// are known for).
+    standard_start: bool,
     started_at: DateTime<Utc>,
     position: Chess,
     /// Repetition keys of every position so far, the start first.
@@ -324,14 +330,27 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game from the standard position, or from `fen`.
+    /// A new game of standard chess from the standard position, or from `fen`.
     pub fn new(
         players: Players,
         fen: Option<&str>,
         rules: DrawRules,
         now: DateTime<Utc>,
     ) -> Result<Game, SetupError> {
-        let game = Game::new_unchecked(players, fen, rules, now)?;
+        Game::new_variant(Variant::Standard, players, fen, rules, now)
+    }
+
+    /// A new game of `variant` from the standard position, or from `fen`
+    /// (read with the variant's castling rules: a Chess960 FEN may give its
+    /// castling rights in X-FEN or Shredder-FEN).
+    pub fn new_variant(
+        variant: Variant,
+        players: Players,
+        fen: Option<&str>,
+        rules: DrawRules,
+        now: DateTime<Utc>,
+    ) -> Result<Game, SetupError> {
+        let game = Game::new_unchecked(variant, players, fen, rules, now)?;
         // Mate and stalemate leave nothing to play. A dead position is still
         // set up: the core ends it as soon as a move is made.
         if game.start.legal_moves().is_empty() {
@@ -342,6 +361,7 @@ impl Game {
 
     /// A game from any legal start, even one that is already over.
     fn new_unchecked(
+        variant: Variant,
         players: Players,
         fen: Option<&str>,
         rules: DrawRules,
@@ -350,19 +370,24 @@ impl Game {
         if players.white == players.black {
             return Err(SetupError::SamePlayer);
         }
-        let (start, start_fen) = match fen {
-            None => (Chess::default(), None),
-            Some(text) => {
-                let pos = parse_start_fen(text)?;
+        let (start, start_fen, standard_start) = match (variant, fen) {
+            (Variant::Standard, None) => (Chess::default(), None, true),
+            (_, fen) => {
+                let text = fen.unwrap_or(STANDARD_FEN);
+                let pos = parse_start_fen(text, variant.castling_mode())?;
                 let normalised = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+                // Equality ignores the move counters and the castling mode.
                 let is_standard = pos == Chess::default();
-                (pos, (!is_standard).then_some(normalised))
+                let kept = (!is_standard || variant == Variant::Chess960).then_some(normalised);
+                (pos, kept, is_standard)
             }
         };
         let turn = start.turn();
         Ok(Game {
             players,
             rules,
+            variant,
+            standard_start,
             history: vec![adjudicate::position_key(&start)],
             position: start.clone(),
             start,
@@ -386,6 +411,20 @@ impl Game {
 
     pub fn start_position(&self) -> &Chess {
         &self.start
+    }
+
+    /// The rules the game is played by.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The Chess960 number of the start position, for a Chess960 game that
+    /// began from one (518 is the standard position).
+    pub fn chess960_number(&self) -> Option<u16> {
+        match self.variant {
+            Variant::Chess960 => super::chess960::number_of_fen(self.start_fen.as_deref()?),
+            Variant::Standard => None,
+        }
     }
 
     /// The start FEN, or `None` for the standard position.
@@ -414,7 +453,7 @@ impl Game {
 
     /// The opening of the first `plies` moves.
     fn opening_before(&self, plies: usize) -> Option<super::opening::Opening> {
-        if self.start_fen.is_some() {
+        if !self.standard_start {
             return None;
         }
         let mut position = self.start.clone();
@@ -431,7 +470,7 @@ impl Game {
     /// than the game had before: what a move's reply announces. Cheap when
     /// the position is not named, as after the opening it never is.
     pub fn opening_reached(&self) -> Option<super::opening::Opening> {
-        if self.start_fen.is_some() || self.moves.is_empty() {
+        if !self.standard_start || self.moves.is_empty() {
             return None;
         }
         let now = super::opening::at(&self.position)?;
@@ -566,6 +605,7 @@ impl Game {
     /// offer and status as they are (a result once reached is never recomputed).
     #[allow(clippy::too_many_arguments)]
     pub fn restore<'a>(
+        variant: Variant,
         players: Players,
         fen: Option<&str>,
         rules: DrawRules,
@@ -575,11 +615,16 @@ impl Game {
         pending_offer: Option<Color>,
         status: Status,
     ) -> Result<Game, RestoreError> {
-        let mut game = Game::new(players, fen, rules, started_at).or_else(|e| match e {
-            // A stored game may legitimately start from any legal position.
-            SetupError::AlreadyOver => Game::new_unchecked(players, fen, rules, started_at),
-            other => Err(other),
-        })?;
+        let mut game =
+            Game::new_variant(variant, players, fen, rules, started_at).or_else(|e| {
+                match e {
+                    // A stored game may legitimately start from any legal position.
+                    SetupError::AlreadyOver => {
+                        Game::new_unchecked(variant, players, fen, rules, started_at)
+                    }
+                    other => Err(other),
+                }
+            })?;
         for (index, stored) in moves.into_iter().enumerate() {
             let bad = || RestoreError::BadMove {
                 ply: index as u32 + 1,
@@ -605,7 +650,9 @@ impl Game {
         offer_draw: bool,
         at: DateTime<Utc>,
     ) -> (SanPlus, UciMove) {
-        let uci = m.to_uci(CastlingMode::Standard);
+        // Chess960 castling is stored king-takes-rook (`b1a1`): the king's
+        // two-square form may be a plain king move there.
+        let uci = m.to_uci(self.variant.castling_mode());
         let san = match known_san {
             Some(san) => {
                 self.position.play_unchecked(m);
@@ -723,7 +770,8 @@ impl Game {
                 adjudicate::upheld_claim(&after, &history, kind)
             }
         };
-        let written_uci = written.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+        let mode = self.variant.castling_mode();
+        let written_uci = written.map(|m| m.to_uci(mode).to_string());
 
         if let Some(kind) = upheld {
             self.note(
@@ -906,12 +954,15 @@ impl Game {
     }
 }
 
-fn parse_start_fen(text: &str) -> Result<Chess, SetupError> {
+/// The standard start position's FEN, as [`Fen::from_position`] writes it.
+const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn parse_start_fen(text: &str, mode: CastlingMode) -> Result<Chess, SetupError> {
     if text.len() > MAX_FEN {
         return Err(SetupError::FenTooLong);
     }
     let fen: Fen = text.trim().parse().map_err(|_| SetupError::BadFen)?;
-    fen.into_position(CastlingMode::Standard)
+    fen.into_position(mode)
         .map_err(|_| SetupError::IllegalPosition)
 }
 
@@ -987,6 +1038,7 @@ mod tests {
             .map(|m| (m.uci.to_string(), m.san.to_string(), m.at, m.draw_offer))
             .collect();
         let restored = Game::restore(
+            Variant::Standard,
             PLAYERS,
             None,
             DrawRules::default(),
@@ -1013,6 +1065,7 @@ mod tests {
             draw_offer: false,
         }];
         let err = Game::restore(
+            Variant::Standard,
             PLAYERS,
             None,
             DrawRules::default(),

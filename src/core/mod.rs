@@ -11,6 +11,7 @@
 //! depend on it, never the reverse.
 
 pub mod adjudicate;
+pub mod chess960;
 pub mod choices;
 pub mod clock;
 pub mod command;
@@ -24,6 +25,7 @@ pub mod pgn;
 pub mod platform;
 pub mod tournament;
 pub mod unwinnable;
+pub mod variant;
 
 #[cfg(test)]
 pub(crate) mod test_positions {

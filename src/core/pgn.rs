@@ -38,6 +38,7 @@ use shakmaty::{Chess, Color, KnownOutcome, Position};
 use super::clock::TimeControl;
 use super::event::{ClaimKind, GameResult, Reason};
 use super::game::{DrawRules, Game, Note, NoteKind, Players, SetupError, Status};
+use super::variant::Variant;
 use crate::core::names::Named;
 
 /// The longest PGN text [`import`] reads; longer text is refused unread.
@@ -166,6 +167,12 @@ pub fn export(game: &Game, tags: &PgnTags) -> String {
         tag("Opening", opening.name);
     }
     tag("Termination", termination(reason));
+    if let Some(variant) = game.variant().pgn_tag() {
+        tag("Variant", variant);
+    }
+    // A Chess960 FEN's castling rights are X-FEN (`KQkq` while the rooks
+    // are the outermost ones, their files otherwise), which python-chess,
+    // lichess and the PGN importer here all read.
     if let Some(fen) = game.start_fen() {
         tag("SetUp", "1");
         tag("FEN", fen);
@@ -542,20 +549,21 @@ impl RecordedGame {
     /// else `Date`), or at `now` when it gives none.
     pub fn play(&self, players: Players, now: DateTime<Utc>) -> Result<Game, PgnError> {
         let parsed = &self.parsed;
-        if let Some(variant) = parsed.tag("Variant") {
-            let name = variant.trim().to_ascii_lowercase();
-            if !matches!(name.as_str(), "" | "standard" | "chess" | "from position") {
-                return Err(PgnError::UnsupportedVariant(bound_tag(variant)));
-            }
-        }
+        let variant = match parsed.tag("Variant") {
+            None => Variant::Standard,
+            Some(tag) => Variant::from_pgn_tag(tag)
+                .ok_or_else(|| PgnError::UnsupportedVariant(bound_tag(tag)))?,
+        };
         let at = parsed.started_at().unwrap_or(now);
         let fen = parsed
             .tag("FEN")
             .filter(|_| parsed.tag("SetUp") != Some("0"));
-        let mut game = Game::new(players, fen, DrawRules::default(), at).map_err(|e| match e {
-            SetupError::SamePlayer => PgnError::Setup(e),
-            _ => PgnError::BadFen(e),
-        })?;
+        let rules = DrawRules::default();
+        let mut game =
+            Game::new_variant(variant, players, fen, rules, at).map_err(|e| match e {
+                SetupError::SamePlayer => PgnError::Setup(e),
+                _ => PgnError::BadFen(e),
+            })?;
 
         let mut last_move = None;
         for (i, item) in parsed.items.iter().enumerate() {
@@ -595,8 +603,9 @@ impl RecordedGame {
 /// started and the moves played so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Continuation {
+    pub variant: Variant,
     pub start_fen: Option<String>,
-    /// The moves so far, in UCI (castling as `e1g1`).
+    /// The moves so far, in UCI (castling as `e1g1`; king-takes-rook `b1a1` in Chess960).
     pub moves: Vec<String>,
     /// The record's `White` and `Black` names (`?` when not given).
     pub white: String,
@@ -620,6 +629,7 @@ impl Continuation {
             return Err(PgnError::AlreadyOver(result));
         }
         Ok(Continuation {
+            variant: game.variant(),
             start_fen: game.start_fen().map(str::to_owned),
             moves: game.moves().iter().map(|m| m.uci.to_string()).collect(),
             white: tags.white,
@@ -638,13 +648,15 @@ impl Continuation {
     /// its clock, if any, is started afterwards by the caller. `moves` is
     /// [`Continuation::moves_text`]'s form.
     pub fn resume(
+        variant: Variant,
         players: Players,
         start_fen: Option<&str>,
         moves: &str,
         rules: DrawRules,
         now: DateTime<Utc>,
     ) -> Result<Game, PgnError> {
-        let mut game = Game::new(players, start_fen, rules, now).map_err(PgnError::Setup)?;
+        let mut game =
+            Game::new_variant(variant, players, start_fen, rules, now).map_err(PgnError::Setup)?;
         for (index, uci) in moves.split_whitespace().enumerate() {
             let illegal = || PgnError::IllegalMove {
                 ply: index as u32 + 1,
@@ -1110,6 +1122,7 @@ mod tests {
             },
         ];
         let game = Game::restore(
+            crate::core::variant::Variant::Standard,
             players(),
             None,
             DrawRules::default(),
@@ -1396,6 +1409,7 @@ mod tests {
         assert_eq!(read.black, "?");
         assert_eq!((read.next_move, read.turn), (2, Color::Black));
         let game = Continuation::resume(
+            Variant::Standard,
             players(),
             None,
             &read.moves_text(),
@@ -1416,12 +1430,72 @@ mod tests {
         let castled = Continuation::read("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O").expect("reads");
         assert_eq!(castled.moves.last().map(String::as_str), Some("e1g1"));
         assert_eq!(
-            Continuation::resume(players(), None, "e2e4 e2e4", DrawRules::default(), t0())
-                .map(|_| ())
-                .unwrap_err()
-                .kind(),
+            Continuation::resume(
+                Variant::Standard,
+                players(),
+                None,
+                "e2e4 e2e4",
+                DrawRules::default(),
+                t0()
+            )
+            .map(|_| ())
+            .unwrap_err()
+            .kind(),
             "illegal_move"
         );
+    }
+
+    #[test]
+    fn a_chess960_game_round_trips_with_its_variant_and_start() {
+        // Start 0 (BBQNNRKR): castling short leaves the king on g1 where it
+        // stood, and the h-rook goes to f1 (once the other rook left it).
+        let fen = crate::core::chess960::fen(0).expect("a number");
+        let mut game = Game::new_variant(
+            Variant::Chess960,
+            players(),
+            Some(&fen),
+            DrawRules::default(),
+            t0(),
+        )
+        .expect("setup");
+        for san in ["f4", "f5", "Rf3", "Rf6", "O-O", "O-O"] {
+            let m = san
+                .parse::<SanPlus>()
+                .expect("SAN")
+                .san
+                .to_move(game.position())
+                .expect("legal");
+            game.play(m, false, t0());
+        }
+        let uci: Vec<String> = game.moves().iter().map(|m| m.uci.to_string()).collect();
+        assert_eq!(
+            uci[4], "g1h1",
+            "Chess960 castling is stored king-takes-rook"
+        );
+        let text = export(&game, &tags());
+        assert!(text.contains("[Variant \"Chess960\"]\n"), "{text}");
+        assert!(
+            text.contains(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]")),
+            "{text}"
+        );
+        assert!(text.contains("3. O-O O-O"), "{text}");
+        assert!(!text.contains("[Opening"), "{text}");
+        let (back, _) = import(&text, players(), t0()).expect("imports");
+        assert_eq!(back.variant(), Variant::Chess960);
+        assert_eq!(back.position(), game.position());
+        assert_eq!(back.chess960_number(), Some(0));
+        let continued = Continuation::read(&text).expect("reads");
+        assert_eq!(continued.variant, Variant::Chess960);
+        let resumed = Continuation::resume(
+            continued.variant,
+            players(),
+            continued.start_fen.as_deref(),
+            &continued.moves_text(),
+            DrawRules::default(),
+            t0(),
+        )
+        .expect("resumes");
+        assert_eq!(resumed.position(), game.position());
     }
 
     #[test]
@@ -1446,7 +1520,7 @@ mod tests {
         assert_eq!(err("[Result \"1-0\"]\n\n1. e4 0-1"), "result_conflict");
         assert_eq!(err("[FEN \"not a fen\"]\n\n1. e4 *"), "bad_fen");
         assert_eq!(
-            err("[Variant \"Chess960\"]\n\n1. e4 *"),
+            err("[Variant \"Atomic\"]\n\n1. e4 *"),
             "unsupported_variant"
         );
         assert_eq!(

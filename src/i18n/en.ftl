@@ -36,13 +36,13 @@ challenge-continued = { $player } challenges { $opponent } (challenge C{ $challe
 } to play (unrated): /accept or /decline.
 game-continued = Game #{ $game } goes on from move { $move }: { $white } (White) against { $black } (Black). { $turn }, your move.
 challenge-continued-open = A game begun elsewhere is continued with its opponent: name them (/challenge @player pgn:"...").
-challenge-continued-fen = Give either the position (fen:) or the game so far (pgn:), not both.
+challenge-continued-fen = Give either the position (fen: or start:) or the game so far (pgn:), not both.
 challenge-continued-rated = A game begun elsewhere is never rated: leave rated: out.
 challenge-continued-color = Which side did you have in that game? Add color:white or color:black.
 pgn-too_long = That PGN is too long.
 pgn-syntax = That PGN cannot be read.
 pgn-no_game = That text holds no game: give its moves in PGN, e.g. pgn:"1. e4 e5 2. Nf3".
-pgn-unsupported_variant = Only standard chess can be continued, not { $variant }.
+pgn-unsupported_variant = Only standard chess and Chess960 can be continued, not { $variant }.
 pgn-bad_fen = The FEN of that game cannot be used.
 pgn-setup = That game cannot be set up.
 pgn-illegal_move = { $move } is not a legal move in that game.
@@ -79,6 +79,9 @@ games-header = Your games:
 ## Information
 board = Game #{ $game }: { $white } – { $black }, { $turn } to move.
 board-opening = Opening: { $eco } { $name }
+variant-chess960 = Chess960 #{ $number }
+variant-chess960-position = Chess960, from a set position
+challenge-start_and_fen = Give a start number or a FEN, not both.
 moves-none = No moves yet.
 standings-header = Standings (win 1, draw ½, loss 0):
 standings-line = { $rank }. { $player }: { $points } { $half ->
@@ -94,7 +97,7 @@ language-set = Language set to English.
 language-reset = Language set back to the server's.
 help =
     Commands:
-    /challenge [@player] [color:white|black|random] [rated:yes|no] [fen:"..."] [pgn:"1. e4 e5 ..."] · /accept · /decline · /cancel
+    /challenge [@player] [color:white|black|random] [rated:yes|no] [fen:"..."] [pgn:"1. e4 e5 ..."] [variant:chess960] [start:0-959] · /accept · /decline · /cancel
     /move <move> [offer_draw] [game:<id>] · /draw offer|accept|decline · /claim [threefold|fifty] [<move>]
     /leave start <days>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@player] · /record @a @b · /standings [season:<name>]
@@ -237,6 +240,8 @@ discord-opt-time = Time control, e.g. 3d, 30d+1d, 10/50d, none
 discord-opt-rated = Count the game in the standings
 discord-opt-fen = Start from this position (FEN)
 discord-opt-pgn = Continue a game begun elsewhere (its PGN or moves so far)
+discord-opt-variant = The rules: standard chess or Chess960 (a random start)
+discord-opt-start = A Chess960 start by its number, 0 to 959 (518 is the standard position)
 discord-opt-action = What to do
 discord-opt-kind = What you claim
 discord-opt-days = Number of days
@@ -248,6 +253,8 @@ discord-opt-opponent = Their opponent (nobody: you)
 discord-choice-white = White
 discord-choice-black = Black
 discord-choice-random = Random
+discord-choice-standard = Standard chess
+discord-choice-chess960 = Chess960
 discord-choice-offer = Offer
 discord-choice-accept = Accept
 discord-choice-decline = Decline
@@ -278,6 +285,10 @@ discord-unknown-button = This button no longer does anything.
 discord-done = Done.
 ## competitions
 rating-current = { $player }: rating { $rating } (deviation { $deviation }, { $games } rated games)
+rating-chess960 = Chess960: rating { $rating } (deviation { $deviation }, { $games ->
+        [one] { $games } rated game
+       *[other] { $games } rated games
+    })
 rating-chart-title = { $player }: rating history
 rating-chart-x = Date
 rating-chart-y = Rating

@@ -45,13 +45,13 @@ challenge-continued = { $player } défie { $opponent } (défi C{ $challenge }) d
 } au trait (partie non classée) : /accept ou /decline.
 game-continued = La partie n° { $game } reprend au coup { $move } : { $white } (Blancs) contre { $black } (Noirs). { $turn }, à vous de jouer.
 challenge-continued-open = Une partie commencée ailleurs se continue avec son adversaire : nommez-le (/challenge @joueur pgn:"...").
-challenge-continued-fen = Donnez soit la position (fen:), soit la partie jusqu’ici (pgn:), pas les deux.
+challenge-continued-fen = Donnez soit la position (fen: ou depart:), soit la partie jusqu’ici (pgn:), pas les deux.
 challenge-continued-rated = Une partie commencée ailleurs n’est jamais classée : retirez rated:.
 challenge-continued-color = Quelle couleur aviez-vous dans cette partie ? Ajoutez color:white ou color:black.
 pgn-too_long = Ce PGN est trop long.
 pgn-syntax = Ce PGN est illisible.
 pgn-no_game = Ce texte ne contient aucune partie : donnez ses coups en PGN (notation anglaise), par exemple pgn:"1. e4 e5 2. Nf3".
-pgn-unsupported_variant = Seuls les échecs classiques peuvent être continués, pas { $variant }.
+pgn-unsupported_variant = Seuls les échecs classiques et le Chess960 peuvent être continués, pas { $variant }.
 pgn-bad_fen = La FEN de cette partie est inutilisable.
 pgn-setup = Cette partie ne peut pas être mise en place.
 pgn-illegal_move = { $move } n’est pas un coup légal dans cette partie.
@@ -89,6 +89,9 @@ games-header = Vos parties :
 board = Partie n° { $game } : { $white } – { $black }, { $turn } au trait.
 # Les noms d'ouvertures sont ceux, anglais, des tables de lichess.
 board-opening = Ouverture : { $eco } { $name }
+variant-chess960 = Chess960 n° { $number }
+variant-chess960-position = Chess960, depuis une position donnée
+challenge-start_and_fen = Donnez un numéro de départ ou une FEN, pas les deux.
 moves-none = Aucun coup pour l’instant.
 standings-header = Classement (gain 1, nulle ½, perte 0) :
 standings-line = { $rank }. { $player } : { $points } { $half ->
@@ -110,7 +113,7 @@ language-set = Langue : français.
 language-reset = Langue : celle du serveur.
 help =
     Commandes :
-    /challenge [@joueur] [color:white|black|random] [rated:yes|no] [fen:"..."] [pgn:"1. e4 e5 ..."] · /accept · /decline · /cancel
+    /challenge [@joueur] [color:white|black|random] [rated:yes|no] [fen:"..."] [pgn:"1. e4 e5 ..."] [variante:chess960] [depart:0-959] · /accept · /decline · /cancel
     /move <coup> [offer_draw] [game:<n°>] · /draw offer|accept|decline · /claim [threefold|fifty] [<coup>]
     /leave start <jours>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@joueur] · /record @a @b · /standings [season:<nom>]
@@ -274,6 +277,8 @@ discord-opt-time = Cadence, par ex. 3d, 30d+1d, 10/50d, none
 discord-opt-rated = Compter la partie au classement
 discord-opt-fen = Partir de cette position (FEN)
 discord-opt-pgn = Continuer une partie commencée ailleurs (son PGN ou ses coups)
+discord-opt-variant = Les règles : échecs classiques ou Chess960 (départ tiré au sort)
+discord-opt-start = Un départ Chess960 par son numéro, de 0 à 959 (518 est la position habituelle)
 discord-opt-action = Que faire
 discord-opt-kind = Ce que vous réclamez
 discord-opt-days = Nombre de jours
@@ -285,6 +290,8 @@ discord-opt-opponent = Son adversaire (personne : vous)
 discord-choice-white = Blancs
 discord-choice-black = Noirs
 discord-choice-random = Au hasard
+discord-choice-standard = Échecs classiques
+discord-choice-chess960 = Chess960
 discord-choice-offer = Proposer
 discord-choice-accept = Accepter
 discord-choice-decline = Refuser
@@ -315,6 +322,10 @@ discord-unknown-button = Ce bouton ne fait plus rien.
 discord-done = C'est fait.
 ## competitions
 rating-current = { $player } : cote { $rating } (écart { $deviation }, { $games } { $games ->
+        [one] partie classée
+       *[other] parties classées
+    })
+rating-chess960 = Chess960 : cote { $rating } (écart { $deviation }, { $games } { $games ->
         [one] partie classée
        *[other] parties classées
     })

@@ -13,7 +13,7 @@
 //! is not asked. The movement itself is shakmaty's attack tables.
 
 use shakmaty::uci::UciMove;
-use shakmaty::{Board, Color, File, Rank, Role, Square, attacks};
+use shakmaty::{Board, CastlingSide, Color, File, Rank, Role, Square, attacks};
 
 use super::RenderError;
 
@@ -47,11 +47,12 @@ fn could_lead_here(
     to: Square,
     promotion: Option<Role>,
 ) -> bool {
-    if board.piece_at(from).is_some() {
-        return false;
-    }
+    // Castling first: in Chess960 its start squares may be occupied again.
     if promotion.is_none() && is_castling(board, mover, from, to) {
         return true;
+    }
+    if board.piece_at(from).is_some() {
+        return false;
     }
     let Some(piece) = board.piece_at(to).filter(|piece| piece.color == mover) else {
         return false;
@@ -89,25 +90,41 @@ fn pawn_could_move(board: &Board, mover: Color, from: Square, to: Square) -> boo
             && one.offset(forward) == Some(to))
 }
 
-/// `e1g1`/`e1h1` or `e1c1`/`e1a1` (and Black's): the king on its castled
-/// square, the rook beside it, and the rest of the path empty.
+/// Castling written `e1g1`/`e1c1` (standard chess's king-two-squares) or
+/// king-takes-rook (`e1h1`, and every Chess960 castling: `b1a1`, `f1g1`,
+/// `g1h1` for a king that stayed where it was).
 fn is_castling(board: &Board, mover: Color, from: Square, to: Square) -> bool {
     let back = mover.backrank();
-    if from != Square::from_coords(File::E, back) || to.rank() != back {
+    if from.rank() != back || to.rank() != back || from == to {
         return false;
     }
-    let (king_file, rook_file, rook_origin) = match to.file() {
-        File::G | File::H => (File::G, File::F, File::H),
-        File::C | File::A => (File::C, File::D, File::A),
-        _ => return false,
-    };
-    let king_to = Square::from_coords(king_file, back);
-    let rook_to = Square::from_coords(rook_file, back);
-    let rook_from = Square::from_coords(rook_origin, back);
-    let rest = attacks::between(from, rook_from)
-        .with(rook_from)
-        .without(king_to)
-        .without(rook_to);
+    if from.file() == File::E {
+        let corner = match to.file() {
+            File::G => Some(File::H),
+            File::C => Some(File::A),
+            _ => None,
+        };
+        if let Some(corner) = corner
+            && castled(board, mover, from, Square::from_coords(corner, back))
+        {
+            return true;
+        }
+    }
+    castled(board, mover, from, to)
+}
+
+/// Whether `board` is what castling with the king from `king` and the rook
+/// from `rook` leaves: each on its castled square (as in standard chess,
+/// whatever the start), and every other square either crossed empty. The
+/// start squares may hold the other piece, as in Chess960 they can.
+fn castled(board: &Board, mover: Color, king: Square, rook: Square) -> bool {
+    let back = mover.backrank();
+    let side = CastlingSide::from_king_side(king < rook);
+    let king_to = Square::from_coords(side.king_to_file(), back);
+    let rook_to = Square::from_coords(side.rook_to_file(), back);
+    let crossed = (attacks::between(king, king_to).with(king).with(king_to))
+        | (attacks::between(rook, rook_to).with(rook).with(rook_to));
+    let rest = crossed.without(king_to).without(rook_to);
     board.piece_at(king_to) == Some(mover.king())
         && board.piece_at(rook_to) == Some(mover.rook())
         && board.occupied().is_disjoint(rest)
@@ -150,6 +167,17 @@ mod tests {
         4k3/8/8/8/8/8/8/R5K1 b - - 1 1 | e1g1 | no
         4k3/8/8/8/8/8/8/4K3 b - - 1 1 | e1e2 | no
         4k3/8/8/8/8/8/4K3/8 b - - 1 1 | e1e2 | yes
+        # Chess960 castling, king-takes-rook: the king one step (f1g1, the
+        # rook now on the king's start), not at all (g1h1), or long from b1.
+        4k3/8/8/8/8/8/8/5RK1 b - - 1 1 | f1g1 | yes
+        4k3/8/8/8/8/8/8/5RK1 b - - 1 1 | g1h1 | yes
+        4k3/8/8/8/8/8/8/5RK1 b - - 1 1 | b1h1 | yes
+        4k3/8/8/8/8/8/8/2KR4 b - - 1 1 | b1a1 | yes
+        4k3/8/8/8/8/8/8/2KR4 b - - 1 1 | d1c1 | yes
+        4k3/8/8/8/8/8/8/1NKR4 b - - 1 1 | d1a1 | no
+        4k3/8/8/8/8/8/8/5RK1 b - - 1 1 | f1h1 | yes
+        4k3/8/8/8/8/8/8/5RK1 b - - 1 1 | g1f1 | no
+        2kr4/8/8/8/8/8/8/4K3 w - - 1 2 | b8a8 | yes
         # Promotions: the promoted piece stands on the last rank.
         1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1 | a7b8q | yes
         1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1 | b7b8q | yes

@@ -224,7 +224,8 @@ fn draw_gif(
         let mut written = None;
         while played < index {
             let m = moves.get(played).ok_or(RenderError::Frames)?;
-            let uci = m.to_uci(CastlingMode::Standard).to_string();
+            // The game's own form: a Chess960 castling highlights king and rook.
+            let uci = m.to_uci(position.castles().mode()).to_string();
             let mover = position.turn();
             let number = position.fullmoves().get();
             let san = shakmaty::san::SanPlus::from_move(position.clone(), *m);

@@ -3,7 +3,8 @@
 use shakmaty::{Chess, Color, File, Position, Rank, Role, Square};
 
 /// The diagram of the position `fen` from White's side, or Black's when
-/// `black_below`; `None` if `fen` is not a standard position.
+/// `black_below`; `None` if `fen` is not a position. Castling rights are read
+/// as Chess960's, which also reads every standard FEN.
 pub fn diagram_of_fen(fen: &str, black_below: bool) -> Option<String> {
     let (pos, orientation) = position_of(fen, black_below)?;
     Some(diagram(&pos, orientation))
@@ -12,7 +13,7 @@ pub fn diagram_of_fen(fen: &str, black_below: bool) -> Option<String> {
 /// The position of `fen`, and the side seen at the bottom.
 fn position_of(fen: &str, black_below: bool) -> Option<(Chess, Color)> {
     let fen: shakmaty::fen::Fen = fen.parse().ok()?;
-    let pos: Chess = fen.into_position(shakmaty::CastlingMode::Standard).ok()?;
+    let pos: Chess = fen.into_position(shakmaty::CastlingMode::Chess960).ok()?;
     Some((
         pos,
         if black_below {
@@ -109,7 +110,7 @@ pub fn coloured_diagram(pos: &Chess, orientation: Color) -> String {
 /// `fen` as [`coloured_diagram`] draws it; `None` if it is not a position.
 pub fn coloured_diagram_of_fen(fen: &str, black_below: bool) -> Option<String> {
     let fen: shakmaty::fen::Fen = fen.parse().ok()?;
-    let pos: Chess = fen.into_position(shakmaty::CastlingMode::Standard).ok()?;
+    let pos: Chess = fen.into_position(shakmaty::CastlingMode::Chess960).ok()?;
     let orientation = if black_below {
         Color::Black
     } else {
@@ -143,5 +144,21 @@ mod tests {
         let black = diagram(&Chess::default(), Color::Black);
         assert!(black.starts_with("1 R N B K Q B N R\n"));
         assert!(black.ends_with("  h g f e d c b a"));
+    }
+
+    #[test]
+    fn chess960_positions_are_drawn_whatever_their_castling_rights_say() {
+        // Start 959 after White castled long (king-takes-rook b1a1), Black
+        // keeping both rights, written as Shredder-FEN and as X-FEN.
+        for fen in [
+            "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/2KRNQBB b ac - 1 1",
+            "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/2KRNQBB b kq - 1 1",
+        ] {
+            let diagram = diagram_of_fen(fen, false).expect(fen);
+            assert!(
+                diagram.ends_with("1 . . K R N Q B B\n  a b c d e f g h"),
+                "{diagram}"
+            );
+        }
     }
 }

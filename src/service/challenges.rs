@@ -3,13 +3,15 @@
 use chrono::{DateTime, Utc};
 use shakmaty::{Color, Position};
 
-use super::texts::Names;
+use super::texts::{Names, variant_line};
 use super::{Attempt, Context, Failure, Prompt, Reply, Service};
+use crate::core::chess960;
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
 use crate::core::command::Command;
 use crate::core::game::{Game, Players, SetupError};
 use crate::core::pgn::{Continuation, PgnError};
+use crate::core::variant::Variant;
 use crate::i18n::Arg;
 use crate::storage::{
     ChallengeClosing, ChallengeRow, ChallengeStatus, Commit, Committed, GameHistory,
@@ -30,6 +32,8 @@ impl Service {
             fen,
             time_control,
             pgn,
+            variant,
+            start,
         } = command
         else {
             return Ok(Vec::new());
@@ -57,18 +61,38 @@ impl Service {
                 Some(row)
             }
         };
-        if let Some(error) = fen.as_deref().and_then(|fen| check_start(fen, now).err()) {
+        if start.is_some() && fen.is_some() {
+            let text = self.text(ctx, "challenge-start_and_fen", &[]);
+            return Ok(vec![self.private(ctx, text)]);
+        }
+        // A Chess960 game's start is drawn now, so the challenge shows it.
+        let fen = match variant {
+            Variant::Chess960 if fen.is_none() && pgn.is_none() => {
+                chess960::fen(start.unwrap_or_else(|| random_start(now)))
+            }
+            _ => fen.clone(),
+        };
+        if let Some(error) = fen
+            .as_deref()
+            .and_then(|fen| check_start(*variant, fen, now).err())
+        {
             return Ok(vec![self.setup_refusal(ctx, &error)]);
         }
         let (continuation, color) = match pgn {
             None => (None, *color),
-            Some(text) => match continuation(ctx, text, challenged.as_ref(), fen, *rated, *color) {
-                Ok((continuation, color)) => (Some(continuation), color),
-                Err(Refusal::Text(key)) => {
-                    return Ok(vec![self.private(ctx, self.text(ctx, key, &[]))]);
+            Some(_) if start.is_some() => {
+                let text = self.text(ctx, "challenge-continued-fen", &[]);
+                return Ok(vec![self.private(ctx, text)]);
+            }
+            Some(text) => {
+                match continuation(ctx, text, challenged.as_ref(), &fen, *rated, *color) {
+                    Ok((continuation, color)) => (Some(continuation), color),
+                    Err(Refusal::Text(key)) => {
+                        return Ok(vec![self.private(ctx, self.text(ctx, key, &[]))]);
+                    }
+                    Err(Refusal::Pgn(error)) => return Ok(vec![self.pgn_refusal(ctx, &error)]),
                 }
-                Err(Refusal::Pgn(error)) => return Ok(vec![self.pgn_refusal(ctx, &error)]),
-            },
+            }
         };
         let time_control = match time_control.as_deref().map(str::parse::<TimeControl>) {
             Some(Ok(control)) => control.to_string(),
@@ -81,6 +105,14 @@ impl Service {
             }
             None => ctx.server.time_control.clone(),
         };
+        // A game to continue is played by its record's rules.
+        let variant = continuation.as_ref().map_or(*variant, |c| c.variant);
+        let start_fen = match &continuation {
+            Some(continued) => continued.start_fen.clone(),
+            None => fen,
+        };
+        // What the challenge says of its rules: "Chess960 #NNN".
+        let variant_line = variant_line(variant, start_fen.as_deref());
         let new = NewChallenge {
             server_id: ctx.server.id,
             channel_id: ctx.channel.id,
@@ -89,10 +121,8 @@ impl Service {
             color,
             time_control,
             rated: *rated,
-            start_fen: match &continuation {
-                Some(continued) => continued.start_fen.clone(),
-                None => fen.clone(),
-            },
+            variant,
+            start_fen,
             expires_at: now + self.config.challenge_expiry,
             start_moves: continuation.as_ref().map(Continuation::moves_text),
         };
@@ -157,6 +187,10 @@ impl Service {
                         None,
                     ),
                 };
+                let text = match &variant_line {
+                    Some((key, args)) => format!("{text}\n{}", i18n.text(lang, key, args)),
+                    None => text,
+                };
                 let challenge = Reply {
                     channel,
                     to,
@@ -187,13 +221,14 @@ impl Service {
         };
         let players = seat(&challenge, ctx.player.id, now);
         let (fen, rules) = (challenge.start_fen.as_deref(), ctx.server.draw_rules);
+        let variant = challenge.variant;
         let mut game = match &challenge.start_moves {
-            None => match Game::new(players, fen, rules, now) {
+            None => match Game::new_variant(variant, players, fen, rules, now) {
                 Ok(game) => game,
                 Err(error) => return Ok(vec![self.setup_refusal(ctx, &error)]),
             },
             // Checked when the challenge was made; played out again here.
-            Some(moves) => match Continuation::resume(players, fen, moves, rules, now) {
+            Some(moves) => match Continuation::resume(variant, players, fen, moves, rules, now) {
                 Ok(game) => game,
                 Err(error) => return Ok(vec![self.pgn_refusal(ctx, &error)]),
             },
@@ -212,6 +247,7 @@ impl Service {
             channel_id: challenge.channel_id,
             white: players.white,
             black: players.black,
+            variant: game.variant(),
             start_fen: game.start_fen().map(str::to_owned),
             time_control: challenge.time_control.clone(),
             rated: challenge.rated,
@@ -230,6 +266,7 @@ impl Service {
             }),
         };
         let continued_moves = game.moves().len();
+        let started_variant = variant_line(game.variant(), game.start_fen());
         let next_move = game.position().fullmoves().get();
         // A ladder challenge becomes a ladder game.
         let ladder_match = self.pending_ladder_match(challenge.id).await?;
@@ -278,7 +315,10 @@ impl Service {
                     (false, 0) => "game-started",
                     (false, _) => "game-continued",
                 };
-                let text = i18n.text(lang, id, &args);
+                let mut text = i18n.text(lang, id, &args);
+                if let Some((key, variant_args)) = &started_variant {
+                    text = format!("{text}\n{}", i18n.text(lang, key, variant_args));
+                }
                 let mut reply = Reply {
                     channel: channel.clone(),
                     to: Some(names.platform_id(turn).to_owned()),
@@ -489,14 +529,24 @@ enum Role {
     Cancelling,
 }
 
-/// Checks a start FEN by setting up a game with it.
-fn check_start(fen: &str, now: DateTime<Utc>) -> Result<(), SetupError> {
+/// Checks a start FEN by setting up a game of `variant` with it.
+fn check_start(variant: Variant, fen: &str, now: DateTime<Utc>) -> Result<(), SetupError> {
     use crate::core::game::{DrawRules, PlayerId};
     let players = Players {
         white: PlayerId(1),
         black: PlayerId(2),
     };
-    Game::new(players, Some(fen), DrawRules::default(), now).map(|_| ())
+    Game::new_variant(variant, players, Some(fen), DrawRules::default(), now).map(|_| ())
+}
+
+/// A Chess960 start drawn at random. std's hasher keys come from the
+/// operating system's randomness and change with every `RandomState`, so
+/// hashing the act's instant with them is a fair draw among 960 (the bias
+/// of 2⁶⁴ mod 960 is nil) without a random-number crate.
+fn random_start(now: DateTime<Utc>) -> u16 {
+    use std::hash::{BuildHasher, RandomState};
+    let draw = RandomState::new().hash_one(now);
+    (draw % u64::from(chess960::COUNT)) as u16
 }
 
 /// Who plays which colour once `acceptor` accepts.
@@ -523,5 +573,20 @@ fn seat(
             white: acceptor,
             black: challenge.challenger,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn random_starts_are_numbers_and_vary_at_one_instant() {
+        let now = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
+        let draws: std::collections::HashSet<u16> = (0..64).map(|_| random_start(now)).collect();
+        assert!(draws.iter().all(|&n| n < chess960::COUNT), "{draws:?}");
+        // 64 draws among 960 all alike would be a broken source.
+        assert!(draws.len() > 32, "{draws:?}");
     }
 }

@@ -10,7 +10,7 @@
 //! legality, the game still running.
 
 use serde::{Deserialize, Serialize};
-use shakmaty::{CastlingMode, Chess, Move};
+use shakmaty::{Chess, Move, Position};
 
 use super::Prompt;
 use crate::core::command::Command;
@@ -102,7 +102,9 @@ pub(super) fn prompt(
         .iter()
         .take(MAX_CHOICES)
         .map(|m| MoveChoice {
-            uci: m.to_uci(CastlingMode::Standard).to_string(),
+            // The game's own form: in Chess960 castling is king-takes-rook,
+            // the one UCI that cannot also be a plain king move.
+            uci: m.to_uci(pos.castles().mode()).to_string(),
             label: notation::write_long(pos, *m, style),
         })
         .collect();
@@ -169,7 +171,7 @@ mod tests {
     #[test]
     fn candidates_are_labelled_for_the_reader_and_replay_as_uci() {
         let fen: Fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".parse().unwrap();
-        let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let pos: Chess = fen.into_position(shakmaty::CastlingMode::Standard).unwrap();
         let command = command::parse("move Rd1").unwrap();
         let pair = |uci: &str, label: &str| (uci.to_owned(), label.to_owned());
         // French R is the king, English R the rook: every speaker is asked.
@@ -194,7 +196,7 @@ mod tests {
             for choice in &choices {
                 // Every choice is read back as exactly its own move.
                 let m = parse_move(&pos, &choice.uci, &reader).expect("UCI is never ambiguous");
-                assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), choice.uci);
+                assert_eq!(m.to_uci(pos.castles().mode()).to_string(), choice.uci);
             }
             let mut pairs: Vec<(String, String)> =
                 choices.into_iter().map(|c| (c.uci, c.label)).collect();

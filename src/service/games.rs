@@ -528,6 +528,7 @@ pub(super) fn restore(record: &GameRecord) -> Result<Game, Failure> {
         draw_offer: row.draw_offer,
     });
     let mut game = Game::restore(
+        record.variant,
         players,
         record.start_fen.as_deref(),
         record.draw_rules,

@@ -159,6 +159,7 @@ impl Service {
             channel_id,
             white: white.id,
             black: black.id,
+            variant: game.variant(),
             start_fen: game.start_fen().map(str::to_owned),
             time_control,
             rated: false,

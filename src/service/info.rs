@@ -5,7 +5,7 @@ use std::sync::Arc;
 use shakmaty::{Color, Position};
 
 use super::games::{Pick, board_view, restore};
-use super::texts::{self, Names};
+use super::texts::{self, Names, variant_line};
 use super::{Attachment, Attempt, Context, Failure, Service};
 use crate::competition::standings::{self, Finished};
 use crate::core::command::UserRef;
@@ -93,6 +93,9 @@ impl Service {
         );
         let clocks = texts::clock_text(&self.i18n, ctx.lang, &names, game, ctx.now);
         let mut text = header;
+        if let Some((key, args)) = variant_line(game.variant(), game.start_fen()) {
+            text = format!("{text}\n{}", self.text(ctx, key, &args));
+        }
         if let Some(opening) = game.opening() {
             let line = self.text(
                 ctx,

@@ -17,6 +17,7 @@ use crate::core::clock::TimeControl;
 use crate::core::command::{LadderAction, UserRef};
 use crate::core::game::PlayerId;
 use crate::core::notation::Lang;
+use crate::core::variant::Variant;
 use crate::i18n::Arg;
 use crate::render::table::{Caption, table_png};
 use crate::storage::{
@@ -291,6 +292,7 @@ impl Service {
                 color: ColorChoice::Random,
                 time_control,
                 rated: settings.rated,
+                variant: Variant::Standard,
                 start_fen: None,
                 expires_at: accept_by,
                 start_moves: None,

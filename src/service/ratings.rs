@@ -10,6 +10,7 @@ use crate::competition::glicko2::{self, Rating};
 use crate::core::command::UserRef;
 use crate::core::event::GameResult;
 use crate::core::notation::Lang;
+use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::render::rating_chart::{ChartLabels, RatingSample, rating_chart_png};
 use crate::storage::{GameRecord, GameState, RatingRow, RatingUpdate};
@@ -46,8 +47,17 @@ impl Service {
             return Ok((Vec::new(), Vec::new()));
         }
         let settings = &self.config.ratings;
-        let white = self.store.rating(record.server_id, record.white).await?;
-        let black = self.store.rating(record.server_id, record.black).await?;
+        // Each variant is its own pool: a Chess960 result moves only
+        // Chess960 ratings.
+        let pool = record.variant;
+        let white = self
+            .store
+            .rating(record.server_id, record.white, pool)
+            .await?;
+        let black = self
+            .store
+            .rating(record.server_id, record.black, pool)
+            .await?;
         let current = |row: &Option<RatingRow>| match row {
             Some(row) => (
                 Rating {
@@ -66,6 +76,7 @@ impl Service {
         let update = |player, expected_games, rating: Rating| RatingUpdate {
             server_id: record.server_id,
             player,
+            pool,
             expected_games,
             rating: rating.rating,
             deviation: rating.deviation,
@@ -110,24 +121,13 @@ impl Service {
             return Ok(vec![self.private(ctx, text)]);
         };
         let settings = &self.config.ratings;
-        let row = self.store.rating(ctx.server.id, player.id).await?;
-        // As lichess shows it: the deviation aged for the days since the
-        // player's last rated game, so an idle player's rating reads as the
-        // less certain one it has become.
-        let (rating, games) = match &row {
-            Some(row) => (
-                Rating {
-                    rating: row.rating,
-                    deviation: row.deviation,
-                    volatility: row.volatility,
-                }
-                .aged(idle_days(row.rated_at, now), settings),
-                row.games,
-            ),
-            None => (Rating::initial(settings), 0),
-        };
+        let row = self
+            .store
+            .rating(ctx.server.id, player.id, Variant::Standard)
+            .await?;
+        let (rating, games) = aged_rating(row.as_ref(), settings, now);
         let shown = rating_text(&rating, settings);
-        let text = self.text(
+        let mut text = self.text(
             ctx,
             "rating-current",
             &[
@@ -137,7 +137,29 @@ impl Service {
                 ("games", Arg::from(games)),
             ],
         );
-        let history = self.store.rating_history(ctx.server.id, player.id).await?;
+        // The Chess960 pool, once the player has a rating there.
+        let chess960 = self
+            .store
+            .rating(ctx.server.id, player.id, Variant::Chess960)
+            .await?;
+        if let Some(row) = chess960 {
+            let (rating, games) = aged_rating(Some(&row), settings, now);
+            let line = self.text(
+                ctx,
+                "rating-chess960",
+                &[
+                    ("rating", Arg::from(rating_text(&rating, settings))),
+                    ("deviation", Arg::from(rating.deviation.round() as i64)),
+                    ("games", Arg::from(games)),
+                ],
+            );
+            text = format!("{text}\n{line}");
+        }
+        // The chart is the standard pool's.
+        let history = self
+            .store
+            .rating_history(ctx.server.id, player.id, Variant::Standard)
+            .await?;
         // The rating after each rated game, as lichess charts it.
         let samples: Vec<RatingSample> = history
             .iter()
@@ -167,6 +189,29 @@ impl Service {
             Err(error) => tracing::error!(%error, "cannot draw a rating chart"),
         }
         Ok(vec![reply])
+    }
+}
+
+/// A stored rating as it reads at `now`, with its count of rated games (the
+/// configured start for a player without one). As lichess shows it: the
+/// deviation aged for the days since the player's last rated game, so an
+/// idle player's rating reads as the less certain one it has become.
+fn aged_rating(
+    row: Option<&RatingRow>,
+    settings: &glicko2::Settings,
+    now: DateTime<Utc>,
+) -> (Rating, u32) {
+    match row {
+        Some(row) => (
+            Rating {
+                rating: row.rating,
+                deviation: row.deviation,
+                volatility: row.volatility,
+            }
+            .aged(idle_days(row.rated_at, now), settings),
+            row.games,
+        ),
+        None => (Rating::initial(settings), 0),
     }
 }
 

@@ -3,13 +3,31 @@
 use shakmaty::{Chess, Color};
 
 use super::{Context, Reply};
+use crate::core::chess960;
 use crate::core::command::CommandError;
 use crate::core::event::{Event, GameResult, Reason};
 use crate::core::game::GameError;
 use crate::core::names::Named;
 use crate::core::notation::{self, IllegalReason, Lang, MAX_MOVE_INPUT, MoveInputError, Style};
+use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::storage::PlayerRow;
+
+/// The line that names a game's rules, for a Chess960 game: its start's
+/// number, or just the variant when it starts from another position.
+pub(super) fn variant_line(
+    variant: Variant,
+    start_fen: Option<&str>,
+) -> Option<(&'static str, Vec<(&'static str, Arg)>)> {
+    match (variant, start_fen.and_then(chess960::number_of_fen)) {
+        (Variant::Standard, _) => None,
+        (Variant::Chess960, Some(number)) => Some((
+            "variant-chess960",
+            vec![("number", Arg::from(u32::from(number)))],
+        )),
+        (Variant::Chess960, None) => Some(("variant-chess960-position", Vec::new())),
+    }
+}
 
 /// Both players of a game, for messages.
 #[derive(Clone, Debug)]
@@ -369,5 +387,29 @@ pub(super) fn command_refusal(i18n: &I18n, ctx: &Context, error: &CommandError) 
         ephemeral: true,
         text,
         ..Reply::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chess960_game_is_named_by_its_start() {
+        let named = |fen: Option<&str>| {
+            variant_line(Variant::Chess960, fen).map(|(key, args)| (key, args.len()))
+        };
+        assert_eq!(
+            named(chess960::fen(7).as_deref()),
+            Some(("variant-chess960", 1))
+        );
+        assert_eq!(
+            named(Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1")),
+            Some(("variant-chess960-position", 0))
+        );
+        assert_eq!(
+            variant_line(Variant::Standard, None).map(|(key, _)| key),
+            None
+        );
     }
 }

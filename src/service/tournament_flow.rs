@@ -13,6 +13,7 @@ use crate::core::clock::TimeControl;
 use crate::core::event::GameResult;
 use crate::core::game::{DrawRules, Game, PlayerId, Players};
 use crate::core::notation::Lang;
+use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::storage::{
     Commit, Committed, EntrantRow, GameRecord, GameState, NewGame, NewPairing, PairingRow,
@@ -331,6 +332,7 @@ impl Service {
                     channel_id: row.channel_id,
                     white: white.player,
                     black: black.player,
+                    variant: Variant::Standard,
                     start_fen: None,
                     time_control: row.time_control.clone(),
                     rated: row.rated,
@@ -365,7 +367,7 @@ impl Service {
         for entrant in &snapshot.entrants {
             let rating = self
                 .store
-                .rating(snapshot.row.server_id, entrant.player)
+                .rating(snapshot.row.server_id, entrant.player, Variant::Standard)
                 .await?
                 .map_or(self.config.ratings.initial_rating, |r| r.rating);
             rated.push((entrant.clone(), rating));

@@ -111,6 +111,10 @@ const SHARED: &[(&str, &str)] = &[
         "0016_conditionals",
         include_str!("../../migrations/shared/0016_conditionals.sql"),
     ),
+    (
+        "0017_chess960",
+        include_str!("../../migrations/shared/0017_chess960.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

@@ -58,6 +58,7 @@ use crate::core::conditional::Conditionals;
 use crate::core::event::{GameResult, Reason};
 use crate::core::game::{DrawRules, Note, PlayerId};
 use crate::core::notation::Lang;
+use crate::core::variant::Variant;
 
 /// What players choose, stored by name (defined with the commands that carry them).
 pub use crate::core::choices::{ColorChoice, Notify};
@@ -249,6 +250,7 @@ pub struct ChallengeRow {
     pub color: ColorChoice,
     pub time_control: String,
     pub rated: bool,
+    pub variant: Variant,
     pub start_fen: Option<String>,
     pub status: ChallengeStatus,
     pub created_at: DateTime<Utc>,
@@ -301,6 +303,7 @@ pub struct GameRecord {
     pub remind_at: Option<DateTime<Utc>>,
     /// Each player's conditional moves, seen only by their writer.
     pub conditionals: Conditionals,
+    pub variant: Variant,
     pub start_fen: Option<String>,
     pub time_control: String,
     pub rated: bool,
@@ -362,6 +365,7 @@ pub struct NewChallenge {
     pub color: ColorChoice,
     pub time_control: String,
     pub rated: bool,
+    pub variant: Variant,
     pub start_fen: Option<String>,
     pub expires_at: DateTime<Utc>,
     /// A game begun elsewhere: its moves so far (UCI, space-separated).
@@ -382,6 +386,7 @@ pub struct NewGame {
     pub channel_id: i64,
     pub white: PlayerId,
     pub black: PlayerId,
+    pub variant: Variant,
     pub start_fen: Option<String>,
     pub time_control: String,
     pub rated: bool,
@@ -505,6 +510,8 @@ pub struct FinishedGame {
 pub struct RatingRow {
     pub server_id: i64,
     pub player: PlayerId,
+    /// The variant rated: each has its own rating.
+    pub pool: Variant,
     pub rating: f64,
     pub deviation: f64,
     pub volatility: f64,
@@ -530,6 +537,8 @@ pub struct RatingPoint {
 pub struct RatingUpdate {
     pub server_id: i64,
     pub player: PlayerId,
+    /// The variant rated (the game's).
+    pub pool: Variant,
     pub expected_games: u32,
     pub rating: f64,
     pub deviation: f64,

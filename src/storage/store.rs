@@ -20,6 +20,7 @@ use super::{
     RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow, TournamentRow,
 };
 use crate::core::game::PlayerId;
+use crate::core::variant::Variant;
 
 /// The storage a service runs on.
 ///
@@ -455,18 +456,27 @@ impl Store {
         reading!(self, |c| games::finished_games(c, server_id))
     }
 
-    /// `player`'s rating on a server, if they have played a rated game there.
-    pub async fn rating(&self, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
-        reading!(self, |c| ratings::rating(c, server_id, player))
+    /// `player`'s rating in `pool` on a server, if they have played a rated
+    /// game of that variant there.
+    pub async fn rating(
+        &self,
+        server_id: i64,
+        player: PlayerId,
+        pool: Variant,
+    ) -> Result<Option<RatingRow>> {
+        reading!(self, |c| ratings::rating(c, server_id, player, pool))
     }
 
-    /// `player`'s ratings after each rated game on a server, oldest first.
+    /// `player`'s ratings in `pool` after each rated game on a server, oldest first.
     pub async fn rating_history(
         &self,
         server_id: i64,
         player: PlayerId,
+        pool: Variant,
     ) -> Result<Vec<RatingPoint>> {
-        reading!(self, |c| ratings::rating_history(c, server_id, player))
+        reading!(self, |c| ratings::rating_history(
+            c, server_id, player, pool
+        ))
     }
 
     /// The server's 1/½/0 table over finished, scored games, best first.

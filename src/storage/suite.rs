@@ -14,6 +14,7 @@ use crate::core::event::{ClaimKind, GameResult, Reason};
 use crate::core::game::{DrawRules, Note, NoteKind, PlayerId};
 use crate::core::names::Named;
 use crate::core::notation::Lang;
+use crate::core::variant::Variant;
 
 /// One `#[tokio::test]` per check of this suite. `$fresh()` returns
 /// `(guard, store)`: the guard (a temporary directory, say) lives as long
@@ -132,6 +133,7 @@ fn new_game(w: &World, white: PlayerId, black: PlayerId) -> NewGame {
         channel_id: w.channel.id,
         white,
         black,
+        variant: Variant::Standard,
         start_fen: None,
         time_control: "3d".to_owned(),
         rated: true,
@@ -164,6 +166,7 @@ fn new_challenge(w: &World, channel_id: i64, expires_at: DateTime<Utc>) -> NewCh
         color: ColorChoice::White,
         time_control: "5d".to_owned(),
         rated: false,
+        variant: Variant::Standard,
         start_fen: Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_owned()),
         expires_at,
         start_moves: None,
@@ -312,6 +315,7 @@ pub async fn challenges_become_games_atomically(store: &Store) -> Result<()> {
         color: ColorChoice::White,
         time_control: "5d".to_owned(),
         rated: false,
+        variant: Variant::Standard,
         start_fen: Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_owned()),
         status: ChallengeStatus::Open,
         created_at: t(2),
@@ -446,6 +450,7 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
         clock: Some(three_days()),
         remind_at: None,
         conditionals: Conditionals::default(),
+        variant: Variant::Standard,
         start_fen: None,
         time_control: "3d".to_owned(),
         rated: true,
@@ -689,6 +694,7 @@ pub async fn games_from_elsewhere_keep_their_history(store: &Store) -> Result<()
     );
 
     let challenge = NewChallenge {
+        variant: Variant::Standard,
         start_fen: None,
         start_moves: Some("e2e4 e7e5".to_owned()),
         ..new_challenge(&w, w.channel.id, t(60))
@@ -1358,6 +1364,7 @@ fn rating_update(
     RatingUpdate {
         server_id: w.server.id,
         player,
+        pool: Variant::Standard,
         expected_games,
         rating,
         deviation: 300.5,
@@ -1369,7 +1376,12 @@ fn rating_update(
 
 pub async fn ratings_move_with_their_game_count(store: &Store) -> Result<()> {
     let w = world(store).await?;
-    assert_eq!(store.rating(w.server.id, w.alice.id).await?, None);
+    assert_eq!(
+        store
+            .rating(w.server.id, w.alice.id, Variant::Standard)
+            .await?,
+        None
+    );
     let game = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
     let first = Commit {
         rating_updates: vec![
@@ -1379,7 +1391,10 @@ pub async fn ratings_move_with_their_game_count(store: &Store) -> Result<()> {
         ..Commit::default()
     };
     store.commit(first, t(30), |_| ()).await?;
-    let alice = store.rating(w.server.id, w.alice.id).await?.expect("row");
+    let alice = store
+        .rating(w.server.id, w.alice.id, Variant::Standard)
+        .await?
+        .expect("row");
     assert_eq!(
         (alice.rating, alice.deviation, alice.games),
         (1662.25, 300.5, 1)
@@ -1399,7 +1414,10 @@ pub async fn ratings_move_with_their_game_count(store: &Store) -> Result<()> {
         matches!(refused, Err(StorageError::Conflict)),
         "{refused:?}"
     );
-    let bob = store.rating(w.server.id, w.bob.id).await?.expect("row");
+    let bob = store
+        .rating(w.server.id, w.bob.id, Variant::Standard)
+        .await?
+        .expect("row");
     assert_eq!((bob.rating, bob.games), (1337.75, 1));
 
     let second = Commit {
@@ -1407,16 +1425,56 @@ pub async fn ratings_move_with_their_game_count(store: &Store) -> Result<()> {
         ..Commit::default()
     };
     store.commit(second, t(32), |_| ()).await?;
-    let history = store.rating_history(w.server.id, w.alice.id).await?;
+    let history = store
+        .rating_history(w.server.id, w.alice.id, Variant::Standard)
+        .await?;
     let ratings: Vec<f64> = history.iter().map(|p| p.rating).collect();
     assert_eq!(ratings, [1662.25, 1700.0]);
     assert_eq!(history[0].game_id, game);
     assert!(
         store
-            .rating_history(w.server.id, w.carol.id)
+            .rating_history(w.server.id, w.carol.id, Variant::Standard)
             .await?
             .is_empty()
     );
+
+    // A Chess960 game is rated in its own pool: a first rating there,
+    // counted from zero, and the standard rating and history untouched.
+    let chess960 = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let in_pool = |player, expected_games, rating| RatingUpdate {
+        pool: Variant::Chess960,
+        ..rating_update(&w, player, expected_games, rating, chess960)
+    };
+    let third = Commit {
+        rating_updates: vec![in_pool(w.alice.id, 0, 1450.0), in_pool(w.bob.id, 0, 1550.0)],
+        ..Commit::default()
+    };
+    store.commit(third, t(33), |_| ()).await?;
+    let alice_960 = store
+        .rating(w.server.id, w.alice.id, Variant::Chess960)
+        .await?
+        .expect("a Chess960 row");
+    assert_eq!((alice_960.rating, alice_960.games), (1450.0, 1));
+    assert_eq!(alice_960.pool, Variant::Chess960);
+    let alice = store
+        .rating(w.server.id, w.alice.id, Variant::Standard)
+        .await?
+        .expect("row");
+    assert_eq!((alice.rating, alice.games), (1700.0, 2));
+    let standard: Vec<f64> = store
+        .rating_history(w.server.id, w.alice.id, Variant::Standard)
+        .await?
+        .iter()
+        .map(|p| p.rating)
+        .collect();
+    assert_eq!(standard, [1662.25, 1700.0]);
+    let pool: Vec<i64> = store
+        .rating_history(w.server.id, w.alice.id, Variant::Chess960)
+        .await?
+        .iter()
+        .map(|p| p.game_id)
+        .collect();
+    assert_eq!(pool, [chess960]);
     Ok(())
 }
 

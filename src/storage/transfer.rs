@@ -63,21 +63,22 @@ pub const TABLES: &[Table] = &[
                  created_at, client_language"),
     table("challenges", 1, true, "id, server_id, channel_id, challenger_id, challenged_id, color, \
                  time_control, rated, start_fen, status, game_id, created_at, \
-                 expires_at"),
+                 expires_at, variant"),
     table("games", 1, true, "id, server_id, channel_id, white_id, black_id, start_fen, \
                  time_control, rated, draw_agreement_allowed, draw_min_moves, \
                  status, result, reason, turn, plies, pending_offer, version, \
                  challenge_id, created_at, ended_at, clock, deadline, remind_at, \
-                 wake_at, conditionals"),
+                 wake_at, conditionals, variant"),
     table("moves", 2, false, "game_id, ply, uci, san, played_at, draw_offer"),
     table("game_notes", 2, false, "game_id, seq, note"),
     table("acts", 1, true, "id, act_key, processed_at, answer, platform, server_id, next_item, \
                  attempts, failures, last_error, due_at"),
     table("heartbeat", 1, false, "id, at"),
     table("leaves", 1, true, "id, player_id, server_id, starts_at, ends_at, ended_at, days"),
-    table("ratings", 2, false, "server_id, player_id, rating, deviation, volatility, games, \
-                 rated_at"),
-    table("rating_history", 1, true, "id, server_id, player_id, game_id, rating, deviation, at"),
+    table("ratings", 3, false, "server_id, player_id, pool, rating, deviation, volatility, \
+                 games, rated_at"),
+    table("rating_history", 1, true, "id, server_id, player_id, game_id, rating, deviation, at, \
+                 pool"),
     table("ladders", 1, false, "server_id, version"),
     table("ladder_rungs", 2, false, "server_id, player_id, place, active_at"),
     table("ladder_matches", 1, true, "id, server_id, challenge_id, game_id, challenger_id, defender_id, \
@@ -348,12 +349,22 @@ mod tests {
             .expect("dave")
             .expect("dave");
         assert_eq!(
-            sqlite.rating(1, dave.id).await.expect("rating"),
-            pg.rating(1, dave.id).await.expect("rating")
+            sqlite
+                .rating(1, dave.id, crate::core::variant::Variant::Standard)
+                .await
+                .expect("rating"),
+            pg.rating(1, dave.id, crate::core::variant::Variant::Standard)
+                .await
+                .expect("rating")
         );
         assert_eq!(
-            sqlite.rating_history(1, dave.id).await.expect("history"),
-            pg.rating_history(1, dave.id).await.expect("history")
+            sqlite
+                .rating_history(1, dave.id, crate::core::variant::Variant::Standard)
+                .await
+                .expect("history"),
+            pg.rating_history(1, dave.id, crate::core::variant::Variant::Standard)
+                .await
+                .expect("history")
         );
         // New rows get new ids after the copied ones.
         let new_service = Service::new(pg.clone(), ServiceConfig::default());

@@ -12,9 +12,11 @@ mod tournament;
 pub use tournament::{TOURNAMENT, TOURNAMENT_FR, TOURNAMENT_NAME, tournament_subcommand};
 
 use super::interactions::Options;
+use crate::core::chess960;
 use crate::core::choices::{ColorChoice, Notify};
 use crate::core::command::{
     Command, CommandError, DrawAction, IfAction, LadderAction, LeaveAction, UserRef,
+    challenge_variant,
 };
 use crate::core::event::ClaimKind;
 use crate::core::notation::{Lang, MAX_MOVE_INPUT};
@@ -177,9 +179,31 @@ pub const CHESS: &[CommandSpec] = &[
                     max: MAX_PGN_OPTION,
                 },
             ),
+            opt(
+                "variant",
+                "variante",
+                Kind::Choice(&["standard", "chess960"]),
+            ),
+            opt(
+                "start",
+                "depart",
+                Kind::Integer {
+                    min: 0,
+                    max: chess960::COUNT as i64 - 1,
+                },
+            ),
         ],
         build: |o| {
+            let start = match o.integer("start") {
+                None => None,
+                Some(n) => match u16::try_from(n) {
+                    Ok(n) if n < chess960::COUNT => Some(n),
+                    _ => return Err(bad("start", &n.to_string())),
+                },
+            };
             Ok(Command::Challenge {
+                variant: challenge_variant(o.text("variant"), start)?,
+                start,
                 opponent: o.user("user").map(user_ref).transpose()?,
                 color: match o.text("color") {
                     None | Some("random") => ColorChoice::Random,

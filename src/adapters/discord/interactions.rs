@@ -150,6 +150,7 @@ mod tests {
     use super::*;
     use crate::core::choices::ColorChoice;
     use crate::core::command::{DrawAction, LadderAction, LeaveAction, UserRef};
+    use crate::core::variant::Variant;
     use serde_json::{Value as Json, json};
 
     /// Command data as Discord sends it.
@@ -204,6 +205,37 @@ mod tests {
                     fen: None,
                     time_control: None,
                     pgn: None,
+                    variant: Variant::Standard,
+                    start: None,
+                }),
+            ),
+            (
+                chess(
+                    "challenge",
+                    json!([
+                        { "name": "variant", "type": 3, "value": "chess960" },
+                        { "name": "start", "type": 4, "value": 959 }
+                    ]),
+                ),
+                Ok(Command::Challenge {
+                    opponent: None,
+                    color: ColorChoice::Random,
+                    rated: false,
+                    fen: None,
+                    time_control: None,
+                    pgn: None,
+                    variant: Variant::Chess960,
+                    start: Some(959),
+                }),
+            ),
+            (
+                chess(
+                    "challenge",
+                    json!([{ "name": "start", "type": 4, "value": 960 }]),
+                ),
+                Err(CommandError::BadValue {
+                    option: "start",
+                    value: "960".to_owned(),
                 }),
             ),
             (

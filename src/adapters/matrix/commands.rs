@@ -224,6 +224,29 @@ mod tests {
     }
 
     #[test]
+    fn chess960_challenges_parse_in_both_languages() {
+        use crate::core::command::Command;
+        use crate::core::variant::Variant;
+        for (body, prefix) in [
+            (
+                "!chess challenge @bob:localhost variant:chess960 start:12",
+                "!chess",
+            ),
+            (
+                "!échecs défi @bob:localhost variante:960 depart:12",
+                "!échecs",
+            ),
+            ("!chess challenge @bob:localhost start:12", "!chess"),
+        ] {
+            let text = command_text(body, prefix).expect("a command");
+            let Ok(Command::Challenge { variant, start, .. }) = command::parse(&text) else {
+                panic!("{body}: a challenge");
+            };
+            assert_eq!((variant, start), (Variant::Chess960, Some(12)), "{body}");
+        }
+    }
+
+    #[test]
     fn pills_name_their_user() {
         let html =
             r#"!chess challenge <a href="https://matrix.to/#/@bob:localhost">Bob &amp; co</a>"#;

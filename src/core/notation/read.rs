@@ -100,7 +100,8 @@ impl Target {
     }
 
     /// Whether `m` ends where the text says. Castling may be written
-    /// king-to-target (`e1g1`, `Kg1`) or king-takes-rook (`e1h1`).
+    /// king-to-target (`e1g1`, `Kg1`) or king-takes-rook (`e1h1`; in
+    /// Chess960 the only UCI form engines use).
     pub(super) fn lands_on(&self, m: Move) -> bool {
         m.to() == self.to || castling_king_target(m) == Some(self.to)
     }
@@ -119,12 +120,20 @@ impl Target {
     }
 }
 
-/// The square the king lands on when `m` castles.
+/// The square the king lands on when `m` castles, if it travels two
+/// squares or more to get there.
+///
+/// In Chess960 the king may castle by one step (`f1g1`) or none at all (a
+/// king on g1 castles short to g1): written that way, castling would read
+/// the same as a plain king move, so only the two-square form is a way to
+/// write castling (standard chess's, never ambiguous with a king move, which
+/// goes one square). Castling is still `O-O` or king-takes-rook (`f1h1`).
 fn castling_king_target(m: Move) -> Option<Square> {
     match m {
         Move::Castle { king, .. } => {
             let side = m.castling_side()?;
-            Some(Square::from_coords(side.king_to_file(), king.rank()))
+            let target = Square::from_coords(side.king_to_file(), king.rank());
+            (king.distance(target) >= 2).then_some(target)
         }
         _ => None,
     }

@@ -553,3 +553,55 @@ fn readers_list_their_languages_once() {
         "no language at all reads nothing"
     );
 }
+
+/// Chess960 castling in every form, each position read with Chess960's
+/// castling rules; outcomes in Chess960 UCI (castling king-takes-rook).
+#[test]
+fn chess960_castling_is_read_in_every_form_and_never_guessed() {
+    // King f1, rook h1: short castling moves the king one step, as Kg1 does.
+    const KING_F1: &str = "4k3/8/8/8/8/8/8/5K1R w K - 0 1";
+    // King already on g1: short castling moves the rook alone.
+    const KING_G1: &str = "4k3/8/8/8/8/8/8/6KR w K - 0 1";
+    // King b1, rook a1: long castling moves the king one step to c1.
+    const KING_B1_LONG: &str = "4k3/8/8/8/8/8/8/RK6 w Q - 0 1";
+    // King b1, rook h1: short castling takes the king five squares.
+    const KING_B1_SHORT: &str = "4k3/8/8/8/8/8/8/1K5R w K - 0 1";
+    // The rook stands on the king's destination and the king on the rook's.
+    const SWAP: &str = "4k3/8/8/8/8/8/8/2RK4 w Q - 0 1";
+    let rows = [
+        (KING_F1, "O-O", "f1h1"),
+        (KING_F1, "0-0", "f1h1"),
+        (KING_F1, "f1h1", "f1h1"),
+        (KING_F1, "Kh1", "f1h1"),
+        // One step to the castling square is the king's plain move.
+        (KING_F1, "f1g1", "f1g1"),
+        (KING_F1, "Kg1", "f1g1"),
+        (KING_F1, "O-O-O", "illegal:castling_rights_lost"),
+        (KING_G1, "O-O", "g1h1"),
+        (KING_G1, "g1h1", "g1h1"),
+        (KING_G1, "Kg1", "illegal:cannot_reach"),
+        (KING_B1_LONG, "O-O-O", "b1a1"),
+        (KING_B1_LONG, "b1a1", "b1a1"),
+        (KING_B1_LONG, "b1c1", "b1c1"),
+        (KING_B1_SHORT, "O-O", "b1h1"),
+        (KING_B1_SHORT, "b1g1", "b1h1"),
+        (KING_B1_SHORT, "Kg1", "b1h1"),
+        (KING_B1_SHORT, "b1h1", "b1h1"),
+        (SWAP, "O-O-O", "d1c1"),
+        (SWAP, "0-0-0", "d1c1"),
+        (SWAP, "d1c1", "d1c1"),
+    ];
+    for (fen, text, expected) in rows {
+        let setup: shakmaty::fen::Fen = fen.parse().expect("FEN");
+        let pos: Chess = setup.into_position(CastlingMode::Chess960).expect("legal");
+        let got = match parse_move(&pos, text, &Reader::speaking(Lang::En)) {
+            Ok(m) => m.to_uci(CastlingMode::Chess960).to_string(),
+            Err(MoveInputError::Illegal { reason, .. }) => {
+                let name = serde_json::to_string(&reason).expect("reason name");
+                format!("illegal:{}", name.trim_matches('"'))
+            }
+            Err(other) => format!("{other:?}"),
+        };
+        assert_eq!(got, expected, "{fen} {text}");
+    }
+}

@@ -406,4 +406,38 @@ mod tests {
         let pos = position("7k/5K2/7P/8/8/8/8/8 b - - 0 1");
         assert_eq!(analyze(&pos, Color::Black, Mode::Full), Verdict::Unwinnable);
     }
+
+    #[test]
+    fn chess960_castling_rights_change_nothing_it_should_not() {
+        use shakmaty::CastlingMode;
+        use shakmaty::fen::Fen;
+        // (Chess960 FEN with rights only Chess960 can read, the same
+        // position without rights, white can mate, black can mate.)
+        let cases = [
+            // A rook on b1 with its right (Shredder `B`), the king on e1.
+            (
+                "4k3/8/8/8/8/8/8/1R2K3 w B - 0 1",
+                "4k3/8/8/8/8/8/8/1R2K3 w - - 0 1",
+                true,
+                false,
+            ),
+            // Start 0's king and rooks, pawns locked, no other pieces.
+            (
+                "5rkr/8/8/p1p1p1p1/P1P1P1P1/8/8/5RKR w HFhf - 0 1",
+                "5rkr/8/8/p1p1p1p1/P1P1P1P1/8/8/5RKR w - - 0 1",
+                true,
+                true,
+            ),
+        ];
+        for (with_rights, without, white, black) in cases {
+            let fen: Fen = with_rights.parse().expect("FEN");
+            let pos: Chess = fen.into_position(CastlingMode::Chess960).expect("legal");
+            assert!(pos.castles().any(), "{with_rights} keeps its rights");
+            assert_eq!(can_still_mate(&pos, Color::White), white, "{with_rights}");
+            assert_eq!(can_still_mate(&pos, Color::Black), black, "{with_rights}");
+            let plain = position(without);
+            assert_eq!(can_still_mate(&plain, Color::White), white, "{without}");
+            assert_eq!(can_still_mate(&plain, Color::Black), black, "{without}");
+        }
+    }
 }

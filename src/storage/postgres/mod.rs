@@ -334,6 +334,7 @@ mod tests {
             channel_id: channel.id,
             white: alice.id,
             black: bob.id,
+            variant: crate::core::variant::Variant::Standard,
             start_fen: None,
             time_control: "3d".to_owned(),
             rated: false,

@@ -215,8 +215,8 @@ async fn insert_challenge(c: &impl Conn, new: &NewChallenge, now: DateTime<Utc>)
     c.query_one(
         "INSERT INTO challenges (server_id, channel_id, challenger_id, challenged_id, color,
                                  time_control, rated, start_fen, created_at, expires_at,
-                                 start_moves)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
+                                 start_moves, variant)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id",
         &params![
             new.server_id,
             new.channel_id,
@@ -228,7 +228,8 @@ async fn insert_challenge(c: &impl Conn, new: &NewChallenge, now: DateTime<Utc>)
             new.start_fen.as_deref(),
             now,
             new.expires_at,
-            new.start_moves.as_deref()
+            new.start_moves.as_deref(),
+            new.variant.as_str()
         ],
     )
     .await?
@@ -261,9 +262,9 @@ pub(super) async fn insert_game(c: &impl Conn, new: &NewGame, now: DateTime<Utc>
             "INSERT INTO games (server_id, channel_id, white_id, black_id, start_fen, time_control,
                             rated, draw_agreement_allowed, draw_min_moves, turn, challenge_id,
                             created_at, clock, deadline, remind_at, wake_at, plies, status,
-                            result, reason, ended_at)
+                            result, reason, ended_at, variant)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20, ?21)
+                 ?18, ?19, ?20, ?21, ?22)
          RETURNING id",
             &params![
                 new.server_id,
@@ -286,7 +287,8 @@ pub(super) async fn insert_game(c: &impl Conn, new: &NewGame, now: DateTime<Utc>
                 if ending.is_some() { "over" } else { "ongoing" },
                 ending.map(|(result, ..)| result.as_pgn()),
                 ending.map(|(_, reason, _)| reason.as_str()),
-                ending.map(|(.., at)| at)
+                ending.map(|(.., at)| at),
+                new.variant.as_str()
             ],
         )
         .await?

@@ -20,24 +20,9 @@ pub(super) async fn write_rating(c: &impl Conn, update: &RatingUpdate) -> Result
     let changed = if update.expected_games == 0 {
         c.execute(
             "INSERT INTO ratings
-                 (server_id, player_id, rating, deviation, volatility, games, rated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
-             ON CONFLICT (server_id, player_id) DO NOTHING",
-            &params![
-                update.server_id,
-                update.player,
-                update.rating,
-                update.deviation,
-                update.volatility,
-                update.at
-            ],
-        )
-        .await?
-    } else {
-        c.execute(
-            "UPDATE ratings SET rating = ?3, deviation = ?4, volatility = ?5,
-                                games = games + 1, rated_at = ?6
-             WHERE server_id = ?1 AND player_id = ?2 AND games = ?7",
+                 (server_id, player_id, rating, deviation, volatility, games, rated_at, pool)
+             VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7)
+             ON CONFLICT (server_id, player_id, pool) DO NOTHING",
             &params![
                 update.server_id,
                 update.player,
@@ -45,7 +30,24 @@ pub(super) async fn write_rating(c: &impl Conn, update: &RatingUpdate) -> Result
                 update.deviation,
                 update.volatility,
                 update.at,
-                update.expected_games
+                update.pool.as_str()
+            ],
+        )
+        .await?
+    } else {
+        c.execute(
+            "UPDATE ratings SET rating = ?3, deviation = ?4, volatility = ?5,
+                                games = games + 1, rated_at = ?6
+             WHERE server_id = ?1 AND player_id = ?2 AND games = ?7 AND pool = ?8",
+            &params![
+                update.server_id,
+                update.player,
+                update.rating,
+                update.deviation,
+                update.volatility,
+                update.at,
+                update.expected_games,
+                update.pool.as_str()
             ],
         )
         .await?
@@ -58,7 +60,7 @@ pub(super) async fn write_rating_history(c: &impl Conn, updates: &[RatingUpdate]
     if updates.is_empty() {
         return Ok(());
     }
-    let mut values = Vec::with_capacity(updates.len() * 6);
+    let mut values = Vec::with_capacity(updates.len() * 7);
     for update in updates {
         values.extend(params![
             update.server_id,
@@ -66,13 +68,14 @@ pub(super) async fn write_rating_history(c: &impl Conn, updates: &[RatingUpdate]
             update.game_id,
             update.rating,
             update.deviation,
-            update.at
+            update.at,
+            update.pool.as_str()
         ]);
     }
     let sql = format!(
-        "INSERT INTO rating_history (server_id, player_id, game_id, rating, deviation, at)
+        "INSERT INTO rating_history (server_id, player_id, game_id, rating, deviation, at, pool)
          VALUES {}",
-        value_rows(updates.len(), 6)
+        value_rows(updates.len(), 7)
     );
     c.execute(&sql, &values).await?;
     Ok(())

@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 use super::rows::{self, CHALLENGE_COLUMNS, PLAYER_COLUMNS, SUMMARY_COLUMNS};
 use crate::core::event::{GameResult, parse_color};
 use crate::core::game::{DrawRules, Note, PlayerId};
+use crate::core::names::Named;
+use crate::core::variant::Variant;
 use crate::storage::sql::{Conn, Row, params};
 use crate::storage::{
     ChallengeRow, ChannelGames, FinishedGame, GameRecord, GameSummary, MoveRow, Result, check_moves,
@@ -18,10 +20,10 @@ use chrono::{DateTime, Utc};
 const GAME_COLUMNS: &str = "g.server_id, g.channel_id, g.start_fen, g.time_control, g.rated, \
      g.draw_agreement_allowed, g.draw_min_moves, g.status, g.result, g.reason, g.ended_at, \
      g.pending_offer, g.version, g.created_at, g.clock, g.remind_at, g.plies, g.conditionals, \
-     c.platform_id";
+     c.platform_id, g.variant";
 
 /// Where the white player's columns start, after [`GAME_COLUMNS`].
-const WHITE_AT: usize = 19;
+const WHITE_AT: usize = 20;
 /// Where the black player's columns start.
 const BLACK_AT: usize = WHITE_AT + rows::PLAYER_WIDTH;
 
@@ -107,6 +109,7 @@ fn game_record(id: i64, row: &Row, moves: Vec<MoveRow>, notes: Vec<Note>) -> Res
         clock: row.opt_json(15, "clock")?,
         remind_at: row.opt_time(16)?,
         conditionals: row.opt_json(18, "conditional moves")?.unwrap_or_default(),
+        variant: row.parsed(20, "variant", Variant::from_name)?,
         start_fen: row.opt_string(3)?,
         time_control: row.string(4)?,
         rated: row.bool(5)?,

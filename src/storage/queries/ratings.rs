@@ -7,20 +7,28 @@ use std::collections::HashMap;
 use crate::competition::standings::{self, Finished};
 use crate::core::event::GameResult;
 use crate::core::game::PlayerId;
+use crate::core::names::Named;
+use crate::core::variant::Variant;
 use crate::storage::sql::{Conn, params};
 use crate::storage::{RatingPoint, RatingRow, Result, StandingRow};
 
-pub async fn rating(c: &impl Conn, server_id: i64, player: PlayerId) -> Result<Option<RatingRow>> {
+pub async fn rating(
+    c: &impl Conn,
+    server_id: i64,
+    player: PlayerId,
+    pool: Variant,
+) -> Result<Option<RatingRow>> {
     c.query_opt(
         "SELECT rating, deviation, volatility, games, rated_at FROM ratings
-         WHERE server_id = ?1 AND player_id = ?2",
-        &params![server_id, player],
+         WHERE server_id = ?1 AND player_id = ?2 AND pool = ?3",
+        &params![server_id, player, pool.as_str()],
     )
     .await?
     .map(|row| {
         Ok(RatingRow {
             server_id,
             player,
+            pool,
             rating: row.real(0)?,
             deviation: row.real(1)?,
             volatility: row.real(2)?,
@@ -35,11 +43,12 @@ pub async fn rating_history(
     c: &impl Conn,
     server_id: i64,
     player: PlayerId,
+    pool: Variant,
 ) -> Result<Vec<RatingPoint>> {
     c.query(
         "SELECT game_id, rating, deviation, at FROM rating_history
-         WHERE server_id = ?1 AND player_id = ?2 ORDER BY id",
-        &params![server_id, player],
+         WHERE server_id = ?1 AND player_id = ?2 AND pool = ?3 ORDER BY id",
+        &params![server_id, player, pool.as_str()],
     )
     .await?
     .iter()

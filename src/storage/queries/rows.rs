@@ -8,6 +8,7 @@ use crate::core::event::{GameResult, Reason, parse_color};
 use crate::core::game::{DrawRules, PlayerId};
 use crate::core::names::Named;
 use crate::core::notation::Lang;
+use crate::core::variant::Variant;
 use crate::storage::sql::Row;
 use crate::storage::{
     ChallengeRow, ChallengeStatus, ColorChoice, GameState, GameSummary, LeaveRow, Notify, Platform,
@@ -26,7 +27,7 @@ pub const PLAYER_WIDTH: usize = 7;
 
 /// Challenge columns, read by [`challenge`].
 pub const CHALLENGE_COLUMNS: &str = "id, server_id, channel_id, challenger_id, challenged_id, \
-     color, time_control, rated, start_fen, status, created_at, expires_at, start_moves";
+     color, time_control, rated, start_fen, status, created_at, expires_at, start_moves, variant";
 
 /// Leave columns, read by [`leave`].
 pub const LEAVE_COLUMNS: &str = "id, player_id, server_id, starts_at, ends_at, ended_at, days";
@@ -84,6 +85,7 @@ pub fn challenge(row: &Row) -> Result<ChallengeRow> {
         created_at: row.time(10)?,
         expires_at: row.time(11)?,
         start_moves: row.opt_string(12)?,
+        variant: row.parsed(13, "variant", Variant::from_name)?,
     })
 }
 
