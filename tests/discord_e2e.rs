@@ -1235,3 +1235,81 @@ async fn a_rate_limited_notice_is_posted_once_the_limit_passes() {
     let _ = scheduler.await;
     bot.stop(&fake).await;
 }
+
+/// `/chess if`: answered to alice alone; bob's move that matches her line
+/// gets its reply in the same answer, and alice is told with a mention.
+/// Nothing anyone else could read named the line before it was played.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conditional_move_stays_private_until_it_is_played() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let (alice, bob) = (alice(), bob());
+    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    let game = open_game(&fake, &alice, &bob, "3d").await;
+    let line = json!([{ "name": "moves", "type": 3, "value": "e5 Nf3 Nc6 Bb5" }]);
+    let stored = send(
+        &fake,
+        fake.command(GUILD, CHANNEL, &alice, "chess", Some("if"), line),
+    )
+    .await;
+    assert!(stored.is_ephemeral(), "{stored:?}");
+    assert!(
+        stored.all_text().contains("2. Nf3 Nc6 3. Bb5"),
+        "{stored:?}"
+    );
+    let listed = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &alice,
+            "chess",
+            Some("if"),
+            json!([{ "name": "action", "type": 3, "value": "list" }]),
+        ),
+    )
+    .await;
+    assert!(listed.is_ephemeral() && listed.all_text().contains("Bb5"));
+
+    let before_move = fake.request_count();
+    let e5 = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            None,
+            move_options("e5", json!([])),
+        ),
+    )
+    .await;
+    assert!(!e5.is_ephemeral(), "{e5:?}");
+    let text = e5.all_text();
+    assert!(
+        text.contains("Nf3") && text.contains("conditional move"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Bb5"),
+        "bob saw the rest of the line: {text}"
+    );
+    let told = fake
+        .wait_for(before_move, |r| {
+            r.method == "POST" && r.content().contains("your conditional move Nf3")
+        })
+        .await;
+    assert!(told.content().contains(&alice.mention()), "{told:?}");
+    assert!(!told.is_ephemeral());
+    // Only alice's own ephemeral answers ever named Bb5.
+    for request in fake.requests() {
+        if request.all_text().contains("Bb5") {
+            assert!(request.is_ephemeral(), "public: {request:?}");
+        }
+    }
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    let sans: Vec<&str> = record.moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3"]);
+    bot.stop(&fake).await;
+}
