@@ -29,12 +29,14 @@ use super::variant::Variant;
 /// (`/challenge @bob pgn:"1. e4 e5 …"`, about 11 bytes a move, so a
 /// 150-move game), and a bound on what one line can make the bot do.
 pub const MAX_COMMAND_BYTES: usize = 2048;
+/// The longest private note accepted, in characters.
+pub const MAX_NOTE_CHARS: usize = 1000;
 /// The longest user reference accepted (`@name`, a Discord or Matrix id).
 pub const MAX_USER_REF: usize = 100;
 
 /// Every command name [`parse`] knows (aliases included), for adapters that
 /// must recognise a command in free text and for tests that must cover them all.
-pub const NAMES: [&str; 27] = [
+pub const NAMES: [&str; 30] = [
     "challenge",
     "accept",
     "decline",
@@ -62,12 +64,15 @@ pub const NAMES: [&str; 27] = [
     "tournament",
     "tournoi",
     "if",
+    "note",
+    "notes",
+    "openings",
 ];
 
 /// French command words (written in Matrix rooms and the console as on
 /// Discord, where they are the commands' French names), with and without
 /// accents, and the command each stands for. `tournoi` is in [`NAMES`].
-pub const FRENCH_NAMES: [(&str, &str); 29] = [
+pub const FRENCH_NAMES: [(&str, &str); 30] = [
     ("defi", "challenge"),
     ("défi", "challenge"),
     ("accepter", "accept"),
@@ -97,6 +102,7 @@ pub const FRENCH_NAMES: [(&str, &str); 29] = [
     ("etat", "status"),
     ("état", "status"),
     ("si", "if"),
+    ("ouvertures", "openings"),
 ];
 
 /// What a player does with their leave.
@@ -254,6 +260,17 @@ pub enum Command {
     Status,
     /// A tournament act (create, join, leave, start, pairings, standings, withdraw).
     Tournament(TournamentCommand),
+    /// A private note on a game, seen only by its writer.
+    Note {
+        text: String,
+        game: Option<i64>,
+    },
+    /// The server's most played openings and how they scored.
+    Openings,
+    /// One's private notes on a game.
+    Notes {
+        game: Option<i64>,
+    },
     /// Conditional moves: store a line, list or clear one's lines.
     If {
         action: IfAction,
@@ -319,6 +336,8 @@ impl Command {
                 action: IfAction::List,
                 ..
             }
+            | Command::Notes { .. }
+            | Command::Openings
             | Command::Tournament(
                 TournamentCommand::Pairings { .. } | TournamentCommand::Standings { .. },
             ) => true,
@@ -337,6 +356,7 @@ impl Command {
             | Command::Leave(_)
             | Command::Ladder(_)
             | Command::If { .. }
+            | Command::Note { .. }
             | Command::Tournament(_) => false,
         }
     }
@@ -493,6 +513,24 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "status" => Command::Status,
         "tournament" | "tournoi" => tournament::parse(&mut words)?,
         "if" => parse_if(&mut words)?,
+        "note" => {
+            let game = words.take_game()?;
+            let text = match words.take("text") {
+                Some(text) => text,
+                None => std::mem::take(&mut words.positional).join(" "),
+            };
+            if text.trim().is_empty() {
+                return Err(CommandError::MissingArgument("text"));
+            }
+            if text.chars().count() > MAX_NOTE_CHARS {
+                return Err(CommandError::TooLong);
+            }
+            Command::Note { text, game }
+        }
+        "openings" => Command::Openings,
+        "notes" => Command::Notes {
+            game: take_game_anywhere(&mut words)?,
+        },
         other => return Err(CommandError::Unknown(bounded(other))),
     };
     words.finish()?;

@@ -78,9 +78,104 @@ pub fn of_positions<'a>(positions: impl IntoIterator<Item = &'a Chess>) -> Optio
         .last()
 }
 
+/// The opening of a game from the standard start, given its first moves
+/// in UCI; moves that cannot be read end the replay there.
+pub fn of_uci_moves<S: AsRef<str>>(moves: &[S]) -> Option<Opening> {
+    let named = named();
+    let mut position = Chess::default();
+    let mut found = named.get(&key(&position)).copied();
+    for text in moves {
+        let Some(m) = shakmaty::uci::UciMove::from_ascii(text.as_ref().as_bytes())
+            .ok()
+            .and_then(|uci| uci.to_move(&position).ok())
+        else {
+            break;
+        };
+        position.play_unchecked(m);
+        found = named.get(&key(&position)).copied().or(found);
+    }
+    found
+}
+
+/// How often one opening was played on a server, and how it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tally {
+    pub opening: Opening,
+    pub white_wins: u32,
+    pub draws: u32,
+    pub black_wins: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.white_wins + self.draws + self.black_wins
+    }
+
+    /// White's share of the points, as a whole percentage.
+    pub fn white_score_percent(&self) -> u32 {
+        let half_points = 2 * self.white_wins + self.draws;
+        (half_points * 50 + self.games() / 2) / self.games().max(1)
+    }
+}
+
+/// The openings of finished games with their results, most played first
+/// (then by ECO code and name); games no table names are left out.
+pub fn tally(
+    games: impl IntoIterator<Item = (Option<Opening>, super::event::GameResult)>,
+) -> Vec<Tally> {
+    use super::event::GameResult;
+    let mut by_name: HashMap<(&'static str, &'static str), Tally> = HashMap::new();
+    for (opening, result) in games {
+        let Some(opening) = opening else { continue };
+        let entry = by_name.entry((opening.eco, opening.name)).or_insert(Tally {
+            opening,
+            white_wins: 0,
+            draws: 0,
+            black_wins: 0,
+        });
+        match result {
+            GameResult::WhiteWins => entry.white_wins += 1,
+            GameResult::BlackWins => entry.black_wins += 1,
+            GameResult::Draw => entry.draws += 1,
+            GameResult::NoResult => {}
+        }
+    }
+    let mut tallies: Vec<Tally> = by_name.into_values().filter(|t| t.games() > 0).collect();
+    tallies.sort_by(|a, b| {
+        b.games()
+            .cmp(&a.games())
+            .then(a.opening.eco.cmp(b.opening.eco))
+            .then(a.opening.name.cmp(b.opening.name))
+    });
+    tallies
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn openings_are_tallied_most_played_first_with_white_s_score() {
+        use crate::core::event::GameResult::{BlackWins, Draw, WhiteWins};
+        let ruy = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"];
+        let sicilian = ["e2e4", "c7c5"];
+        let games = [
+            (&ruy[..], WhiteWins),
+            (&ruy[..], Draw),
+            (&sicilian[..], BlackWins),
+            (&ruy[..], BlackWins),
+            (&["a1a1"][..], WhiteWins),
+        ];
+        let tallies = tally(games.iter().map(|(moves, r)| (of_uci_moves(moves), *r)));
+        let rows: Vec<(&str, u32, u32, u32, u32)> = tallies
+            .iter()
+            .map(|t| {
+                let (w, d, b) = (t.white_wins, t.draws, t.black_wins);
+                (t.opening.eco, w, d, b, t.white_score_percent())
+            })
+            .collect();
+        assert_eq!(rows, [("C60", 1, 1, 1, 50), ("B20", 0, 0, 1, 0)]);
+    }
 
     fn after(moves: &str) -> Option<Opening> {
         let mut position = Chess::default();

@@ -135,6 +135,13 @@ impl PgnError {
 
 /// The game as PGN: tags, then the wrapped movetext with notes as comments.
 pub fn export(game: &Game, tags: &PgnTags) -> String {
+    export_with_comments(game, tags, &[])
+}
+
+/// [`export`] with `comments` added, each after the move that many plies
+/// into the game (0: before the first): a player's private notes, in the
+/// PGN only they receive.
+pub fn export_with_comments(game: &Game, tags: &PgnTags, comments: &[(usize, String)]) -> String {
     let (result, reason) = match game.status() {
         Status::Ongoing => (GameResult::NoResult, None),
         Status::Over { result, reason, .. } => (result, Some(reason)),
@@ -178,7 +185,7 @@ pub fn export(game: &Game, tags: &PgnTags) -> String {
         tag("FEN", fen);
     }
     out.push('\n');
-    out.push_str(&movetext(game, result, reason));
+    out.push_str(&movetext(game, result, reason, comments));
     out.push('\n');
     out
 }
@@ -261,7 +268,12 @@ fn termination(reason: Option<Reason>) -> &'static str {
     }
 }
 
-fn movetext(game: &Game, result: GameResult, reason: Option<Reason>) -> String {
+fn movetext(
+    game: &Game,
+    result: GameResult,
+    reason: Option<Reason>,
+    comments: &[(usize, String)],
+) -> String {
     let mut text = Wrapped::default();
     let mut pos = game.start_position().clone();
     let mut number = u64::from(pos.fullmoves().get());
@@ -269,8 +281,17 @@ fn movetext(game: &Game, result: GameResult, reason: Option<Reason>) -> String {
     let mut renumber = true;
     let notes_at = |ply: usize| game.notes().iter().filter(move |n| n.ply as usize == ply);
 
+    let comments_at = |ply: usize| {
+        comments
+            .iter()
+            .filter(move |(at, _)| *at == ply)
+            .map(|(_, comment)| comment)
+    };
     for note in notes_at(0) {
         text.comment(&note_comment(note, &pos));
+    }
+    for comment in comments_at(0) {
+        text.comment(comment);
     }
     for (i, played) in game.moves().iter().enumerate() {
         let mover = pos.turn();
@@ -294,6 +315,10 @@ fn movetext(game: &Game, result: GameResult, reason: Option<Reason>) -> String {
         }
         for note in notes_at(i + 1) {
             text.comment(&note_comment(note, &pos));
+            renumber = true;
+        }
+        for comment in comments_at(i + 1) {
+            text.comment(comment);
             renumber = true;
         }
     }

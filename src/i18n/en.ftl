@@ -102,6 +102,7 @@ help =
     /leave start <days>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@player] · /record @a @b · /standings [season:<name>]
     /ladder [show|join|leave|challenge @player]: the challenge ladder
+    /note <text> · /notes: private notes on a game, also in your /pgn · /openings: this server's openings
     /if <their move> <your reply> …: conditional moves, played the moment the move comes (private) · /if list · /if clear
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry DAYS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] · /tournament join|leave|start|pairings|standings|withdraw [#id]
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
@@ -148,6 +149,7 @@ command-unknown_command = { $suggestion ->
 }
 command-missing_argument = { $what ->
     [move] Which move? For example: /move e4 (or /move Nf3, /move O-O).
+    [text] What to note? For example: /note Planning f4 after castling.
     [moves] Which line? For example: /if e5 Nf3 Nc6 Bb5 (if they play e5, you reply Nf3; then if Nc6, Bb5), or /if list, /if clear.
     [user] Whom? Name a player: @name.
     [player] Whom? Name a player: @name.
@@ -226,6 +228,9 @@ discord-cmd-status = For moderators: notices the bot could not deliver here
 discord-cmd-gif = Get the whole game as an animated GIF
 discord-cmd-rating = Show a player's rating and its history
 discord-cmd-record = Show one player's results against another
+discord-cmd-note = A private note on a game (only you see it); without text, your notes
+discord-opt-text = What to note
+discord-cmd-openings = This server's most played openings and how they scored
 discord-cmd-if = Conditional moves: if they play this, reply that (only you see them)
 discord-opt-moves = Their move, your reply, and so on, e.g. e5 Nf3 Nc6 Bb5
 discord-choice-list = List mine
@@ -449,3 +454,29 @@ if-too_many = You can keep at most { $max ->
 } in a game; /if clear to start again.
 if-other_reply = Another of your lines already replies { $stored } there. One move of theirs gets one reply: /if clear to change it.
 if-bad_move = Move { $at } of the line: { $refusal }
+
+## Private notes
+note-kept = Note kept on game #{ $game }, seen only by you (/notes to read them; they are in your /pgn).
+notes-none = You have no notes on game #{ $game }. Write one with /note <text>.
+notes-list = Your notes on game #{ $game }, seen only by you:
+note-at-start = before the first move:
+note-after = after { $move }:
+
+## Opening statistics
+openings-none = No finished game here has a named opening yet.
+openings-header = Openings of the last { $games ->
+    [one] finished game
+   *[other] { $games } finished games
+} here (White's wins, draws, Black's wins; White's score):
+openings-line = { $eco } { $name }: { $games ->
+    [one] 1 game
+   *[other] { $games } games
+}, +{ $white } ={ $draws } −{ $black } ({ $score }%)
+openings-png-title = Openings played
+openings-png-header-eco = ECO
+openings-png-header-opening = Opening
+openings-png-header-games = Games
+openings-png-header-white = 1-0
+openings-png-header-draws = ½-½
+openings-png-header-black = 0-1
+openings-png-header-score = White

@@ -118,6 +118,7 @@ help =
     /leave start <jours>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@joueur] · /record @a @b · /standings [season:<nom>]
     /ladder [show|join|leave|challenge @joueur] : l'échelle de défis
+    /note <texte> · /notes : notes privées sur une partie, aussi dans votre /pgn · /ouvertures : les ouvertures du serveur
     /si <son coup> <votre réponse> … : coups conditionnels, joués dès que le coup arrive (privés) · /si liste · /si effacer
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry JOURS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] · /tournament join|leave|start|pairings|standings|withdraw [#n°]
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
@@ -164,6 +165,7 @@ command-unknown_command = { $suggestion ->
 }
 command-missing_argument = { $what ->
     [move] Quel coup ? Par exemple : /move e4 (ou /move Cf3, /move O-O).
+    [text] Que noter ? Par exemple : /note Prévoir f4 après le roque.
     [moves] Quelle suite ? Par exemple : /si e5 Cf3 Cc6 Fb5 (s’il joue e5, vous répondez Cf3 ; puis s’il joue Cc6, Fb5), ou /si liste, /si effacer.
     [user] Qui ? Nommez un joueur : @nom.
     [player] Qui ? Nommez un joueur : @nom.
@@ -263,6 +265,9 @@ discord-cmd-status = Pour les modérateurs : les avis que le bot n’a pas pu re
 discord-cmd-gif = Recevoir toute la partie en GIF animé
 discord-cmd-rating = Voir la cote d'un joueur et son évolution
 discord-cmd-record = Voir le bilan d'un joueur contre un autre
+discord-cmd-note = Une note privée sur une partie (vous seul la voyez) ; sans texte, vos notes
+discord-opt-text = Ce qu’il faut noter
+discord-cmd-openings = Les ouvertures les plus jouées du serveur et leurs scores
 discord-cmd-if = Coups conditionnels : s’il joue ceci, répondre cela (vous seul les voyez)
 discord-opt-moves = Son coup, votre réponse, et ainsi de suite, par ex. e5 Cf3 Cc6 Fb5
 discord-choice-list = Voir les miens
@@ -537,3 +542,29 @@ if-too_many = Vous pouvez garder au plus { $max ->
 } par partie ; /si effacer pour recommencer.
 if-other_reply = Une autre de vos suites répond déjà { $stored } à cet endroit. Un coup de l’adversaire n’a qu’une réponse : /si effacer pour la changer.
 if-bad_move = Coup { $at } de la suite : { $refusal }
+
+## Notes privées
+note-kept = Note gardée sur la partie n° { $game }, visible par vous seul (/notes pour les lire ; elles sont dans votre /pgn).
+notes-none = Vous n’avez pas de notes sur la partie n° { $game }. Écrivez-en une avec /note <texte>.
+notes-list = Vos notes sur la partie n° { $game }, visibles par vous seul :
+note-at-start = avant le premier coup :
+note-after = après { $move } :
+
+## Statistiques d’ouvertures
+openings-none = Aucune partie terminée ici n’a encore d’ouverture nommée.
+openings-header = Ouvertures { $games ->
+    [one] de la dernière partie terminée
+   *[other] des { $games } dernières parties terminées
+} ici (gains des Blancs, nulles, gains des Noirs ; score des Blancs) :
+openings-line = { $eco } { $name } : { $games ->
+    [one] 1 partie
+   *[other] { $games } parties
+}, +{ $white } ={ $draws } −{ $black } ({ $score } %)
+openings-png-title = Ouvertures jouées
+openings-png-header-eco = ECO
+openings-png-header-opening = Ouverture
+openings-png-header-games = Parties
+openings-png-header-white = 1-0
+openings-png-header-draws = ½-½
+openings-png-header-black = 0-1
+openings-png-header-score = Blancs

@@ -9,7 +9,7 @@ use super::texts::{self, Names, variant_line};
 use super::{Attachment, Attempt, Context, Failure, Service};
 use crate::competition::standings::{self, Finished};
 use crate::core::command::UserRef;
-use crate::core::game::Game;
+use crate::core::game::{Game, PlayerId};
 use crate::core::names::Named;
 use crate::core::notation::{self, Style};
 use crate::core::pgn::{self, PgnTags};
@@ -25,7 +25,9 @@ impl Service {
             return Ok(None);
         };
         let game = restore(&record).map_err(|Failure::Storage(e)| e)?;
-        self.game_pgn(&record, &game).await.map(Some)
+        self.game_pgn(&record, &game, None)
+            .await
+            .map(|(text, _)| Some(text))
     }
 
     /// Every game (or `player_name`'s, or tournament `tournament`'s), oldest
@@ -61,13 +63,28 @@ impl Service {
     /// the same tags, the same Site, English SAN and comments whatever the
     /// reader's language (PGN is an English format, and [`pgn::import`]
     /// reads the comments back).
-    async fn game_pgn(&self, record: &GameRecord, game: &Game) -> Result<String, StorageError> {
+    ///
+    /// With `reader`, a player of the game, their private notes are added as
+    /// comments: that PGN is for them alone (the flag says it holds some).
+    async fn game_pgn(
+        &self,
+        record: &GameRecord,
+        game: &Game,
+        reader: Option<PlayerId>,
+    ) -> Result<(String, bool), StorageError> {
         let server = self.store.server(record.server_id).await?;
         let names = Names::new(&record.white_player, &record.black_player);
-        Ok(pgn::export(
-            game,
-            &tags_for(record, &names, server.as_ref()),
-        ))
+        let notes = match reader.filter(|r| game.players().side_of(*r).is_some()) {
+            Some(player) => self.store.private_notes(record.id, player).await?,
+            None => Vec::new(),
+        };
+        let comments: Vec<(usize, String)> = notes
+            .into_iter()
+            .map(|note| (note.ply as usize, note.text))
+            .collect();
+        let text =
+            pgn::export_with_comments(game, &tags_for(record, &names, server.as_ref()), &comments);
+        Ok((text, !comments.is_empty()))
     }
 
     pub(super) async fn board(&self, ctx: &Context, id: Option<i64>) -> Attempt {
@@ -138,7 +155,9 @@ impl Service {
             Pick::Game(loaded, _) => loaded,
             Pick::Answer(replies) => return Ok(replies),
         };
-        let text = self.game_pgn(&loaded.record, &loaded.game).await?;
+        let (text, with_notes) = self
+            .game_pgn(&loaded.record, &loaded.game, Some(ctx.player.id))
+            .await?;
         // Also as a file: a long game's PGN is longer than a chat message.
         let file = Attachment {
             filename: format!("game-{}.pgn", loaded.record.id),
@@ -146,6 +165,7 @@ impl Service {
             bytes: Arc::from(text.as_bytes()),
         };
         let mut reply = self.private(ctx, text);
+        reply.secret = with_notes;
         reply.attachments.push(file);
         Ok(vec![reply])
     }

@@ -32,7 +32,9 @@ mod info;
 mod ladder;
 mod leave;
 mod moderation;
+mod notes;
 mod notifier;
+mod openings;
 mod outbox;
 mod pictures;
 mod ratings;
@@ -555,6 +557,9 @@ impl Service {
             Command::Status => self.status(ctx, now).await,
             Command::Tournament(act) => self.tournament_act(ctx, act, now).await,
             Command::If { action, game } => self.if_act(ctx, action, *game, now).await,
+            Command::Note { text, game } => self.note(ctx, text, *game, now).await,
+            Command::Notes { game } => self.notes(ctx, *game).await,
+            Command::Openings => self.openings(ctx).await,
         }
     }
 

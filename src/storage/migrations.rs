@@ -115,6 +115,10 @@ const SHARED: &[(&str, &str)] = &[
         "0017_chess960",
         include_str!("../../migrations/shared/0017_chess960.sql"),
     ),
+    (
+        "0018_private_notes",
+        include_str!("../../migrations/shared/0018_private_notes.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

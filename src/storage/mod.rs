@@ -454,6 +454,17 @@ pub enum WakeUp {
     Exact,
 }
 
+/// A note a player keeps on one of their games, seen only by them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrivateNote {
+    pub game_id: i64,
+    pub player: PlayerId,
+    /// Moves played when it was written: it follows that move.
+    pub ply: u32,
+    pub written_at: DateTime<Utc>,
+    pub text: String,
+}
+
 /// A game whose flag has fallen, as the scheduler finds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DueGame {
@@ -572,6 +583,8 @@ pub struct Commit {
     pub ladder_match_update: Option<LadderMatchUpdate>,
     /// Tournament writes, in order (a game's end may pair the next round).
     pub tournament_changes: Vec<TournamentChange>,
+    /// A player's private note on a game.
+    pub private_note: Option<PrivateNote>,
     /// The act's answer holds notices to deliver after the commit (see
     /// [`Outgoing`]); needs an `act_key`.
     pub outgoing: Option<Outgoing>,

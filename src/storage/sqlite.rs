@@ -457,7 +457,7 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 18] = [
+    const TABLES: [&str; 19] = [
         "acts",
         "challenges",
         "channels",
@@ -470,6 +470,7 @@ mod tests {
         "leaves",
         "moves",
         "players",
+        "private_notes",
         "rating_history",
         "ratings",
         "servers",

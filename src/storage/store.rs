@@ -16,8 +16,9 @@ use super::sqlite::{SqliteStore, conn::SqliteConn};
 use super::{
     ActRequest, ChallengeRow, ChannelRow, Commit, Committed, DueGame, DueTournament, EntrantRow,
     FinishedGame, GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow,
-    NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform, PlayerRow, QueuedNotices,
-    RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow, TournamentRow,
+    NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform, PlayerRow, PrivateNote,
+    QueuedNotices, RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow,
+    TournamentRow,
 };
 use crate::core::game::PlayerId;
 use crate::core::variant::Variant;
@@ -196,6 +197,11 @@ impl Store {
     /// The stored answer of an act already processed.
     pub async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
         reading!(self, |c| identity::answer_of(c, act_key))
+    }
+
+    /// `player`'s private notes on game `game_id`, in the order written.
+    pub async fn private_notes(&self, game_id: i64, player: PlayerId) -> Result<Vec<PrivateNote>> {
+        reading!(self, |c| games::private_notes(c, game_id, player))
     }
 
     pub async fn game(&self, id: i64) -> Result<Option<GameRecord>> {
@@ -452,6 +458,17 @@ impl Store {
     }
 
     /// The server's finished games with a result (1-0, 0-1, ½-½), oldest first.
+    /// The results and first `plies` moves of the latest `max` finished
+    /// games of a server from the standard start.
+    pub async fn openings_played(
+        &self,
+        server_id: i64,
+        max: usize,
+        plies: u32,
+    ) -> Result<Vec<(crate::core::event::GameResult, Vec<String>)>> {
+        reading!(self, |c| games::openings_played(c, server_id, max, plies))
+    }
+
     pub async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
         reading!(self, |c| games::finished_games(c, server_id))
     }

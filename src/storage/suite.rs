@@ -45,6 +45,7 @@ macro_rules! store_suite {
             deadlines_come_from_running_clocks,
             a_players_save_only_brings_the_wake_up_forward,
             conditional_moves_are_kept_with_their_game,
+            private_notes_are_read_by_their_writer_only,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
             games_are_listed_by_player_for_export,
@@ -1315,6 +1316,32 @@ pub async fn a_players_save_only_brings_the_wake_up_forward(store: &Store) -> Re
     );
     store.rearm_wake_up(id, version, Some(t(400))).await?;
     assert_eq!(store.next_wake_up().await?, Some(t(400)));
+    Ok(())
+}
+
+/// A private note is read back by its writer, in order, and by no one else.
+pub async fn private_notes_are_read_by_their_writer_only(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    for (ply, text) in [(0, "before"), (2, "after e5")] {
+        let note = PrivateNote {
+            game_id: id,
+            player: w.alice.id,
+            ply,
+            written_at: t(i64::from(ply)),
+            text: text.to_owned(),
+        };
+        let commit = Commit {
+            private_note: Some(note),
+            ..Commit::default()
+        };
+        store.commit(commit, t(3), |_| ()).await?;
+    }
+    let notes = store.private_notes(id, w.alice.id).await?;
+    let read: Vec<(u32, &str)> = notes.iter().map(|n| (n.ply, n.text.as_str())).collect();
+    assert_eq!(read, [(0, "before"), (2, "after e5")]);
+    assert_eq!(notes[1].written_at, t(2));
+    assert!(store.private_notes(id, w.bob.id).await?.is_empty());
     Ok(())
 }
 

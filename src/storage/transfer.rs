@@ -71,6 +71,7 @@ pub const TABLES: &[Table] = &[
                  wake_at, conditionals, variant"),
     table("moves", 2, false, "game_id, ply, uci, san, played_at, draw_offer"),
     table("game_notes", 2, false, "game_id, seq, note"),
+    table("private_notes", 1, true, "id, game_id, player_id, ply, written_at, text"),
     table("acts", 1, true, "id, act_key, processed_at, answer, platform, server_id, next_item, \
                  attempts, failures, last_error, due_at"),
     table("heartbeat", 1, false, "id, at"),

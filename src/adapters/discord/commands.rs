@@ -25,6 +25,8 @@ use crate::i18n::I18n;
 /// The longest line of conditional moves typed at once (twenty moves of
 /// up to a dozen bytes, with spaces).
 pub const MAX_IF_LINE: u16 = 300;
+/// The longest private note, in characters (Discord counts characters).
+pub const MAX_NOTE_OPTION: u16 = crate::core::command::MAX_NOTE_CHARS as u16;
 /// The longest FEN accepted (a legal FEN is under 100 bytes).
 pub const MAX_FEN: u16 = 100;
 /// The longest time control text accepted (`30d+1d max 45d`).
@@ -480,6 +482,37 @@ pub const CHESS: &[CommandSpec] = &[
                 game: o.integer("game"),
             })
         },
+    },
+    // One subcommand for both (Discord allows 25): without text, the list.
+    CommandSpec {
+        name: "note",
+        fr: "note",
+        options: &[
+            opt(
+                "text",
+                "texte",
+                Kind::Text {
+                    max: MAX_NOTE_OPTION,
+                },
+            ),
+            GAME,
+        ],
+        build: |o| {
+            let game = o.integer("game");
+            Ok(match o.text("text") {
+                Some(text) => Command::Note {
+                    text: text.to_owned(),
+                    game,
+                },
+                None => Command::Notes { game },
+            })
+        },
+    },
+    CommandSpec {
+        name: "openings",
+        fr: "ouvertures",
+        options: &[],
+        build: |_| Ok(Command::Openings),
     },
     CommandSpec {
         name: "if",

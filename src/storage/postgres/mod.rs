@@ -187,7 +187,7 @@ mod tests {
 
     store_suite!(optional async fresh);
 
-    const TABLES: [&str; 19] = [
+    const TABLES: [&str; 20] = [
         "acts",
         "challenges",
         "channels",
@@ -200,6 +200,7 @@ mod tests {
         "leaves",
         "moves",
         "players",
+        "private_notes",
         "rating_history",
         "ratings",
         "schema_migrations",

@@ -200,6 +200,20 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
         end_leave(c, ending).await?;
     }
     commit_competition::write_ladder(c, commit, &committed, now).await?;
+    if let Some(note) = &commit.private_note {
+        c.execute(
+            "INSERT INTO private_notes (game_id, player_id, ply, written_at, text)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            &params![
+                note.game_id,
+                note.player,
+                i64::from(note.ply),
+                note.written_at,
+                &note.text
+            ],
+        )
+        .await?;
+    }
     Ok(committed)
 }
 

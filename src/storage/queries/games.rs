@@ -11,7 +11,8 @@ use crate::core::names::Named;
 use crate::core::variant::Variant;
 use crate::storage::sql::{Conn, Row, params};
 use crate::storage::{
-    ChallengeRow, ChannelGames, FinishedGame, GameRecord, GameSummary, MoveRow, Result, check_moves,
+    ChallengeRow, ChannelGames, FinishedGame, GameRecord, GameSummary, MoveRow, PrivateNote,
+    Result, check_moves,
 };
 use chrono::{DateTime, Utc};
 
@@ -282,6 +283,51 @@ pub async fn finished_games(c: &impl Conn, server_id: i64) -> Result<Vec<Finishe
     .collect()
 }
 
+/// The results and first `plies` moves (UCI) of the latest `max` finished
+/// games of a server played from the standard start, for its opening
+/// statistics.
+pub async fn openings_played(
+    c: &impl Conn,
+    server_id: i64,
+    max: usize,
+    plies: u32,
+) -> Result<Vec<(GameResult, Vec<String>)>> {
+    let rows = c
+        .query(
+            "SELECT g.id, g.result, m.uci
+             FROM (SELECT id, result FROM games
+                   WHERE server_id = ?1 AND status = 'over' AND start_fen IS NULL
+                     AND result IN ('1-0', '0-1', '1/2-1/2')
+                   ORDER BY id DESC LIMIT ?2) g
+             JOIN moves m ON m.game_id = g.id AND m.ply <= ?3
+             ORDER BY g.id, m.ply",
+            &params![
+                server_id,
+                i64::try_from(max).unwrap_or(i64::MAX),
+                i64::from(plies)
+            ],
+        )
+        .await?;
+    let mut games: Vec<(i64, GameResult, Vec<String>)> = Vec::new();
+    for row in &rows {
+        let id = row.int(0)?;
+        if games.last().is_none_or(|(last, ..)| *last != id) {
+            games.push((
+                id,
+                row.parsed(1, "result", GameResult::from_pgn)?,
+                Vec::new(),
+            ));
+        }
+        if let Some((.., moves)) = games.last_mut() {
+            moves.push(row.string(2)?);
+        }
+    }
+    Ok(games
+        .into_iter()
+        .map(|(_, result, moves)| (result, moves))
+        .collect())
+}
+
 /// Every game whose stored moves do not add up (the check [`check_moves`]
 /// makes when a game is loaded), one line each, for `pawnpost check`.
 pub async fn unsound_games(c: &impl Conn) -> Result<Vec<String>> {
@@ -302,6 +348,31 @@ pub async fn unsound_games(c: &impl Conn) -> Result<Vec<String>> {
             format!("game {id} moves: {plies} stored, not numbered 1 to {plies}")
         } else {
             format!("game {id} moves: {plies} counted, {stored} stored")
+        })
+    })
+    .collect()
+}
+
+/// `player`'s private notes on game `game_id`, in the order written.
+pub async fn private_notes(
+    c: &impl Conn,
+    game_id: i64,
+    player: PlayerId,
+) -> Result<Vec<PrivateNote>> {
+    c.query(
+        "SELECT ply, written_at, text FROM private_notes
+         WHERE game_id = ?1 AND player_id = ?2 ORDER BY id",
+        &params![game_id, player],
+    )
+    .await?
+    .iter()
+    .map(|row| {
+        Ok(PrivateNote {
+            game_id,
+            player,
+            ply: row.count(0)?,
+            written_at: row.time(1)?,
+            text: row.string(2)?,
         })
     })
     .collect()
