@@ -177,7 +177,7 @@ fn an_idle_players_shown_deviation_grows_with_time() {
          :advance 365d
          alice: /rating",
     );
-    // "alice: rating 1338? (deviation 290, 1 rated games)" → 290.
+    // "alice: rating 1338? (deviation 290, 1 rated game)" → 290.
     let deviations: Vec<u32> = out
         .iter()
         .filter_map(|r| r["text"].as_str())

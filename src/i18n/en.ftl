@@ -289,7 +289,10 @@ discord-rate-limited = You are sending commands a little fast: please wait a min
 discord-unknown-button = This button no longer does anything.
 discord-done = Done.
 ## competitions
-rating-current = { $player }: rating { $rating } (deviation { $deviation }, { $games } rated games)
+rating-current = { $player }: rating { $rating } (deviation { $deviation }, { $games ->
+        [one] { $games } rated game
+       *[other] { $games } rated games
+    })
 rating-chess960 = Chess960: rating { $rating } (deviation { $deviation }, { $games ->
         [one] { $games } rated game
        *[other] { $games } rated games

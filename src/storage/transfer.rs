@@ -63,7 +63,7 @@ pub const TABLES: &[Table] = &[
                  created_at, client_language"),
     table("challenges", 1, true, "id, server_id, channel_id, challenger_id, challenged_id, color, \
                  time_control, rated, start_fen, status, game_id, created_at, \
-                 expires_at, variant"),
+                 expires_at, variant, start_moves"),
     table("games", 1, true, "id, server_id, channel_id, white_id, black_id, start_fen, \
                  time_control, rated, draw_agreement_allowed, draw_min_moves, \
                  status, result, reason, turn, plies, pending_offer, version, \
@@ -239,6 +239,9 @@ mod tests {
             ("alice", "a", "/move e4"),
             ("bob", "a", "/move e5 offer_draw"),
             ("alice", "a", "/draw decline"),
+            ("bob", "a", "/if Nf3 Nc6"),
+            ("alice", "a", "/note watch the e-file"),
+            ("erin", "d", "/challenge @frank pgn:\"1. d4 d5\""),
             ("carol", "b", "/challenge @dave"),
             ("dave", "b", "/accept"),
             ("dave", "b", "/resign"),
@@ -277,6 +280,7 @@ mod tests {
             "games",
             "moves",
             "game_notes",
+            "private_notes",
             "leaves",
             "ratings",
             "rating_history",
@@ -290,6 +294,8 @@ mod tests {
             let rows = copied.iter().find(|c| c.table == table).expect(table);
             assert!(rows.target > 0, "{table} copied empty");
         }
+        let lines = sqlite.game(1).await.expect("sqlite").expect("game");
+        assert!(!lines.conditionals.is_empty(), "bob's line is stored");
         for id in 1..=2 {
             let old = sqlite.game(id).await.expect("sqlite").expect("game");
             assert_eq!(Some(old), pg.game(id).await.expect("pg"), "game {id}");
