@@ -292,6 +292,6 @@ fn chess960_games_are_rated_in_their_own_pool() {
     );
     let text = text_of(later.last().expect("the rating"));
     let (standard, chess960) = text.split_once('\n').expect("two lines");
-    assert!(standard.contains("1 rated games"), "{standard}");
+    assert!(standard.contains("1 rated game)"), "{standard}");
     assert!(chess960.ends_with("1 rated game)"), "{chess960}");
 }

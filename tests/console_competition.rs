@@ -99,7 +99,7 @@ fn a_rated_game_moves_ratings_and_the_pictures_decode() {
     let alice_text = alice["text"].as_str().unwrap_or_default();
     // One game from 1500/500: a big loss, still provisional.
     assert!(
-        alice_text.contains('?') && alice_text.contains("1 rated games"),
+        alice_text.contains('?') && alice_text.contains("1 rated game)"),
         "{alice_text}"
     );
     let names = attachment_names(alice);

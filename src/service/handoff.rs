@@ -26,6 +26,10 @@ const SETTLE_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 #[derive(Default)]
 pub(super) struct Answered {
     pending: Arc<Mutex<Pending>>,
+    /// Held for a whole settling write: whoever settles next (the worker
+    /// before it reads the outbox) waits for a write already on its way,
+    /// instead of finding no keys and sending those acts again.
+    writing: Arc<tokio::sync::Mutex<()>>,
 }
 
 #[derive(Default)]
@@ -44,15 +48,17 @@ impl Answered {
         }
         pending.scheduled = true;
         let (store, pending) = (store.clone(), Arc::clone(&self.pending));
+        let writing = Arc::clone(&self.writing);
         tokio::spawn(async move {
             tokio::time::sleep(SETTLE_EVERY).await;
-            settle(&store, &pending).await;
+            settle(&store, &pending, &writing).await;
         });
     }
 }
 
 /// Settles every act gathered so far in one write.
-async fn settle(store: &Store, pending: &Mutex<Pending>) {
+async fn settle(store: &Store, pending: &Mutex<Pending>, writing: &tokio::sync::Mutex<()>) {
+    let _one_at_a_time = writing.lock().await;
     let keys = {
         let mut pending = pending.lock().unwrap_or_else(|e| e.into_inner());
         pending.scheduled = false;
@@ -81,7 +87,7 @@ impl Service {
     /// Settles the answered acts gathered so far at once (before stopping,
     /// and before the worker looks at the outbox).
     pub async fn settle_answered(&self) {
-        settle(&self.store, &self.answered.pending).await;
+        settle(&self.store, &self.answered.pending, &self.answered.writing).await;
     }
 
     /// The outbox entry of a user's act: its whole answer, held for the
