@@ -122,6 +122,9 @@ fn event_kind(event: &Event) -> &'static str {
         Event::DrawOfferLapsed { .. } => "draw_offer_lapsed",
         Event::ClaimRefused { .. } => "claim_refused",
         Event::MoreTimeGiven { .. } => "more_time_given",
+        Event::TakebackRequested { .. } => "takeback_requested",
+        Event::TakebackDeclined { .. } => "takeback_declined",
+        Event::TakenBack { .. } => "taken_back",
         Event::GameOver { .. } => "game_over",
     }
 }

@@ -22,6 +22,7 @@ pub mod tournament_limits {
 
 use super::choices::{ColorChoice, Notify};
 use super::event::ClaimKind;
+pub use super::game::TakebackAction;
 use super::notation::{Lang, MAX_MOVE_INPUT};
 use super::variant::Variant;
 
@@ -36,7 +37,7 @@ pub const MAX_USER_REF: usize = 100;
 
 /// Every command name [`parse`] knows (aliases included), for adapters that
 /// must recognise a command in free text and for tests that must cover them all.
-pub const NAMES: [&str; 30] = [
+pub const NAMES: [&str; 31] = [
     "challenge",
     "accept",
     "decline",
@@ -67,12 +68,13 @@ pub const NAMES: [&str; 30] = [
     "note",
     "notes",
     "openings",
+    "takeback",
 ];
 
 /// French command words (written in Matrix rooms and the console as on
 /// Discord, where they are the commands' French names), with and without
 /// accents, and the command each stands for. `tournoi` is in [`NAMES`].
-pub const FRENCH_NAMES: [(&str, &str); 30] = [
+pub const FRENCH_NAMES: [(&str, &str); 31] = [
     ("defi", "challenge"),
     ("défi", "challenge"),
     ("accepter", "accept"),
@@ -103,6 +105,7 @@ pub const FRENCH_NAMES: [(&str, &str); 30] = [
     ("état", "status"),
     ("si", "if"),
     ("ouvertures", "openings"),
+    ("reprise", "takeback"),
 ];
 
 /// What a player does with their leave.
@@ -267,6 +270,11 @@ pub enum Command {
     },
     /// The server's most played openings and how they scored.
     Openings,
+    /// Ask to take back one's last move, or answer the opponent's asking.
+    Takeback {
+        action: TakebackAction,
+        game: Option<i64>,
+    },
     /// One's private notes on a game.
     Notes {
         game: Option<i64>,
@@ -357,6 +365,7 @@ impl Command {
             | Command::Ladder(_)
             | Command::If { .. }
             | Command::Note { .. }
+            | Command::Takeback { .. }
             | Command::Tournament(_) => false,
         }
     }
@@ -528,6 +537,21 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             Command::Note { text, game }
         }
         "openings" => Command::Openings,
+        "takeback" => {
+            let game = words.take_game()?;
+            let word = match words.take("action") {
+                Some(action) => Some(action),
+                None if words.positional.is_empty() => None,
+                None => Some(words.positional.remove(0)),
+            };
+            let action = match word.as_deref().map(str::to_lowercase).as_deref() {
+                None | Some("request" | "demander") => TakebackAction::Request,
+                Some("accept" | "accepter") => TakebackAction::Accept,
+                Some("decline" | "refuser") => TakebackAction::Decline,
+                Some(other) => return Err(bad("action", other)),
+            };
+            Command::Takeback { action, game }
+        }
         "notes" => Command::Notes {
             game: take_game_anywhere(&mut words)?,
         },

@@ -188,7 +188,10 @@ pub fn after_act(
     let clears = events.iter().any(|e| {
         matches!(
             e,
-            Event::DrawOffered { .. } | Event::ClaimRefused { .. } | Event::GameOver { .. }
+            Event::DrawOffered { .. }
+                | Event::ClaimRefused { .. }
+                | Event::GameOver { .. }
+                | Event::TakenBack { .. }
         )
     });
     if clears || game.is_over() {

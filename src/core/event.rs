@@ -200,6 +200,22 @@ pub enum Event {
         by: Color,
         days: u32,
     },
+    /// A player asked to take back their last move.
+    TakebackRequested {
+        #[serde(with = "color_name")]
+        by: Color,
+    },
+    /// The opponent declined it.
+    TakebackDeclined {
+        #[serde(with = "color_name")]
+        by: Color,
+    },
+    /// The opponent agreed: `plies` moves were taken back, `by`'s last among them.
+    TakenBack {
+        #[serde(with = "color_name")]
+        by: Color,
+        plies: u32,
+    },
     /// The game is over.
     GameOver { result: GameResult, reason: Reason },
 }

@@ -141,6 +141,18 @@ pub enum Act {
     MoreTime {
         days: u32,
     },
+    /// Asks to take back one's last move, or answers the opponent's asking.
+    Takeback(TakebackAction),
+}
+
+/// A step of a takeback: asked by a player, accepted or declined by the
+/// opponent. Whether a game allows takebacks at all (casual games only) is
+/// the caller's to check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakebackAction {
+    Request,
+    Accept,
+    Decline,
 }
 
 /// Why an act was refused. A refused act changes nothing.
@@ -178,6 +190,14 @@ pub enum GameError {
     MoreTimeOutOfRange { max: u32 },
     #[error("this game has no clock")]
     NoClock,
+    #[error("you have no move to take back")]
+    NothingToTakeBack,
+    #[error("a takeback is already asked for")]
+    TakebackAlreadyRequested,
+    #[error("there is no takeback to answer")]
+    NoTakebackRequest,
+    #[error("takebacks are for casual games only")]
+    TakebackNotAllowed,
 }
 
 impl GameError {
@@ -201,6 +221,10 @@ impl GameError {
             GameError::NotFlagged => "not_flagged",
             GameError::MoreTimeOutOfRange { .. } => "more_time_out_of_range",
             GameError::NoClock => "no_clock",
+            GameError::NothingToTakeBack => "nothing_to_take_back",
+            GameError::TakebackAlreadyRequested => "takeback_already_requested",
+            GameError::NoTakebackRequest => "no_takeback_request",
+            GameError::TakebackNotAllowed => "takeback_not_allowed",
         }
     }
 }
@@ -279,6 +303,13 @@ pub enum NoteKind {
     /// The side to move was given back time the bot could not count.
     ClockCredit {
         seconds: i64,
+    },
+    /// A player asked to take back their last move.
+    TakebackRequested,
+    TakebackDeclined,
+    /// The opponent agreed: this many moves were taken back.
+    TakenBack {
+        plies: u32,
     },
 }
 
@@ -598,7 +629,128 @@ impl Game {
             Act::FlagFall { side } => self.flag_fall(actor, side, now),
             Act::ClockExpired => self.clock_expired(actor, now),
             Act::MoreTime { days } => self.more_time(actor, days, now),
+            Act::Takeback(action) => {
+                let side = self.playing_side(actor)?;
+                match action {
+                    TakebackAction::Request => self.request_takeback(side, now),
+                    TakebackAction::Accept => self.accept_takeback(side, now),
+                    TakebackAction::Decline => self.decline_takeback(side, now),
+                }
+            }
         }
+    }
+
+    /// The side whose takeback request waits for an answer: asked since
+    /// the last move, and neither declined nor granted since.
+    pub fn pending_takeback(&self) -> Option<Color> {
+        let ply = self.moves.len() as u32;
+        for note in self.notes.iter().rev().take_while(|n| n.ply == ply) {
+            match note.kind {
+                NoteKind::TakebackRequested => return note.by,
+                NoteKind::TakebackDeclined | NoteKind::TakenBack { .. } => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The moves a takeback by `side` removes: its last move, and the
+    /// opponent's reply if there was one.
+    fn takeback_plies(&self, side: Color) -> Option<usize> {
+        let plies = if self.position.turn() == side { 2 } else { 1 };
+        (self.moves_made_by(side) > 0 && self.moves.len() >= plies).then_some(plies)
+    }
+
+    fn request_takeback(
+        &mut self,
+        side: Color,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
+        if self.pending_takeback().is_some() {
+            return Err(GameError::TakebackAlreadyRequested);
+        }
+        self.takeback_plies(side)
+            .ok_or(GameError::NothingToTakeBack)?;
+        self.note(Some(side), now, NoteKind::TakebackRequested);
+        Ok(vec![Event::TakebackRequested { by: side }])
+    }
+
+    fn decline_takeback(
+        &mut self,
+        side: Color,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
+        if self.pending_takeback() != Some(!side) {
+            return Err(GameError::NoTakebackRequest);
+        }
+        self.note(Some(side), now, NoteKind::TakebackDeclined);
+        Ok(vec![Event::TakebackDeclined { by: side }])
+    }
+
+    /// Takes back the requester's last move (and the reply to it): the game
+    /// is replayed without them, its notes after them dropped, and the
+    /// clock hands the turn back if it changes.
+    fn accept_takeback(
+        &mut self,
+        side: Color,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, GameError> {
+        let requester = !side;
+        if self.pending_takeback() != Some(requester) {
+            return Err(GameError::NoTakebackRequest);
+        }
+        let plies = self
+            .takeback_plies(requester)
+            .ok_or(GameError::NothingToTakeBack)?;
+        let keep = self.moves.len() - plies;
+        let texts: Vec<(String, String)> = self.moves[..keep]
+            .iter()
+            .map(|p| (p.uci.to_string(), p.san.to_string()))
+            .collect();
+        let stored = self.moves[..keep]
+            .iter()
+            .zip(&texts)
+            .map(|(played, (uci, san))| StoredMove {
+                uci,
+                san,
+                at: played.at,
+                draw_offer: played.draw_offer,
+            });
+        let notes = self
+            .notes
+            .iter()
+            .filter(|n| n.ply as usize <= keep)
+            .cloned()
+            .collect();
+        let mut rebuilt = Game::restore(
+            self.variant,
+            self.players,
+            self.start_fen.as_deref(),
+            self.rules,
+            self.started_at,
+            stored,
+            notes,
+            None,
+            Status::Ongoing,
+        )
+        .map_err(|_| GameError::NothingToTakeBack)?;
+        rebuilt.clock = self.clock;
+        if plies % 2 == 1 {
+            // The turn goes back to the requester.
+            rebuilt.clock.on_move(now);
+        }
+        *self = rebuilt;
+        self.note(
+            Some(requester),
+            now,
+            NoteKind::TakenBack {
+                plies: plies as u32,
+            },
+        );
+        Ok(vec![Event::TakenBack {
+            by: requester,
+            plies: plies as u32,
+        }])
     }
 
     /// Rebuilds a stored game: replays its moves and takes its stored notes,

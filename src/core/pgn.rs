@@ -357,6 +357,17 @@ fn note_comment(note: &Note, pos: &Chess) -> String {
         }
         NoteKind::Adjudicated { note } if note.trim().is_empty() => "Adjudicated.".to_owned(),
         NoteKind::Adjudicated { note } => format!("Adjudicated: {note}"),
+        NoteKind::TakebackRequested => {
+            format!("{} asks to take back a move.", side.unwrap_or("A player"))
+        }
+        NoteKind::TakebackDeclined => {
+            format!("{} declines the takeback.", side.unwrap_or("A player"))
+        }
+        NoteKind::TakenBack { plies } => format!(
+            "{} took back {} with the opponent's agreement.",
+            side.unwrap_or("A player"),
+            if *plies == 1 { "a move" } else { "two moves" }
+        ),
         NoteKind::MoreTime { days } => {
             format!(
                 "{} gives the opponent {days} more day(s).",

@@ -102,6 +102,7 @@ help =
     /leave start <days>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <days> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@player] · /record @a @b · /standings [season:<name>]
     /ladder [show|join|leave|challenge @player]: the challenge ladder
+    /takeback [accept|decline]: casual games only, take back your last move with your opponent's agreement
     /note <text> · /notes: private notes on a game, also in your /pgn · /openings: this server's openings
     /if <their move> <your reply> …: conditional moves, played the moment the move comes (private) · /if list · /if clear
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry DAYS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] · /tournament join|leave|start|pairings|standings|withdraw [#id]
@@ -231,6 +232,8 @@ discord-cmd-record = Show one player's results against another
 discord-cmd-note = A private note on a game (only you see it); without text, your notes
 discord-opt-text = What to note
 discord-cmd-openings = This server's most played openings and how they scored
+discord-cmd-takeback = Casual games: ask to take back your last move, or answer the request
+discord-choice-request = Ask
 discord-cmd-if = Conditional moves: if they play this, reply that (only you see them)
 discord-opt-moves = Their move, your reply, and so on, e.g. e5 Nf3 Nc6 Bb5
 discord-choice-list = List mine
@@ -483,3 +486,15 @@ openings-png-header-white = 1-0
 openings-png-header-draws = ½-½
 openings-png-header-black = 0-1
 openings-png-header-score = White
+
+## Takebacks (casual games only)
+takeback-requested = { $player } asks to take back their last move. { $opponent }: /takeback accept or /takeback decline.
+takeback-declined = { $player } declines the takeback.
+taken-back = { $plies ->
+    [one] { $player }'s last move is taken back.
+   *[other] { $player }'s last move and the reply to it are taken back.
+}
+refused-nothing_to_take_back = You have no move to take back.
+refused-takeback_already_requested = A takeback is already asked for in this game.
+refused-no_takeback_request = There is no takeback to answer.
+refused-takeback_not_allowed = Takebacks are for casual games only: never in rated, tournament or ladder games.

@@ -118,6 +118,7 @@ help =
     /leave start <jours>|end|status · /settings notify channel|direct|off · /resign · /abort · /moretime <jours> · /board · /moves · /pgn · /games · /standings · /settings language en|fr · /help
     /gif · /rating [@joueur] · /record @a @b · /standings [season:<nom>]
     /ladder [show|join|leave|challenge @joueur] : l'échelle de défis
+    /takeback [accept|decline] : parties amicales seulement, reprendre votre dernier coup avec l’accord de l’adversaire
     /note <texte> · /notes : notes privées sur une partie, aussi dans votre /pgn · /ouvertures : les ouvertures du serveur
     /si <son coup> <votre réponse> … : coups conditionnels, joués dès que le coup arrive (privés) · /si liste · /si effacer
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry JOURS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] · /tournament join|leave|start|pairings|standings|withdraw [#n°]
@@ -268,6 +269,8 @@ discord-cmd-record = Voir le bilan d'un joueur contre un autre
 discord-cmd-note = Une note privée sur une partie (vous seul la voyez) ; sans texte, vos notes
 discord-opt-text = Ce qu’il faut noter
 discord-cmd-openings = Les ouvertures les plus jouées du serveur et leurs scores
+discord-cmd-takeback = Parties amicales : demander à reprendre votre dernier coup, ou répondre à la demande
+discord-choice-request = Demander
 discord-cmd-if = Coups conditionnels : s’il joue ceci, répondre cela (vous seul les voyez)
 discord-opt-moves = Son coup, votre réponse, et ainsi de suite, par ex. e5 Cf3 Cc6 Fb5
 discord-choice-list = Voir les miens
@@ -568,3 +571,21 @@ openings-png-header-white = 1-0
 openings-png-header-draws = ½-½
 openings-png-header-black = 0-1
 openings-png-header-score = Blancs
+
+## Reprises de coup (parties amicales seulement)
+takeback-requested = { $player } demande à reprendre son dernier coup. { $opponent } : /takeback accept ou /takeback decline.
+takeback-declined = { $player } refuse la reprise.
+taken-back = { $plies ->
+    [one] Le dernier coup { INITIAL($player) ->
+        [vowel] d’{ $player }
+       *[other] de { $player }
+    } est repris.
+   *[other] Le dernier coup { INITIAL($player) ->
+        [vowel] d’{ $player }
+       *[other] de { $player }
+    } et la réponse sont repris.
+}
+refused-nothing_to_take_back = Vous n’avez pas de coup à reprendre.
+refused-takeback_already_requested = Une reprise est déjà demandée dans cette partie.
+refused-no_takeback_request = Il n’y a pas de reprise à accepter ou refuser.
+refused-takeback_not_allowed = Les reprises de coup sont réservées aux parties amicales : jamais dans les parties classées, de tournoi ou d’échelle.

@@ -12,6 +12,7 @@ use crate::core::command::{Command, DrawAction};
 use crate::core::conditional;
 use crate::core::game::{
     Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, Players, Status, StoredMove,
+    TakebackAction,
 };
 use crate::core::notation::{self, Lang, MoveInputError, Reader, Style};
 use crate::i18n::Arg;
@@ -66,7 +67,18 @@ impl Service {
             }
             _ => Actor::Player(ctx.player.id),
         };
-        let mut events = match game.apply(&actor, act, now) {
+        // Correspondence fair play: no takeback where the result counts.
+        let takes_back = matches!(
+            act,
+            GameAct::Takeback(TakebackAction::Request | TakebackAction::Accept)
+        );
+        let applied =
+            if takes_back && (record.rated || self.store.in_competition(record.id).await?) {
+                Err(GameError::TakebackNotAllowed)
+            } else {
+                game.apply(&actor, act, now)
+            };
+        let mut events = match applied {
             Ok(events) => events,
             Err(error) => {
                 let input = move_text(command).unwrap_or_default();
@@ -81,6 +93,16 @@ impl Service {
                 }
                 return Ok(vec![reply]);
             }
+        };
+        // A takeback shortened the score: the store keeps what is left of
+        // it and appends the takeback's note.
+        let taken_back = events
+            .iter()
+            .any(|e| matches!(e, crate::core::event::Event::TakenBack { .. }));
+        let truncate_to = taken_back.then(|| (game.moves().len(), game.notes().len() - 1));
+        let saved = match truncate_to {
+            Some((moves, notes)) => Saved { moves, notes },
+            None => saved,
         };
 
         // A move is answered at once from the lines the player it leaves to
@@ -118,6 +140,7 @@ impl Service {
         let names = Names::new(&record.white_player, &record.black_player);
         let update = GameUpdate {
             conditionals: lines.clone(),
+            truncate_to: truncate_to.map(|(moves, notes)| (moves as u32, notes as u32)),
             ..game_update(record, &game, saved, self.next_reminder(&game, now))
         };
         // The channel's message goes first to the opponent: in their language
@@ -236,6 +259,7 @@ impl Service {
             Command::Abort { game } => (*game, GameAct::Abort),
             Command::Resign { game } => (*game, GameAct::Resign),
             Command::MoreTime { days, game } => (*game, GameAct::MoreTime { days: *days }),
+            Command::Takeback { action, game } => (*game, GameAct::Takeback(*action)),
             _ => return None,
         })
     }
@@ -586,6 +610,7 @@ pub(super) fn game_update(
         wake_up: WakeUp::NoLater,
         // An act that answers or adds lines sets them; others keep them.
         conditionals: record.conditionals.clone(),
+        truncate_to: None,
     }
 }
 

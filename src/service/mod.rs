@@ -537,6 +537,7 @@ impl Service {
             | Command::Claim { .. }
             | Command::Resign { .. }
             | Command::MoreTime { .. }
+            | Command::Takeback { .. }
             | Command::Abort { .. } => self.game_act(ctx, command, now).await,
             Command::Board { game } => self.board(ctx, *game).await,
             Command::Moves { game } => self.moves(ctx, *game).await,

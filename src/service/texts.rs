@@ -113,6 +113,19 @@ pub(super) fn describe_events(
             Event::ClaimRefused { by, .. } => {
                 i18n.text(lang, "claim-refused", &[("player", name(*by))])
             }
+            Event::TakebackRequested { by } => i18n.text(
+                lang,
+                "takeback-requested",
+                &[("player", name(*by)), ("opponent", name(!*by))],
+            ),
+            Event::TakebackDeclined { by } => {
+                i18n.text(lang, "takeback-declined", &[("player", name(*by))])
+            }
+            Event::TakenBack { by, plies } => i18n.text(
+                lang,
+                "taken-back",
+                &[("player", name(*by)), ("plies", Arg::from(*plies))],
+            ),
             Event::GameOver { result, reason } => {
                 over = true;
                 let sentence = result_sentence(i18n, lang, names, *result, *reason, actor, turn);

@@ -432,6 +432,9 @@ pub struct GameUpdate {
     pub wake_up: WakeUp,
     /// Both players' conditional moves after the act (none once it ends).
     pub conditionals: Conditionals,
+    /// A takeback: the moves and notes the store keeps before appending
+    /// `new_moves` and `new_notes` (the rest are removed). `None`: keep all.
+    pub truncate_to: Option<(u32, u32)>,
 }
 
 /// How a save of a running game moves its wake-up (the sooner of its flag

@@ -745,6 +745,7 @@ mod tests {
             remind_at: None,
             wake_up: WakeUp::Exact,
             conditionals: Conditionals::default(),
+            truncate_to: None,
         };
         let commit = Commit {
             act_key: Some("move-1".to_owned()),
@@ -936,6 +937,7 @@ mod tests {
             remind_at: None,
             wake_up: WakeUp::Exact,
             conditionals: Conditionals::default(),
+            truncate_to: None,
         };
         let commit = Commit {
             game_updates: vec![update],

@@ -204,6 +204,11 @@ impl Store {
         reading!(self, |c| games::private_notes(c, game_id, player))
     }
 
+    /// Whether game `id` belongs to a tournament or a ladder match.
+    pub async fn in_competition(&self, id: i64) -> Result<bool> {
+        reading!(self, |c| games::in_competition(c, id))
+    }
+
     pub async fn game(&self, id: i64) -> Result<Option<GameRecord>> {
         reading!(self, |c| games::game(c, id))
     }

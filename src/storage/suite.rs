@@ -46,6 +46,7 @@ macro_rules! store_suite {
             a_players_save_only_brings_the_wake_up_forward,
             conditional_moves_are_kept_with_their_game,
             private_notes_are_read_by_their_writer_only,
+            a_takeback_shortens_the_stored_score,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
             games_are_listed_by_player_for_export,
@@ -214,6 +215,7 @@ fn ending(id: i64, result: GameResult, reason: Reason, ended_at: DateTime<Utc>) 
         remind_at: None,
         wake_up: WakeUp::Exact,
         conditionals: Conditionals::default(),
+        truncate_to: None,
     }
 }
 
@@ -490,6 +492,7 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
         remind_at: None,
         wake_up: WakeUp::Exact,
         conditionals: Conditionals::default(),
+        truncate_to: None,
     };
     let commit = Commit {
         game_updates: vec![update.clone()],
@@ -570,6 +573,7 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
             remind_at: None,
             wake_up: WakeUp::Exact,
             conditionals: Conditionals::default(),
+            truncate_to: None,
         },
     )
     .await?;
@@ -800,6 +804,7 @@ pub async fn a_refusal_is_kept_under_its_key(store: &Store) -> Result<()> {
             remind_at: None,
             wake_up: WakeUp::Exact,
             conditionals: Conditionals::default(),
+            truncate_to: None,
         }],
         ..Commit::default()
     };
@@ -972,6 +977,7 @@ pub async fn game_lists_filter_and_order(store: &Store) -> Result<()> {
         remind_at: None,
         wake_up: WakeUp::Exact,
         conditionals: Conditionals::default(),
+        truncate_to: None,
     };
     save(store, second, t(31), played).await?;
     let side = store.ensure_channel(w.server.id, "side").await?;
@@ -1257,6 +1263,7 @@ pub async fn deadlines_come_from_running_clocks(store: &Store) -> Result<()> {
         remind_at: None,
         wake_up: WakeUp::Exact,
         conditionals: Conditionals::default(),
+        truncate_to: None,
     };
     let commit = Commit {
         game_updates: vec![update],
@@ -1290,6 +1297,7 @@ pub async fn a_players_save_only_brings_the_wake_up_forward(store: &Store) -> Re
         remind_at: Some(remind_at),
         wake_up,
         conditionals: Conditionals::default(),
+        truncate_to: None,
     };
     let cases = [
         (t(200), WakeUp::NoLater, t(100)),
@@ -1316,6 +1324,63 @@ pub async fn a_players_save_only_brings_the_wake_up_forward(store: &Store) -> Re
     );
     store.rearm_wake_up(id, version, Some(t(400))).await?;
     assert_eq!(store.next_wake_up().await?, Some(t(400)));
+    Ok(())
+}
+
+/// A takeback keeps the first moves and notes of the score and appends the
+/// act's own; the stored move count follows.
+pub async fn a_takeback_shortens_the_stored_score(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let note = |ply, kind| Note {
+        ply,
+        by: Some(Color::White),
+        at: t(3),
+        kind,
+    };
+    let update = |new_moves, new_notes, turn, truncate_to| GameUpdate {
+        id,
+        expected_version: 0,
+        new_moves,
+        new_notes,
+        state: GameState::Ongoing,
+        pending_offer: None,
+        turn,
+        clock: None,
+        remind_at: None,
+        wake_up: WakeUp::NoLater,
+        conditionals: Conditionals::default(),
+        truncate_to,
+    };
+    let played = vec![
+        a_move(1, "e2e4", "e4", t(1)),
+        a_move(2, "e7e5", "e5", t(2)),
+        a_move(3, "g1f3", "Nf3", t(3)),
+    ];
+    let asked = vec![note(3, NoteKind::TakebackRequested)];
+    save(store, id, t(3), update(played, asked, Color::Black, None)).await?;
+    let taken = vec![note(2, NoteKind::TakenBack { plies: 1 })];
+    save(
+        store,
+        id,
+        t(4),
+        update(Vec::new(), taken.clone(), Color::White, Some((2, 0))),
+    )
+    .await?;
+    let record = store.game(id).await?.expect("game");
+    let sans: Vec<&str> = record.moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["e4", "e5"]);
+    assert_eq!(record.notes, taken);
+    // Play goes on from there.
+    let next = vec![a_move(3, "b1c3", "Nc3", t(5))];
+    save(
+        store,
+        id,
+        t(5),
+        update(next, Vec::new(), Color::Black, None),
+    )
+    .await?;
+    assert_eq!(store.game(id).await?.expect("game").moves.len(), 3);
     Ok(())
 }
 
@@ -1367,6 +1432,7 @@ pub async fn conditional_moves_are_kept_with_their_game(store: &Store) -> Result
         remind_at: None,
         wake_up: WakeUp::NoLater,
         conditionals: lines.clone(),
+        truncate_to: None,
     };
     save(store, id, t(2), update).await?;
     assert_eq!(store.game(id).await?.expect("game").conditionals, lines);
@@ -1560,6 +1626,7 @@ pub async fn due_games_are_claimed_once(store: &Store) -> Result<()> {
         remind_at: None,
         wake_up: WakeUp::Exact,
         conditionals: Conditionals::default(),
+        truncate_to: None,
     };
     let commit = Commit {
         game_updates: vec![update],

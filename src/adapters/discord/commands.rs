@@ -15,8 +15,8 @@ use super::interactions::Options;
 use crate::core::chess960;
 use crate::core::choices::{ColorChoice, Notify};
 use crate::core::command::{
-    Command, CommandError, DrawAction, IfAction, LadderAction, LeaveAction, UserRef,
-    challenge_variant,
+    Command, CommandError, DrawAction, IfAction, LadderAction, LeaveAction, TakebackAction,
+    UserRef, challenge_variant,
 };
 use crate::core::event::ClaimKind;
 use crate::core::notation::{Lang, MAX_MOVE_INPUT};
@@ -144,6 +144,33 @@ pub const MOVE: CommandSpec = CommandSpec {
         Ok(Command::Move {
             text: o.required_text("move")?.to_owned(),
             offer_draw: o.flag("offer_draw"),
+            game: o.integer("game"),
+        })
+    },
+};
+
+/// `/takeback [action] [game]`: a command of its own, `/chess` having
+/// Discord's 25 subcommands already.
+pub const TAKEBACK: CommandSpec = CommandSpec {
+    name: "takeback",
+    fr: "reprise",
+    options: &[
+        opt(
+            "action",
+            "action",
+            Kind::Choice(&["request", "accept", "decline"]),
+        ),
+        GAME,
+    ],
+    build: |o| {
+        let action = match o.text("action") {
+            None | Some("request") => TakebackAction::Request,
+            Some("accept") => TakebackAction::Accept,
+            Some("decline") => TakebackAction::Decline,
+            Some(other) => return Err(bad("action", other)),
+        };
+        Ok(Command::Takeback {
+            action,
             game: o.integer("game"),
         })
     },
@@ -610,6 +637,15 @@ pub fn registrations(i18n: &I18n) -> Vec<CreateCommand> {
     for option in MOVE.options {
         move_command = move_command.add_option(option_for(i18n, option));
     }
+    let (en, fr) = describe(format!("discord-cmd-{}", TAKEBACK.name));
+    let mut takeback = CreateCommand::new(TAKEBACK.name)
+        .contexts(in_servers())
+        .name_localized("fr", TAKEBACK.fr)
+        .description(en)
+        .description_localized("fr", fr);
+    for option in TAKEBACK.options {
+        takeback = takeback.add_option(option_for(i18n, option));
+    }
     let (en, fr) = describe(format!("discord-cmd-{CHESS_NAME}"));
     let mut chess = CreateCommand::new(CHESS_NAME)
         .contexts(in_servers())
@@ -642,7 +678,7 @@ pub fn registrations(i18n: &I18n) -> Vec<CreateCommand> {
         }
         tournaments = tournaments.add_option(sub);
     }
-    vec![move_command, chess, tournaments]
+    vec![move_command, takeback, chess, tournaments]
 }
 
 fn option_for(i18n: &I18n, spec: &OptionSpec) -> CreateCommandOption {
@@ -684,7 +720,7 @@ pub fn message_ids() -> Vec<String> {
         format!("discord-cmd-{}", MOVE.name),
         format!("discord-cmd-{CHESS_NAME}"),
     ];
-    for spec in std::iter::once(&MOVE).chain(CHESS) {
+    for spec in [&MOVE, &TAKEBACK].into_iter().chain(CHESS) {
         ids.push(format!("discord-cmd-{}", spec.name));
         for option in spec.options {
             ids.push(format!("discord-opt-{}", option.name));

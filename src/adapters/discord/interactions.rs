@@ -6,7 +6,7 @@
 
 use serenity::all::{CommandData, CommandDataOption, CommandDataOptionValue, CommandDataResolved};
 
-use super::commands::{self, CHESS_NAME, CommandSpec, MOVE};
+use super::commands::{self, CHESS_NAME, CommandSpec, MOVE, TAKEBACK};
 use crate::core::command::{Command, CommandError, MAX_COMMAND_BYTES};
 
 /// The most options looked at in one interaction (Discord sends at most 25).
@@ -117,6 +117,10 @@ pub fn resolve(data: &CommandData) -> Result<(&'static CommandSpec, Options), Co
         name if name == MOVE.name => {
             Ok((&MOVE, Options::from_discord(&data.options, &data.resolved)))
         }
+        name if name == TAKEBACK.name => Ok((
+            &TAKEBACK,
+            Options::from_discord(&data.options, &data.resolved),
+        )),
         CHESS_NAME => {
             let sub = data.options.first().ok_or(CommandError::Empty)?;
             let CommandDataOptionValue::SubCommand(options) = &sub.value else {

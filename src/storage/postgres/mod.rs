@@ -374,6 +374,7 @@ mod tests {
             remind_at: None,
             wake_up: WakeUp::Exact,
             conditionals: Conditionals::default(),
+            truncate_to: None,
         };
         let played = Commit {
             game_updates: vec![update],

@@ -326,6 +326,20 @@ async fn link_challenge(c: &impl Conn, challenge_id: i64, game_id: i64) -> Resul
 /// A game's new state if its version is still the one read, then its new
 /// moves and notes. An ended game keeps no deadline, reminder or wake-up.
 async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
+    if let Some((moves, notes)) = update.truncate_to {
+        // A takeback: the score ends earlier before the act's own rows.
+        c.execute(
+            "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
+            &params![update.id, i64::from(moves)],
+        )
+        .await?;
+        c.execute(
+            "DELETE FROM game_notes WHERE game_id = ?1 AND seq >= ?2",
+            &params![update.id, i64::from(notes)],
+        )
+        .await?;
+    }
+    let kept_plies = update.truncate_to.map(|(moves, _)| i64::from(moves));
     let changed = match update.state {
         // The columns that say how a game ended are left out while it runs:
         // SQLite rewrites the entries of every index on a column a statement
@@ -335,7 +349,8 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
             let alarms = Alarms::of(update.clock.as_ref(), update.remind_at);
             let changed = c
                 .execute(
-                    "UPDATE games SET pending_offer = ?1, turn = ?2, plies = plies + ?3,
+                    "UPDATE games SET pending_offer = ?1, turn = ?2,
+                        plies = coalesce(?10, plies) + ?3,
                         version = version + 1, clock = ?6, deadline = ?7, remind_at = ?8,
                         conditionals = ?9
                  WHERE id = ?4 AND version = ?5",
@@ -348,7 +363,8 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
                         update.clock.as_ref().map(json).transpose()?,
                         alarms.deadline,
                         alarms.remind_at,
-                        conditionals(&update.conditionals)?
+                        conditionals(&update.conditionals)?,
+                        kept_plies
                     ],
                 )
                 .await?;
