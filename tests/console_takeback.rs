@@ -82,6 +82,8 @@ fn a_takeback_is_declined_lapses_with_a_move_and_is_refused_in_rated_games() {
     ));
     let texts: Vec<&str> = replies.iter().filter_map(|r| r["text"].as_str()).collect();
     let n = texts.len();
+    // The request is addressed to the one who answers it.
+    assert_eq!(replies[n - 6]["to"], "bob", "{}", replies[n - 6]);
     assert!(
         texts[n - 6].contains("asks to take back"),
         "{}",

@@ -839,7 +839,7 @@ async fn two_processes_split_the_shards() {
         "Discord would refuse the commands: {registered:?}"
     );
     let commands = registered.json.as_array().cloned().unwrap_or_default();
-    assert_eq!(commands.len(), 3, "{commands:?}");
+    assert_eq!(commands.len(), 4, "{commands:?}");
     for command in &commands {
         assert_eq!(command["contexts"], json!([0]), "{}", command["name"]);
     }

@@ -494,11 +494,11 @@ fn opponent_lang(ctx: &Context, record: &GameRecord, actor_side: Option<Color>) 
     }
 }
 
-/// Who must act next: the side to move, unless a draw offer waits for the
-/// other side's answer (an offer made on one's own turn).
+/// Who must act next: the side to move, unless a draw offer or a takeback
+/// request waits for the other side's answer.
 fn addressee(game: &Game) -> Color {
-    match game.pending_offer() {
-        Some(offerer) => !offerer,
+    match game.pending_offer().or(game.pending_takeback()) {
+        Some(asker) => !asker,
         None => game.turn(),
     }
 }

@@ -806,6 +806,7 @@ mod tests {
                 assert!((1..=100).contains(&count), "{id} ({lang:?}): {count} chars");
             }
         }
-        assert_eq!(registrations(&i18n).len(), 3);
+        // /move, /takeback, /chess, /tournament.
+        assert_eq!(registrations(&i18n).len(), 4);
     }
 }
