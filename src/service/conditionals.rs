@@ -68,20 +68,8 @@ impl Service {
         if let Err(refusal) = self.add_line(ctx, game, &mut lines, side, words) {
             return Ok(vec![self.secret(ctx, refusal)]);
         }
-        let update = GameUpdate {
-            conditionals: lines.clone(),
-            ..game_update(record, game, Saved::all_of(game), record.remind_at)
-        };
-        let commit = Commit {
-            act_key: ctx.act_key.clone(),
-            game_updates: vec![update],
-            ..Commit::default()
-        };
         let text = self.lines_text(ctx.lang, "if-stored", record.id, game, lines.of(side));
-        let replies = vec![self.secret(ctx, text)];
-        let (_, replies) = self.commit_act(ctx, commit, now, move |_| replies).await?;
-        self.keep_lines(record, game, lines);
-        Ok(replies)
+        self.save_lines(ctx, record, game, lines, text, now).await
     }
 
     /// Reads `words` from `game`'s position (the opponent to move) and adds
@@ -116,6 +104,20 @@ impl Service {
             return Ok(vec![self.secret(ctx, text)]);
         }
         *lines.of_mut(side) = Lines::default();
+        self.save_lines(ctx, record, game, lines, text, now).await
+    }
+
+    /// Commits the game's new `lines` (nothing else of it changes) and
+    /// answers the actor alone with `answer`.
+    async fn save_lines(
+        &self,
+        ctx: &Context,
+        record: &GameRecord,
+        game: &Game,
+        lines: Conditionals,
+        answer: String,
+        now: DateTime<Utc>,
+    ) -> Attempt {
         let update = GameUpdate {
             conditionals: lines.clone(),
             ..game_update(record, game, Saved::all_of(game), record.remind_at)
@@ -125,7 +127,7 @@ impl Service {
             game_updates: vec![update],
             ..Commit::default()
         };
-        let replies = vec![self.secret(ctx, text)];
+        let replies = vec![self.secret(ctx, answer)];
         let (_, replies) = self.commit_act(ctx, commit, now, move |_| replies).await?;
         self.keep_lines(record, game, lines);
         Ok(replies)

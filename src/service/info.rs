@@ -351,18 +351,30 @@ impl Service {
                 ]
             })
             .collect();
+        self.table_picture(ctx, "standings", &header, &cells)
+    }
+
+    /// A table as `<name>.png`, titled by `<name>-png-title`, with where
+    /// and when it was drawn; `None` (logged) if it cannot be drawn.
+    pub(super) fn table_picture(
+        &self,
+        ctx: &Context,
+        name: &str,
+        header: &[String],
+        cells: &[Vec<String>],
+    ) -> Option<Attachment> {
         let caption = Caption {
-            title: &self.text(ctx, "standings-png-title", &[]),
+            title: &self.text(ctx, &format!("{name}-png-title"), &[]),
             detail: &super::texts::picture_detail(ctx),
         };
-        match table_png(&caption, &header, &cells) {
+        match table_png(&caption, header, cells) {
             Ok(png) => Some(Attachment {
-                filename: "standings.png".to_owned(),
+                filename: format!("{name}.png"),
                 content_type: "image/png".to_owned(),
                 bytes: Arc::from(png),
             }),
             Err(error) => {
-                tracing::error!(%error, "cannot draw the standings");
+                tracing::error!(%error, name, "cannot draw a table");
                 None
             }
         }

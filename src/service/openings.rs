@@ -1,12 +1,9 @@
 //! `/openings`: the server's most played openings and how they scored,
 //! as text and as a table image.
 
-use std::sync::Arc;
-
-use super::{Attachment, Attempt, Context, Service, texts};
+use super::{Attachment, Attempt, Context, Service};
 use crate::core::opening::{self, Tally};
 use crate::i18n::Arg;
-use crate::render::table::{Caption, table_png};
 
 /// The latest finished games looked at: a bound on the work one command
 /// asks for (each is replayed for its first moves).
@@ -81,20 +78,6 @@ impl Service {
                 ]
             })
             .collect();
-        let caption = Caption {
-            title: &self.text(ctx, "openings-png-title", &[]),
-            detail: &texts::picture_detail(ctx),
-        };
-        match table_png(&caption, &header, &cells) {
-            Ok(png) => Some(Attachment {
-                filename: "openings.png".to_owned(),
-                content_type: "image/png".to_owned(),
-                bytes: Arc::from(png),
-            }),
-            Err(error) => {
-                tracing::error!(%error, "cannot draw the openings table");
-                None
-            }
-        }
+        self.table_picture(ctx, "openings", &header, &cells)
     }
 }
