@@ -23,6 +23,7 @@ pub mod notation;
 pub mod opening;
 pub mod pgn;
 pub mod platform;
+pub mod review;
 pub mod tournament;
 pub mod unwinnable;
 pub mod variant;
