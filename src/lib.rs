@@ -31,6 +31,8 @@
 //! - [`adapters`]: the console, Discord and Matrix; they only
 //!   translate between a platform and the service.
 //! - [`config`]: defaults, file, environment; secrets never logged.
+//! - [`engine`]: a UCI engine (Stockfish) as a subprocess, for reviews of
+//!   finished games; fixed nodes per position, bounded answers.
 
 // matrix-sdk's deeply nested futures and event types need a deeper limit.
 #![recursion_limit = "256"]
@@ -39,6 +41,7 @@ pub mod adapters;
 pub mod competition;
 pub mod config;
 pub mod core;
+pub mod engine;
 pub mod i18n;
 pub mod render;
 pub mod scheduler;

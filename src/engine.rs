@@ -1,0 +1,202 @@
+//! A UCI chess engine (Stockfish) as a subprocess, for reviews of finished
+//! games (issue 24): one process kept and reused, a fixed number of nodes
+//! per position so the same review gives the same numbers, nothing linked.
+//!
+//! Every answer is read with bounds: a line longer than [`MAX_LINE`] or an
+//! engine silent past the timeout ends the process with an error, so a
+//! broken engine cannot hold a review forever.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use crate::core::review::Eval;
+
+/// The longest line read from the engine.
+const MAX_LINE: usize = 64 * 1024;
+
+/// What went wrong with the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("cannot run the engine: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("the engine said nothing for {0:?}")]
+    Timeout(Duration),
+    #[error("the engine stopped")]
+    Stopped,
+    #[error("the engine's answer cannot be read: {0}")]
+    Garbled(String),
+}
+
+/// The engine's judgement of one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// From White's point of view.
+    pub eval: Eval,
+    /// The best move in UCI, if the position has one.
+    pub best: Option<String>,
+}
+
+/// A running engine.
+pub struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: Lines<BufReader<ChildStdout>>,
+    timeout: Duration,
+}
+
+impl Engine {
+    /// Starts the engine at `path` with `threads` and `hash_mb`, and waits
+    /// until it is ready. One thread keeps fixed-node searches reproducible.
+    pub async fn start(
+        path: &Path,
+        threads: u32,
+        hash_mb: u32,
+        timeout: Duration,
+    ) -> Result<Engine, EngineError> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()?;
+        let input = child.stdin.take().ok_or(EngineError::Stopped)?;
+        let output = BufReader::new(child.stdout.take().ok_or(EngineError::Stopped)?).lines();
+        let mut engine = Engine {
+            child,
+            input,
+            output,
+            timeout,
+        };
+        engine.send("uci").await?;
+        engine.until(|line| line == "uciok").await?;
+        engine
+            .send(&format!("setoption name Threads value {threads}"))
+            .await?;
+        engine
+            .send(&format!("setoption name Hash value {hash_mb}"))
+            .await?;
+        engine.ready().await?;
+        Ok(engine)
+    }
+
+    /// Evaluates the position `fen` with `nodes` nodes, from a cleared
+    /// hash, so the same position always gets the same answer.
+    pub async fn analyse(&mut self, fen: &str, nodes: u64) -> Result<Analysis, EngineError> {
+        if fen.contains(['\n', '\r']) {
+            return Err(EngineError::Garbled("a FEN on several lines".to_owned()));
+        }
+        self.send("ucinewgame").await?;
+        self.ready().await?;
+        self.send(&format!("position fen {fen}")).await?;
+        self.send(&format!("go nodes {nodes}")).await?;
+        let white_to_move = fen.split_whitespace().nth(1) != Some("b");
+        let mut score = None;
+        loop {
+            let line = self.line().await?;
+            if let Some(found) = score_in(&line) {
+                score = Some(found);
+            }
+            if let Some(rest) = line.strip_prefix("bestmove") {
+                let best = rest
+                    .split_whitespace()
+                    .next()
+                    .filter(|m| *m != "(none)")
+                    .map(str::to_owned);
+                // Scores are the side to move's; reviews keep White's.
+                let eval = match score.ok_or_else(|| EngineError::Garbled(line.clone()))? {
+                    eval if white_to_move => eval,
+                    Eval::Centipawns(cp) => Eval::Centipawns(-cp),
+                    Eval::Mate(n) => Eval::Mate(-n),
+                };
+                return Ok(Analysis { eval, best });
+            }
+        }
+    }
+
+    /// Asks the engine to quit and waits for it.
+    pub async fn stop(mut self) -> Result<(), EngineError> {
+        self.send("quit").await?;
+        tokio::time::timeout(self.timeout, self.child.wait())
+            .await
+            .map_err(|_| EngineError::Timeout(self.timeout))??;
+        Ok(())
+    }
+
+    async fn ready(&mut self) -> Result<(), EngineError> {
+        self.send("isready").await?;
+        self.until(|line| line == "readyok").await
+    }
+
+    async fn send(&mut self, command: &str) -> Result<(), EngineError> {
+        self.input.write_all(command.as_bytes()).await?;
+        self.input.write_all(b"\n").await?;
+        self.input.flush().await?;
+        Ok(())
+    }
+
+    async fn until(&mut self, done: impl Fn(&str) -> bool) -> Result<(), EngineError> {
+        loop {
+            if done(self.line().await?.trim()) {
+                return Ok(());
+            }
+        }
+    }
+
+    async fn line(&mut self) -> Result<String, EngineError> {
+        let line = tokio::time::timeout(self.timeout, self.output.next_line())
+            .await
+            .map_err(|_| EngineError::Timeout(self.timeout))??
+            .ok_or(EngineError::Stopped)?;
+        if line.len() > MAX_LINE {
+            return Err(EngineError::Garbled("a line too long".to_owned()));
+        }
+        Ok(line)
+    }
+}
+
+/// The score of an `info` line, from the side to move's point of view
+/// (`score cp 34`, `score mate -3`; bounds such as `lowerbound` ignored).
+fn score_in(line: &str) -> Option<Eval> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return None;
+    }
+    let mut words = words.skip_while(|w| *w != "score").skip(1);
+    let kind = words.next()?;
+    let value: i32 = words.next()?.parse().ok()?;
+    if matches!(words.next(), Some("lowerbound" | "upperbound")) {
+        return None;
+    }
+    match kind {
+        "cp" => Some(Eval::Centipawns(value)),
+        "mate" => Some(Eval::Mate(value)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_give_their_score() {
+        let cases = [
+            (
+                "info depth 12 seldepth 15 score cp 34 nodes 2000 pv e2e4",
+                Some(Eval::Centipawns(34)),
+            ),
+            ("info depth 5 score mate -3 pv h7h8", Some(Eval::Mate(-3))),
+            ("info depth 9 score cp 50 lowerbound nodes 10", None),
+            ("info string NNUE evaluation enabled", None),
+            ("bestmove e2e4", None),
+            ("info score cp x", None),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(score_in(line), expected, "{line}");
+        }
+    }
+}
