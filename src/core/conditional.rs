@@ -109,7 +109,7 @@ impl Lines {
         let rest = matching
             .iter()
             .filter(|line| line.len() > 2)
-            .map(|line| line[2..].to_vec())
+            .map(|line| line.iter().skip(2).cloned().collect())
             .collect();
         Some((reply, Lines(rest)))
     }

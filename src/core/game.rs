@@ -703,11 +703,14 @@ impl Game {
             .takeback_plies(requester)
             .ok_or(GameError::NothingToTakeBack)?;
         let keep = self.moves.len() - plies;
-        let texts: Vec<(String, String)> = self.moves[..keep]
+        let texts: Vec<(String, String)> = self
+            .moves
             .iter()
+            .take(keep)
             .map(|p| (p.uci.to_string(), p.san.to_string()))
             .collect();
-        let stored = self.moves[..keep]
+        let stored = self
+            .moves
             .iter()
             .zip(&texts)
             .map(|(played, (uci, san))| StoredMove {
