@@ -72,6 +72,36 @@ pub fn judge(before: f64, after: f64) -> Option<Judgement> {
     }
 }
 
+/// The engine's view of one position of a reviewed game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionEval {
+    /// From White's point of view.
+    pub eval: Eval,
+    /// The engine's line from this position in UCI, best move first (at
+    /// most [`MAX_LINE_PLIES`]); empty when the game is over here.
+    pub line: Vec<String>,
+}
+
+/// The longest engine line kept per position (a PGN variation, a puzzle).
+pub const MAX_LINE_PLIES: usize = 8;
+
+/// Each move's judgement (`None`: a good enough move), the first move
+/// made by `first`, from the evaluations of every position (start first).
+pub fn move_judgements(evals: &[Eval], first: Color) -> Vec<Option<Judgement>> {
+    evals
+        .windows(2)
+        .enumerate()
+        .map(|(ply, pair)| {
+            let side = if ply.is_multiple_of(2) { first } else { !first };
+            let sign = if side == Color::White { 1.0 } else { -1.0 };
+            judge(
+                sign * pair[0].winning_chances(),
+                sign * pair[1].winning_chances(),
+            )
+        })
+        .collect()
+}
+
 /// One side's figures over a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SideFigures {
@@ -92,6 +122,7 @@ pub fn figures(evals: &[Eval], first: Color) -> Option<(SideFigures, SideFigures
     }
     let wins: Vec<f64> = evals.iter().map(|e| e.win_percent()).collect();
     let weights = volatility_weights(&wins);
+    let judgements = move_judgements(evals, first);
     let mover = |ply: usize| if ply.is_multiple_of(2) { first } else { !first };
     let mut sides = [Gathered::default(), Gathered::default()];
     for (ply, pair) in evals.windows(2).enumerate() {
@@ -100,10 +131,7 @@ pub fn figures(evals: &[Eval], first: Color) -> Option<(SideFigures, SideFigures
         let pov_win = |w: f64| if side == Color::White { w } else { 100.0 - w };
         let accuracy = move_accuracy(pov_win(wins[ply]), pov_win(wins[ply + 1]));
         let loss = sign * f64::from(pair[0].clamped_cp() - pair[1].clamped_cp());
-        let judgement = judge(
-            sign * pair[0].winning_chances(),
-            sign * pair[1].winning_chances(),
-        );
+        let judgement = judgements[ply];
         let gathered = &mut sides[usize::from(side == Color::Black)];
         gathered.accuracies.push((accuracy, weights[ply]));
         gathered.losses.push(loss.max(0.0));
