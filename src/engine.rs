@@ -13,7 +13,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
-use crate::core::review::Eval;
+use crate::core::review::{Eval, MAX_LINE_PLIES};
 
 /// The longest line read from the engine.
 const MAX_LINE: usize = 64 * 1024;
@@ -38,6 +38,9 @@ pub struct Analysis {
     pub eval: Eval,
     /// The best move in UCI, if the position has one.
     pub best: Option<String>,
+    /// The engine's principal variation, best move first (at most
+    /// [`MAX_LINE_PLIES`]).
+    pub line: Vec<String>,
 }
 
 /// A running engine.
@@ -46,6 +49,8 @@ pub struct Engine {
     input: ChildStdin,
     output: Lines<BufReader<ChildStdout>>,
     timeout: Duration,
+    /// What the engine calls itself (`id name`), for the review's record.
+    name: String,
 }
 
 impl Engine {
@@ -70,9 +75,19 @@ impl Engine {
             input,
             output,
             timeout,
+            name: String::new(),
         };
         engine.send("uci").await?;
-        engine.until(|line| line == "uciok").await?;
+        loop {
+            let line = engine.line().await?;
+            let line = line.trim();
+            if let Some(name) = line.strip_prefix("id name ") {
+                engine.name = name.chars().take(64).collect();
+            }
+            if line == "uciok" {
+                break;
+            }
+        }
         engine
             .send(&format!("setoption name Threads value {threads}"))
             .await?;
@@ -95,10 +110,12 @@ impl Engine {
         self.send(&format!("go nodes {nodes}")).await?;
         let white_to_move = fen.split_whitespace().nth(1) != Some("b");
         let mut score = None;
+        let mut line_found = Vec::new();
         loop {
             let line = self.line().await?;
             if let Some(found) = score_in(&line) {
                 score = Some(found);
+                line_found = pv_in(&line);
             }
             if let Some(rest) = line.strip_prefix("bestmove") {
                 let best = rest
@@ -112,9 +129,22 @@ impl Engine {
                     Eval::Centipawns(cp) => Eval::Centipawns(-cp),
                     Eval::Mate(n) => Eval::Mate(-n),
                 };
-                return Ok(Analysis { eval, best });
+                // The line must begin with the move the engine chose.
+                if line_found.first() != best.as_ref() {
+                    line_found = best.iter().cloned().collect();
+                }
+                return Ok(Analysis {
+                    eval,
+                    best,
+                    line: line_found,
+                });
             }
         }
+    }
+
+    /// What the engine calls itself (`Stockfish 15.1`).
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Asks the engine to quit and waits for it.
@@ -178,6 +208,18 @@ fn score_in(line: &str) -> Option<Eval> {
     }
 }
 
+/// The principal variation of an `info` line (`pv e2e4 e7e5 …`), its
+/// first [`MAX_LINE_PLIES`] moves; anything not shaped like UCI ends it.
+fn pv_in(line: &str) -> Vec<String> {
+    line.split_whitespace()
+        .skip_while(|w| *w != "pv")
+        .skip(1)
+        .take_while(|w| (4..=5).contains(&w.len()) && w.is_ascii())
+        .take(MAX_LINE_PLIES)
+        .map(str::to_owned)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +239,20 @@ mod tests {
         ];
         for (line, expected) in cases {
             assert_eq!(score_in(line), expected, "{line}");
+        }
+    }
+
+    #[test]
+    fn info_lines_give_their_line_bounded() {
+        let long = format!("info depth 20 score cp 1 pv {}", ["e2e4 e7e5"; 10].join(" "));
+        let cases: [(&str, usize); 4] = [
+            ("info depth 3 score cp 5 pv e2e4 e7e5 g1f3", 3),
+            ("info depth 3 score cp 5 pv e7e8q", 1),
+            ("info depth 3 score cp 5 nodes 10", 0),
+            (&long, MAX_LINE_PLIES),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(pv_in(line).len(), expected, "{line}");
         }
     }
 }

@@ -38,6 +38,9 @@ async fn the_engine_finds_a_hanging_queen_and_answers_the_same_twice() {
         matches!(first.best.as_deref(), Some("f3d4" | "e3d4")),
         "{first:?}"
     );
+    assert_eq!(first.line.first(), first.best.as_ref(), "{first:?}");
+    assert!(first.line.len() > 1, "a line, not just a move: {first:?}");
+    assert!(engine.name().starts_with("Stockfish"), "{}", engine.name());
     let again = engine.analyse(fen, 50_000).await.expect("analysis");
     assert_eq!(first, again, "fixed nodes from a cleared hash");
     // From Black's side to move the score is still White's.
