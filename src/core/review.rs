@@ -102,6 +102,72 @@ pub fn move_judgements(evals: &[Eval], first: Color) -> Vec<Option<Judgement>> {
         .collect()
 }
 
+impl PositionEval {
+    /// As kept: the evaluation (`34`, `-120`, `#3`, `#-2`), then the line,
+    /// separated by spaces.
+    pub fn to_text(&self) -> String {
+        let eval = match self.eval {
+            Eval::Centipawns(cp) => cp.to_string(),
+            Eval::Mate(n) => format!("#{n}"),
+        };
+        std::iter::once(eval)
+            .chain(self.line.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Reads [`PositionEval::to_text`]'s form.
+    pub fn from_text(text: &str) -> Option<PositionEval> {
+        let mut words = text.split_whitespace();
+        let first = words.next()?;
+        let eval = match first.strip_prefix('#') {
+            Some(mate) => Eval::Mate(mate.parse().ok()?),
+            None => Eval::Centipawns(first.parse().ok()?),
+        };
+        let line: Vec<String> = words.take(MAX_LINE_PLIES).map(str::to_owned).collect();
+        Some(PositionEval { eval, line })
+    }
+}
+
+/// A game's positions as kept: one [`PositionEval::to_text`] per line.
+pub fn evals_to_text(evals: &[PositionEval]) -> String {
+    evals
+        .iter()
+        .map(PositionEval::to_text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Reads [`evals_to_text`]'s form; `None` if any line is unreadable.
+pub fn evals_from_text(text: &str) -> Option<Vec<PositionEval>> {
+    text.lines().map(PositionEval::from_text).collect()
+}
+
+/// The winning chances (−1..1, the side to move's) a puzzle's position
+/// must give its solver: about +3 pawns, or a mate.
+pub const PUZZLE_MIN_CHANCES: f64 = 0.5;
+
+/// The plies after which a game's position makes a puzzle: the move before
+/// was a blunder, the side now to move wins clearly (by
+/// [`PUZZLE_MIN_CHANCES`]) and did not before that move, and the engine has
+/// a move for them. `first` made the first move.
+pub fn puzzle_plies(evals: &[PositionEval], first: Color) -> Vec<usize> {
+    let plain: Vec<Eval> = evals.iter().map(|p| p.eval).collect();
+    move_judgements(&plain, first)
+        .iter()
+        .enumerate()
+        .filter(|(_, judgement)| **judgement == Some(Judgement::Blunder))
+        .filter_map(|(ply, _)| {
+            let solver = if ply.is_multiple_of(2) { !first } else { first };
+            let sign = if solver == Color::White { 1.0 } else { -1.0 };
+            let (before, after) = (&evals[ply], evals.get(ply + 1)?);
+            let wins_now = sign * after.eval.winning_chances() >= PUZZLE_MIN_CHANCES;
+            let won_already = sign * before.eval.winning_chances() >= PUZZLE_MIN_CHANCES;
+            (wins_now && !won_already && !after.line.is_empty()).then_some(ply + 1)
+        })
+        .collect()
+}
+
 /// One side's figures over a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SideFigures {
@@ -280,6 +346,62 @@ mod tests {
             "{black:?}"
         );
         assert_eq!(figures(&evals[..1], Color::White), None);
+    }
+
+    #[test]
+    fn evaluations_are_kept_as_text_and_read_back() {
+        let evals = vec![
+            PositionEval {
+                eval: Eval::Centipawns(-35),
+                line: vec!["e2e4".into(), "e7e5".into()],
+            },
+            PositionEval {
+                eval: Eval::Mate(-2),
+                line: vec!["d8h4".into()],
+            },
+            PositionEval {
+                eval: Eval::Mate(0),
+                line: vec![],
+            },
+        ];
+        let text = evals_to_text(&evals);
+        assert_eq!(text, "-35 e2e4 e7e5\n#-2 d8h4\n#0");
+        assert_eq!(evals_from_text(&text), Some(evals));
+        for bad in ["", "x e2e4", "#x", "1\n\n2"] {
+            assert!(
+                evals_from_text(bad).is_none_or(|e| e.is_empty()),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_blunder_that_hands_over_a_clear_win_makes_a_puzzle() {
+        let at = |cp: i32, best: &str| PositionEval {
+            eval: Eval::Centipawns(cp),
+            line: vec![best.to_owned()],
+        };
+        // Black blunders (the fourth move), White wins; White then gives
+        // most of it back (no clear win for Black: no puzzle).
+        let evals = vec![
+            at(20, "e2e4"),
+            at(25, "e7e5"),
+            at(20, "g1f3"),
+            at(30, "d8h4"),
+            at(900, "f3h4"),
+            at(880, "d8d1"),
+            at(-200, "h7h6"),
+            at(-150, "a2a3"),
+        ];
+        assert_eq!(puzzle_plies(&evals, Color::White), vec![4]);
+        // Already winning before the blunder: no puzzle.
+        let mut won = evals.clone();
+        won[3] = at(800, "d8h4");
+        assert!(puzzle_plies(&won, Color::White).is_empty());
+        // No move from the engine: no puzzle.
+        let mut lineless = evals.clone();
+        lineless[4].line.clear();
+        assert!(puzzle_plies(&lineless, Color::White).is_empty());
     }
 
     #[test]

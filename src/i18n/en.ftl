@@ -105,7 +105,7 @@ help =
     /takeback [accept|decline]: casual games only, take back your last move with your opponent's agreement
     /note <text> · /notes: private notes on a game, also in your /pgn · /openings: this server's openings
     /if <their move> <your reply> …: conditional moves, played the moment the move comes (private) · /if list · /if clear
-    /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry DAYS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] · /tournament join|leave|start|pairings|standings|withdraw [#id]
+    /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry DAYS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] [reviews:after_round] · /tournament join|leave|start|pairings|standings|withdraw [#id]
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
     Moderators: /status shows the notices the bot could not deliver on this server.
@@ -421,6 +421,7 @@ discord-opt-max = Most players
 discord-opt-entry = Days before it starts by itself
 discord-opt-bye = Points for a bye (Swiss)
 discord-opt-tiebreaks = Tie-breaks in order, by FIDE's acronyms: e.g. BH-C1,BH,SB,DE,WIN
+discord-opt-reviews_after_round = Engine reviews of a game only once its whole round is over
 discord-opt-tournament = Tournament number
 discord-opt-round = Round number
 discord-choice-round_robin = Round robin

@@ -121,7 +121,7 @@ help =
     /takeback [accept|decline] : parties amicales seulement, reprendre votre dernier coup avec l’accord de l’adversaire
     /note <texte> · /notes : notes privées sur une partie, aussi dans votre /pgn · /ouvertures : les ouvertures du serveur
     /si <son coup> <votre réponse> … : coups conditionnels, joués dès que le coup arrive (privés) · /si liste · /si effacer
-    /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry JOURS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] · /tournament join|leave|start|pairings|standings|withdraw [#n°]
+    /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry JOURS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] [reviews:after_round] · /tournament join|leave|start|pairings|standings|withdraw [#n°]
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
     Modérateurs : /status montre les avis que le bot n’a pas pu remettre sur ce serveur.
@@ -503,6 +503,7 @@ discord-opt-max = Nombre maximal de joueurs
 discord-opt-entry = Jours avant le début automatique
 discord-opt-bye = Points pour une exemption (suisse)
 discord-opt-tiebreaks = Départages dans l’ordre, sigles de la FIDE : p. ex. BH-C1,BH,SB,DE,WIN
+discord-opt-reviews_after_round = Analyse d’une partie par le moteur seulement une fois toute sa ronde terminée
 discord-opt-tournament = Numéro du tournoi
 discord-opt-round = Numéro de la ronde
 discord-choice-round_robin = Toutes rondes

@@ -102,6 +102,7 @@ impl Service {
                 .entry_days
                 .map(|days| now + Duration::days(i64::from(days))),
             created_by: ctx.player.id,
+            reviews_after_round: wish.reviews_after_round,
         };
         let commit = Commit {
             act_key: ctx.act_key.clone(),

@@ -119,6 +119,10 @@ const SHARED: &[(&str, &str)] = &[
         "0018_private_notes",
         include_str!("../../migrations/shared/0018_private_notes.sql"),
     ),
+    (
+        "0019_reviews",
+        include_str!("../../migrations/shared/0019_reviews.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

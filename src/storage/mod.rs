@@ -588,9 +588,80 @@ pub struct Commit {
     pub tournament_changes: Vec<TournamentChange>,
     /// A player's private note on a game.
     pub private_note: Option<PrivateNote>,
+    /// An engine review of a finished game, with its puzzles.
+    pub review: Option<NewReview>,
+    /// A puzzle given to a player, or their answer.
+    pub puzzle_attempt: Option<PuzzleAttempt>,
     /// The act's answer holds notices to deliver after the commit (see
     /// [`Outgoing`]); needs an `act_key`.
     pub outgoing: Option<Outgoing>,
+}
+
+/// An engine review to keep (see `core::review`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewReview {
+    pub game_id: i64,
+    pub engine: String,
+    pub nodes: u64,
+    /// `core::review::PositionEval`s as text, start first.
+    pub evals: String,
+    pub reviewed_at: DateTime<Utc>,
+    /// Positions of the game that become the server's puzzles.
+    pub puzzles: Vec<NewPuzzle>,
+}
+
+/// A puzzle drawn from a reviewed game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewPuzzle {
+    /// Moves played before its position.
+    pub ply: u32,
+    pub fen: String,
+    /// The winning move in UCI.
+    pub solution: String,
+}
+
+/// A kept review.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredReview {
+    pub game_id: i64,
+    pub engine: String,
+    pub nodes: u64,
+    pub evals: String,
+    pub reviewed_at: DateTime<Utc>,
+}
+
+/// A server's puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    pub id: i64,
+    pub game_id: i64,
+    pub ply: u32,
+    pub fen: String,
+    pub solution: String,
+}
+
+/// A puzzle shown to a player, or their answer to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PuzzleAttempt {
+    Given {
+        puzzle: i64,
+        player: PlayerId,
+        at: DateTime<Utc>,
+    },
+    Answered {
+        puzzle: i64,
+        player: PlayerId,
+        solved: bool,
+        at: DateTime<Utc>,
+    },
+}
+
+/// A line of a server's puzzle solvers' table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleSolver {
+    pub name: String,
+    pub solved: u32,
+    pub tried: u32,
 }
 
 /// Notices an act's answer holds, for its platform's worker to deliver once

@@ -10,15 +10,17 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::postgres::{self, PgStore, conn::PgConn};
-use super::queries::{commit, games, identity, ladder, outbox, ratings, schedule, tournaments};
+use super::queries::{
+    commit, games, identity, ladder, outbox, ratings, reviews, schedule, tournaments,
+};
 use super::sql::ready;
 use super::sqlite::{SqliteStore, conn::SqliteConn};
 use super::{
     ActRequest, ChallengeRow, ChannelRow, Commit, Committed, DueGame, DueTournament, EntrantRow,
     FinishedGame, GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow,
     NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform, PlayerRow, PrivateNote,
-    QueuedNotices, RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow,
-    TournamentRow,
+    Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow,
+    StoredReview, TournamentRow,
 };
 use crate::core::game::PlayerId;
 use crate::core::variant::Variant;
@@ -202,6 +204,41 @@ impl Store {
     /// `player`'s private notes on game `game_id`, in the order written.
     pub async fn private_notes(&self, game_id: i64, player: PlayerId) -> Result<Vec<PrivateNote>> {
         reading!(self, |c| games::private_notes(c, game_id, player))
+    }
+
+    /// The kept engine review of game `game_id`.
+    pub async fn review(&self, game_id: i64) -> Result<Option<StoredReview>> {
+        reading!(self, |c| reviews::review(c, game_id))
+    }
+
+    /// Finished games ended since `since` with no review, oldest first.
+    pub async fn games_awaiting_review(
+        &self,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<i64>> {
+        reading!(self, |c| reviews::games_awaiting_review(c, since, limit))
+    }
+
+    /// Whether game `id`'s tournament keeps it from review until its round,
+    /// still running, is over.
+    pub async fn review_waits_for_round(&self, id: i64) -> Result<bool> {
+        reading!(self, |c| reviews::review_waits_for_round(c, id))
+    }
+
+    /// The puzzle `player` was given on `server_id` and has not answered.
+    pub async fn open_puzzle(&self, server_id: i64, player: PlayerId) -> Result<Option<Puzzle>> {
+        reading!(self, |c| reviews::open_puzzle(c, server_id, player))
+    }
+
+    /// The server's oldest puzzle `player` has not tried, not from their games.
+    pub async fn next_puzzle(&self, server_id: i64, player: PlayerId) -> Result<Option<Puzzle>> {
+        reading!(self, |c| reviews::next_puzzle(c, server_id, player))
+    }
+
+    /// The server's puzzle solvers, most solved first.
+    pub async fn puzzle_solvers(&self, server_id: i64, limit: usize) -> Result<Vec<PuzzleSolver>> {
+        reading!(self, |c| reviews::puzzle_solvers(c, server_id, limit))
     }
 
     /// Whether game `id` belongs to a tournament or a ladder match.

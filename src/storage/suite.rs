@@ -1842,6 +1842,7 @@ fn a_tournament(w: &World, closes: Option<DateTime<Utc>>) -> NewTournament {
         max_players: Some(8),
         entry_closes_at: closes,
         created_by: w.alice.id,
+        reviews_after_round: false,
     }
 }
 

@@ -77,6 +77,8 @@ pub struct NewTournament {
     pub max_players: Option<u32>,
     pub entry_closes_at: Option<DateTime<Utc>>,
     pub created_by: PlayerId,
+    /// Its games are reviewed only once their round is over.
+    pub reviews_after_round: bool,
 }
 
 /// A player in a tournament, with their current names.

@@ -365,6 +365,7 @@ mod tests {
                     entry_days: None,
                     bye_half_points: Some(1),
                     tie_breaks: Some(vec![TieBreak::SonnebornBerger, TieBreak::DirectEncounter]),
+                    reviews_after_round: false,
                 }
             )))
         );

@@ -34,6 +34,9 @@ pub struct NewTournamentWish {
     pub bye_half_points: Option<u32>,
     /// The tie-breaks after the points, in order (`None`: the system's).
     pub tie_breaks: Option<Vec<TieBreak>>,
+    /// Engine reviews of its games wait until their round is over (fair
+    /// play while other boards of the round still run).
+    pub reviews_after_round: bool,
 }
 
 /// A tournament act; `tournament: None` means the channel's latest.
@@ -183,7 +186,17 @@ fn parse_create(words: &mut Words) -> Result<NewTournamentWish, CommandError> {
         .find_map(|key| take_value(words, key))
         .map(|text| tie_breaks_from_words(&text))
         .transpose()?;
+    let reviews_after_round = match take_value(words, "reviews")
+        .or_else(|| take_value(words, "analyses"))
+        .map(|v| v.to_lowercase())
+        .as_deref()
+    {
+        None | Some("anytime" | "toujours") => false,
+        Some("after_round" | "apres_ronde" | "après_ronde") => true,
+        Some(other) => return Err(bad("reviews", other)),
+    };
     Ok(NewTournamentWish {
+        reviews_after_round,
         system,
         name,
         rounds,

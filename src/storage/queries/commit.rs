@@ -214,6 +214,12 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
         )
         .await?;
     }
+    if let Some(review) = &commit.review {
+        super::reviews::write_review(c, review).await?;
+    }
+    if let Some(attempt) = &commit.puzzle_attempt {
+        super::reviews::write_attempt(c, attempt).await?;
+    }
     Ok(committed)
 }
 

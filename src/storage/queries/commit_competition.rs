@@ -171,9 +171,9 @@ pub(super) async fn write_tournament_change(
                 .query_one(
                     "INSERT INTO tournaments (server_id, channel_id, name, system, time_control,
                          rated, rounds, bye_half_points, max_players, entry_closes_at, state,
-                         round, created_by, created_at, version, tiebreaks)
+                         round, created_by, created_at, version, tiebreaks, reviews_after_round)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'entry', 0, ?11, ?12, 0,
-                         ?13)
+                         ?13, ?14)
                      RETURNING id",
                     &params![
                         new.server_id,
@@ -188,7 +188,8 @@ pub(super) async fn write_tournament_change(
                         new.entry_closes_at,
                         new.created_by,
                         now,
-                        &tie_breaks_text(&new.tie_breaks)
+                        &tie_breaks_text(&new.tie_breaks),
+                        new.reviews_after_round
                     ],
                 )
                 .await?

@@ -10,6 +10,7 @@ pub mod identity;
 pub mod ladder;
 pub mod outbox;
 pub mod ratings;
+pub mod reviews;
 pub mod rows;
 pub mod schedule;
 pub mod tournaments;

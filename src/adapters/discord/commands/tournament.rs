@@ -90,6 +90,7 @@ pub const TOURNAMENT: &[CommandSpec] = &[
                 Kind::Choice(&["bye_one", "bye_half", "bye_zero"]),
             ),
             opt("tiebreaks", "departages", Kind::Text { max: 60 }),
+            opt("reviews_after_round", "analyses_apres_ronde", Kind::Boolean),
         ],
         build: |o| {
             let system = o.required_text("system")?;
@@ -113,6 +114,7 @@ pub const TOURNAMENT: &[CommandSpec] = &[
                         Some(other) => return Err(bad("bye", other)),
                     },
                     tie_breaks: o.text("tiebreaks").map(tie_breaks_from_words).transpose()?,
+                    reviews_after_round: o.boolean("reviews_after_round").unwrap_or(false),
                 },
             )))
         },
