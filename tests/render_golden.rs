@@ -1,15 +1,20 @@
-//! Golden tests of board images: decode the PNG and look at its pixels.
+//! Golden tests of board images and the evaluation graph: decode the PNG
+//! and look at its pixels.
 //!
 //! Square colours, highlights and orientation are checked at every size of
 //! a table against colours written here by hand; the pieces are compared
-//! with reference images in `tests/fixtures/render/` (a small tolerance).
+//! with reference images in `tests/fixtures/render/` (a small tolerance),
+//! and so is the evaluation graph, in English and French.
 //! `PAWNPOST_BLESS=1 cargo test --test render_golden` rewrites the references
 //! after a deliberate change of the artwork; look at them before committing.
 
 use std::path::PathBuf;
 
 use image::{RgbImage, RgbaImage};
-use pawnpost::render::{BoardOptions, Caption, PlayerLine, Theme, board::strip_height, board_png};
+use pawnpost::render::{
+    BoardOptions, Caption, EvalChartLabels, EvalMark, PlayerLine, Theme, board::strip_height,
+    board_png, eval_chart_png,
+};
 use shakmaty::{Color, Square};
 
 const TEST_FEN: &str = "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4";
@@ -272,6 +277,155 @@ fn boards_match_the_reference_images() {
             .filter(|(a, b)| (0..3).any(|i| a.0[i].abs_diff(b.0[i]) > 24))
             .count();
         let total = (size * size) as usize;
+        assert!(
+            differing * 200 <= total,
+            "{name}: {differing} of {total} pixels differ"
+        );
+    }
+}
+
+/// A 40-move game's White win chances after each ply (81 positions): level
+/// at first, Black pressing from move 7, Black's blunder at ply 23 (12...),
+/// White's mistake at ply 40 (21.), White winning slowly after.
+const EVAL_WINS: [f64; 81] = [
+    50.0, 54.0, 52.0, 55.0, 53.0, 54.0, 51.0, 52.0, 49.0, 47.0, // plies 0-9
+    58.0, 53.0, 50.0, 48.0, 45.0, 44.0, 41.0, 42.0, 39.0, 40.0, // 10-19
+    38.0, 41.0, 37.0, 38.0, 82.0, 80.0, 83.0, 81.0, 84.0, 85.0, // 20-29
+    86.0, 84.0, 85.0, 86.0, 87.0, 86.0, 88.0, 87.0, 88.0, 89.0, // 30-39
+    88.0, 60.0, 62.0, 61.0, 63.0, 62.0, 64.0, 63.0, 66.0, 65.0, // 40-49
+    67.0, 66.0, 68.0, 57.0, 63.0, 64.0, 66.0, 65.0, 68.0, 70.0, // 50-59
+    72.0, 71.0, 74.0, 76.0, 75.0, 78.0, 80.0, 79.0, 82.0, 84.0, // 60-69
+    83.0, 86.0, 88.0, 87.0, 90.0, 92.0, 91.0, 94.0, 96.0, 97.0, // 70-79
+    98.0,
+];
+
+/// (ply index of the move, its judgement): 5...?! (ply 9), 12...?? (ply 23),
+/// 21.? (ply 40), 27.?! (ply 52).
+const EVAL_MARKS: [(usize, EvalMark); 4] = [
+    (9, EvalMark::Inaccuracy),
+    (23, EvalMark::Blunder),
+    (40, EvalMark::Mistake),
+    (52, EvalMark::Inaccuracy),
+];
+
+// The marks' colours, written out independently of the code.
+const BLUNDER_RED: [u8; 3] = [215, 40, 40];
+const MISTAKE_ORANGE: [u8; 3] = [240, 130, 20];
+const INACCURACY_YELLOW: [u8; 3] = [240, 200, 40];
+
+fn eval_labels(french: bool) -> EvalChartLabels<'static> {
+    if french {
+        EvalChartLabels {
+            title: "Évaluation",
+            x: "Coup",
+            y: "Chances des Blancs (%)",
+            inaccuracy: "Imprécision",
+            mistake: "Erreur",
+            blunder: "Gaffe",
+        }
+    } else {
+        EvalChartLabels {
+            title: "Evaluation",
+            x: "Move",
+            y: "White's win %",
+            inaccuracy: "Inaccuracy",
+            mistake: "Mistake",
+            blunder: "Blunder",
+        }
+    }
+}
+
+/// The pixels of exactly `color`, as (x, y).
+fn pixels_of(image: &RgbImage, color: [u8; 3]) -> Vec<(u32, u32)> {
+    image
+        .enumerate_pixels()
+        .filter(|(_, _, p)| p.0 == color)
+        .map(|(x, y, _)| (x, y))
+        .collect()
+}
+
+/// The evaluation graph in English and French against its reference
+/// images, and a few of its pixels checked by hand.
+#[test]
+fn eval_charts_match_the_reference_images() {
+    let bless = std::env::var_os("PAWNPOST_BLESS").is_some();
+    for (name, french) in [("eval-480-en.png", false), ("eval-480-fr.png", true)] {
+        let png = eval_chart_png(&eval_labels(french), &EVAL_WINS, &EVAL_MARKS, 1).unwrap();
+        let image = decode(&png);
+        assert_eq!(image.dimensions(), (480, 260), "{name}");
+
+        // The header row (the top 30 pixels) holds the legend, one mark of
+        // each kind; the graph below holds the marks of the game.
+        let (width, height) = image.dimensions();
+        for color in [BLUNDER_RED, MISTAKE_ORANGE, INACCURACY_YELLOW] {
+            let all = pixels_of(&image, color);
+            assert!(
+                all.iter().any(|&(x, y)| y < 30 && x > width / 3),
+                "{name}: {color:?} in the legend"
+            );
+        }
+        // The graph spans about x = 60..460 for plies 0..80: the blunder is
+        // drawn after ply 24 (about x = 180), high up (White's 82%); the
+        // mistake after ply 41 (about x = 265), lower (60%).
+        let in_graph = |color| -> Vec<(u32, u32)> {
+            pixels_of(&image, color)
+                .into_iter()
+                .filter(|&(_, y)| y >= 30)
+                .collect()
+        };
+        let centre = |points: &[(u32, u32)]| {
+            let n = points.len().max(1) as u32;
+            let (sx, sy) = points
+                .iter()
+                .fold((0, 0), |(sx, sy), &(x, y)| (sx + x, sy + y));
+            (sx / n, sy / n)
+        };
+        let blunder = in_graph(BLUNDER_RED);
+        assert!(blunder.len() >= 40, "{name}: {} red pixels", blunder.len());
+        let (bx, by) = centre(&blunder);
+        assert!((160..=200).contains(&bx), "{name}: blunder at x {bx}");
+        assert!((40..=110).contains(&by), "{name}: blunder at y {by}");
+        let mistake = in_graph(MISTAKE_ORANGE);
+        assert!(
+            mistake.len() >= 40,
+            "{name}: {} orange pixels",
+            mistake.len()
+        );
+        let (mx, my) = centre(&mistake);
+        assert!((245..=285).contains(&mx), "{name}: mistake at x {mx}");
+        assert!(
+            my > by + 30,
+            "{name}: the mistake at {my} is lower than the blunder at {by}"
+        );
+        // Two inaccuracies (plus the legend's).
+        assert!(in_graph(INACCURACY_YELLOW).len() >= 2 * 20, "{name}");
+
+        // White's advantage is filled white above the curve's start line and
+        // Black's in black: late in the game (White winning) a column holds
+        // much white and no black; around ply 20 (Black better), black.
+        let column = |x: u32, color: [u8; 3]| {
+            // The plot's rows, clear of the axis below.
+            (35..205)
+                .filter(|&y| close(image.get_pixel(x, y).0, color, 12))
+                .count()
+        };
+        assert!(column(420, [248; 3]) > 40, "{name}");
+        assert_eq!(column(420, [34; 3]), 0, "{name}");
+        assert!(column(160, [34; 3]) > 8, "{name}");
+
+        if bless {
+            std::fs::write(fixture(name), &png).unwrap();
+            continue;
+        }
+        let reference = decode(&std::fs::read(fixture(name)).expect(name));
+        assert_eq!(reference.dimensions(), image.dimensions(), "{name}");
+        // As for the boards: 0.5% of pixels may differ by more than a little.
+        let differing = reference
+            .pixels()
+            .zip(image.pixels())
+            .filter(|(a, b)| (0..3).any(|i| a.0[i].abs_diff(b.0[i]) > 24))
+            .count();
+        let total = (width * height) as usize;
         assert!(
             differing * 200 <= total,
             "{name}: {differing} of {total} pixels differ"

@@ -9,6 +9,8 @@
 //! - [`text`]: a text diagram for the console.
 //! - [`table`] and [`rating_chart`]: the standings table and a player's
 //!   rating history as PNGs (plotters, through [`bitmap`]).
+//! - [`eval_chart`]: a reviewed game's evaluation graph (White's win chance
+//!   after each ply, the judged moves marked) as a PNG, the same way.
 //!
 //! Piece sprites are rasterized from the SVGs in `assets/` once per theme
 //! and square size and kept, so a board is copied rows plus one fast PNG
@@ -18,6 +20,7 @@ pub mod bitmap;
 pub mod board;
 pub mod chart;
 pub mod encode;
+pub mod eval_chart;
 mod font;
 mod last_move;
 mod palette;
@@ -32,6 +35,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Position, Square};
 
 pub use board::{BoardOptions, Canvas, Caption, PlayerLine, Scene};
+pub use eval_chart::{EvalChartLabels, EvalMark, eval_chart_png};
 pub use last_move::last_move_squares;
 pub use theme::Theme;
 
