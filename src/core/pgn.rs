@@ -15,6 +15,12 @@
 //! reason its tags allow. Imported text is untrusted: it is bounded by
 //! [`MAX_PGN_BYTES`] before parsing, and no input makes this module panic.
 //!
+//! A game the engine reviewed is written by [`export_reviewed`] as lichess
+//! writes its analysed games: each position's evaluation in a comment
+//! (`{ [%eval 0.35] }`), each inaccuracy, mistake and blunder as a numeric
+//! annotation glyph (`$6`, `$2`, `$4`) followed by the engine's better line
+//! as a variation. [`import`] skips the variations and reads the same game.
+//!
 //! ```
 //! use chrono::{TimeZone, Utc};
 //! use pawnpost::core::game::{PlayerId, Players};
@@ -33,11 +39,12 @@ use std::ops::ControlFlow;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use pgn_reader::{Outcome, RawComment, RawTag, SanPlus, Skip, Visitor};
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, KnownOutcome, Position};
+use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
 
 use super::clock::TimeControl;
 use super::event::{ClaimKind, GameResult, Reason};
 use super::game::{DrawRules, Game, Note, NoteKind, Players, SetupError, Status};
+use super::review::{Eval, Judgement, PositionEval, move_judgements};
 use super::variant::Variant;
 use crate::core::names::Named;
 
@@ -142,6 +149,44 @@ pub fn export(game: &Game, tags: &PgnTags) -> String {
 /// into the game (0: before the first): a player's private notes, in the
 /// PGN only they receive.
 pub fn export_with_comments(game: &Game, tags: &PgnTags, comments: &[(usize, String)]) -> String {
+    write_game(game, tags, comments, &[])
+}
+
+/// [`export_with_comments`] of a game the engine reviewed: `evals[i]` is
+/// the engine's view of the position after `i` plies (`evals[0]` the start),
+/// one more than there are moves; evaluations past the last position are
+/// ignored, and moves past the last evaluation are written bare.
+///
+/// After each move, as lichess writes them:
+/// - its judgement ([`move_judgements`]) as a numeric annotation glyph:
+///   `$6` an inaccuracy (`?!`), `$2` a mistake (`?`), `$4` a blunder (`??`);
+///   a move that checkmates is never judged;
+/// - the evaluation of the position it reached, in pawns from White's point
+///   of view (`{ [%eval 0.35] }`, a mate `{ [%eval #-2] }`; none where the
+///   side to move is already mated);
+/// - for a judged move, the engine's line from the position before it
+///   (`evals[i].line`) as a variation in SAN (`(12... Nf6 13. Bb5)`), when
+///   its first move is legal and is not the move played. The line ends at
+///   its first move that cannot be read or played.
+///
+/// The importer here skips the variations and reads the same game back.
+pub fn export_reviewed(
+    game: &Game,
+    tags: &PgnTags,
+    evals: &[PositionEval],
+    comments: &[(usize, String)],
+) -> String {
+    write_game(game, tags, comments, evals)
+}
+
+/// The whole record: tags, then the movetext (reviewed where `evals` has
+/// evaluations; with none, exactly [`export_with_comments`]).
+fn write_game(
+    game: &Game,
+    tags: &PgnTags,
+    comments: &[(usize, String)],
+    evals: &[PositionEval],
+) -> String {
     let (result, reason) = match game.status() {
         Status::Ongoing => (GameResult::NoResult, None),
         Status::Over { result, reason, .. } => (result, Some(reason)),
@@ -185,7 +230,7 @@ pub fn export_with_comments(game: &Game, tags: &PgnTags, comments: &[(usize, Str
         tag("FEN", fen);
     }
     out.push('\n');
-    out.push_str(&movetext(game, result, reason, comments));
+    out.push_str(&movetext(game, result, reason, comments, evals));
     out.push('\n');
     out
 }
@@ -273,10 +318,15 @@ fn movetext(
     result: GameResult,
     reason: Option<Reason>,
     comments: &[(usize, String)],
+    evals: &[PositionEval],
 ) -> String {
     let mut text = Wrapped::default();
     let mut pos = game.start_position().clone();
     let mut number = u64::from(pos.fullmoves().get());
+    // One evaluation per position at most: the start and after each move.
+    let evals = &evals[..evals.len().min(game.moves().len() + 1)];
+    let scores: Vec<Eval> = evals.iter().map(|e| e.eval).collect();
+    let judgements = move_judgements(&scores, pos.turn());
     // Black's move takes a `12...` number at the start and after a comment.
     let mut renumber = true;
     let notes_at = |ply: usize| game.notes().iter().filter(move |n| n.ply as usize == ply);
@@ -300,12 +350,27 @@ fn movetext(
             Color::Black if renumber => text.word(&format!("{number}...")),
             Color::Black => {}
         }
+        let before = pos.clone();
+        let move_number = number;
         // Written from the move itself, never from text kept with it: PGN's
         // SAN is English whatever language the move was typed or shown in.
         // The stored move is legal here: the game played it from this position.
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, played.m);
         text.word(&san.to_string());
         renumber = false;
+        // A mate cannot be a mistake, whatever a mated position's score says.
+        let judgement = judgements
+            .get(i)
+            .copied()
+            .flatten()
+            .filter(|_| !pos.is_checkmate());
+        if let Some(judgement) = judgement {
+            text.word(nag(judgement));
+        }
+        if let Some(eval) = evals.get(i + 1).and_then(|e| eval_comment(e.eval)) {
+            text.comment(&eval);
+            renumber = true;
+        }
         if played.draw_offer {
             text.comment(DRAW_OFFER_SIGN);
             renumber = true;
@@ -321,6 +386,16 @@ fn movetext(
             text.comment(comment);
             renumber = true;
         }
+        // The better move, after everything said about the one played.
+        if judgement.is_some()
+            && let Some(best) = evals.get(i)
+        {
+            let line = variation(&before, move_number, played.m, &best.line);
+            if !line.is_empty() {
+                text.variation(&line);
+                renumber = true;
+            }
+        }
     }
     // Notes are never placed past the last move; keep any that are anyway.
     let len = game.moves().len();
@@ -332,6 +407,63 @@ fn movetext(
     }
     text.word(result.as_pgn());
     text.out
+}
+
+/// The numeric annotation glyph of a judgement (PGN standard, 10).
+fn nag(judgement: Judgement) -> &'static str {
+    match judgement {
+        Judgement::Inaccuracy => "$6",
+        Judgement::Mistake => "$2",
+        Judgement::Blunder => "$4",
+    }
+}
+
+/// An evaluation as lichess writes it in a comment: `[%eval 0.35]` in pawns
+/// from White's point of view, `[%eval #-2]` for a mate. `None` for a mate
+/// in 0 (the side to move is mated), whose sign says nothing.
+fn eval_comment(eval: Eval) -> Option<String> {
+    match eval {
+        Eval::Mate(0) => None,
+        Eval::Mate(n) => Some(format!("[%eval #{n}]")),
+        Eval::Centipawns(cp) => {
+            let sign = if cp < 0 { "-" } else { "" };
+            let cp = cp.unsigned_abs();
+            Some(format!("[%eval {sign}{}.{:02}]", cp / 100, cp % 100))
+        }
+    }
+}
+
+/// The words of the engine's `line` from `pos` as a variation: SAN with move
+/// numbers from `number` (`12...` first when Black moves first). Empty when
+/// its first move is `played` or cannot be played; it ends at the first move
+/// that cannot be read or played.
+fn variation(pos: &Chess, mut number: u64, played: Move, line: &[String]) -> Vec<String> {
+    let mut pos = pos.clone();
+    let mut words = Vec::new();
+    for (k, uci) in line.iter().enumerate() {
+        // `to_move` reads castling both as king-takes-rook (Chess960) and as
+        // the king's two-square step, by the position's own castling rights.
+        let Some(m) = UciMove::from_ascii(uci.as_bytes())
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok())
+        else {
+            break;
+        };
+        if k == 0 && m == played {
+            break;
+        }
+        let mover = pos.turn();
+        match mover {
+            Color::White => words.push(format!("{number}.")),
+            Color::Black if k == 0 => words.push(format!("{number}...")),
+            Color::Black => {}
+        }
+        words.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+        if mover == Color::Black {
+            number += 1;
+        }
+    }
+    words
 }
 
 /// A note as a comment; `pos` is the position the note was made in.
@@ -468,6 +600,16 @@ impl Wrapped {
         }
         self.out.push_str(word);
         self.line += width;
+    }
+
+    /// `(words)`, the parentheses against the first and last words.
+    fn variation(&mut self, words: &[String]) {
+        let last = words.len().saturating_sub(1);
+        for (k, word) in words.iter().enumerate() {
+            let open = if k == 0 { "(" } else { "" };
+            let close = if k == last { ")" } else { "" };
+            self.word(&format!("{open}{word}{close}"));
+        }
     }
 
     /// `{ text }`; a `}` would end the comment early, so it becomes `)`.
@@ -1567,6 +1709,258 @@ mod tests {
         assert_eq!(
             import(&huge, players(), t0()).map(|_| ()),
             Err(PgnError::TooLong)
+        );
+    }
+
+    /// Evaluations written by hand: White's score and the engine's line in
+    /// UCI from that position (space-separated).
+    fn evals(rows: &[(Eval, &str)]) -> Vec<PositionEval> {
+        rows.iter()
+            .map(|(eval, line)| PositionEval {
+                eval: *eval,
+                line: line.split_whitespace().map(str::to_owned).collect(),
+            })
+            .collect()
+    }
+
+    const SCHOLARS_MATE: &str = "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#";
+
+    /// A review of [`SCHOLARS_MATE`], one evaluation per position.
+    fn scholars_mate_review() -> Vec<PositionEval> {
+        use Eval::{Centipawns as Cp, Mate};
+        evals(&[
+            (Cp(20), "e2e4 e7e5 g1f3"),
+            (Cp(30), "e7e5 g1f3 b8c6"),
+            (Cp(35), "g1f3 b8c6 f1b5"),
+            // 2. Qh5: a mistake (winning chances 0.06 to -0.18); Nf3 was best.
+            (Cp(-100), "b8c6 f1c4 g7g6"),
+            // 2... Nc6: an inaccuracy, yet the engine's own move: no variation.
+            (Cp(0), "f1c4 g7g6 h5f3"),
+            (Cp(0), "g7g6 h5f3 g8f6"),
+            // 3... Nf6: a blunder into mate in one.
+            (Mate(1), "h5f7"),
+            // Mated: the engine's mate in 0, and no line.
+            (Mate(0), ""),
+        ])
+    }
+
+    fn movetext_of(text: &str) -> &str {
+        text.split_once("\n\n").expect("tags, then moves").1
+    }
+
+    /// Reads a reviewed export back with the importer here: the same moves,
+    /// offers and ending, exactly `variations` variations skipped, and no
+    /// line over the width.
+    fn assert_reviewed_round_trip(original: &Game, text: &str, variations: u32) {
+        let read = games(text)
+            .next()
+            .expect("a game")
+            .unwrap_or_else(|e| panic!("{e}:\n{text}"));
+        assert_eq!(read.skipped_variations(), variations, "{text}");
+        let back = read
+            .play(players(), t0())
+            .unwrap_or_else(|e| panic!("{e}:\n{text}"));
+        let moves = |g: &Game| {
+            g.moves()
+                .iter()
+                .map(|m| (m.uci.to_string(), m.draw_offer))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(moves(&back), moves(original), "{text}");
+        assert_eq!(fen(&back), fen(original), "{text}");
+        assert_eq!(
+            result_and_reason(&back),
+            result_and_reason(original),
+            "{text}"
+        );
+        for line in text.lines() {
+            assert!(line.chars().count() <= LINE_WIDTH, "long line: {line}");
+        }
+    }
+
+    #[test]
+    fn exports_a_reviewed_game_exactly() {
+        let game = game(None, SCHOLARS_MATE);
+        let text = export_reviewed(&game, &tags(), &scholars_mate_review(), &[]);
+        let plain = export(&game, &tags());
+        assert_eq!(
+            text.split_once("\n\n").map(|t| t.0),
+            plain.split_once("\n\n").map(|t| t.0)
+        );
+        assert_eq!(
+            movetext_of(&text),
+            "\
+1. e4 { [%eval 0.30] } 1... e5 { [%eval 0.35] } 2. Qh5 $2 { [%eval -1.00] } (2.
+Nf3 Nc6 3. Bb5) 2... Nc6 $6 { [%eval 0.00] } 3. Bc4 { [%eval 0.00] } 3... Nf6 $4
+{ [%eval #1] } (3... g6 4. Qf3 Nf6) 4. Qxf7# { White wins by checkmate. } 1-0
+"
+        );
+        assert_reviewed_round_trip(&game, &text, 2);
+    }
+
+    #[test]
+    fn a_reviewed_game_from_a_fen_numbers_black_s_variation() {
+        use Eval::Centipawns as Cp;
+        let start = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 12";
+        let game = game(Some(start), "Nf6 Nc3 Bb4");
+        // Black moves first, and is judged first; no evaluation after Bb4.
+        let review = evals(&[(Cp(0), "f8c5 c2c3"), (Cp(200), "b1c3"), (Cp(200), "f8b4")]);
+        let text = export_reviewed(&game, &PgnTags::default(), &review, &[]);
+        assert_eq!(
+            movetext_of(&text),
+            "12... Nf6 $4 { [%eval 2.00] } (12... Bc5 13. c3) 13. Nc3 { [%eval 2.00] } 13...\nBb4 *\n"
+        );
+        assert_reviewed_round_trip(&game, &text, 1);
+    }
+
+    #[test]
+    fn a_chess960_variation_castles_from_king_takes_rook() {
+        // Start 0 (BBQNNRKR): with the f-rooks gone, each king castles short
+        // with its h-rook, written g1h1 and g8h8 by an engine in Chess960 mode.
+        let fen = crate::core::chess960::fen(0).expect("a number");
+        let mut game = Game::new_variant(
+            Variant::Chess960,
+            players(),
+            Some(&fen),
+            DrawRules::default(),
+            t0(),
+        )
+        .expect("setup");
+        for san in ["f4", "f5", "Rf3", "Rf6", "a4", "O-O"] {
+            play(&mut game, san, false);
+        }
+        let mut review = evals(&[(Eval::Centipawns(0), ""); 7]);
+        review[4].line = ["g1h1", "g8h8"].map(str::to_owned).to_vec();
+        review[5].eval = Eval::Centipawns(-400);
+        let text = export_reviewed(&game, &tags(), &review, &[]);
+        assert!(
+            text.contains("3. a4 $4 { [%eval -4.00] } (3. O-O O-O) 3... O-O"),
+            "{text}"
+        );
+        assert_reviewed_round_trip(&game, &text, 1);
+    }
+
+    #[test]
+    fn evaluations_are_written_as_lichess_does() {
+        use Eval::{Centipawns as Cp, Mate};
+        let cases = [
+            (Cp(35), Some("[%eval 0.35]")),
+            (Cp(0), Some("[%eval 0.00]")),
+            (Cp(-5), Some("[%eval -0.05]")),
+            (Cp(-250), Some("[%eval -2.50]")),
+            (Cp(1234), Some("[%eval 12.34]")),
+            (Cp(i32::MIN), Some("[%eval -21474836.48]")),
+            (Mate(3), Some("[%eval #3]")),
+            (Mate(-2), Some("[%eval #-2]")),
+            (Mate(0), None),
+        ];
+        for (eval, expected) in cases {
+            assert_eq!(eval_comment(eval).as_deref(), expected, "{eval:?}");
+        }
+    }
+
+    /// Whatever the evaluations, the export reads back to the same game,
+    /// skipping exactly the variations it wrote: (what, the review, the
+    /// variations written, text the movetext holds).
+    #[test]
+    fn reviews_of_any_shape_export_without_panicking() {
+        let full = scholars_mate_review();
+        let with_lines = |lines: [&str; 8]| {
+            let mut review = full.clone();
+            for (position, line) in review.iter_mut().zip(lines) {
+                position.line = line.split_whitespace().map(str::to_owned).collect();
+            }
+            review
+        };
+        let mut longer = full.clone();
+        longer.extend(evals(&[(Eval::Mate(-3), "zz e2e4"); 5]));
+        let garbage = ["", "zz", "e2e5", "0000", "P@e4", "e7e5q", "é2é4", "e1g1"];
+        let cases: Vec<(&str, Vec<PositionEval>, u32, &str)> = vec![
+            ("none", Vec::new(), 0, "1. e4 e5 2. Qh5 Nc6"),
+            (
+                "the start only",
+                full[..1].to_vec(),
+                0,
+                "1. e4 e5 2. Qh5 Nc6",
+            ),
+            (
+                "shorter",
+                full[..4].to_vec(),
+                1,
+                "(2. Nf3 Nc6 3. Bb5) 2... Nc6 3. Bc4 Nf6 4. Qxf7#",
+            ),
+            ("longer", longer, 2, "(3... g6 4. Qf3 Nf6) 4. Qxf7# {"),
+            (
+                "empty lines",
+                with_lines([""; 8]),
+                0,
+                "2. Qh5 $2 { [%eval -1.00] } 2... Nc6 $6",
+            ),
+            (
+                "garbage lines",
+                with_lines(garbage),
+                0,
+                "3... Nf6 $4 { [%eval #1] } 4. Qxf7#",
+            ),
+            (
+                "garbage after a good move",
+                with_lines(["", "", "g1f3 zzzz b8c6", "", "", "g7g6 h5f3 e2e4", "", ""]),
+                2,
+                "(3... g6 4. Qf3) 4. Qxf7#",
+            ),
+        ];
+        let game = game(None, SCHOLARS_MATE);
+        for (what, review, variations, expected) in cases {
+            let text = export_reviewed(&game, &tags(), &review, &[]);
+            let words = movetext_of(&text)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(words.contains(expected), "{what}:\n{text}");
+            assert_reviewed_round_trip(&game, &text, variations);
+        }
+        // The "garbage after a good move" case's first variation, ended early.
+        let review = with_lines(["", "", "g1f3 zzzz b8c6", "", "", "", "", ""]);
+        let text = export_reviewed(&game, &tags(), &review, &[]);
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words.contains("{ [%eval -1.00] } (2. Nf3) 2... Nc6"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_review_keeps_offers_notes_and_comments_and_adds_nothing_without_evaluations() {
+        use Eval::Centipawns as Cp;
+        let mut g = game(None, "e4 e5");
+        play(&mut g, "Nf3", true);
+        play(&mut g, "f6", false);
+        act(&mut g, Actor::Player(ALICE), Act::OfferDraw);
+        act(&mut g, Actor::Player(BOB), Act::DeclineDraw);
+        let comments = [(0, "Before.".to_owned()), (4, "Weak.".to_owned())];
+        let review = evals(&[
+            (Cp(20), ""),
+            (Cp(30), ""),
+            (Cp(30), ""),
+            (Cp(40), "b8c6 f1b5"),
+            (Cp(250), ""),
+        ]);
+        let text = export_reviewed(&g, &tags(), &review, &comments);
+        let words = movetext_of(&text)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(
+            words,
+            "{ Before. } 1. e4 { [%eval 0.30] } 1... e5 { [%eval 0.30] } 2. Nf3 \
+             { [%eval 0.40] } { (=) } 2... f6 $4 { [%eval 2.50] } { White offers a draw. } \
+             { Black declines the draw offer. } { Weak. } (2... Nc6 3. Bb5) *"
+        );
+        assert_reviewed_round_trip(&g, &text, 1);
+        assert_eq!(export_reviewed(&g, &tags(), &[], &[]), export(&g, &tags()));
+        assert_eq!(
+            export_reviewed(&g, &tags(), &[], &comments),
+            export_with_comments(&g, &tags(), &comments)
         );
     }
 }
