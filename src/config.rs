@@ -57,6 +57,79 @@ pub struct Config {
     pub ladder: LadderConfig,
     pub limits: LimitsConfig,
     pub delivery: DeliveryConfig,
+    pub analysis: AnalysisConfig,
+}
+
+/// Engine reviews of finished games (`[analysis]`).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct AnalysisConfig {
+    /// The UCI engine (Debian's `stockfish` package installs it at
+    /// /usr/games/stockfish); empty: no reviews. A path that does not exist
+    /// turns reviews off too, and the commands say so.
+    pub engine: String,
+    /// Nodes searched per position: fixed, so a review gives the same numbers.
+    pub nodes: u64,
+    /// Engine threads (1 keeps fixed-node results reproducible).
+    pub threads: u32,
+    /// Engine hash table in MB.
+    pub hash: u32,
+    /// Reviews waiting or running at once; more are refused until one ends.
+    pub max_queue: u32,
+    /// Review every game when it ends and post the review in its channel.
+    pub auto_review: bool,
+}
+
+impl Default for AnalysisConfig {
+    fn default() -> AnalysisConfig {
+        let settings = crate::service::ReviewSettings::default();
+        AnalysisConfig {
+            engine: "/usr/games/stockfish".to_owned(),
+            nodes: settings.nodes,
+            threads: settings.threads,
+            hash: settings.hash_mb,
+            max_queue: settings.max_queue as u32,
+            auto_review: settings.automatic,
+        }
+    }
+}
+
+impl AnalysisConfig {
+    /// The review settings the service uses, or why they make no sense.
+    /// An engine that is not there means no reviews (said once, at start).
+    pub fn to_settings(&self) -> Result<crate::service::ReviewSettings, String> {
+        if !(1_000..=100_000_000).contains(&self.nodes) {
+            return Err(format!(
+                "nodes: {} is not between 1000 and 100000000",
+                self.nodes
+            ));
+        }
+        if !(1..=64).contains(&self.threads) || !(1..=4096).contains(&self.hash) {
+            return Err("threads must be 1 to 64 and hash 1 to 4096 (MB)".to_owned());
+        }
+        if self.max_queue == 0 {
+            return Err("max_queue must be at least 1".to_owned());
+        }
+        let engine = Some(std::path::PathBuf::from(self.engine.trim()))
+            .filter(|path| !path.as_os_str().is_empty());
+        let engine = match engine {
+            Some(path) if path.is_file() => Some(path),
+            Some(path) => {
+                tracing::info!(engine = %path.display(), "no engine there: /review is off");
+                None
+            }
+            None => None,
+        };
+        Ok(crate::service::ReviewSettings {
+            engine,
+            nodes: self.nodes,
+            threads: self.threads,
+            hash_mb: self.hash,
+            max_queue: self.max_queue as usize,
+            automatic: self.auto_review,
+            ..crate::service::ReviewSettings::default()
+        })
+    }
 }
 
 /// How notices reach people (`[delivery]`).

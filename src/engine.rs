@@ -51,6 +51,8 @@ pub struct Engine {
     timeout: Duration,
     /// What the engine calls itself (`id name`), for the review's record.
     name: String,
+    /// Whether `UCI_Chess960` is on.
+    chess960: bool,
 }
 
 impl Engine {
@@ -76,6 +78,7 @@ impl Engine {
             output,
             timeout,
             name: String::new(),
+            chess960: false,
         };
         engine.send("uci").await?;
         loop {
@@ -140,6 +143,16 @@ impl Engine {
                 });
             }
         }
+    }
+
+    /// Reads and writes castling as Chess960 does (king takes rook) or not.
+    pub async fn set_chess960(&mut self, on: bool) -> Result<(), EngineError> {
+        if self.chess960 != on {
+            self.send(&format!("setoption name UCI_Chess960 value {on}"))
+                .await?;
+            self.chess960 = on;
+        }
+        Ok(())
     }
 
     /// What the engine calls itself (`Stockfish 15.1`).
@@ -244,7 +257,10 @@ mod tests {
 
     #[test]
     fn info_lines_give_their_line_bounded() {
-        let long = format!("info depth 20 score cp 1 pv {}", ["e2e4 e7e5"; 10].join(" "));
+        let long = format!(
+            "info depth 20 score cp 1 pv {}",
+            ["e2e4 e7e5"; 10].join(" ")
+        );
         let cases: [(&str, usize); 4] = [
             ("info depth 3 score cp 5 pv e2e4 e7e5 g1f3", 3),
             ("info depth 3 score cp 5 pv e7e8q", 1),

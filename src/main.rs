@@ -367,6 +367,11 @@ async fn serve_on(service: Arc<Service>, config: &Config, options: DiscordOption
         ..scheduler::Settings::default()
     };
     let (stop, stopped) = tokio::sync::watch::channel(false);
+    let reviews = tokio::spawn(scheduler::run_reviews(
+        Arc::clone(&service),
+        SystemTime,
+        wait_for(stopped.clone()),
+    ));
     let scheduler = tokio::spawn(scheduler::run(
         service,
         bot.notifier(),
@@ -381,6 +386,7 @@ async fn serve_on(service: Arc<Service>, config: &Config, options: DiscordOption
     let result = bot.run(shutdown).await;
     let _ = stop.send(true);
     let _ = scheduler.await;
+    let _ = reviews.await;
     result
 }
 
@@ -408,8 +414,14 @@ async fn serve_matrix(service: Arc<Service>, config: &Config) -> Result<()> {
         settings,
         stopped(stop.clone()),
     ));
+    let reviews = tokio::spawn(scheduler::run_reviews(
+        Arc::clone(&service),
+        SystemTime,
+        stopped(stop.clone()),
+    ));
     bot.run(&service, stopped(stop)).await?;
     deadlines.await.context("the scheduler stopped")?;
+    reviews.await.context("the reviewer stopped")?;
     Ok(())
 }
 
@@ -796,6 +808,10 @@ fn service(config: &Config, store: Store) -> Result<Service> {
             .to_render_limits()
             .map_err(|message| anyhow::anyhow!("[limits] {message}"))?,
         notice_handoff: Duration::seconds(i64::from(config.delivery.handoff_seconds)),
+        reviews: config
+            .analysis
+            .to_settings()
+            .map_err(|message| anyhow::anyhow!("[analysis] {message}"))?,
     };
     if !(pawnpost::render::MIN_SIZE..=pawnpost::render::MAX_SIZE).contains(&config.board.size) {
         bail!(

@@ -101,3 +101,28 @@ pub async fn run<N, T>(
     // Acts answered just before the stop: not for the outbox to send again.
     service.settle_answered().await;
 }
+
+/// How often finished games are looked for to review by themselves.
+const REVIEW_EVERY: StdDuration = StdDuration::from_secs(30);
+
+/// Reviews finished games as they end, when the operator turned automatic
+/// reviews on, until `shutdown` completes. Apart from the deadline loop: a
+/// review takes seconds of engine time, and no flag may wait for it. Each
+/// review's post waits in the outbox, which the deadline loop delivers.
+pub async fn run_reviews<T: TimeSource>(
+    service: Arc<Service>,
+    time: T,
+    shutdown: impl Future<Output = ()>,
+) {
+    if !service.reviews_automatic() {
+        return;
+    }
+    tokio::pin!(shutdown);
+    loop {
+        service.review_finished_games(time.now()).await;
+        tokio::select! {
+            _ = tokio::time::sleep(REVIEW_EVERY) => {}
+            _ = &mut shutdown => break,
+        }
+    }
+}

@@ -126,6 +126,7 @@ fn event_kind(event: &Event) -> &'static str {
         Event::TakebackDeclined { .. } => "takeback_declined",
         Event::TakenBack { .. } => "taken_back",
         Event::GameOver { .. } => "game_over",
+        Event::Review { .. } => "review",
     }
 }
 

@@ -242,6 +242,7 @@ pub async fn run(
                 // What the scheduler did waits in the outbox, as on a chat:
                 // printed as the console's worker delivers it.
                 service.run_due(session.now(), BoardImages::Omitted).await;
+                service.review_finished_games(session.now()).await;
                 let outbox = Printed::default();
                 service
                     .deliver_notices(&outbox, session.now(), options.board_images())

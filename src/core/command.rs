@@ -37,7 +37,7 @@ pub const MAX_USER_REF: usize = 100;
 
 /// Every command name [`parse`] knows (aliases included), for adapters that
 /// must recognise a command in free text and for tests that must cover them all.
-pub const NAMES: [&str; 31] = [
+pub const NAMES: [&str; 33] = [
     "challenge",
     "accept",
     "decline",
@@ -69,12 +69,14 @@ pub const NAMES: [&str; 31] = [
     "notes",
     "openings",
     "takeback",
+    "review",
+    "puzzle",
 ];
 
 /// French command words (written in Matrix rooms and the console as on
 /// Discord, where they are the commands' French names), with and without
 /// accents, and the command each stands for. `tournoi` is in [`NAMES`].
-pub const FRENCH_NAMES: [(&str, &str); 31] = [
+pub const FRENCH_NAMES: [(&str, &str); 34] = [
     ("defi", "challenge"),
     ("défi", "challenge"),
     ("accepter", "accept"),
@@ -106,6 +108,9 @@ pub const FRENCH_NAMES: [(&str, &str); 31] = [
     ("si", "if"),
     ("ouvertures", "openings"),
     ("reprise", "takeback"),
+    ("analyse", "review"),
+    ("probleme", "puzzle"),
+    ("problème", "puzzle"),
 ];
 
 /// What a player does with their leave.
@@ -284,6 +289,23 @@ pub enum Command {
         action: IfAction,
         game: Option<i64>,
     },
+    /// An engine review of a finished game (the caller's last one here).
+    Review {
+        game: Option<i64>,
+    },
+    /// The server's puzzles: the next one, an answer, the solvers' table.
+    Puzzle(PuzzleAction),
+}
+
+/// What a player does with the server's puzzles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PuzzleAction {
+    /// Show the puzzle given and not answered, or give the next one.
+    Next,
+    /// Answer the puzzle given with a move, in any accepted notation.
+    Answer(String),
+    /// The server's solvers.
+    Solvers,
 }
 
 /// What a player does with their conditional moves in a game.
@@ -346,6 +368,8 @@ impl Command {
             }
             | Command::Notes { .. }
             | Command::Openings
+            | Command::Review { .. }
+            | Command::Puzzle(PuzzleAction::Solvers)
             | Command::Tournament(
                 TournamentCommand::Pairings { .. } | TournamentCommand::Standings { .. },
             ) => true,
@@ -366,6 +390,7 @@ impl Command {
             | Command::If { .. }
             | Command::Note { .. }
             | Command::Takeback { .. }
+            | Command::Puzzle(_)
             | Command::Tournament(_) => false,
         }
     }
@@ -555,6 +580,31 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "notes" => Command::Notes {
             game: take_game_anywhere(&mut words)?,
         },
+        "review" => Command::Review {
+            game: take_game_anywhere(&mut words)?,
+        },
+        "puzzle" => {
+            let answer = match words.take("move").or_else(|| words.take("coup")) {
+                Some(text) => Some(text),
+                None => {
+                    let mut typed = std::mem::take(&mut words.positional).into_iter();
+                    let first = typed.next();
+                    if let Some(extra) = typed.next() {
+                        return Err(CommandError::Unexpected(bounded(&extra)));
+                    }
+                    first
+                }
+            };
+            Command::Puzzle(match answer {
+                None => PuzzleAction::Next,
+                Some(word) => match word.to_lowercase().as_str() {
+                    "next" | "suivant" => PuzzleAction::Next,
+                    "top" | "solvers" | "classement" => PuzzleAction::Solvers,
+                    _ if word.chars().count() > 16 => return Err(bad("move", &word)),
+                    _ => PuzzleAction::Answer(word),
+                },
+            })
+        }
         other => return Err(CommandError::Unknown(bounded(other))),
     };
     words.finish()?;

@@ -155,8 +155,32 @@ impl ClaimKind {
     }
 }
 
+/// One side's figures in an engine review, as shown (see `core::review`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewSide {
+    /// 0–100, to a tenth.
+    pub accuracy: f64,
+    /// Average centipawn loss, whole.
+    pub acpl: u32,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
+impl From<super::review::SideFigures> for ReviewSide {
+    fn from(figures: super::review::SideFigures) -> ReviewSide {
+        ReviewSide {
+            accuracy: (figures.accuracy * 10.0).round() / 10.0,
+            acpl: figures.acpl.round().max(0.0) as u32,
+            inaccuracies: figures.inaccuracies,
+            mistakes: figures.mistakes,
+            blunders: figures.blunders,
+        }
+    }
+}
+
 /// Something that happened in a game, in the order it happened.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A move was played; `san` is English SAN with its suffix, `ply` counts from 1.
@@ -218,7 +242,15 @@ pub enum Event {
     },
     /// The game is over.
     GameOver { result: GameResult, reason: Reason },
+    /// A finished game's engine review (not a change to the game).
+    Review {
+        white: ReviewSide,
+        black: ReviewSide,
+    },
 }
+
+// Figures are finite numbers rounded to a tenth: equality is total.
+impl Eq for Event {}
 
 /// `"white"` or `"black"`.
 pub fn color_str(color: Color) -> &'static str {

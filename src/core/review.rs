@@ -368,10 +368,7 @@ mod tests {
         assert_eq!(text, "-35 e2e4 e7e5\n#-2 d8h4\n#0");
         assert_eq!(evals_from_text(&text), Some(evals));
         for bad in ["", "x e2e4", "#x", "1\n\n2"] {
-            assert!(
-                evals_from_text(bad).is_none_or(|e| e.is_empty()),
-                "{bad:?}"
-            );
+            assert!(evals_from_text(bad).is_none_or(|e| e.is_empty()), "{bad:?}");
         }
     }
 

@@ -232,6 +232,10 @@ discord-cmd-record = Show one player's results against another
 discord-cmd-note = A private note on a game (only you see it); without text, your notes
 discord-opt-text = What to note
 discord-cmd-openings = This server's most played openings and how they scored
+discord-cmd-review = An engine review of a finished game: accuracy, mistakes, evaluation graph
+discord-cmd-puzzle = This server's puzzles, from its own games: the next one, an answer, the solvers
+discord-opt-answer = Your answer to the puzzle: a move, e.g. Qxf7+
+discord-opt-solvers = Show the server's puzzle solvers
 discord-cmd-takeback = Casual games: ask to take back your last move, or answer the request
 discord-choice-request = Ask
 discord-cmd-if = Conditional moves: if they play this, reply that (only you see them)
@@ -499,3 +503,54 @@ refused-nothing_to_take_back = You have no move to take back.
 refused-takeback_already_requested = A takeback is already asked for in this game.
 refused-no_takeback_request = There is no takeback to answer.
 refused-takeback_not_allowed = Takebacks are for casual games only: never in rated, tournament or ladder games.
+
+## Engine reviews of finished games (/review)
+review-no-finished-game = You have no finished game in this channel to review; name one with game:N.
+review-running = Game #{ $game } is still being played: it can be reviewed once it is over.
+review-after-round = Game #{ $game } is in a tournament whose organiser keeps reviews until the round is over: ask again when every game of its round has ended.
+review-too-long = Game #{ $game } is too long to review (at most { $max } moves).
+review-no-engine = This bot has no chess engine, so it cannot review games. Its operator can install Stockfish and set [analysis] engine.
+review-busy = { $waiting } reviews are being made already; please ask again in a few minutes.
+review-failed = The engine failed while reviewing game #{ $game }; please try again later.
+review-header = Engine review of game #{ $game } ({ $white } – { $black }), { $engine } at { $nodes } nodes per position:
+review-side = { $side } ({ $player }): accuracy { $accuracy }%, average centipawn loss { $acpl }, { $inaccuracies ->
+    [one] 1 inaccuracy
+   *[other] { $inaccuracies } inaccuracies
+}, { $mistakes ->
+    [one] 1 mistake
+   *[other] { $mistakes } mistakes
+}, { $blunders ->
+    [one] 1 blunder
+   *[other] { $blunders } blunders
+}
+review-side-white = White
+review-side-black = Black
+review-blunder = Blunder: { $move }{ $best ->
+    [none] {""}
+   *[other] {""} ({ $best } was best)
+}
+review-mistake = Mistake: { $move }{ $best ->
+    [none] {""}
+   *[other] {""} ({ $best } was best)
+}
+review-chart-title = Evaluation
+review-chart-x = Move
+review-chart-y = White's win %
+review-chart-inaccuracy = Inaccuracy
+review-chart-mistake = Mistake
+review-chart-blunder = Blunder
+
+## The server's puzzles (/puzzle)
+puzzle-none = No puzzle is waiting for you here. Puzzles come from the blunders of this server's reviewed games (/review).
+puzzle-none-open = You have no puzzle to answer: /puzzle gives you one.
+puzzle-shown = Puzzle #{ $puzzle }, from game #{ $game }: { $side } to play and win. Answer with /puzzle <move>.
+puzzle-solved = Solved! { $answer } wins (puzzle #{ $puzzle }). /puzzle for the next one.
+puzzle-missed = Not { $answer }: { $solution } was the winning move (puzzle #{ $puzzle }). /puzzle for the next one.
+puzzle-solvers-none = Nobody has answered a puzzle here yet.
+puzzle-solvers-header = Puzzle solvers here (solved of tried):
+puzzle-solvers-line = { $rank }. { $player }: { $solved } of { $tried }
+puzzle-solvers-png-title = Puzzle solvers
+puzzle-solvers-png-rank = #
+puzzle-solvers-png-player = Player
+puzzle-solvers-png-solved = Solved
+puzzle-solvers-png-tried = Tried

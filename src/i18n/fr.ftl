@@ -269,6 +269,10 @@ discord-cmd-record = Voir le bilan d'un joueur contre un autre
 discord-cmd-note = Une note privée sur une partie (vous seul la voyez) ; sans texte, vos notes
 discord-opt-text = Ce qu’il faut noter
 discord-cmd-openings = Les ouvertures les plus jouées du serveur et leurs scores
+discord-cmd-review = Analyse d’une partie terminée par le moteur : précision, erreurs, graphique
+discord-cmd-puzzle = Les problèmes du serveur, tirés de ses parties : le suivant, une réponse, les solveurs
+discord-opt-answer = Votre réponse au problème : un coup, par ex. Dxf7+
+discord-opt-solvers = Afficher les solveurs de problèmes du serveur
 discord-cmd-takeback = Parties amicales : demander à reprendre votre dernier coup, ou répondre à la demande
 discord-choice-request = Demander
 discord-cmd-if = Coups conditionnels : s’il joue ceci, répondre cela (vous seul les voyez)
@@ -590,3 +594,54 @@ refused-nothing_to_take_back = Vous n’avez pas de coup à reprendre.
 refused-takeback_already_requested = Une reprise est déjà demandée dans cette partie.
 refused-no_takeback_request = Il n’y a pas de reprise à accepter ou refuser.
 refused-takeback_not_allowed = Les reprises de coup sont réservées aux parties amicales : jamais dans les parties classées, de tournoi ou d’échelle.
+
+## Analyse des parties terminées par le moteur (/review)
+review-no-finished-game = Vous n’avez pas de partie terminée à analyser dans ce salon ; désignez-en une avec game:N.
+review-running = La partie n° { $game } est en cours : elle pourra être analysée une fois terminée.
+review-after-round = La partie n° { $game } fait partie d’un tournoi dont l’organisateur réserve les analyses à la fin de chaque ronde : redemandez quand toutes les parties de sa ronde seront terminées.
+review-too-long = La partie n° { $game } est trop longue pour être analysée ({ $max } coups au plus).
+review-no-engine = Ce bot n’a pas de moteur d’échecs et ne peut donc pas analyser de parties. Son opérateur peut installer Stockfish et régler [analysis] engine.
+review-busy = { $waiting } analyses sont déjà en cours ; merci de redemander dans quelques minutes.
+review-failed = Le moteur a échoué pendant l’analyse de la partie n° { $game } ; merci de réessayer plus tard.
+review-header = Analyse par le moteur de la partie n° { $game } ({ $white } – { $black }), { $engine } à { $nodes } nœuds par position :
+review-side = { $side } ({ $player }) : précision { $accuracy } %, perte moyenne { $acpl } centipions, { $inaccuracies ->
+    [one] 1 imprécision
+   *[other] { $inaccuracies } imprécisions
+}, { $mistakes ->
+    [one] 1 erreur
+   *[other] { $mistakes } erreurs
+}, { $blunders ->
+    [one] 1 gaffe
+   *[other] { $blunders } gaffes
+}
+review-side-white = Blancs
+review-side-black = Noirs
+review-blunder = Gaffe : { $move }{ $best ->
+    [none] {""}
+   *[other] {""} ({ $best } était meilleur)
+}
+review-mistake = Erreur : { $move }{ $best ->
+    [none] {""}
+   *[other] {""} ({ $best } était meilleur)
+}
+review-chart-title = Évaluation
+review-chart-x = Coup
+review-chart-y = Chances des Blancs (%)
+review-chart-inaccuracy = Imprécision
+review-chart-mistake = Erreur
+review-chart-blunder = Gaffe
+
+## Les problèmes du serveur (/puzzle)
+puzzle-none = Aucun problème ne vous attend ici. Les problèmes viennent des gaffes des parties analysées de ce serveur (/review).
+puzzle-none-open = Vous n’avez pas de problème en cours : /puzzle vous en donne un.
+puzzle-shown = Problème n° { $puzzle }, tiré de la partie n° { $game } : les { $side } jouent et gagnent. Répondez avec /puzzle <coup>.
+puzzle-solved = Résolu ! { $answer } gagne (problème n° { $puzzle }). /puzzle pour le suivant.
+puzzle-missed = Pas { $answer } : le coup gagnant était { $solution } (problème n° { $puzzle }). /puzzle pour le suivant.
+puzzle-solvers-none = Personne n’a encore répondu à un problème ici.
+puzzle-solvers-header = Solveurs de problèmes ici (résolus sur tentés) :
+puzzle-solvers-line = { $rank }. { $player } : { $solved } sur { $tried }
+puzzle-solvers-png-title = Solveurs de problèmes
+puzzle-solvers-png-rank = n°
+puzzle-solvers-png-player = Joueur
+puzzle-solvers-png-solved = Résolus
+puzzle-solvers-png-tried = Tentés

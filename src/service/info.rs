@@ -390,7 +390,7 @@ fn percentage(half_points: u32, played: u32) -> String {
 }
 
 /// The PGN tags of a stored game on `server`.
-fn tags_for(record: &GameRecord, names: &Names, server: Option<&ServerRow>) -> PgnTags {
+pub(super) fn tags_for(record: &GameRecord, names: &Names, server: Option<&ServerRow>) -> PgnTags {
     PgnTags {
         event: format!("pawnpost game {}", record.id),
         site: server.map_or_else(|| "?".to_owned(), pgn_site),

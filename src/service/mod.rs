@@ -37,8 +37,11 @@ mod notifier;
 mod openings;
 mod outbox;
 mod pictures;
+mod puzzles;
 mod ratings;
 mod renders;
+mod review;
+mod reviewer;
 mod suggest;
 mod texts;
 mod time;
@@ -67,6 +70,7 @@ pub use import::{ImportOutcome, ImportTarget, ImportedGame};
 pub use moderation::Moderation;
 pub use notifier::{NoticeId, Notifier, Sent};
 pub use renders::RenderLimits;
+pub use reviewer::ReviewSettings;
 pub use texts::command_error_text;
 pub use time::{SystemTime, TimeSource, TokioTime};
 
@@ -108,6 +112,8 @@ pub struct ServiceConfig {
     /// How long a user's act is left to the process that answers it before
     /// the outbox worker delivers its notices instead (see `handoff`).
     pub notice_handoff: Duration,
+    /// Engine reviews of finished games.
+    pub reviews: ReviewSettings,
 }
 
 impl Default for ServiceConfig {
@@ -128,6 +134,7 @@ impl Default for ServiceConfig {
             max_open_challenges: 20,
             renders: RenderLimits::default(),
             notice_handoff: Duration::seconds(30),
+            reviews: ReviewSettings::default(),
         }
     }
 }
@@ -279,6 +286,17 @@ pub struct Reply {
     /// What readers may answer with, for adapters that show buttons.
     #[serde(default, skip_serializing_if = "Prompt::is_none")]
     pub prompt: Prompt,
+    /// A kept engine review to attach (its graph and annotated PGN), drawn
+    /// from the store when the reply is sent, in this language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<ReviewView>,
+}
+
+/// Which review a reply carries, and in whose language its graph is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReviewView {
+    pub game: i64,
+    pub lang: Lang,
 }
 
 /// What a reply invites its readers to do next (Discord shows buttons).
@@ -391,6 +409,10 @@ pub struct Service {
     renders: renders::RenderGate,
     /// Acts whose answer went out, to settle in the outbox.
     answered: handoff::Answered,
+    /// The engine that reviews finished games, behind its queue.
+    reviewer: reviewer::Reviewer,
+    /// Games whose automatic review failed in this process (not retried).
+    failed_reviews: std::sync::Mutex<std::collections::HashSet<i64>>,
 }
 
 impl Service {
@@ -401,6 +423,8 @@ impl Service {
             deadline_changed: Arc::new(tokio::sync::Notify::new()),
             renders: renders::RenderGate::new(config.renders),
             answered: handoff::Answered::default(),
+            reviewer: reviewer::Reviewer::new(config.reviews.clone()),
+            failed_reviews: std::sync::Mutex::default(),
             config,
             i18n: Arc::new(I18n::new()),
         }
@@ -435,6 +459,7 @@ impl Service {
             // (images are not stored with an answer).
             Ok(mut replies) => {
                 self.draw_boards(&mut replies, act.board_images);
+                self.attach_reviews(&mut replies).await;
                 replies
             }
             Err(Failure::Storage(error)) => {
@@ -561,6 +586,8 @@ impl Service {
             Command::Note { text, game } => self.note(ctx, text, *game, now).await,
             Command::Notes { game } => self.notes(ctx, *game).await,
             Command::Openings => self.openings(ctx).await,
+            Command::Review { game } => self.review(ctx, *game, now).await,
+            Command::Puzzle(action) => self.puzzle(ctx, action, now).await,
         }
     }
 

@@ -94,6 +94,7 @@ impl Service {
         };
         // Images are not stored with an answer: drawn again for delivery.
         self.draw_boards(&mut replies, images);
+        self.attach_reviews(&mut replies).await;
         let mut sent = 0;
         let pending = replies.into_iter().skip(queued.next_item as usize);
         for reply in pending {

@@ -135,6 +135,8 @@ pub(super) fn describe_events(
                     &[("game", Arg::from(game)), ("result", Arg::from(sentence))],
                 )
             }
+            // A review tells itself (see `review`); it is no move news.
+            Event::Review { .. } => continue,
         };
         lines.push(line);
     }

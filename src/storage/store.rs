@@ -18,9 +18,9 @@ use super::sqlite::{SqliteStore, conn::SqliteConn};
 use super::{
     ActRequest, ChallengeRow, ChannelRow, Commit, Committed, DueGame, DueTournament, EntrantRow,
     FinishedGame, GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow,
-    NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform, PlayerRow, PrivateNote,
-    Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow, Result, ServerDefaults, ServerRow, StandingRow,
-    StoredReview, TournamentRow,
+    NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform, PlayerRow, PrivateNote, Puzzle,
+    PuzzleSolver, QueuedNotices, RatingPoint, RatingRow, Result, ServerDefaults, ServerRow,
+    StandingRow, StoredReview, TournamentRow,
 };
 use crate::core::game::PlayerId;
 use crate::core::variant::Variant;

@@ -15,8 +15,8 @@ use super::interactions::Options;
 use crate::core::chess960;
 use crate::core::choices::{ColorChoice, Notify};
 use crate::core::command::{
-    Command, CommandError, DrawAction, IfAction, LadderAction, LeaveAction, TakebackAction,
-    UserRef, challenge_variant,
+    Command, CommandError, DrawAction, IfAction, LadderAction, LeaveAction, PuzzleAction,
+    TakebackAction, UserRef, challenge_variant,
 };
 use crate::core::event::ClaimKind;
 use crate::core::notation::{Lang, MAX_MOVE_INPUT};
@@ -175,6 +175,41 @@ pub const TAKEBACK: CommandSpec = CommandSpec {
         })
     },
 };
+
+/// `/review [game]`: an engine review of a finished game.
+pub const REVIEW: CommandSpec = CommandSpec {
+    name: "review",
+    fr: "analyse",
+    options: &[GAME],
+    build: |o| {
+        Ok(Command::Review {
+            game: o.integer("game"),
+        })
+    },
+};
+
+/// `/puzzle [move] [solvers]`: the next puzzle, an answer, or the solvers.
+pub const PUZZLE: CommandSpec = CommandSpec {
+    name: "puzzle",
+    fr: "probleme",
+    options: &[
+        opt("answer", "reponse", Kind::Text { max: 16 }),
+        opt("solvers", "solveurs", Kind::Boolean),
+    ],
+    build: |o| {
+        Ok(Command::Puzzle(
+            match (o.text("answer"), o.flag("solvers")) {
+                (_, true) => PuzzleAction::Solvers,
+                (Some(answer), false) => PuzzleAction::Answer(answer.to_owned()),
+                (None, false) => PuzzleAction::Next,
+            },
+        ))
+    },
+};
+
+/// The commands of their own (not `/chess` subcommands, of which Discord
+/// allows 25).
+pub const SINGLES: [&CommandSpec; 4] = [&MOVE, &TAKEBACK, &REVIEW, &PUZZLE];
 
 /// The name of the command that holds every other act.
 pub const CHESS_NAME: &str = "chess";
@@ -625,26 +660,21 @@ pub fn chess_subcommand(name: &str) -> Option<&'static CommandSpec> {
 /// Every command as Discord registers it, described in English and French.
 pub fn registrations(i18n: &I18n) -> Vec<CreateCommand> {
     let describe = |id: String| (i18n.text(Lang::En, &id, &[]), i18n.text(Lang::Fr, &id, &[]));
-    let (en, fr) = describe(format!("discord-cmd-{}", MOVE.name));
     // Games live in servers: the commands are offered in servers only (a
     // command from a direct message is refused too, for older registrations).
     let in_servers = || vec![InteractionContext::Guild];
-    let mut move_command = CreateCommand::new(MOVE.name)
-        .contexts(in_servers())
-        .name_localized("fr", MOVE.fr)
-        .description(en)
-        .description_localized("fr", fr);
-    for option in MOVE.options {
-        move_command = move_command.add_option(option_for(i18n, option));
-    }
-    let (en, fr) = describe(format!("discord-cmd-{}", TAKEBACK.name));
-    let mut takeback = CreateCommand::new(TAKEBACK.name)
-        .contexts(in_servers())
-        .name_localized("fr", TAKEBACK.fr)
-        .description(en)
-        .description_localized("fr", fr);
-    for option in TAKEBACK.options {
-        takeback = takeback.add_option(option_for(i18n, option));
+    let mut commands = Vec::new();
+    for spec in SINGLES {
+        let (en, fr) = describe(format!("discord-cmd-{}", spec.name));
+        let mut single = CreateCommand::new(spec.name)
+            .contexts(in_servers())
+            .name_localized("fr", spec.fr)
+            .description(en)
+            .description_localized("fr", fr);
+        for option in spec.options {
+            single = single.add_option(option_for(i18n, option));
+        }
+        commands.push(single);
     }
     let (en, fr) = describe(format!("discord-cmd-{CHESS_NAME}"));
     let mut chess = CreateCommand::new(CHESS_NAME)
@@ -678,7 +708,8 @@ pub fn registrations(i18n: &I18n) -> Vec<CreateCommand> {
         }
         tournaments = tournaments.add_option(sub);
     }
-    vec![move_command, takeback, chess, tournaments]
+    commands.extend([chess, tournaments]);
+    commands
 }
 
 fn option_for(i18n: &I18n, spec: &OptionSpec) -> CreateCommandOption {
@@ -720,7 +751,7 @@ pub fn message_ids() -> Vec<String> {
         format!("discord-cmd-{}", MOVE.name),
         format!("discord-cmd-{CHESS_NAME}"),
     ];
-    for spec in [&MOVE, &TAKEBACK].into_iter().chain(CHESS) {
+    for spec in SINGLES.into_iter().chain(CHESS) {
         ids.push(format!("discord-cmd-{}", spec.name));
         for option in spec.options {
             ids.push(format!("discord-opt-{}", option.name));
@@ -806,7 +837,7 @@ mod tests {
                 assert!((1..=100).contains(&count), "{id} ({lang:?}): {count} chars");
             }
         }
-        // /move, /takeback, /chess, /tournament.
-        assert_eq!(registrations(&i18n).len(), 4);
+        // /move, /takeback, /review, /puzzle, /chess, /tournament.
+        assert_eq!(registrations(&i18n).len(), 6);
     }
 }

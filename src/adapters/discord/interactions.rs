@@ -6,7 +6,7 @@
 
 use serenity::all::{CommandData, CommandDataOption, CommandDataOptionValue, CommandDataResolved};
 
-use super::commands::{self, CHESS_NAME, CommandSpec, MOVE, TAKEBACK};
+use super::commands::{self, CHESS_NAME, CommandSpec};
 use crate::core::command::{Command, CommandError, MAX_COMMAND_BYTES};
 
 /// The most options looked at in one interaction (Discord sends at most 25).
@@ -114,13 +114,13 @@ fn bounded(text: &str) -> String {
 /// The table entry an interaction names, and its options.
 pub fn resolve(data: &CommandData) -> Result<(&'static CommandSpec, Options), CommandError> {
     match data.name.as_str() {
-        name if name == MOVE.name => {
-            Ok((&MOVE, Options::from_discord(&data.options, &data.resolved)))
+        name if commands::SINGLES.iter().any(|spec| spec.name == name) => {
+            let spec = commands::SINGLES
+                .into_iter()
+                .find(|spec| spec.name == name)
+                .ok_or(CommandError::Empty)?;
+            Ok((spec, Options::from_discord(&data.options, &data.resolved)))
         }
-        name if name == TAKEBACK.name => Ok((
-            &TAKEBACK,
-            Options::from_discord(&data.options, &data.resolved),
-        )),
         CHESS_NAME => {
             let sub = data.options.first().ok_or(CommandError::Empty)?;
             let CommandDataOptionValue::SubCommand(options) = &sub.value else {
