@@ -457,7 +457,7 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 19] = [
+    const TABLES: [&str; 22] = [
         "acts",
         "challenges",
         "channels",
@@ -471,8 +471,11 @@ mod tests {
         "moves",
         "players",
         "private_notes",
+        "puzzle_attempts",
+        "puzzles",
         "rating_history",
         "ratings",
+        "reviews",
         "servers",
         "tournament_entrants",
         "tournament_games",

@@ -46,6 +46,7 @@ macro_rules! store_suite {
             a_players_save_only_brings_the_wake_up_forward,
             conditional_moves_are_kept_with_their_game,
             private_notes_are_read_by_their_writer_only,
+            reviews_and_puzzles_are_kept,
             a_takeback_shortens_the_stored_score,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
@@ -1407,6 +1408,101 @@ pub async fn private_notes_are_read_by_their_writer_only(store: &Store) -> Resul
     assert_eq!(read, [(0, "before"), (2, "after e5")]);
     assert_eq!(notes[1].written_at, t(2));
     assert!(store.private_notes(id, w.bob.id).await?.is_empty());
+    Ok(())
+}
+
+/// A finished game waits for its review until one is kept (the first one
+/// only); its puzzles go to the server's other members one at a time, are
+/// answered once, and count in the solvers' table.
+pub async fn reviews_and_puzzles_are_kept(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let carol = player(store, "carol").await?;
+    let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let running = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let update = GameUpdate {
+        new_moves: vec![a_move(1, "e2e4", "e4", t(2))],
+        ..ending(id, GameResult::WhiteWins, Reason::Resignation, t(3))
+    };
+    save(store, id, t(3), update).await?;
+    assert_eq!(store.games_awaiting_review(t(0), 10).await?, [id]);
+    assert_eq!(
+        store.games_awaiting_review(t(4), 10).await?,
+        Vec::<i64>::new()
+    );
+    assert!(!store.review_waits_for_round(id).await?);
+    let review = |evals: &str| NewReview {
+        game_id: id,
+        engine: "Stockfish 15.1".to_owned(),
+        nodes: 1000,
+        evals: evals.to_owned(),
+        reviewed_at: t(5),
+        puzzles: vec![NewPuzzle {
+            ply: 1,
+            fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".to_owned(),
+            solution: "e7e5".to_owned(),
+        }],
+    };
+    for evals in ["30 e2e4\n25 e7e5", "99 d2d4\n0"] {
+        let commit = Commit {
+            review: Some(review(evals)),
+            ..Commit::default()
+        };
+        store.commit(commit, t(5), |_| ()).await?;
+    }
+    let kept = store.review(id).await?.expect("kept");
+    assert_eq!(
+        (kept.engine.as_str(), kept.nodes, kept.evals.as_str()),
+        ("Stockfish 15.1", 1000, "30 e2e4\n25 e7e5"),
+        "the first review stays"
+    );
+    assert_eq!(kept.reviewed_at, t(5));
+    assert_eq!(store.review(running).await?, None);
+    assert!(store.games_awaiting_review(t(0), 10).await?.is_empty());
+    // The game's players get none of its puzzles; carol gets it once.
+    assert_eq!(store.next_puzzle(w.server.id, w.alice.id).await?, None);
+    let puzzle = store
+        .next_puzzle(w.server.id, carol.id)
+        .await?
+        .expect("one");
+    assert_eq!(
+        (puzzle.game_id, puzzle.ply, puzzle.solution.as_str()),
+        (id, 1, "e7e5")
+    );
+    let attempt = |attempt: PuzzleAttempt| Commit {
+        puzzle_attempt: Some(attempt),
+        ..Commit::default()
+    };
+    let given = PuzzleAttempt::Given {
+        puzzle: puzzle.id,
+        player: carol.id,
+        at: t(6),
+    };
+    store.commit(attempt(given), t(6), |_| ()).await?;
+    assert_eq!(
+        store.open_puzzle(w.server.id, carol.id).await?,
+        Some(puzzle.clone())
+    );
+    assert_eq!(store.next_puzzle(w.server.id, carol.id).await?, None);
+    let answered = PuzzleAttempt::Answered {
+        puzzle: puzzle.id,
+        player: carol.id,
+        solved: true,
+        at: t(7),
+    };
+    store.commit(attempt(answered), t(7), |_| ()).await?;
+    assert_eq!(store.open_puzzle(w.server.id, carol.id).await?, None);
+    // Answered once: a second answer changes nothing and is refused.
+    let again = store.commit(attempt(answered), t(8), |_| ()).await;
+    assert!(matches!(again, Err(StorageError::Conflict)), "{again:?}");
+    let solvers = store.puzzle_solvers(w.server.id, 10).await?;
+    assert_eq!(
+        solvers,
+        [PuzzleSolver {
+            name: "carol".to_owned(),
+            solved: 1,
+            tried: 1
+        }]
+    );
     Ok(())
 }
 

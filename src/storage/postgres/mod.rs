@@ -187,7 +187,7 @@ mod tests {
 
     store_suite!(optional async fresh);
 
-    const TABLES: [&str; 20] = [
+    const TABLES: [&str; 23] = [
         "acts",
         "challenges",
         "channels",
@@ -201,8 +201,11 @@ mod tests {
         "moves",
         "players",
         "private_notes",
+        "puzzle_attempts",
+        "puzzles",
         "rating_history",
         "ratings",
+        "reviews",
         "schema_migrations",
         "servers",
         "tournament_entrants",
