@@ -104,6 +104,7 @@ help =
     /ladder [show|join|leave|challenge @player]: the challenge ladder
     /takeback [accept|decline]: casual games only, take back your last move with your opponent's agreement
     /note <text> · /notes: private notes on a game, also in your /pgn · /openings: this server's openings
+    /review [game:<id>]: an engine review of a finished game · /puzzle [<move>|solvers]: puzzles from this server's games
     /if <their move> <your reply> …: conditional moves, played the moment the move comes (private) · /if list · /if clear
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry DAYS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] [reviews:after_round] · /tournament join|leave|start|pairings|standings|withdraw [#id]
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.

@@ -120,6 +120,7 @@ help =
     /ladder [show|join|leave|challenge @joueur] : l'échelle de défis
     /takeback [accept|decline] : parties amicales seulement, reprendre votre dernier coup avec l’accord de l’adversaire
     /note <texte> · /notes : notes privées sur une partie, aussi dans votre /pgn · /ouvertures : les ouvertures du serveur
+    /analyse [game:<n°>] : analyse d’une partie terminée par le moteur · /probleme [<coup>|classement] : problèmes tirés des parties du serveur
     /si <son coup> <votre réponse> … : coups conditionnels, joués dès que le coup arrive (privés) · /si liste · /si effacer
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry JOURS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] [reviews:after_round] · /tournament join|leave|start|pairings|standings|withdraw [#n°]
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
