@@ -109,7 +109,11 @@ async fn run(settings: ReviewSettings) {
             took.as_secs_f64() * 1000.0
         );
     }
-    let total = reviewed.iter().map(|(_, t)| *t).max().unwrap_or(Duration::ZERO);
+    let total = reviewed
+        .iter()
+        .map(|(_, t)| *t)
+        .max()
+        .unwrap_or(Duration::ZERO);
     println!(
         "{} reviewed one after another in {:.1} s ({:.1} s each), {} refused at once (queue of {max_queue})",
         reviewed.len(),
@@ -142,7 +146,9 @@ async fn play_and_resign(service: &Service, game: usize, moves: &[String]) {
     let (white, black) = (format!("w{game}"), format!("b{game}"));
     let challenge = format!("/challenge @{black} color:white");
     service.handle(act(&white, game, challenge), now).await;
-    service.handle(act(&black, game, "/accept".into()), now).await;
+    service
+        .handle(act(&black, game, "/accept".into()), now)
+        .await;
     for (ply, uci) in moves.iter().enumerate() {
         let player = if ply % 2 == 0 { &white } else { &black };
         let replies = service
@@ -150,7 +156,9 @@ async fn play_and_resign(service: &Service, game: usize, moves: &[String]) {
             .await;
         assert!(replies.iter().all(|r| !r.ephemeral), "{replies:?}");
     }
-    service.handle(act(&black, game, "/resign".into()), now).await;
+    service
+        .handle(act(&black, game, "/resign".into()), now)
+        .await;
 }
 
 /// The review's text for `game`, asked for by a spectator.
@@ -181,11 +189,13 @@ fn legal_game(seed: u64) -> Vec<String> {
             legal.to_vec()
         };
         let start = (state >> 1) as usize % pool.len();
-        let next = (0..pool.len()).map(|i| pool[(start + i) % pool.len()]).find(|m| {
-            let mut after = pos.clone();
-            after.play_unchecked(*m);
-            !after.is_game_over() && after.halfmoves() < 90
-        });
+        let next = (0..pool.len())
+            .map(|i| pool[(start + i) % pool.len()])
+            .find(|m| {
+                let mut after = pos.clone();
+                after.play_unchecked(*m);
+                !after.is_game_over() && after.halfmoves() < 90
+            });
         let Some(m) = next else { break };
         moves.push(m.to_uci(CastlingMode::Standard).to_string());
         pos.play_unchecked(m);

@@ -25,7 +25,10 @@
 //! - [`scheduler`]: sleeps until the next stored deadline, then has the
 //!   service end what is due; the notices that causes wait in the outbox
 //!   (written in the same commits) until the service hands them to a
-//!   notifier.
+//!   notifier. Apart from it, when asked to, it has games reviewed as
+//!   they end.
+//! - [`engine`]: the UCI engine (Stockfish) as a subprocess, for the
+//!   reviews of finished games; the service queues work for it.
 //! - [`render`]: pictures of games (board PNGs, game GIFs, charts, text
 //!   diagrams); pure CPU, sprites prepared once per size.
 //! - [`adapters`]: the console, Discord and Matrix; they only
