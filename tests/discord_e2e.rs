@@ -76,8 +76,18 @@ async fn start_bot_with(
     time: &ManualTime,
     adjust: impl FnOnce(&mut DiscordOptions),
 ) -> Running {
+    start_bot_configured(fake, db, time, ServiceConfig::default(), adjust).await
+}
+
+async fn start_bot_configured(
+    fake: &FakeDiscord,
+    db: &std::path::Path,
+    time: &ManualTime,
+    config: ServiceConfig,
+    adjust: impl FnOnce(&mut DiscordOptions),
+) -> Running {
     let store = SqliteStore::open(db).expect("database");
-    let service = Arc::new(Service::new(store, ServiceConfig::default()));
+    let service = Arc::new(Service::new(store, config));
     let options = DiscordOptions {
         token: Secret::new("fake-token"),
         api_base: Some(fake.api_base()),
@@ -1311,5 +1321,117 @@ async fn a_conditional_move_stays_private_until_it_is_played() {
     let record = bot.service.store().game(game).await.unwrap().unwrap();
     let sans: Vec<&str> = record.moves.iter().map(|m| m.san.as_str()).collect();
     assert_eq!(sans, ["e4", "e5", "Nf3"]);
+    bot.stop(&fake).await;
+}
+
+/// A review that takes the engine longer than Discord's 3 seconds is
+/// acknowledged in time (deferred), then fills its message with the
+/// figures, the evaluation graph and the annotated PGN; a running game is
+/// refused privately. Needs the real Stockfish (Debian's `stockfish`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_review_is_deferred_then_arrives_with_its_graph_and_pgn() {
+    use pawnpost::core::platform::Platform;
+    use pawnpost::service::{BoardImages, Input, Moderation, Request, ReviewSettings, User};
+    const STOCKFISH: &str = "/usr/games/stockfish";
+    if !std::path::Path::new(STOCKFISH).is_file() {
+        println!("note: {STOCKFISH} is not installed: the review test is skipped");
+        return;
+    }
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    // About a second per position: five positions take the review past 3 s.
+    let config = ServiceConfig {
+        reviews: ReviewSettings {
+            engine: Some(STOCKFISH.into()),
+            nodes: 700_000,
+            ..ReviewSettings::default()
+        },
+        ..ServiceConfig::default()
+    };
+    let bot = start_bot_configured(
+        &fake,
+        &dir.path().join("pawnpost.db"),
+        &time,
+        config,
+        |_| {},
+    )
+    .await;
+    let (alice, bob) = (alice(), bob());
+    let game = open_game(&fake, &alice, &bob, "3d").await;
+    let review = || {
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &alice,
+            "review",
+            None,
+            json!([{ "name": "game", "type": 4, "value": game }]),
+        )
+    };
+    let running = send(&fake, review()).await;
+    assert!(running.is_ephemeral(), "{running:?}");
+    assert!(
+        running.content().contains("still being played"),
+        "{}",
+        running.content()
+    );
+    for (player, text) in [
+        (&bob, "e5"),
+        (&alice, "Nf3"),
+        (&bob, "Qg5"),
+        (&alice, "Nxg5"),
+        (&bob, "resign"),
+    ] {
+        let input = match text {
+            "resign" => "/resign".to_owned(),
+            text => format!("/move {text}"),
+        };
+        let act = Request {
+            platform: Platform::Discord,
+            server: GUILD.to_string(),
+            channel: CHANNEL.to_string(),
+            user: User {
+                id: player.id.to_string(),
+                name: player.name.clone(),
+                locale: None,
+                moderation: Moderation::None,
+            },
+            key: None,
+            input: Input::Text(input),
+            board_images: BoardImages::Omitted,
+        };
+        let replies = bot.service.handle(act, time.now()).await;
+        assert!(!replies[0].ephemeral, "{text}: {replies:?}");
+    }
+    let act = review();
+    let token = fake_discord::token(act.0);
+    let sent = std::time::Instant::now();
+    let first = send(&fake, act).await;
+    assert!(
+        sent.elapsed() < fake_discord::INTERACTION_DEADLINE,
+        "acknowledged after {:?}",
+        sent.elapsed()
+    );
+    assert_eq!(first.json["type"], 5, "a deferred answer: {first:?}");
+    let filled = fake
+        .wait_for(0, |r| r.method == "PATCH" && r.path.contains(&token))
+        .await;
+    let text = filled.all_text();
+    assert!(text.contains("Engine review of game"), "{text}");
+    assert!(text.contains("Blunder: 2... Qg5"), "{text}");
+    let names: Vec<&str> = filled.files.iter().map(|f| f.filename.as_str()).collect();
+    assert!(
+        names.contains(&format!("review-{game}.png").as_str()),
+        "{names:?}"
+    );
+    let pgn = filled
+        .files
+        .iter()
+        .find(|f| f.filename == format!("game-{game}-review.pgn"))
+        .unwrap_or_else(|| panic!("no PGN: {names:?}"));
+    let pgn = String::from_utf8(pgn.bytes.clone()).expect("UTF-8");
+    assert!(pgn.contains("[%eval") && pgn.contains("$4"), "{pgn}");
+    assert_pngs_decode(&filled);
     bot.stop(&fake).await;
 }
