@@ -49,7 +49,7 @@ fn main() {
 
 async fn run(settings: ReviewSettings) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = SqliteStore::open(&dir.path().join("review.db")).expect("open");
+    let store = SqliteStore::open(dir.path().join("review.db")).expect("open");
     let max_queue = settings.max_queue;
     let config = ServiceConfig {
         reviews: settings,
@@ -183,7 +183,7 @@ fn legal_game(seed: u64) -> Vec<String> {
         state ^= state << 17;
         let legal = pos.legal_moves();
         let captures: Vec<_> = legal.iter().filter(|m| m.is_capture()).copied().collect();
-        let pool = if state % 2 == 0 && !captures.is_empty() {
+        let pool = if state.is_multiple_of(2) && !captures.is_empty() {
             captures
         } else {
             legal.to_vec()

@@ -849,7 +849,8 @@ async fn two_processes_split_the_shards() {
         "Discord would refuse the commands: {registered:?}"
     );
     let commands = registered.json.as_array().cloned().unwrap_or_default();
-    assert_eq!(commands.len(), 4, "{commands:?}");
+    // /move, /takeback, /review, /puzzle, /chess, /tournament.
+    assert_eq!(commands.len(), 6, "{commands:?}");
     for command in &commands {
         assert_eq!(command["contexts"], json!([0]), "{}", command["name"]);
     }

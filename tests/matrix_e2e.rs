@@ -452,6 +452,7 @@ async fn attachments_arrive(bot: &RunningBot, reader: &Player, room: &OwnedRoomI
             bytes: Arc::from(TINY_PNG),
         }],
         prompt: Default::default(),
+        review: None,
     };
     bot.notifier.deliver(vec![reply]).await;
     let image = reader

@@ -511,7 +511,10 @@ review-running = Game #{ $game } is still being played: it can be reviewed once 
 review-after-round = Game #{ $game } is in a tournament whose organiser keeps reviews until the round is over: ask again when every game of its round has ended.
 review-too-long = Game #{ $game } is too long to review (at most { $max } moves).
 review-no-engine = This bot has no chess engine, so it cannot review games. Its operator can install Stockfish and set [analysis] engine.
-review-busy = { $waiting } reviews are being made already; please ask again in a few minutes.
+review-busy = { $waiting ->
+    [one] A review is being made already
+   *[other] { $waiting } reviews are being made already
+}; please ask again in a few minutes.
 review-failed = The engine failed while reviewing game #{ $game }; please try again later.
 review-header = Engine review of game #{ $game } ({ $white } – { $black }), { $engine } at { $nodes } nodes per position:
 review-side = { $side } ({ $player }): accuracy { $accuracy }%, average centipawn loss { $acpl }, { $inaccuracies ->

@@ -600,12 +600,24 @@ refused-takeback_not_allowed = Les reprises de coup sont réservées aux parties
 review-no-finished-game = Vous n’avez pas de partie terminée à analyser dans ce salon ; désignez-en une avec game:N.
 review-running = La partie n° { $game } est en cours : elle pourra être analysée une fois terminée.
 review-after-round = La partie n° { $game } fait partie d’un tournoi dont l’organisateur réserve les analyses à la fin de chaque ronde : redemandez quand toutes les parties de sa ronde seront terminées.
-review-too-long = La partie n° { $game } est trop longue pour être analysée ({ $max } coups au plus).
+review-too-long = La partie n° { $game } est trop longue pour être analysée ({ $max ->
+    [one] { $max } coup
+   *[other] { $max } coups
+} au plus).
 review-no-engine = Ce bot n’a pas de moteur d’échecs et ne peut donc pas analyser de parties. Son opérateur peut installer Stockfish et régler [analysis] engine.
-review-busy = { $waiting } analyses sont déjà en cours ; merci de redemander dans quelques minutes.
+review-busy = { $waiting ->
+    [one] { $waiting } analyse est déjà en cours
+   *[other] { $waiting } analyses sont déjà en cours
+} ; merci de redemander dans quelques minutes.
 review-failed = Le moteur a échoué pendant l’analyse de la partie n° { $game } ; merci de réessayer plus tard.
-review-header = Analyse par le moteur de la partie n° { $game } ({ $white } – { $black }), { $engine } à { $nodes } nœuds par position :
-review-side = { $side } ({ $player }) : précision { $accuracy } %, perte moyenne { $acpl } centipions, { $inaccuracies ->
+review-header = Analyse par le moteur de la partie n° { $game } ({ $white } – { $black }), { $engine } à { $nodes ->
+    [one] { $nodes } nœud
+   *[other] { $nodes } nœuds
+} par position :
+review-side = { $side } ({ $player }) : précision { $accuracy } %, perte moyenne { $acpl ->
+    [one] { $acpl } centipion
+   *[other] { $acpl } centipions
+}, { $inaccuracies ->
     [one] 1 imprécision
    *[other] { $inaccuracies } imprécisions
 }, { $mistakes ->

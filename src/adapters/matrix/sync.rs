@@ -73,9 +73,29 @@ pub async fn run(
     let acts = async {
         // Only this loop reads and writes the questions: no lock needed.
         let mut choices = PendingChoices::new();
-        while let Some((room, incoming)) = work.recv().await {
-            handle_event(client, settings, service, &mut choices, &room, incoming).await;
+        // Engine reviews take seconds: they run beside the other acts, which
+        // do not wait for them (a review changes no game).
+        let mut reviews = futures_util::stream::FuturesUnordered::new();
+        loop {
+            tokio::select! {
+                next = work.recv() => match next {
+                    Some((room, incoming)) if is_review(&incoming, &settings.prefix) => {
+                        reviews.push(async move {
+                            let mut none = PendingChoices::new();
+                            handle_event(client, settings, service, &mut none, &room, incoming)
+                                .await;
+                        });
+                    }
+                    Some((room, incoming)) => {
+                        handle_event(client, settings, service, &mut choices, &room, incoming)
+                            .await;
+                    }
+                    None => break,
+                },
+                Some(()) = reviews.next(), if !reviews.is_empty() => {}
+            }
         }
+        while reviews.next().await.is_some() {}
     };
     let syncing = async move {
         let sync = client
@@ -109,6 +129,15 @@ pub async fn run(
     };
     tokio::join!(syncing, acts);
     Ok(())
+}
+
+/// Whether a new message asks for an engine review (slow: run apart).
+fn is_review(incoming: &Incoming, prefix: &str) -> bool {
+    let Incoming::Text { body, html, .. } = incoming else {
+        return false;
+    };
+    command_in(body, html.as_deref(), prefix)
+        .is_some_and(|text| matches!(command::parse(&text), Ok(Command::Review { .. })))
 }
 
 /// The command a message's text holds (pills read as the users they name),
