@@ -125,6 +125,7 @@ impl Service {
             start_fen,
             expires_at: now + self.config.challenge_expiry,
             start_moves: continuation.as_ref().map(Continuation::moves_text),
+            votes_changeable: None,
         };
         // What the challenged player reads of the game to continue: the
         // move it goes on from and the side to play.
