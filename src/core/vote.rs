@@ -1,7 +1,8 @@
 //! Vote chess: a team plays one side of a game, and each of its members
-//! votes on the team's turn. Pure: the service keeps the ballots and asks
-//! [`decide`] what they say, at the team's deadline or once every member
-//! has voted, then plays it with [`carry_out`].
+//! votes on the team's turn. Pure: the service keeps the ballots, counts
+//! them with [`tally`] and asks [`Tally::decision`] what they decide, at the
+//! team's deadline or once every member has voted, then plays it with
+//! [`carry_out`].
 //!
 //! The rules (issue 25): the most voted move is played, a tie going to the
 //! move whose first vote came first; a draw is offered with it, or a
