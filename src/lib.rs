@@ -8,7 +8,8 @@
 //!   vocabulary every layer shares: [`core::platform::Platform`], what
 //!   players choose ([`core::choices`]), the pairing systems
 //!   ([`core::tournament`]), and stored names ([`core::names::Named`],
-//!   derived). No I/O, no clock reads: time is always a parameter.
+//!   derived); vote chess's count ([`core::vote`]) and team names
+//!   ([`core::team`]). No I/O, no clock reads: time is always a parameter.
 //! - [`storage`]: the one [`storage::Store`]: every statement written once
 //!   and run on SQLite (a file) or PostgreSQL (several processes), both
 //!   passing one shared suite.

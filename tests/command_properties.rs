@@ -321,6 +321,16 @@ const TEMPLATES: &[&str] = &[
     "/tournament standings {}",
     "/tournament crosstable {}",
     "/tournament withdraw {}",
+    "/review {}",
+    "/puzzle {}",
+    "/team create {}",
+    "/team join {}",
+    "/team {}",
+    "/vote {}",
+    "/vote draw {}",
+    "/vote {} game:1",
+    "/challenge team:{} @bob",
+    "/challenge vs:{}",
     "{} e4",
     "/{}",
 ];
@@ -419,6 +429,10 @@ fn follow(command: &Command) {
             }
         }
         Command::Move { text, .. }
+        | Command::Vote {
+            choice: command::VoteChoice::Move { text, .. },
+            ..
+        }
         | Command::Claim {
             with_move: Some(text),
             ..

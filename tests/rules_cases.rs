@@ -127,6 +127,7 @@ fn event_kind(event: &Event) -> &'static str {
         Event::TakenBack { .. } => "taken_back",
         Event::GameOver { .. } => "game_over",
         Event::Review { .. } => "review",
+        Event::VoteTally { .. } => "vote_tally",
     }
 }
 

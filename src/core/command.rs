@@ -24,6 +24,7 @@ use super::choices::{ColorChoice, Notify};
 use super::event::ClaimKind;
 pub use super::game::TakebackAction;
 use super::notation::{Lang, MAX_MOVE_INPUT};
+use super::team::TeamName;
 use super::variant::Variant;
 
 /// The longest command line accepted: room for a game to continue
@@ -37,7 +38,7 @@ pub const MAX_USER_REF: usize = 100;
 
 /// Every command name [`parse`] knows (aliases included), for adapters that
 /// must recognise a command in free text and for tests that must cover them all.
-pub const NAMES: [&str; 33] = [
+pub const NAMES: [&str; 35] = [
     "challenge",
     "accept",
     "decline",
@@ -71,12 +72,14 @@ pub const NAMES: [&str; 33] = [
     "takeback",
     "review",
     "puzzle",
+    "team",
+    "vote",
 ];
 
 /// French command words (written in Matrix rooms and the console as on
 /// Discord, where they are the commands' French names), with and without
 /// accents, and the command each stands for. `tournoi` is in [`NAMES`].
-pub const FRENCH_NAMES: [(&str, &str); 34] = [
+pub const FRENCH_NAMES: [(&str, &str); 37] = [
     ("defi", "challenge"),
     ("défi", "challenge"),
     ("accepter", "accept"),
@@ -111,6 +114,9 @@ pub const FRENCH_NAMES: [(&str, &str); 34] = [
     ("analyse", "review"),
     ("probleme", "puzzle"),
     ("problème", "puzzle"),
+    ("equipe", "team"),
+    ("équipe", "team"),
+    ("voter", "vote"),
 ];
 
 /// What a player does with their leave.
@@ -295,6 +301,59 @@ pub enum Command {
     },
     /// The server's puzzles: the next one, an answer, the solvers' table.
     Puzzle(PuzzleAction),
+    /// A server's teams: create, join, leave, list, delete.
+    Team(TeamAction),
+    /// A vote chess challenge (`/challenge team:<name> …` or `vs:<team>`).
+    TeamChallenge(Box<TeamChallenge>),
+    /// A team member's vote on the team's move.
+    Vote {
+        choice: VoteChoice,
+        game: Option<i64>,
+    },
+}
+
+/// What a player does with the server's teams.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TeamAction {
+    /// Create a team (its creator is its first member).
+    Create(TeamName),
+    Join(TeamName),
+    /// Leave a team: the one named, or one's only team on the server.
+    Leave(Option<TeamName>),
+    List,
+    /// Delete a team (its creator or a moderator), not while it plays.
+    Delete(TeamName),
+}
+
+/// What a team member votes for on the team's turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VoteChoice {
+    /// A move as written, in any notation a move may be, perhaps with a
+    /// draw offer.
+    Move {
+        text: String,
+        offer_draw: bool,
+    },
+    Resign,
+    /// Accept the opponent's standing draw offer.
+    Accept,
+}
+
+/// A vote chess challenge: a team (or the challenger alone) against a
+/// player or a team.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamChallenge {
+    /// The challenger's team; `None`: the challenger plays alone.
+    pub team: Option<TeamName>,
+    /// The player challenged, or…
+    pub opponent: Option<UserRef>,
+    /// …the team challenged.
+    pub versus: Option<TeamName>,
+    /// The challenger's side's colour.
+    pub color: ColorChoice,
+    pub time_control: Option<String>,
+    /// Whether a member may change their vote until the move is played.
+    pub change_vote: bool,
 }
 
 /// What a player does with the server's puzzles.
@@ -370,6 +429,7 @@ impl Command {
             | Command::Openings
             | Command::Review { .. }
             | Command::Puzzle(PuzzleAction::Solvers)
+            | Command::Team(TeamAction::List)
             | Command::Tournament(
                 TournamentCommand::Pairings { .. } | TournamentCommand::Standings { .. },
             ) => true,
@@ -391,6 +451,9 @@ impl Command {
             | Command::Note { .. }
             | Command::Takeback { .. }
             | Command::Puzzle(_)
+            | Command::Team(_)
+            | Command::TeamChallenge(_)
+            | Command::Vote { .. }
             | Command::Tournament(_) => false,
         }
     }
@@ -605,6 +668,8 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 },
             })
         }
+        "team" => parse_team(&mut words)?,
+        "vote" => parse_vote(&mut words)?,
         other => return Err(CommandError::Unknown(bounded(other))),
     };
     words.finish()?;
@@ -682,6 +747,11 @@ fn parse_challenge(words: &mut Words) -> Result<Command, CommandError> {
             _ => return Err(bad("color", &value)),
         },
     };
+    let team = take_team_option(words, &["team", "equipe"])?;
+    let versus = take_team_option(words, &["vs", "contre"])?;
+    if team.is_some() || versus.is_some() {
+        return parse_team_challenge(words, team, opponent, versus, color);
+    }
     let pgn = words
         .take("pgn")
         .map(|text| text.trim().to_owned())
@@ -704,6 +774,123 @@ fn parse_challenge(words: &mut Words) -> Result<Command, CommandError> {
         variant,
         start,
     })
+}
+
+/// A team named by the first of `keys` given (`team:Rooks`, `vs:"Les Tours"`).
+fn take_team_option(words: &mut Words, keys: &[&str]) -> Result<Option<TeamName>, CommandError> {
+    let Some(text) = keys.iter().find_map(|key| words.take(key)) else {
+        return Ok(None);
+    };
+    TeamName::parse(&text)
+        .map(Some)
+        .map_err(|_| bad("team", &text))
+}
+
+/// The rest of a vote chess challenge: one opponent (a player or a team),
+/// a colour, a time and whether votes may change; nothing else (a vote
+/// game starts from the standard position and is never rated).
+fn parse_team_challenge(
+    words: &mut Words,
+    team: Option<TeamName>,
+    opponent: Option<UserRef>,
+    versus: Option<TeamName>,
+    color: ColorChoice,
+) -> Result<Command, CommandError> {
+    if opponent.is_some() && versus.is_some() {
+        return Err(CommandError::Unexpected(format!(
+            "@{}",
+            opponent.as_ref().map(UserRef::as_str).unwrap_or_default()
+        )));
+    }
+    if opponent.is_none() && versus.is_none() {
+        return Err(CommandError::MissingArgument("opponent"));
+    }
+    let change_vote = match words
+        .take("change_vote")
+        .or_else(|| words.take("changer_vote"))
+    {
+        None => true,
+        Some(value) => parse_bool("change_vote", &value)?,
+    };
+    Ok(Command::TeamChallenge(Box::new(TeamChallenge {
+        team,
+        opponent,
+        versus,
+        color,
+        time_control: words.take("time").or_else(|| words.take("temps")),
+        change_vote,
+    })))
+}
+
+/// `team create|join|leave|delete <name>`, `team list` (French `equipe
+/// creer|rejoindre|quitter|supprimer|liste`). A name may hold spaces.
+fn parse_team(words: &mut Words) -> Result<Command, CommandError> {
+    if words.positional.is_empty() {
+        return Ok(Command::Team(TeamAction::List));
+    }
+    let action = words.positional.remove(0).to_lowercase();
+    let rest = std::mem::take(&mut words.positional).join(" ");
+    let name = || match words_name(&rest) {
+        Some(name) => name,
+        None => Err(CommandError::MissingArgument("team")),
+    };
+    let action = match action.as_str() {
+        "create" | "creer" | "créer" => TeamAction::Create(name()?),
+        "join" | "rejoindre" => TeamAction::Join(name()?),
+        "leave" | "quitter" => TeamAction::Leave(words_name(&rest).transpose()?),
+        "delete" | "supprimer" => TeamAction::Delete(name()?),
+        "list" | "liste" if rest.is_empty() => TeamAction::List,
+        "list" | "liste" => return Err(CommandError::Unexpected(bounded(&rest))),
+        _ => return Err(bad("team", &action)),
+    };
+    Ok(Command::Team(action))
+}
+
+/// A team name from the words after a team action; `None` when there are none.
+fn words_name(rest: &str) -> Option<Result<TeamName, CommandError>> {
+    if rest.trim().is_empty() {
+        return None;
+    }
+    Some(TeamName::parse(rest).map_err(|_| bad("team", rest)))
+}
+
+/// `vote <move> [offer_draw]`, `vote draw <move>`, `vote resign`, `vote
+/// accept` (French `nulle`, `abandon`, `accepter`), with `game:N` anywhere.
+fn parse_vote(words: &mut Words) -> Result<Command, CommandError> {
+    let game = words.take_game()?;
+    let mut offer_draw = words.take_flag("offer_draw")? | words.take_flag("offer")?;
+    let first = words.positional.first().map(|w| w.to_lowercase());
+    let choice = match first.as_deref() {
+        None => return Err(CommandError::MissingArgument("move")),
+        Some("resign" | "abandon") if words.positional.len() == 1 => {
+            words.positional.clear();
+            VoteChoice::Resign
+        }
+        Some("accept" | "accepter") if words.positional.len() == 1 => {
+            words.positional.clear();
+            VoteChoice::Accept
+        }
+        Some("draw" | "nulle") => {
+            // A draw is offered with a move: `vote draw e4`.
+            words.positional.remove(0);
+            if words.positional.is_empty() {
+                return Err(CommandError::MissingArgument("move"));
+            }
+            offer_draw = true;
+            vote_move(words, offer_draw)?
+        }
+        Some(_) => vote_move(words, offer_draw)?,
+    };
+    Ok(Command::Vote { choice, game })
+}
+
+fn vote_move(words: &mut Words, offer_draw: bool) -> Result<VoteChoice, CommandError> {
+    // The rest is the move, which may hold a space (`exd6 e.p.`).
+    let text = std::mem::take(&mut words.positional).join(" ");
+    if text.len() > MAX_MOVE_INPUT {
+        return Err(CommandError::TooLong);
+    }
+    Ok(VoteChoice::Move { text, offer_draw })
 }
 
 /// `variant:chess960` and `start:NNN` (French `variante:`, `depart:`).
@@ -1251,6 +1438,122 @@ mod tests {
         for (line, kind) in cases {
             let got = parse(line).map_err(|e| e.kind());
             assert_eq!(got, Err(kind), "{line}");
+        }
+    }
+
+    #[test]
+    fn team_and_vote_commands_parse() {
+        let name = |text: &str| TeamName::parse(text).expect("a name");
+        let team = |action| Ok(Command::Team(action));
+        let vote = |choice, game| Ok(Command::Vote { choice, game });
+        let moved = |text: &str, offer_draw| VoteChoice::Move {
+            text: text.to_owned(),
+            offer_draw,
+        };
+        let cases = [
+            ("/team", team(TeamAction::List)),
+            ("/team list", team(TeamAction::List)),
+            ("/equipe liste", team(TeamAction::List)),
+            (
+                "/team create Les  Tours",
+                team(TeamAction::Create(name("Les Tours"))),
+            ),
+            (
+                "/équipe créer \"Les Tours\"",
+                team(TeamAction::Create(name("Les Tours"))),
+            ),
+            ("/team join rooks", team(TeamAction::Join(name("rooks")))),
+            (
+                "/equipe rejoindre Rooks",
+                team(TeamAction::Join(name("Rooks"))),
+            ),
+            ("/team leave", team(TeamAction::Leave(None))),
+            (
+                "/equipe quitter Rooks",
+                team(TeamAction::Leave(Some(name("Rooks")))),
+            ),
+            (
+                "/team delete Rooks",
+                team(TeamAction::Delete(name("Rooks"))),
+            ),
+            ("/team create", Err(CommandError::MissingArgument("team"))),
+            ("/team create @bob", Err(bad("team", "@bob"))),
+            // `a:b` reads as an option, never as a name.
+            (
+                "/team create a:b",
+                Err(CommandError::MissingArgument("team")),
+            ),
+            ("/team fly", Err(bad("team", "fly"))),
+            ("/vote e4", vote(moved("e4", false), None)),
+            ("/voter Cf3 game:2", vote(moved("Cf3", false), Some(2))),
+            ("/vote e4 offer_draw", vote(moved("e4", true), None)),
+            ("/vote draw e4", vote(moved("e4", true), None)),
+            ("/vote nulle Cf3", vote(moved("Cf3", true), None)),
+            ("/vote exd6 e.p.", vote(moved("exd6 e.p.", false), None)),
+            ("/vote resign", vote(VoteChoice::Resign, None)),
+            ("/vote abandon game:3", vote(VoteChoice::Resign, Some(3))),
+            ("/vote accept", vote(VoteChoice::Accept, None)),
+            ("/vote accepter", vote(VoteChoice::Accept, None)),
+            ("/vote", Err(CommandError::MissingArgument("move"))),
+            ("/vote draw", Err(CommandError::MissingArgument("move"))),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(parse(line), expected, "{line}");
+        }
+        let long = format!("/vote {}", "a".repeat(MAX_MOVE_INPUT + 1));
+        assert_eq!(parse(&long), Err(CommandError::TooLong));
+        let long = format!("/team create {}", "a".repeat(40));
+        assert!(matches!(parse(&long), Err(CommandError::BadValue { .. })));
+    }
+
+    #[test]
+    fn team_challenges_parse() {
+        let name = |text: &str| Some(TeamName::parse(text).expect("a name"));
+        let wish = |team, opponent: Option<&str>, versus| TeamChallenge {
+            team,
+            opponent: opponent.map(|o| UserRef::new(o).expect("user")),
+            versus,
+            color: ColorChoice::Random,
+            time_control: None,
+            change_vote: true,
+        };
+        let ok = |wish| Ok(Command::TeamChallenge(Box::new(wish)));
+        let cases = [
+            (
+                "/challenge team:Rooks @dave",
+                ok(wish(name("Rooks"), Some("dave"), None)),
+            ),
+            (
+                "/challenge vs:\"Les Tours\"",
+                ok(wish(None, None, name("Les Tours"))),
+            ),
+            (
+                "/défi equipe:Rooks contre:Knights color:white time:12h change_vote:no",
+                ok(TeamChallenge {
+                    color: ColorChoice::White,
+                    time_control: Some("12h".to_owned()),
+                    change_vote: false,
+                    ..wish(name("Rooks"), None, name("Knights"))
+                }),
+            ),
+            (
+                "/challenge team:Rooks",
+                Err(CommandError::MissingArgument("opponent")),
+            ),
+            (
+                "/challenge team:Rooks @dave vs:Knights",
+                Err(CommandError::Unexpected("@dave".to_owned())),
+            ),
+            (
+                "/challenge team:Rooks @dave fen:\"8/8/8/8/8/8/8/8 w - - 0 1\"",
+                Err(CommandError::Unexpected(
+                    "fen:8/8/8/8/8/8/8/8 w - - 0 1".to_owned(),
+                )),
+            ),
+            ("/challenge team:@x @dave", Err(bad("team", "@x"))),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(parse(line), expected, "{line}");
         }
     }
 

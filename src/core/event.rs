@@ -242,6 +242,14 @@ pub enum Event {
     },
     /// The game is over.
     GameOver { result: GameResult, reason: Reason },
+    /// A team's votes on its move, counted when the move they decided was
+    /// played (or the team resigned or accepted a draw): secret until then.
+    VoteTally {
+        #[serde(with = "color_name")]
+        by: Color,
+        #[serde(flatten)]
+        tally: super::vote::Tally,
+    },
     /// A finished game's engine review (not a change to the game).
     Review {
         white: ReviewSide,

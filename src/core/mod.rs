@@ -24,9 +24,11 @@ pub mod opening;
 pub mod pgn;
 pub mod platform;
 pub mod review;
+pub mod team;
 pub mod tournament;
 pub mod unwinnable;
 pub mod variant;
+pub mod vote;
 
 #[cfg(test)]
 pub(crate) mod test_positions {

@@ -106,6 +106,7 @@ help =
     /note <text> · /notes: private notes on a game, also in your /pgn · /openings: this server's openings
     /review [game:<id>]: an engine review of a finished game · /puzzle [<move>|solvers]: puzzles from this server's games
     /if <their move> <your reply> …: conditional moves, played the moment the move comes (private) · /if list · /if clear
+    /team create|join|leave|delete <name> · /team list: teams · /challenge team:<name> @player|vs:<team> [change_vote:no]: a vote game · /vote <move> [offer_draw] · /vote resign|accept: your team's move, by its members' votes
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry DAYS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] [reviews:after_round] · /tournament join|leave|start|pairings|standings|withdraw [#id]
     Time controls (challenge time:…): 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Moves: Nf3, e4, O-O, e8=Q, g1f3, Ng1-f3, and French letters (Cf3, Dd1, e8=D).
@@ -159,6 +160,8 @@ command-missing_argument = { $what ->
     [language] Which language? /settings language en, fr or default.
     [subcommand] Which tournament command? For example: /tournament create round_robin, /tournament join.
     [system] Which kind of tournament? round_robin, double, swiss, knockout or scheveningen.
+    [team] Which team? For example: /team join Rooks.
+    [opponent] Against whom? A player (@name) or a team (vs:<team>).
    *[other] Something is missing: { $what }. Type /help for the list.
 }
 command-bad_value = “{ $value }” is not a valid { $what }.
@@ -234,6 +237,18 @@ discord-cmd-note = A private note on a game (only you see it); without text, you
 discord-opt-text = What to note
 discord-cmd-openings = This server's most played openings and how they scored
 discord-cmd-review = An engine review of a finished game: accuracy, mistakes, evaluation graph
+discord-cmd-team = This server's teams, which play vote chess: list, create, join, leave, delete
+discord-cmd-vote = Your vote on your team's move, seen only by you until the move is played
+discord-opt-team = The team's name
+discord-opt-vs = A vote game against this team
+discord-opt-change_vote = Whether a member may change their vote before the move (default: yes)
+discord-choice-team_list = List the teams
+discord-choice-team_create = Create a team
+discord-choice-team_join = Join a team
+discord-choice-team_leave = Leave a team
+discord-choice-team_delete = Delete a team
+discord-choice-vote_resign = Vote to resign
+discord-choice-vote_accept = Vote to accept the draw offer
 discord-cmd-puzzle = This server's puzzles, from its own games: the next one, an answer, the solvers
 discord-opt-answer = Your answer to the puzzle: a move, e.g. Qxf7+
 discord-opt-solvers = Show the server's puzzle solvers
@@ -558,3 +573,54 @@ puzzle-solvers-png-rank = #
 puzzle-solvers-png-player = Player
 puzzle-solvers-png-solved = Solved
 puzzle-solvers-png-tried = Tried
+
+## Teams (/team) and vote chess (/vote)
+team-created = { $player } created team { $team }, and is its first member. Others join with /team join { $team }.
+team-exists = There is already a team named { $team } here.
+team-not-found = There is no team named { $team } here: /team list shows them.
+team-joined = { $player } joined team { $team }.
+team-left = { $player } left team { $team }.
+team-deleted = { $player } deleted team { $team }.
+team-already-member = You are already in team { $team }.
+team-not-member = You are not in team { $team }.
+team-none-joined = You are in no team here.
+team-which = You are in several teams: name the one to leave, for example /team leave { $teams }.
+team-full = Team { $team } already has { $max } members.
+team-too-many = This server already has { $max } teams.
+team-delete-refused = Only the creator of team { $team } or a moderator can delete it.
+team-plays = Team { $team } is playing a game: it can be deleted once its games are over.
+team-list-empty = No team here yet. Create one with /team create <name>.
+team-list-header = Teams here:
+team-list-line = { $team } ({ $count ->
+    [one] { $count } member
+   *[other] { $count } members
+}): { $members }
+team-list-more = …and { $count } more.
+team-challenge-not-member = Only members of team { $team } can challenge for it: /team join { $team }.
+team-challenge-same = A side cannot play itself.
+team-challenge-member-opponent = { $player } is in team { $team }, so they cannot play against it.
+team-challenge-per-move = A vote game takes a time per move, such as time:3d or time:12h: each of a team's votes ends when its time is up.
+vote-game-line = A vote game: a team's members vote on each of its moves with /vote <move>; the most voted move is played when the team's time is up, or as soon as every member has voted. Votes { $changeable ->
+    [yes] may be changed until then
+   *[other] are final
+}, and secret until the move.
+vote-your-move = Team { $player } to move: its members vote with /vote <move>.
+vote-cast = Your vote in game #{ $game }: { $choice }. Only you see it until the move is played. Votes cast in team { $team }: { $cast } of { $members }.
+vote-changed = Your vote in game #{ $game } is now: { $choice }. Only you see it until the move is played. Votes cast in team { $team }: { $cast } of { $members }.
+vote-same = You have already voted { $choice } in game #{ $game }.
+vote-final = You have already voted on this move in game #{ $game }, and this game's votes cannot be changed.
+vote-no-game = None of your teams is playing a game here. /team list shows the teams; /board <game> shows a game.
+vote-which-game = Your teams play several games here; add game:<id> to your vote: { $games }
+vote-not-member = You are not in the team to move in game #{ $game }.
+vote-not-your-turn = It is not your team's move in game #{ $game }: vote when it is.
+vote-opponent = You play against this team in game #{ $game }, so you cannot vote for it.
+vote-closed = The time for this move is up in game #{ $game }: the votes are being counted.
+vote-choice-move = { $san }
+vote-choice-move-draw = { $san } with a draw offer
+vote-choice-resign = resign
+vote-choice-accept = accept the draw
+vote-tally = Votes of team { $player }: { $votes }.
+vote-tally-move = { $san } { $votes }
+vote-tally-resign = resign { $votes }
+vote-tally-accept = accept the draw { $votes }
+vote-tally-offers = { $votes } with a draw offer

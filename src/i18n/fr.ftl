@@ -122,6 +122,7 @@ help =
     /note <texte> · /notes : notes privées sur une partie, aussi dans votre /pgn · /ouvertures : les ouvertures du serveur
     /analyse [game:<n°>] : analyse d’une partie terminée par le moteur · /probleme [<coup>|classement] : problèmes tirés des parties du serveur
     /si <son coup> <votre réponse> … : coups conditionnels, joués dès que le coup arrive (privés) · /si liste · /si effacer
+    /equipe creer|rejoindre|quitter|supprimer <nom> · /equipe liste : les équipes · /challenge team:<nom> @joueur|vs:<équipe> [changer_vote:non] : une partie en consultation · /vote <coup> [offer_draw] · /vote abandon|accepter : le coup de votre équipe, aux voix de ses membres
     /tournament create round_robin|double|swiss|knockout|scheveningen [rounds N] [tc 3d] [unrated] [max N] [entry JOURS] [bye:1|0.5|0] [tiebreaks:bh-c1,bh,sb,de,win] [reviews:after_round] · /tournament join|leave|start|pairings|standings|withdraw [#n°]
     Cadences (challenge time:…) : 3d, 30d+1d, 30d+1d max 45d, 10/50d, 5d delay 1d, none.
     Coups : Cf3, e4, O-O, e8=D, g1f3, Cg1-f3, et aussi les lettres anglaises (Nf3, Qd1, e8=Q).
@@ -175,6 +176,8 @@ command-missing_argument = { $what ->
     [language] Quelle langue ? /settings language en, fr ou default.
     [subcommand] Quelle commande de tournoi ? Par exemple : /tournament create round_robin, /tournament join.
     [system] Quel genre de tournoi ? round_robin, double, swiss, knockout ou scheveningen.
+    [team] Quelle équipe ? Par exemple : /equipe rejoindre Les Tours.
+    [opponent] Contre qui ? Un joueur (@nom) ou une équipe (vs:<équipe>).
    *[other] Il manque quelque chose : { $what }. Tapez /help pour la liste.
 }
 command-bad_value = « { $value } » n’est pas valable pour { $what }.
@@ -271,6 +274,18 @@ discord-cmd-note = Une note privée sur une partie (vous seul la voyez) ; sans t
 discord-opt-text = Ce qu’il faut noter
 discord-cmd-openings = Les ouvertures les plus jouées du serveur et leurs scores
 discord-cmd-review = Analyse d’une partie terminée par le moteur : précision, erreurs, graphique
+discord-cmd-team = Les équipes du serveur, qui jouent en consultation : liste, créer, rejoindre, quitter, supprimer
+discord-cmd-vote = Votre vote sur le coup de votre équipe, visible par vous seul jusqu’au coup
+discord-opt-team = Le nom de l’équipe
+discord-opt-vs = Une partie en consultation contre cette équipe
+discord-opt-change_vote = Un membre peut-il changer son vote avant le coup (par défaut : oui)
+discord-choice-team_list = Lister les équipes
+discord-choice-team_create = Créer une équipe
+discord-choice-team_join = Rejoindre une équipe
+discord-choice-team_leave = Quitter une équipe
+discord-choice-team_delete = Supprimer une équipe
+discord-choice-vote_resign = Voter l’abandon
+discord-choice-vote_accept = Voter pour accepter la nulle
 discord-cmd-puzzle = Les problèmes du serveur, tirés de ses parties : le suivant, une réponse, les solveurs
 discord-opt-answer = Votre réponse au problème : un coup, par ex. Dxf7+
 discord-opt-solvers = Afficher les solveurs de problèmes du serveur
@@ -658,3 +673,63 @@ puzzle-solvers-png-rank = n°
 puzzle-solvers-png-player = Joueur
 puzzle-solvers-png-solved = Résolus
 puzzle-solvers-png-tried = Tentés
+
+## Équipes (/equipe) et parties en consultation (/vote)
+team-created = { $player } a créé l’équipe { $team } et en est le premier membre. Les autres la rejoignent avec /equipe rejoindre { $team }.
+team-exists = Il existe déjà une équipe nommée { $team } ici.
+team-not-found = Aucune équipe ne s’appelle { $team } ici : /equipe liste les montre.
+team-joined = { $player } a rejoint l’équipe { $team }.
+team-left = { $player } a quitté l’équipe { $team }.
+team-deleted = { $player } a supprimé l’équipe { $team }.
+team-already-member = Vous êtes déjà dans l’équipe { $team }.
+team-not-member = Vous n’êtes pas dans l’équipe { $team }.
+team-none-joined = Vous n’êtes dans aucune équipe ici.
+team-which = Vous êtes dans plusieurs équipes : nommez celle à quitter, par exemple /equipe quitter { $teams }.
+team-full = L’équipe { $team } compte déjà { $max ->
+    [one] { $max } membre
+   *[other] { $max } membres
+}.
+team-too-many = Ce serveur compte déjà { $max ->
+    [one] { $max } équipe
+   *[other] { $max } équipes
+}.
+team-delete-refused = Seuls le créateur de l’équipe { $team } et les modérateurs peuvent la supprimer.
+team-plays = L’équipe { $team } joue une partie : elle pourra être supprimée une fois ses parties terminées.
+team-list-empty = Pas encore d’équipe ici. Créez-en une avec /equipe creer <nom>.
+team-list-header = Les équipes d’ici :
+team-list-line = { $team } ({ $count ->
+    [one] { $count } membre
+   *[other] { $count } membres
+}) : { $members }
+team-list-more = …et { $count ->
+    [one] { $count } autre
+   *[other] { $count } autres
+}.
+team-challenge-not-member = Seuls les membres de l’équipe { $team } peuvent lancer un défi en son nom : /equipe rejoindre { $team }.
+team-challenge-same = Un camp ne peut pas jouer contre lui-même.
+team-challenge-member-opponent = { $player } fait partie de l’équipe { $team } et ne peut donc pas jouer contre elle.
+team-challenge-per-move = Une partie en consultation se joue avec un temps par coup, comme time:3d ou time:12h : chaque vote d’une équipe se clôt quand son temps est écoulé.
+vote-game-line = Une partie en consultation : les membres d’une équipe votent chacun de ses coups avec /vote <coup> ; le coup qui a le plus de voix est joué quand le temps de l’équipe est écoulé, ou dès que tous ses membres ont voté. Les votes { $changeable ->
+    [yes] peuvent être changés jusque-là
+   *[other] sont définitifs
+}, et secrets jusqu’au coup.
+vote-your-move = L’équipe { $player } a le trait : ses membres votent avec /vote <coup>.
+vote-cast = Votre vote dans la partie n° { $game } : { $choice }. Vous seul le voyez jusqu’à ce que le coup soit joué. Votes exprimés dans l’équipe { $team } : { $cast } sur { $members }.
+vote-changed = Votre vote dans la partie n° { $game } est désormais : { $choice }. Vous seul le voyez jusqu’à ce que le coup soit joué. Votes exprimés dans l’équipe { $team } : { $cast } sur { $members }.
+vote-same = Vous avez déjà voté { $choice } dans la partie n° { $game }.
+vote-final = Vous avez déjà voté sur ce coup dans la partie n° { $game }, et les votes de cette partie ne peuvent pas être changés.
+vote-no-game = Aucune de vos équipes ne joue de partie ici. /equipe liste montre les équipes ; /board <partie> montre une partie.
+vote-which-game = Vos équipes jouent plusieurs parties ici ; ajoutez game:<n°> à votre vote : { $games }
+vote-not-member = Vous n’êtes pas dans l’équipe qui a le trait dans la partie n° { $game }.
+vote-not-your-turn = Ce n’est pas au tour de votre équipe dans la partie n° { $game } : votez quand ce le sera.
+vote-opponent = Vous jouez contre cette équipe dans la partie n° { $game } : vous ne pouvez pas voter pour elle.
+vote-closed = Le temps de ce coup est écoulé dans la partie n° { $game } : les voix sont en cours de décompte.
+vote-choice-move = { $san }
+vote-choice-move-draw = { $san } avec proposition de nulle
+vote-choice-resign = abandonner
+vote-choice-accept = accepter la nulle
+vote-tally = Votes de l’équipe { $player } : { $votes }.
+vote-tally-move = { $san } { $votes }
+vote-tally-resign = abandon { $votes }
+vote-tally-accept = accepter la nulle { $votes }
+vote-tally-offers = { $votes } avec proposition de nulle

@@ -9,7 +9,7 @@ use crate::core::chess960;
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
 use crate::core::command::Command;
-use crate::core::game::{Game, Players, SetupError};
+use crate::core::game::{Game, PlayerId, Players, SetupError};
 use crate::core::pgn::{Continuation, PgnError};
 use crate::core::variant::Variant;
 use crate::i18n::Arg;
@@ -125,6 +125,7 @@ impl Service {
             start_fen,
             expires_at: now + self.config.challenge_expiry,
             start_moves: continuation.as_ref().map(Continuation::moves_text),
+            votes_changeable: None,
         };
         // What the challenged player reads of the game to continue: the
         // move it goes on from and the side to play.
@@ -219,7 +220,12 @@ impl Service {
             Ok(challenge) => challenge,
             Err(answer) => return Ok(answer),
         };
-        let players = seat(&challenge, ctx.player.id, now);
+        // A team challenged is seated, not the member who accepts for it.
+        let players = seat(
+            &challenge,
+            challenge.challenged.unwrap_or(ctx.player.id),
+            now,
+        );
         let (fen, rules) = (challenge.start_fen.as_deref(), ctx.server.draw_rules);
         let variant = challenge.variant;
         let mut game = match &challenge.start_moves {
@@ -319,9 +325,14 @@ impl Service {
                 if let Some((key, variant_args)) = &started_variant {
                     text = format!("{text}\n{}", i18n.text(lang, key, variant_args));
                 }
+                if names.mention(turn).is_none() {
+                    // A team moves first: its members are told how.
+                    let team = [("player", Arg::from(names.display(turn)))];
+                    text = format!("{text}\n{}", i18n.text(lang, "vote-your-move", &team));
+                }
                 let mut reply = Reply {
                     channel: channel.clone(),
-                    to: Some(names.platform_id(turn).to_owned()),
+                    to: names.mention(turn),
                     text,
                     prompt: Prompt::NewGame { game: game_id },
                     ..Reply::default()
@@ -421,13 +432,15 @@ impl Service {
         role: Role,
     ) -> Result<Result<ChallengeRow, Vec<Reply>>, Failure> {
         let open = self.store.open_challenges(ctx.channel.id, now).await?;
-        let me = ctx.player.id;
+        // The player, and the teams they answer and challenge for.
+        let acting = self.acting_for(ctx).await?;
+        let theirs = |player: Option<PlayerId>| player.is_some_and(|p| acting.contains(&p));
         let mine = |c: &&ChallengeRow| match role {
-            Role::Cancelling => c.challenger == me,
+            Role::Cancelling => theirs(Some(c.challenger)),
             Role::Accepting => {
-                c.challenger != me && (c.challenged.is_none() || c.challenged == Some(me))
+                !theirs(Some(c.challenger)) && (c.challenged.is_none() || theirs(c.challenged))
             }
-            Role::Declining => c.challenged == Some(me),
+            Role::Declining => theirs(c.challenged),
         };
         let chosen = match id {
             Some(id) => open.iter().find(|c| c.id == id),
@@ -444,7 +457,7 @@ impl Service {
             return refusal("no-challenge", &[]);
         };
         let number = [("challenge", Arg::from(challenge.id))];
-        if role == Role::Accepting && challenge.challenger == me {
+        if role == Role::Accepting && theirs(Some(challenge.challenger)) {
             return refusal("challenge-own", &[]);
         }
         if !mine(&challenge) {

@@ -22,10 +22,11 @@ use super::cache::LoadedGame;
 use super::games::{Saved, game_update};
 use super::outbox::notices_on;
 use super::texts::{self, Names};
+use super::votes::Decided;
 use super::{BoardImages, Failure, GameEvent, Reply, Service};
 use crate::core::clock::Alarms;
-use crate::core::game::{Act, Actor, GameError, PlayerId};
-use crate::storage::{Commit, Committed, DueGame, GameUpdate, StorageError, WakeUp};
+use crate::core::game::{Act, Actor, Game, GameError, PlayerId};
+use crate::storage::{Commit, Committed, DueGame, GameRecord, GameUpdate, StorageError, WakeUp};
 
 /// Games handled per store query; more are fetched until none are due.
 const BATCH: usize = 200;
@@ -115,7 +116,7 @@ impl Service {
             crate::storage::Notify::Off => None,
             notify => Some(Reply {
                 channel: record.channel.clone(),
-                to: Some(names.platform_id(game.turn()).to_owned()),
+                to: names.mention(game.turn()),
                 direct: notify == crate::storage::Notify::Direct,
                 text,
                 ..Reply::default()
@@ -332,7 +333,7 @@ impl Service {
         );
         let reply = Reply {
             channel: record.channel.clone(),
-            to: Some(names.platform_id(game.turn()).to_owned()),
+            to: names.mention(game.turn()),
             text,
             ..Reply::default()
         };
@@ -396,6 +397,16 @@ impl Service {
         let record = &loaded.record;
         let mut game = loaded.game.clone();
         let turn = game.turn();
+        // A team's time is up: its votes play its move, if they decide one
+        // (with no vote, or none that decides, its flag falls as anyone's).
+        let team_to_move = texts::is_stand_in(&record.player(turn).platform_id);
+        if team_to_move
+            && !game.is_over()
+            && game.clock().is_flagged(now)
+            && let Some(expiry) = self.vote_expiry(record, &game, now).await?
+        {
+            return Ok(Some(expiry));
+        }
         let events = match game.apply(&Actor::Clock, Act::ClockExpired, now) {
             Ok(events) => events,
             Err(GameError::NotFlagged | GameError::GameOver) => return Ok(None),
@@ -413,7 +424,7 @@ impl Service {
         // Tell the player who was waiting: the one whose flag did not fall.
         let reply = Reply {
             channel: record.channel.clone(),
-            to: Some(names.platform_id(!turn).to_owned()),
+            to: names.mention(!turn),
             text: lines.join("\n"),
             events: events
                 .iter()
@@ -446,6 +457,66 @@ impl Service {
         let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
             game_updates: vec![update],
+            outgoing: notices_on(record.white_player.platform, record.server_id),
+            ..Commit::default()
+        };
+        let answer = end.apply(&mut commit, &mut reply);
+        Ok(Some(Expiry {
+            commit,
+            answer: Box::new(move |committed: Committed| answer(&committed, vec![reply])),
+            reads,
+        }))
+    }
+}
+
+impl Service {
+    /// What a team's votes play when its time is up, if they decide
+    /// something: the move is played at the deadline itself.
+    async fn vote_expiry(
+        &self,
+        record: &GameRecord,
+        game: &Game,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Expiry>, Failure> {
+        let side = game.turn();
+        let teams = self.store.game_teams(record.id).await?;
+        let Some((_, team)) = teams.iter().find(|(colour, _)| *colour == side) else {
+            return Ok(None);
+        };
+        let ballots = self.ballots_on(record, game, team).await?;
+        if ballots.is_empty() {
+            return Ok(None);
+        }
+        let server_lang = match self.store.server(record.server_id).await? {
+            Some(server) => server.language,
+            None => self.config.default_language,
+        };
+        let at = game
+            .clock()
+            .deadline()
+            .map_or(now, |deadline| deadline.min(now));
+        let decided = self
+            .decide_votes(record, game, side, &ballots, server_lang, at, now)
+            .await?;
+        let Some(Decided {
+            update,
+            mut reply,
+            end,
+            ..
+        }) = decided
+        else {
+            return Ok(None);
+        };
+        let mut reads = vec![
+            Read::Rating(record.server_id, record.white),
+            Read::Rating(record.server_id, record.black),
+        ];
+        if end.touches_competition() {
+            reads.push(Read::Competition(record.server_id));
+        }
+        let mut commit = Commit {
+            act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
+            game_updates: vec![exact(update)],
             outgoing: notices_on(record.white_player.platform, record.server_id),
             ..Commit::default()
         };

@@ -72,12 +72,16 @@ impl Service {
             act,
             GameAct::Takeback(TakebackAction::Request | TakebackAction::Accept)
         );
-        let applied =
-            if takes_back && (record.rated || self.store.in_competition(record.id).await?) {
-                Err(GameError::TakebackNotAllowed)
-            } else {
-                game.apply(&actor, act, now)
-            };
+        // Nor where a team plays: its members vote on moves, not on takebacks.
+        let applied = if takes_back
+            && (record.rated
+                || super::votes::has_team(record)
+                || self.store.in_competition(record.id).await?)
+        {
+            Err(GameError::TakebackNotAllowed)
+        } else {
+            game.apply(&actor, act, now)
+        };
         let mut events = match applied {
             Ok(events) => events,
             Err(error) => {
@@ -427,7 +431,7 @@ impl Service {
         let to = if game.is_over() {
             None
         } else {
-            Some(names.platform_id(addressee(game)).to_owned())
+            names.mention(addressee(game))
         };
         let mut reply = self.public(ctx, to, lines.join("\n"));
         if !game.is_over() {
@@ -496,7 +500,7 @@ fn opponent_lang(ctx: &Context, record: &GameRecord, actor_side: Option<Color>) 
 
 /// Who must act next: the side to move, unless a draw offer or a takeback
 /// request waits for the other side's answer.
-fn addressee(game: &Game) -> Color {
+pub(super) fn addressee(game: &Game) -> Color {
     match game.pending_offer().or(game.pending_takeback()) {
         Some(asker) => !asker,
         None => game.turn(),

@@ -296,6 +296,7 @@ impl Service {
                 start_fen: None,
                 expires_at: accept_by,
                 start_moves: None,
+                votes_changeable: None,
             }),
             new_ladder_match: Some(NewLadderMatch {
                 server_id: ctx.server.id,

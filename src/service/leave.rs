@@ -265,7 +265,7 @@ impl Service {
         }
         Reply {
             channel: record.channel.clone(),
-            to: Some(names.platform_id(opponent).to_owned()),
+            to: names.mention(opponent),
             text: self.i18n.text(lang, key, &args),
             ..Reply::default()
         }

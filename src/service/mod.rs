@@ -43,10 +43,12 @@ mod renders;
 mod review;
 mod reviewer;
 mod suggest;
+mod teams;
 mod texts;
 mod time;
 mod tournament_flow;
 mod tournaments;
+mod votes;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -588,6 +590,9 @@ impl Service {
             Command::Openings => self.openings(ctx).await,
             Command::Review { game } => self.review(ctx, *game, now).await,
             Command::Puzzle(action) => self.puzzle(ctx, action, now).await,
+            Command::Team(action) => self.team_act(ctx, action, now).await,
+            Command::TeamChallenge(wish) => self.team_challenge(ctx, wish, now).await,
+            Command::Vote { choice, game } => self.vote(ctx, choice, *game, now).await,
         }
     }
 

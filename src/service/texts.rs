@@ -57,6 +57,18 @@ impl Names {
             Color::Black => &self.black.1,
         }
     }
+
+    /// Whom to mention for `side`: its player, or nobody for a team (a
+    /// stand-in no platform knows; its members vote when they see the move).
+    pub(super) fn mention(&self, side: Color) -> Option<String> {
+        let id = self.platform_id(side);
+        (!is_stand_in(id)).then(|| id.to_owned())
+    }
+}
+
+/// Whether a player's platform id is a team's stand-in (see `teams`).
+pub(super) fn is_stand_in(platform_id: &str) -> bool {
+    platform_id.starts_with(crate::storage::STAND_IN_PREFIX)
 }
 
 /// One line per event, in order, then whose move it is.
@@ -135,15 +147,63 @@ pub(super) fn describe_events(
                     &[("game", Arg::from(game)), ("result", Arg::from(sentence))],
                 )
             }
+            Event::VoteTally { by, tally } => vote_tally(i18n, lang, names.display(*by), tally),
             // A review tells itself (see `review`); it is no move news.
             Event::Review { .. } => continue,
         };
         lines.push(line);
     }
     if !over {
-        lines.push(i18n.text(lang, "your-move", &[("player", name(turn))]));
+        let key = match is_stand_in(names.platform_id(turn)) {
+            true => "vote-your-move",
+            false => "your-move",
+        };
+        lines.push(i18n.text(lang, key, &[("player", name(turn))]));
     }
     lines
+}
+
+/// A team's votes once its move is played: each move with its votes in
+/// the reader's notation, then resignations, acceptances and draw offers.
+pub(super) fn vote_tally(
+    i18n: &I18n,
+    lang: Lang,
+    team: &str,
+    tally: &crate::core::vote::Tally,
+) -> String {
+    let style = Style::for_lang(lang);
+    let count = |key: &str, votes: u32, san: &str| {
+        i18n.text(
+            lang,
+            key,
+            &[("votes", Arg::from(votes)), ("san", Arg::from(san))],
+        )
+    };
+    let mut parts: Vec<String> = tally
+        .moves
+        .iter()
+        .map(|m| {
+            let san = notation::restyle_san(&m.san, style);
+            count("vote-tally-move", m.votes, &san)
+        })
+        .collect();
+    if tally.resign > 0 {
+        parts.push(count("vote-tally-resign", tally.resign, ""));
+    }
+    if tally.accept > 0 {
+        parts.push(count("vote-tally-accept", tally.accept, ""));
+    }
+    if tally.draw_offers > 0 {
+        parts.push(count("vote-tally-offers", tally.draw_offers, ""));
+    }
+    i18n.text(
+        lang,
+        "vote-tally",
+        &[
+            ("player", Arg::from(team)),
+            ("votes", Arg::from(parts.join(", "))),
+        ],
+    )
 }
 
 /// The sentence that says how a game ended.

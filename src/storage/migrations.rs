@@ -123,6 +123,10 @@ const SHARED: &[(&str, &str)] = &[
         "0019_reviews",
         include_str!("../../migrations/shared/0019_reviews.sql"),
     ),
+    (
+        "0020_teams",
+        include_str!("../../migrations/shared/0020_teams.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

@@ -42,6 +42,7 @@ mod store;
 mod tournament;
 pub mod transfer;
 
+pub use queries::teams::STAND_IN_PREFIX;
 pub use store::Store;
 
 #[cfg(test)]
@@ -370,6 +371,9 @@ pub struct NewChallenge {
     pub expires_at: DateTime<Utc>,
     /// A game begun elsewhere: its moves so far (UCI, space-separated).
     pub start_moves: Option<String>,
+    /// A vote game (a team plays a side): whether members may change their
+    /// vote before the move is played. `None` between two players.
+    pub votes_changeable: Option<bool>,
 }
 
 /// A challenge leaving the open state; refused with `Conflict` unless it is still open.
@@ -592,9 +596,77 @@ pub struct Commit {
     pub review: Option<NewReview>,
     /// A puzzle given to a player, or their answer.
     pub puzzle_attempt: Option<PuzzleAttempt>,
+    /// A team created, joined, left or deleted.
+    pub team_change: Option<TeamChange>,
+    /// A team member's vote (cast, or changed when allowed).
+    pub vote: Option<NewVote>,
     /// The act's answer holds notices to deliver after the commit (see
     /// [`Outgoing`]); needs an `act_key`.
     pub outgoing: Option<Outgoing>,
+}
+
+/// A server's team, with the stand-in player that plays its games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamRow {
+    pub id: i64,
+    pub server_id: i64,
+    pub name: String,
+    /// The stand-in player: white or black in the team's games.
+    pub player: PlayerId,
+    pub created_by: PlayerId,
+    pub created_at: DateTime<Utc>,
+}
+
+/// What a commit does to a team.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TeamChange {
+    /// A new team with its stand-in player, its creator its first member;
+    /// refused with `Conflict` if the server has a team of that name.
+    Create {
+        server_id: i64,
+        platform: Platform,
+        name: String,
+        /// The name in lower case, unique on the server.
+        name_key: String,
+        created_by: PlayerId,
+        at: DateTime<Utc>,
+    },
+    /// Refused with `Conflict` if already a member.
+    Join {
+        team: i64,
+        player: PlayerId,
+        at: DateTime<Utc>,
+    },
+    /// Refused with `Conflict` if not a member.
+    Leave { team: i64, player: PlayerId },
+    /// The team and its members go; its stand-in player stays with the
+    /// games it played. Refused with `Conflict` if it plays a running game.
+    Delete { team: i64 },
+}
+
+/// A vote on a team's move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewVote {
+    pub game_id: i64,
+    /// The move voted on: 1 for the game's first.
+    pub ply: u32,
+    pub player: PlayerId,
+    /// A UCI move, `resign` or `accept` (see `core::vote::Choice`).
+    pub choice: String,
+    pub offers_draw: bool,
+    pub at: DateTime<Utc>,
+    /// Replace the voter's earlier vote on this move; without it, a vote
+    /// already cast is a `Conflict`.
+    pub replaces: bool,
+}
+
+/// A vote as kept, for the tally.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoteRow {
+    pub player: PlayerId,
+    pub choice: String,
+    pub offers_draw: bool,
+    pub seq: i64,
 }
 
 /// An engine review to keep (see `core::review`).
@@ -772,4 +844,6 @@ pub struct Committed {
     /// The games created for `TournamentChange::Pair`s, in their order
     /// (pairings without a game are skipped).
     pub tournament_games: Vec<i64>,
+    /// The team a `TeamChange::Create` made.
+    pub team_id: Option<i64>,
 }

@@ -457,7 +457,7 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 22] = [
+    const TABLES: [&str; 25] = [
         "acts",
         "challenges",
         "channels",
@@ -477,9 +477,12 @@ mod tests {
         "ratings",
         "reviews",
         "servers",
+        "team_members",
+        "teams",
         "tournament_entrants",
         "tournament_games",
         "tournaments",
+        "votes",
     ];
 
     fn tables(conn: &Connection) -> Vec<String> {
@@ -780,6 +783,7 @@ mod tests {
             start_fen: None,
             expires_at: at(1000),
             start_moves: None,
+            votes_changeable: None,
         };
         let mut challenge_ids = Vec::new();
         for _ in 0..2 {

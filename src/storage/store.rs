@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::postgres::{self, PgStore, conn::PgConn};
 use super::queries::{
-    commit, games, identity, ladder, outbox, ratings, reviews, schedule, tournaments,
+    commit, games, identity, ladder, outbox, ratings, reviews, schedule, teams, tournaments,
 };
 use super::sql::ready;
 use super::sqlite::{SqliteStore, conn::SqliteConn};
@@ -20,7 +20,7 @@ use super::{
     FinishedGame, GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow,
     NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform, PlayerRow, PrivateNote, Puzzle,
     PuzzleSolver, QueuedNotices, RatingPoint, RatingRow, Result, ServerDefaults, ServerRow,
-    StandingRow, StoredReview, TournamentRow,
+    StandingRow, StoredReview, TeamRow, TournamentRow, VoteRow,
 };
 use crate::core::game::PlayerId;
 use crate::core::variant::Variant;
@@ -239,6 +239,67 @@ impl Store {
     /// The server's puzzle solvers, most solved first.
     pub async fn puzzle_solvers(&self, server_id: i64, limit: usize) -> Result<Vec<PuzzleSolver>> {
         reading!(self, |c| reviews::puzzle_solvers(c, server_id, limit))
+    }
+
+    /// The team of server `server_id` whose name in lower case is `key`.
+    pub async fn team_by_name(&self, server_id: i64, key: &str) -> Result<Option<TeamRow>> {
+        reading!(self, |c| teams::team_by_name(c, server_id, key))
+    }
+
+    /// A server's teams by name (at most `limit`) with their members'
+    /// names, and how many it has in all.
+    pub async fn teams(
+        &self,
+        server_id: i64,
+        limit: usize,
+    ) -> Result<(Vec<(TeamRow, Vec<String>)>, u32)> {
+        reading!(self, |c| teams::teams(c, server_id, limit))
+    }
+
+    /// How many teams a server has.
+    pub async fn team_count(&self, server_id: i64) -> Result<u32> {
+        reading!(self, |c| teams::team_count(c, server_id))
+    }
+
+    /// The teams of a server `player` belongs to.
+    pub async fn teams_of(&self, server_id: i64, player: PlayerId) -> Result<Vec<TeamRow>> {
+        reading!(self, |c| teams::teams_of(c, server_id, player))
+    }
+
+    /// A team's members, in the order they joined.
+    pub async fn team_members(&self, team_id: i64) -> Result<Vec<PlayerId>> {
+        reading!(self, |c| teams::members(c, team_id))
+    }
+
+    /// The teams playing game `game_id`, with their colours.
+    pub async fn game_teams(&self, game_id: i64) -> Result<Vec<(shakmaty::Color, TeamRow)>> {
+        reading!(self, |c| teams::game_teams(c, game_id))
+    }
+
+    /// Whether a team plays a running game.
+    pub async fn team_plays(&self, team_id: i64) -> Result<bool> {
+        reading!(self, |c| teams::team_plays(c, team_id))
+    }
+
+    /// The running games in a channel that a team of `player`'s plays.
+    pub async fn vote_games_in_channel(
+        &self,
+        channel_id: i64,
+        player: PlayerId,
+    ) -> Result<Vec<i64>> {
+        reading!(self, |c| teams::vote_games_in_channel(
+            c, channel_id, player
+        ))
+    }
+
+    /// The votes on move `ply` of a game by the current members of a team.
+    pub async fn votes(&self, game_id: i64, ply: u32, team_id: i64) -> Result<Vec<VoteRow>> {
+        reading!(self, |c| teams::votes(c, game_id, ply, team_id))
+    }
+
+    /// Whether a vote game's members may change their votes.
+    pub async fn votes_changeable(&self, game_id: i64) -> Result<bool> {
+        reading!(self, |c| teams::votes_changeable(c, game_id))
     }
 
     /// Whether game `id` belongs to a tournament or a ladder match.

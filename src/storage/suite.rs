@@ -47,6 +47,7 @@ macro_rules! store_suite {
             conditional_moves_are_kept_with_their_game,
             private_notes_are_read_by_their_writer_only,
             reviews_and_puzzles_are_kept,
+            teams_and_votes_are_kept,
             a_takeback_shortens_the_stored_score,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
@@ -173,6 +174,7 @@ fn new_challenge(w: &World, channel_id: i64, expires_at: DateTime<Utc>) -> NewCh
         start_fen: Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_owned()),
         expires_at,
         start_moves: None,
+        votes_changeable: None,
     }
 }
 
@@ -703,6 +705,7 @@ pub async fn games_from_elsewhere_keep_their_history(store: &Store) -> Result<()
         variant: Variant::Standard,
         start_fen: None,
         start_moves: Some("e2e4 e7e5".to_owned()),
+        votes_changeable: None,
         ..new_challenge(&w, w.channel.id, t(60))
     };
     let commit = Commit {
@@ -1408,6 +1411,190 @@ pub async fn private_notes_are_read_by_their_writer_only(store: &Store) -> Resul
     assert_eq!(read, [(0, "before"), (2, "after e5")]);
     assert_eq!(notes[1].written_at, t(2));
     assert!(store.private_notes(id, w.bob.id).await?.is_empty());
+    Ok(())
+}
+
+/// A team is created once per name (whatever its case) with its stand-in
+/// player, joined and left once; its game's votes are kept per move, a
+/// second vote refused unless it replaces the first, and counted only for
+/// current members; it is deleted only once it plays no more, its stand-in
+/// staying with its games.
+pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let create = |name: &str, by: PlayerId| Commit {
+        team_change: Some(TeamChange::Create {
+            server_id: w.server.id,
+            platform: Platform::Console,
+            name: name.to_owned(),
+            name_key: name.to_lowercase(),
+            created_by: by,
+            at: t(1),
+        }),
+        ..Commit::default()
+    };
+    let (committed, ()) = store
+        .commit(create("Rooks", w.alice.id), t(1), |_| ())
+        .await?;
+    let id = committed.team_id.expect("a team");
+    let again = store.commit(create("ROOKS", w.bob.id), t(1), |_| ()).await;
+    assert!(matches!(again, Err(StorageError::Conflict)), "{again:?}");
+    let team = store
+        .team_by_name(w.server.id, "rooks")
+        .await?
+        .expect("found");
+    assert_eq!((team.id, team.name.as_str()), (id, "Rooks"));
+    assert_eq!(team.created_by, w.alice.id);
+    let stand_in = store.player(team.player).await?.expect("stand-in");
+    assert_eq!(stand_in.platform_id, format!("{STAND_IN_PREFIX}{id}"));
+    assert_eq!(stand_in.display_name, "Rooks");
+    assert_eq!(stand_in.notify, Notify::Off);
+
+    let change = |change| Commit {
+        team_change: Some(change),
+        ..Commit::default()
+    };
+    let join = |player| TeamChange::Join {
+        team: id,
+        player,
+        at: t(2),
+    };
+    store.commit(change(join(w.bob.id)), t(2), |_| ()).await?;
+    let twice = store.commit(change(join(w.bob.id)), t(2), |_| ()).await;
+    assert!(matches!(twice, Err(StorageError::Conflict)), "{twice:?}");
+    assert_eq!(store.team_members(id).await?, [w.alice.id, w.bob.id]);
+    assert_eq!(
+        store.teams_of(w.server.id, w.bob.id).await?,
+        std::slice::from_ref(&team)
+    );
+    assert_eq!(store.team_count(w.server.id).await?, 1);
+    let (listed, total) = store.teams(w.server.id, 10).await?;
+    assert_eq!(total, 1);
+    assert_eq!(
+        listed,
+        [(team.clone(), vec!["alice".to_owned(), "bob".to_owned()])]
+    );
+
+    // The team has White against carol; its votes cannot be changed.
+    let challenge = NewChallenge {
+        challenger: team.player,
+        challenged: Some(w.carol.id),
+        start_fen: None,
+        votes_changeable: Some(false),
+        ..new_challenge(&w, w.channel.id, t(100))
+    };
+    let commit = Commit {
+        new_challenge: Some(challenge),
+        ..Commit::default()
+    };
+    let (made, ()) = store.commit(commit, t(3), |_| ()).await?;
+    let challenge_id = made.challenge_id.expect("a challenge");
+    let commit = Commit {
+        closing_challenge: Some(ChallengeClosing {
+            id: challenge_id,
+            to: ChallengeStatus::Accepted,
+        }),
+        new_game: Some(NewGame {
+            challenge_id: Some(challenge_id),
+            rated: false,
+            ..new_game(&w, team.player, w.carol.id)
+        }),
+        ..Commit::default()
+    };
+    let (started, ()) = store.commit(commit, t(4), |_| ()).await?;
+    let game = started.game_id.expect("a game");
+    assert!(!store.votes_changeable(game).await?);
+    let other = create_game(store, new_game(&w, w.alice.id, w.carol.id)).await?;
+    assert!(
+        store.votes_changeable(other).await?,
+        "a game from no challenge"
+    );
+    assert_eq!(
+        store.game_teams(game).await?,
+        [(Color::White, team.clone())]
+    );
+    assert!(store.game_teams(other).await?.is_empty());
+    assert_eq!(
+        store.vote_games_in_channel(w.channel.id, w.bob.id).await?,
+        [game]
+    );
+    assert!(
+        store
+            .vote_games_in_channel(w.channel.id, w.carol.id)
+            .await?
+            .is_empty()
+    );
+    assert!(store.team_plays(id).await?);
+
+    let vote = |player, choice: &str, offers_draw, replaces| Commit {
+        vote: Some(NewVote {
+            game_id: game,
+            ply: 1,
+            player,
+            choice: choice.to_owned(),
+            offers_draw,
+            at: t(5),
+            replaces,
+        }),
+        ..Commit::default()
+    };
+    store
+        .commit(vote(w.alice.id, "e2e4", false, false), t(5), |_| ())
+        .await?;
+    store
+        .commit(vote(w.bob.id, "d2d4", true, false), t(5), |_| ())
+        .await?;
+    let second = store
+        .commit(vote(w.alice.id, "g1f3", false, false), t(6), |_| ())
+        .await;
+    assert!(matches!(second, Err(StorageError::Conflict)), "{second:?}");
+    store
+        .commit(vote(w.alice.id, "g1f3", false, true), t(6), |_| ())
+        .await?;
+    let read: Vec<(PlayerId, String, bool, i64)> = store
+        .votes(game, 1, id)
+        .await?
+        .into_iter()
+        .map(|v| (v.player, v.choice, v.offers_draw, v.seq))
+        .collect();
+    assert_eq!(
+        read,
+        [
+            (w.bob.id, "d2d4".to_owned(), true, 2),
+            (w.alice.id, "g1f3".to_owned(), false, 3),
+        ]
+    );
+    assert!(store.votes(game, 2, id).await?.is_empty());
+    // A member who leaves takes their vote out of the count.
+    let leave = TeamChange::Leave {
+        team: id,
+        player: w.bob.id,
+    };
+    store.commit(change(leave.clone()), t(7), |_| ()).await?;
+    let gone = store.commit(change(leave), t(7), |_| ()).await;
+    assert!(matches!(gone, Err(StorageError::Conflict)), "{gone:?}");
+    assert_eq!(store.votes(game, 1, id).await?.len(), 1);
+
+    let delete = || change(TeamChange::Delete { team: id });
+    let playing = store.commit(delete(), t(8), |_| ()).await;
+    assert!(
+        matches!(playing, Err(StorageError::Conflict)),
+        "{playing:?}"
+    );
+    save(
+        store,
+        game,
+        t(9),
+        ending(game, GameResult::BlackWins, Reason::Resignation, t(9)),
+    )
+    .await?;
+    store.commit(delete(), t(10), |_| ()).await?;
+    assert!(store.team_by_name(w.server.id, "rooks").await?.is_none());
+    assert!(store.team_members(id).await?.is_empty());
+    assert!(
+        store.player(team.player).await?.is_some(),
+        "kept with its games"
+    );
+    assert_eq!(store.game(game).await?.expect("kept").white, team.player);
     Ok(())
 }
 

@@ -63,7 +63,7 @@ pub const TABLES: &[Table] = &[
                  created_at, client_language"),
     table("challenges", 1, true, "id, server_id, channel_id, challenger_id, challenged_id, color, \
                  time_control, rated, start_fen, status, game_id, created_at, \
-                 expires_at, variant, start_moves"),
+                 expires_at, variant, start_moves, votes_changeable"),
     table("games", 1, true, "id, server_id, channel_id, white_id, black_id, start_fen, \
                  time_control, rated, draw_agreement_allowed, draw_min_moves, \
                  status, result, reason, turn, plies, pending_offer, version, \
@@ -93,6 +93,9 @@ pub const TABLES: &[Table] = &[
     table("reviews", 1, false, "game_id, engine, nodes, evals, reviewed_at"),
     table("puzzles", 1, true, "id, server_id, game_id, ply, fen, solution"),
     table("puzzle_attempts", 2, false, "puzzle_id, player_id, given_at, solved, answered_at"),
+    table("teams", 1, true, "id, server_id, name, name_key, player_id, created_by, created_at"),
+    table("team_members", 2, false, "team_id, player_id, joined_at"),
+    table("votes", 3, false, "game_id, ply, player_id, choice, offers_draw, voted_at, seq"),
 ];
 
 /// Rows read per page.

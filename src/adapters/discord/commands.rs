@@ -16,10 +16,11 @@ use crate::core::chess960;
 use crate::core::choices::{ColorChoice, Notify};
 use crate::core::command::{
     Command, CommandError, DrawAction, IfAction, LadderAction, LeaveAction, PuzzleAction,
-    TakebackAction, UserRef, challenge_variant,
+    TakebackAction, TeamAction, TeamChallenge, UserRef, VoteChoice, challenge_variant,
 };
 use crate::core::event::ClaimKind;
 use crate::core::notation::{Lang, MAX_MOVE_INPUT};
+use crate::core::team::TeamName;
 use crate::i18n::I18n;
 
 /// The longest line of conditional moves typed at once (twenty moves of
@@ -207,9 +208,90 @@ pub const PUZZLE: CommandSpec = CommandSpec {
     },
 };
 
+/// A team's name, as the text commands bound it.
+const TEAM_NAME: Kind = Kind::Text {
+    max: crate::core::team::MAX_NAME_CHARS as u16,
+};
+
+/// A team named by an option, read as the text commands read it.
+fn team_name(text: &str) -> Result<TeamName, CommandError> {
+    TeamName::parse(text).map_err(|_| bad("team", text))
+}
+
+/// `/team action:<…> [team:<name>]`: the server's teams.
+pub const TEAM: CommandSpec = CommandSpec {
+    name: "team",
+    fr: "equipe",
+    options: &[
+        required(opt(
+            "action",
+            "action",
+            Kind::Choice(&[
+                "team_list",
+                "team_create",
+                "team_join",
+                "team_leave",
+                "team_delete",
+            ]),
+        )),
+        opt("team", "equipe", TEAM_NAME),
+    ],
+    build: |o| {
+        let named = || team_name(o.required_text("team")?);
+        let action = match o.text("action") {
+            None | Some("team_list") => TeamAction::List,
+            Some("team_create") => TeamAction::Create(named()?),
+            Some("team_join") => TeamAction::Join(named()?),
+            Some("team_leave") => TeamAction::Leave(o.text("team").map(team_name).transpose()?),
+            Some("team_delete") => TeamAction::Delete(named()?),
+            Some(other) => return Err(bad("action", other)),
+        };
+        Ok(Command::Team(action))
+    },
+};
+
+/// `/vote [move] [offer_draw] [action:resign|accept] [game]`: a member's
+/// vote on their team's move, answered to them alone.
+pub const VOTE: CommandSpec = CommandSpec {
+    name: "vote",
+    fr: "voter",
+    options: &[
+        opt(
+            "move",
+            "coup",
+            Kind::Text {
+                max: MAX_MOVE_INPUT as u16,
+            },
+        ),
+        opt("offer_draw", "proposer_nulle", Kind::Boolean),
+        opt(
+            "action",
+            "action",
+            Kind::Choice(&["vote_resign", "vote_accept"]),
+        ),
+        GAME,
+    ],
+    build: |o| {
+        let choice = match (o.text("action"), o.text("move")) {
+            (Some("vote_resign"), None) => VoteChoice::Resign,
+            (Some("vote_accept"), None) => VoteChoice::Accept,
+            (Some(other), _) => return Err(bad("action", other)),
+            (None, Some(text)) => VoteChoice::Move {
+                text: text.to_owned(),
+                offer_draw: o.flag("offer_draw"),
+            },
+            (None, None) => return Err(CommandError::MissingArgument("move")),
+        };
+        Ok(Command::Vote {
+            choice,
+            game: o.integer("game"),
+        })
+    },
+};
+
 /// The commands of their own (not `/chess` subcommands, of which Discord
 /// allows 25).
-pub const SINGLES: [&CommandSpec; 4] = [&MOVE, &TAKEBACK, &REVIEW, &PUZZLE];
+pub const SINGLES: [&CommandSpec; 6] = [&MOVE, &TAKEBACK, &REVIEW, &PUZZLE, &TEAM, &VOTE];
 
 /// The name of the command that holds every other act.
 pub const CHESS_NAME: &str = "chess";
@@ -256,8 +338,35 @@ pub const CHESS: &[CommandSpec] = &[
                     max: chess960::COUNT as i64 - 1,
                 },
             ),
+            opt("team", "equipe", TEAM_NAME),
+            opt("vs", "contre", TEAM_NAME),
+            opt("change_vote", "changer_vote", Kind::Boolean),
         ],
         build: |o| {
+            let (team, versus) = (o.text("team"), o.text("vs"));
+            if team.is_some() || versus.is_some() {
+                // A vote game: a team against a player or a team.
+                let opponent = o.user("user").map(user_ref).transpose()?;
+                if opponent.is_some() && versus.is_some() {
+                    return Err(CommandError::Unexpected("vs".to_owned()));
+                }
+                if opponent.is_none() && versus.is_none() {
+                    return Err(CommandError::MissingArgument("opponent"));
+                }
+                return Ok(Command::TeamChallenge(Box::new(TeamChallenge {
+                    team: team.map(team_name).transpose()?,
+                    opponent,
+                    versus: versus.map(team_name).transpose()?,
+                    color: match o.text("color") {
+                        None | Some("random") => ColorChoice::Random,
+                        Some("white") => ColorChoice::White,
+                        Some("black") => ColorChoice::Black,
+                        Some(other) => return Err(bad("color", other)),
+                    },
+                    time_control: o.text("time").map(str::to_owned),
+                    change_vote: o.boolean("change_vote").unwrap_or(true),
+                })));
+            }
             let start = match o.integer("start") {
                 None => None,
                 Some(n) => match u16::try_from(n) {
@@ -837,7 +946,7 @@ mod tests {
                 assert!((1..=100).contains(&count), "{id} ({lang:?}): {count} chars");
             }
         }
-        // /move, /takeback, /review, /puzzle, /chess, /tournament.
-        assert_eq!(registrations(&i18n).len(), 6);
+        // /move, /takeback, /review, /puzzle, /team, /vote, /chess, /tournament.
+        assert_eq!(registrations(&i18n).len(), 8);
     }
 }

@@ -153,7 +153,10 @@ pub fn to_command(data: &CommandData) -> Result<Command, CommandError> {
 mod tests {
     use super::*;
     use crate::core::choices::ColorChoice;
-    use crate::core::command::{DrawAction, LadderAction, LeaveAction, UserRef};
+    use crate::core::command::{
+        DrawAction, LadderAction, LeaveAction, TeamAction, TeamChallenge, UserRef, VoteChoice,
+    };
+    use crate::core::team::TeamName;
     use crate::core::variant::Variant;
     use serde_json::{Value as Json, json};
 
@@ -318,6 +321,82 @@ mod tests {
                 Err(CommandError::Unknown("other".into())),
             ),
             (data("chess", json!([])), Err(CommandError::Empty)),
+            (
+                data(
+                    "team",
+                    json!([
+                        { "name": "action", "type": 3, "value": "team_create" },
+                        { "name": "team", "type": 3, "value": " Les  Tours " }
+                    ]),
+                ),
+                Ok(Command::Team(TeamAction::Create(
+                    TeamName::parse("Les Tours").unwrap(),
+                ))),
+            ),
+            (
+                data(
+                    "team",
+                    json!([{ "name": "action", "type": 3, "value": "team_join" }]),
+                ),
+                Err(CommandError::MissingArgument("team")),
+            ),
+            (
+                data(
+                    "team",
+                    json!([{ "name": "action", "type": 3, "value": "team_list" }]),
+                ),
+                Ok(Command::Team(TeamAction::List)),
+            ),
+            (
+                data(
+                    "vote",
+                    json!([
+                        { "name": "move", "type": 3, "value": "Cf3" },
+                        { "name": "offer_draw", "type": 5, "value": true },
+                        { "name": "game", "type": 4, "value": 3 }
+                    ]),
+                ),
+                Ok(Command::Vote {
+                    choice: VoteChoice::Move {
+                        text: "Cf3".into(),
+                        offer_draw: true,
+                    },
+                    game: Some(3),
+                }),
+            ),
+            (
+                data(
+                    "vote",
+                    json!([{ "name": "action", "type": 3, "value": "vote_resign" }]),
+                ),
+                Ok(Command::Vote {
+                    choice: VoteChoice::Resign,
+                    game: None,
+                }),
+            ),
+            (
+                data("vote", json!([])),
+                Err(CommandError::MissingArgument("move")),
+            ),
+            (
+                chess(
+                    "challenge",
+                    json!([
+                        { "name": "team", "type": 3, "value": "Rooks" },
+                        { "name": "user", "type": 6, "value": "42" },
+                        { "name": "color", "type": 3, "value": "white" },
+                        { "name": "change_vote", "type": 5, "value": false }
+                    ]),
+                ),
+                Ok(Command::TeamChallenge(Box::new(TeamChallenge {
+                    team: Some(TeamName::parse("Rooks").unwrap()),
+                    opponent: Some(UserRef::new("42").unwrap()),
+                    versus: None,
+                    color: ColorChoice::White,
+                    time_control: None,
+                    change_vote: false,
+                }))),
+            ),
         ];
         for (data, expected) in cases {
             assert_eq!(to_command(&data), expected, "{data:?}");

@@ -187,7 +187,7 @@ mod tests {
 
     store_suite!(optional async fresh);
 
-    const TABLES: [&str; 23] = [
+    const TABLES: [&str; 26] = [
         "acts",
         "challenges",
         "channels",
@@ -208,9 +208,12 @@ mod tests {
         "reviews",
         "schema_migrations",
         "servers",
+        "team_members",
+        "teams",
         "tournament_entrants",
         "tournament_games",
         "tournaments",
+        "votes",
     ];
 
     #[tokio::test]

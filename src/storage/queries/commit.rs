@@ -220,6 +220,12 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
     if let Some(attempt) = &commit.puzzle_attempt {
         super::reviews::write_attempt(c, attempt).await?;
     }
+    if let Some(change) = &commit.team_change {
+        committed.team_id = super::teams::write_change(c, change).await?;
+    }
+    if let Some(vote) = &commit.vote {
+        super::teams::write_vote(c, vote).await?;
+    }
     Ok(committed)
 }
 
@@ -235,8 +241,8 @@ async fn insert_challenge(c: &impl Conn, new: &NewChallenge, now: DateTime<Utc>)
     c.query_one(
         "INSERT INTO challenges (server_id, channel_id, challenger_id, challenged_id, color,
                                  time_control, rated, start_fen, created_at, expires_at,
-                                 start_moves, variant)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id",
+                                 start_moves, variant, votes_changeable)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
         &params![
             new.server_id,
             new.channel_id,
@@ -249,7 +255,8 @@ async fn insert_challenge(c: &impl Conn, new: &NewChallenge, now: DateTime<Utc>)
             now,
             new.expires_at,
             new.start_moves.as_deref(),
-            new.variant.as_str()
+            new.variant.as_str(),
+            new.votes_changeable
         ],
     )
     .await?

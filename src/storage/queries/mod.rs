@@ -13,4 +13,5 @@ pub mod ratings;
 pub mod reviews;
 pub mod rows;
 pub mod schedule;
+pub mod teams;
 pub mod tournaments;

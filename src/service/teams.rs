@@ -1,0 +1,372 @@
+//! `/team`: a server's teams, and the challenges that make a team play
+//! (vote chess; the votes themselves are in `votes`).
+//!
+//! Anyone creates a team (and is its first member), joins or leaves one;
+//! its creator or a server moderator deletes it once it plays no game. A
+//! team plays through a stand-in player row, so a vote game is a game like
+//! any other: the challenge names the stand-in, and a member (or the
+//! player challenged) accepts for it.
+
+use chrono::{DateTime, Utc};
+
+use super::{Attempt, Context, Failure, Moderation, Prompt, Reply, Service};
+use crate::core::choices::ColorChoice;
+use crate::core::clock::TimeControl;
+use crate::core::command::{TeamAction, TeamChallenge};
+use crate::core::game::PlayerId;
+use crate::core::team::{MAX_MEMBERS, MAX_TEAMS_PER_SERVER, TeamName};
+use crate::i18n::Arg;
+use crate::storage::{Commit, Committed, NewChallenge, PlayerRow, TeamChange, TeamRow};
+
+/// Teams a list shows at most (the rest are counted).
+const LISTED_TEAMS: usize = 50;
+/// Member names a list shows per team at most (the rest are counted).
+const LISTED_MEMBERS: usize = 20;
+
+impl Service {
+    pub(super) async fn team_act(
+        &self,
+        ctx: &Context,
+        action: &TeamAction,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        match action {
+            TeamAction::List => self.team_list(ctx).await,
+            TeamAction::Create(name) => self.team_create(ctx, name, now).await,
+            TeamAction::Join(name) => {
+                let Some(team) = self.named_team(ctx, name).await? else {
+                    return Ok(vec![self.no_such_team(ctx, name)]);
+                };
+                let members = self.store.team_members(team.id).await?;
+                if members.contains(&ctx.player.id) {
+                    return Ok(vec![self.team_reply(ctx, "team-already-member", &team)]);
+                }
+                if members.len() >= MAX_MEMBERS as usize {
+                    let args = [
+                        ("team", Arg::from(team.name.as_str())),
+                        ("max", Arg::from(MAX_MEMBERS)),
+                    ];
+                    return Ok(vec![self.private(ctx, self.text(ctx, "team-full", &args))]);
+                }
+                let change = TeamChange::Join {
+                    team: team.id,
+                    player: ctx.player.id,
+                    at: now,
+                };
+                self.commit_team(ctx, change, "team-joined", &team, now)
+                    .await
+            }
+            TeamAction::Leave(name) => {
+                let mine = self.store.teams_of(ctx.server.id, ctx.player.id).await?;
+                let team = match name {
+                    Some(name) => mine.iter().find(|t| same_name(t, name)),
+                    None if mine.len() == 1 => mine.first(),
+                    None if mine.is_empty() => {
+                        let text = self.text(ctx, "team-none-joined", &[]);
+                        return Ok(vec![self.private(ctx, text)]);
+                    }
+                    None => {
+                        let names: Vec<&str> = mine.iter().map(|t| t.name.as_str()).collect();
+                        let args = [("teams", Arg::from(names.join(", ")))];
+                        return Ok(vec![self.private(ctx, self.text(ctx, "team-which", &args))]);
+                    }
+                };
+                let Some(team) = team.cloned() else {
+                    let name = name.as_ref().map_or("", TeamName::as_str);
+                    let args = [("team", Arg::from(name))];
+                    let text = self.text(ctx, "team-not-member", &args);
+                    return Ok(vec![self.private(ctx, text)]);
+                };
+                let change = TeamChange::Leave {
+                    team: team.id,
+                    player: ctx.player.id,
+                };
+                self.commit_team(ctx, change, "team-left", &team, now).await
+            }
+            TeamAction::Delete(name) => {
+                let Some(team) = self.named_team(ctx, name).await? else {
+                    return Ok(vec![self.no_such_team(ctx, name)]);
+                };
+                let allowed =
+                    team.created_by == ctx.player.id || ctx.moderation == Moderation::Server;
+                if !allowed {
+                    return Ok(vec![self.team_reply(ctx, "team-delete-refused", &team)]);
+                }
+                if self.store.team_plays(team.id).await? {
+                    return Ok(vec![self.team_reply(ctx, "team-plays", &team)]);
+                }
+                let change = TeamChange::Delete { team: team.id };
+                self.commit_team(ctx, change, "team-deleted", &team, now)
+                    .await
+            }
+        }
+    }
+
+    async fn team_create(&self, ctx: &Context, name: &TeamName, now: DateTime<Utc>) -> Attempt {
+        if let Some(team) = self.named_team(ctx, name).await? {
+            return Ok(vec![self.team_reply(ctx, "team-exists", &team)]);
+        }
+        if self.store.team_count(ctx.server.id).await? >= MAX_TEAMS_PER_SERVER {
+            let args = [("max", Arg::from(MAX_TEAMS_PER_SERVER))];
+            return Ok(vec![
+                self.private(ctx, self.text(ctx, "team-too-many", &args)),
+            ]);
+        }
+        let change = TeamChange::Create {
+            server_id: ctx.server.id,
+            platform: ctx.platform,
+            name: name.as_str().to_owned(),
+            name_key: name.key(),
+            created_by: ctx.player.id,
+            at: now,
+        };
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            team_change: Some(change),
+            ..Commit::default()
+        };
+        let args = [
+            ("team", Arg::from(name.as_str())),
+            ("player", Arg::from(ctx.player.display_name.as_str())),
+        ];
+        let reply = self.public(ctx, None, self.text(ctx, "team-created", &args));
+        self.commit_replies(ctx, commit, now, vec![reply]).await
+    }
+
+    /// Commits a join, leave or deletion and tells the channel.
+    async fn commit_team(
+        &self,
+        ctx: &Context,
+        change: TeamChange,
+        key: &str,
+        team: &TeamRow,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            team_change: Some(change),
+            ..Commit::default()
+        };
+        let args = [
+            ("team", Arg::from(team.name.as_str())),
+            ("player", Arg::from(ctx.player.display_name.as_str())),
+        ];
+        let reply = self.public(ctx, None, self.text(ctx, key, &args));
+        self.commit_replies(ctx, commit, now, vec![reply]).await
+    }
+
+    async fn team_list(&self, ctx: &Context) -> Attempt {
+        let (teams, total) = self.store.teams(ctx.server.id, LISTED_TEAMS).await?;
+        if teams.is_empty() {
+            let text = self.text(ctx, "team-list-empty", &[]);
+            return Ok(vec![self.private(ctx, text)]);
+        }
+        let mut lines = vec![self.text(ctx, "team-list-header", &[])];
+        for (team, members) in &teams {
+            let mut shown: Vec<&str> = members
+                .iter()
+                .take(LISTED_MEMBERS)
+                .map(String::as_str)
+                .collect();
+            let more;
+            if members.len() > LISTED_MEMBERS {
+                more = format!("… (+{})", members.len() - LISTED_MEMBERS);
+                shown.push(&more);
+            }
+            lines.push(self.text(
+                ctx,
+                "team-list-line",
+                &[
+                    ("team", Arg::from(team.name.as_str())),
+                    ("count", Arg::from(members.len() as i64)),
+                    ("members", Arg::from(shown.join(", "))),
+                ],
+            ));
+        }
+        if total as usize > teams.len() {
+            let args = [("count", Arg::from(total as i64 - teams.len() as i64))];
+            lines.push(self.text(ctx, "team-list-more", &args));
+        }
+        Ok(vec![self.private(ctx, lines.join("\n"))])
+    }
+
+    /// The team of this server named `name` (whatever its case).
+    pub(super) async fn named_team(
+        &self,
+        ctx: &Context,
+        name: &TeamName,
+    ) -> Result<Option<TeamRow>, Failure> {
+        Ok(self.store.team_by_name(ctx.server.id, &name.key()).await?)
+    }
+
+    fn no_such_team(&self, ctx: &Context, name: &TeamName) -> Reply {
+        let args = [("team", Arg::from(name.as_str()))];
+        self.private(ctx, self.text(ctx, "team-not-found", &args))
+    }
+
+    fn team_reply(&self, ctx: &Context, key: &str, team: &TeamRow) -> Reply {
+        let args = [("team", Arg::from(team.name.as_str()))];
+        self.private(ctx, self.text(ctx, key, &args))
+    }
+
+    /// The players `ctx`'s player may act for in a challenge: themselves and
+    /// the stand-ins of their teams on this server.
+    pub(super) async fn acting_for(&self, ctx: &Context) -> Result<Vec<PlayerId>, Failure> {
+        let teams = self.store.teams_of(ctx.server.id, ctx.player.id).await?;
+        Ok(std::iter::once(ctx.player.id)
+            .chain(teams.iter().map(|t| t.player))
+            .collect())
+    }
+
+    /// `/challenge team:<name> @player|vs:<team>`, or `/challenge vs:<team>`:
+    /// a vote game, never rated, from the standard position, with a time per
+    /// move (each vote ends with it).
+    pub(super) async fn team_challenge(
+        &self,
+        ctx: &Context,
+        wish: &TeamChallenge,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        let refuse = |key: &str, args: &[(&str, Arg)]| {
+            Ok(vec![self.private(ctx, self.text(ctx, key, args))])
+        };
+        // The challenger's side: their team (they must be in it), or themselves.
+        let (challenger, challenger_team) = match &wish.team {
+            None => (ctx.player.clone(), None),
+            Some(name) => {
+                let Some(team) = self.named_team(ctx, name).await? else {
+                    return Ok(vec![self.no_such_team(ctx, name)]);
+                };
+                let members = self.store.team_members(team.id).await?;
+                if !members.contains(&ctx.player.id) {
+                    let args = [("team", Arg::from(team.name.as_str()))];
+                    return refuse("team-challenge-not-member", &args);
+                }
+                let Some(stand_in) = self.store.player(team.player).await? else {
+                    return Err(crate::storage::StorageError::NotFound("player").into());
+                };
+                (stand_in, Some((team, members)))
+            }
+        };
+        let (opponent, opponent_team) = match (&wish.versus, &wish.opponent) {
+            (Some(name), _) => {
+                let Some(team) = self.named_team(ctx, name).await? else {
+                    return Ok(vec![self.no_such_team(ctx, name)]);
+                };
+                let Some(stand_in) = self.store.player(team.player).await? else {
+                    return Err(crate::storage::StorageError::NotFound("player").into());
+                };
+                let members = self.store.team_members(team.id).await?;
+                (stand_in, Some((team, members)))
+            }
+            (None, Some(user)) => {
+                let row = self
+                    .store
+                    .ensure_player(ctx.platform, user.as_str(), user.display_name(), now)
+                    .await?;
+                (row, None)
+            }
+            (None, None) => return refuse("command-missing_argument", &[]),
+        };
+        if opponent.id == challenger.id || (wish.team.is_some() && opponent.id == ctx.player.id) {
+            return refuse("team-challenge-same", &[]);
+        }
+        // Nobody plays against a team they are in.
+        let crossed = |person: &PlayerRow, team: &Option<(TeamRow, Vec<PlayerId>)>| {
+            team.as_ref()
+                .filter(|(_, members)| members.contains(&person.id))
+                .map(|(team, _)| (person.display_name.clone(), team.name.clone()))
+        };
+        let conflict = crossed(&opponent, &challenger_team)
+            .or_else(|| crossed(&challenger, &opponent_team))
+            .or_else(|| match (&challenger_team, &opponent_team) {
+                (Some((mine, ours)), Some((theirs, members))) => ours
+                    .iter()
+                    .any(|m| members.contains(m))
+                    .then(|| (mine.name.clone(), theirs.name.clone())),
+                _ => None,
+            });
+        if let Some((player, team)) = conflict {
+            let args = [
+                ("player", Arg::from(player.as_str())),
+                ("team", Arg::from(team.as_str())),
+            ];
+            return refuse("team-challenge-member-opponent", &args);
+        }
+        let time_control = match wish.time_control.as_deref().map(str::parse::<TimeControl>) {
+            Some(Ok(control @ TimeControl::PerMove { .. })) => control.to_string(),
+            Some(_) => return refuse("team-challenge-per-move", &[]),
+            None => match ctx.server.time_control.parse::<TimeControl>() {
+                Ok(control @ TimeControl::PerMove { .. }) => control.to_string(),
+                _ => "3d".to_owned(),
+            },
+        };
+        let new = NewChallenge {
+            server_id: ctx.server.id,
+            channel_id: ctx.channel.id,
+            challenger: challenger.id,
+            challenged: Some(opponent.id),
+            color: wish.color,
+            time_control,
+            rated: false,
+            variant: crate::core::variant::Variant::Standard,
+            start_fen: None,
+            expires_at: now + self.config.challenge_expiry,
+            start_moves: None,
+            votes_changeable: Some(wish.change_vote),
+        };
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            new_challenge: Some(new),
+            ..Commit::default()
+        };
+        let i18n = self.i18n.clone();
+        let lang = match opponent_team {
+            Some(_) => ctx.server.language,
+            None => opponent.reading_language(ctx.server.language),
+        };
+        let channel = ctx.channel_platform_id.clone();
+        let to = opponent_team
+            .is_none()
+            .then(|| opponent.platform_id.clone());
+        let (player, versus) = (challenger.display_name, opponent.display_name);
+        let change_vote = wish.change_vote;
+        let colour = match wish.color {
+            ColorChoice::White => "white",
+            ColorChoice::Black => "black",
+            ColorChoice::Random => "random",
+        };
+        let (_, replies) = self
+            .commit_act(ctx, commit, now, move |committed: &Committed| {
+                let challenge = committed.challenge_id.unwrap_or_default();
+                let args = [
+                    ("player", Arg::from(player.as_str())),
+                    ("opponent", Arg::from(versus.as_str())),
+                    ("challenge", Arg::from(challenge)),
+                    ("color", Arg::from(colour)),
+                    (
+                        "changeable",
+                        Arg::from(if change_vote { "yes" } else { "no" }),
+                    ),
+                ];
+                let text = [
+                    i18n.text(lang, "challenge-direct", &args),
+                    i18n.text(lang, "vote-game-line", &args),
+                ]
+                .join("\n");
+                vec![Reply {
+                    channel,
+                    to,
+                    text,
+                    prompt: Prompt::Challenge { challenge },
+                    ..Reply::default()
+                }]
+            })
+            .await?;
+        Ok(replies)
+    }
+}
+
+fn same_name(team: &TeamRow, name: &TeamName) -> bool {
+    team.name.to_lowercase() == name.key()
+}
