@@ -115,7 +115,8 @@ fn a_running_game_is_never_reviewed() {
         alice: /review
         bob: /review game:1
         carol: /review game:1
-        carol: /puzzle",
+        carol: /puzzle
+        carol: /review game:99",
     );
     assert!(reviews(&replies).is_empty(), "{replies:#?}");
     let refusals: Vec<&str> = replies.iter().skip(4).map(text).collect();
@@ -129,6 +130,7 @@ fn a_running_game_is_never_reviewed() {
         refusals[3].starts_with("No puzzle is waiting"),
         "{refusals:?}"
     );
+    assert_eq!(refusals[4], "There is no game #99 on this server.");
     assert!(replies.iter().skip(4).all(|r| r["ephemeral"] == true));
 }
 

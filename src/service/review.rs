@@ -57,9 +57,11 @@ impl Service {
         now: DateTime<Utc>,
     ) -> Attempt {
         let Some(record) = self.finished_game_to_review(ctx, game_id).await? else {
-            return Ok(vec![
-                self.private(ctx, self.text(ctx, "review-no-finished-game", &[])),
-            ]);
+            let text = match game_id {
+                Some(id) => self.text(ctx, "game-not-found", &[("game", Arg::from(id))]),
+                None => self.text(ctx, "review-no-finished-game", &[]),
+            };
+            return Ok(vec![self.private(ctx, text)]);
         };
         let game = restore(&record)?;
         let kept = match self.review_of(&record, &game, now).await? {
