@@ -287,8 +287,8 @@ async fn handle_event(
     }
 }
 
-/// Redacts a command whose answer is secret (a line of conditional moves
-/// typed in a room), so the room's other members cannot read it. It takes
+/// Redacts a command whose answer is secret (a line of conditional moves or
+/// a team's vote typed in a room), so the room's other members cannot read it. It takes
 /// the power to redact others' messages; without it the answer (sent as a
 /// direct message) says nothing more, and the README advises writing `/if`
 /// to the bot directly.
@@ -297,7 +297,7 @@ async fn hide_command(room: &Room, event_id: &str) {
         return;
     };
     if let Err(error) = room
-        .redact(event_id, Some("private: conditional moves"), None)
+        .redact(event_id, Some("private: conditional moves or a vote"), None)
         .await
     {
         tracing::debug!(%error, "cannot hide a conditional-moves command");
