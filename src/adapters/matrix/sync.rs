@@ -15,7 +15,7 @@ use matrix_sdk::config::SyncSettings;
 use matrix_sdk::deserialized_responses::TimelineEvent;
 use matrix_sdk::ruma::UserId;
 use matrix_sdk::sync::SyncResponse;
-use matrix_sdk::{Client, Room};
+use matrix_sdk::{Client, Room, RoomMemberships};
 
 use crate::core::command::{self, Command};
 use crate::core::platform::Platform;
@@ -268,7 +268,7 @@ async fn handle_event(
     };
     let replies = service.handle(act, Utc::now()).await;
     // In a room with others than the player and the bot.
-    if replies.iter().any(|reply| reply.secret) && room.joined_members_count() > 2 {
+    if replies.iter().any(|reply| reply.secret) && shared_with_others(room).await {
         hide_command(room, &event_id).await;
     }
     choices.remember(&room_id, &player, &replies, Instant::now());
@@ -284,6 +284,21 @@ async fn handle_event(
     {
         // Else the outbox worker sends them again, under the same transaction ids.
         service.answered(&key);
+    }
+}
+
+/// Whether others than a player and the bot are in `room`, counted from
+/// its members: `Room::joined_members_count` comes from the sync's room
+/// summary, which Synapse sends only to a client lazy-loading members (the
+/// bot does not), so it stays 0. A room whose members cannot be read
+/// counts as shared.
+async fn shared_with_others(room: &Room) -> bool {
+    match room.members(RoomMemberships::JOIN).await {
+        Ok(members) => members.len() > 2,
+        Err(error) => {
+            tracing::debug!(%error, room = %room.room_id(), "cannot list a room's members");
+            true
+        }
     }
 }
 
