@@ -749,8 +749,8 @@ async fn conditional_moves_stay_private(alice: &Player, bob: &Player, room: &Own
 }
 
 /// Waits until the homeserver serves `event` in `room` redacted (its body
-/// gone), as `reader` fetches it.
-async fn until_redacted(reader: &Player, room: &OwnedRoomId, event: &OwnedEventId) {
+/// gone), as `reader` fetches it; the redaction's reason.
+async fn until_redacted(reader: &Player, room: &OwnedRoomId, event: &OwnedEventId) -> String {
     let deadline = tokio::time::Instant::now() + WAIT;
     loop {
         let fetched = reader
@@ -761,7 +761,11 @@ async fn until_redacted(reader: &Player, room: &OwnedRoomId, event: &OwnedEventI
         let json: serde_json::Value =
             serde_json::from_str(fetched.raw().json().get()).expect("an event's JSON");
         if json["content"].get("body").is_none() {
-            return;
+            let because = &json["unsigned"]["redacted_because"];
+            return because["content"]["reason"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
         }
         assert!(
             tokio::time::Instant::now() < deadline,
@@ -863,7 +867,8 @@ async fn a_team_votes_in_secret(homeserver: &str, alice: &Player, bob: &Player) 
         told.body
     );
     assert!(told.body.contains("1 of 2"), "{}", told.body);
-    until_redacted(bob, &room, &alice_vote).await;
+    let reason = until_redacted(bob, &room, &alice_vote).await;
+    assert_eq!(reason, "private: a vote");
 
     // carol's vote (in French) completes the team: the 1–1 tie goes to
     // the move voted first, and the room reads the tally with it.

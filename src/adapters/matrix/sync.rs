@@ -269,7 +269,7 @@ async fn handle_event(
     let replies = service.handle(act, Utc::now()).await;
     // In a room with others than the player and the bot.
     if replies.iter().any(|reply| reply.secret) && shared_with_others(room).await {
-        hide_command(room, &event_id).await;
+        hide_command(room, &event_id, command.as_ref()).await;
     }
     choices.remember(&room_id, &player, &replies, Instant::now());
     tracing::debug!(replies = replies.len(), "act answered");
@@ -303,18 +303,20 @@ async fn shared_with_others(room: &Room) -> bool {
 }
 
 /// Redacts a command whose answer is secret (a line of conditional moves
-/// typed in a room), so the room's other members cannot read it. It takes
-/// the power to redact others' messages; without it the answer (sent as a
-/// direct message) says nothing more, and the README advises writing `/if`
-/// to the bot directly.
-async fn hide_command(room: &Room, event_id: &str) {
+/// or a team's vote typed in a room), so the room's other members cannot
+/// read it. It takes the power to redact others' messages; without it the
+/// answer (sent as a direct message) says nothing more, and the README
+/// advises writing `/if` to the bot directly.
+async fn hide_command(room: &Room, event_id: &str, command: Option<&Command>) {
     let Ok(event_id) = <&matrix_sdk::ruma::EventId>::try_from(event_id) else {
         return;
     };
-    if let Err(error) = room
-        .redact(event_id, Some("private: conditional moves"), None)
-        .await
-    {
-        tracing::debug!(%error, "cannot hide a conditional-moves command");
+    // The reason clients show in place of the message.
+    let reason = match command {
+        Some(Command::Vote { .. }) => "private: a vote",
+        _ => "private: conditional moves",
+    };
+    if let Err(error) = room.redact(event_id, Some(reason), None).await {
+        tracing::debug!(%error, "cannot hide a secret command");
     }
 }
