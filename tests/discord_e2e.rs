@@ -1325,6 +1325,266 @@ async fn a_conditional_move_stays_private_until_it_is_played() {
     bot.stop(&fake).await;
 }
 
+fn dave() -> FakeUser {
+    FakeUser::new(550_000_000_000_000_005, "dave")
+}
+
+/// `/team action:<action> team:<name>` by `user`: the answer.
+async fn team(fake: &FakeDiscord, user: &FakeUser, action: &str, name: &str) -> Recorded {
+    send(
+        fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            user,
+            "team",
+            None,
+            json!([
+                { "name": "action", "type": 3, "value": action },
+                { "name": "team", "type": 3, "value": name }
+            ]),
+        ),
+    )
+    .await
+}
+
+/// `/vote move:<text> [game:<id>]` by `user`, as an interaction.
+fn vote(fake: &FakeDiscord, user: &FakeUser, text: &str, game: Option<i64>) -> (u64, Value) {
+    let mut options = vec![json!({ "name": "move", "type": 3, "value": text })];
+    if let Some(game) = game {
+        options.push(json!({ "name": "game", "type": 4, "value": game }));
+    }
+    fake.command(GUILD, CHANNEL, user, "vote", None, Value::Array(options))
+}
+
+/// Vote chess on Discord: team Rooks (alice, carol, dave) has Black against
+/// bob. Each `/vote` is answered to its voter alone (flags 64), nothing
+/// public names a vote before the move, bob's vote is refused privately,
+/// and the last member's vote plays the most voted move, the channel's
+/// message showing the tally.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_team_votes_and_the_last_vote_plays_the_move_with_its_tally() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    let (alice, bob, carol, dave) = (alice(), bob(), carol(), dave());
+    fake.know(&bob);
+
+    let created = team(&fake, &alice, "team_create", "Rooks").await;
+    assert!(!created.is_ephemeral(), "{created:?}");
+    assert!(
+        created.content().contains("alice created team Rooks"),
+        "{}",
+        created.content()
+    );
+    for member in [&carol, &dave] {
+        let joined = team(&fake, member, "team_join", "rooks").await;
+        assert!(
+            joined
+                .content()
+                .contains(&format!("{} joined team Rooks", member.name)),
+            "{}",
+            joined.content()
+        );
+    }
+
+    // alice challenges bob for the team, which takes Black; bob accepts.
+    let challenge = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &alice,
+            "chess",
+            Some("challenge"),
+            json!([
+                { "name": "team", "type": 3, "value": "Rooks" },
+                { "name": "user", "type": 6, "value": bob.id.to_string() },
+                { "name": "color", "type": 3, "value": "black" },
+                { "name": "time", "type": 3, "value": "3d" }
+            ]),
+        ),
+    )
+    .await;
+    assert!(!challenge.is_ephemeral(), "{challenge:?}");
+    assert!(
+        challenge.content().contains(&bob.mention()),
+        "{}",
+        challenge.content()
+    );
+    assert!(
+        challenge.all_text().contains("A vote game"),
+        "{}",
+        challenge.all_text()
+    );
+    let accept = challenge
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("challenge-accept:"))
+        .expect("an Accept button");
+    let started = send(&fake, fake.click(GUILD, CHANNEL, &bob, &accept)).await;
+    assert!(!started.is_ephemeral(), "{started:?}");
+    assert!(started.content().contains(&bob.mention()), "White: bob");
+    let title = started.message()["embeds"][0]["title"]
+        .as_str()
+        .expect("a game embed")
+        .to_owned();
+    assert!(title.contains("bob") && title.contains("Rooks"), "{title}");
+    let game: i64 = title
+        .trim_start_matches('#')
+        .split(' ')
+        .next()
+        .and_then(|id| id.parse().ok())
+        .expect("the game id in the title");
+
+    // bob (White) moves; the team is told to vote.
+    let e4 = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            None,
+            move_options("e4", json!([])),
+        ),
+    )
+    .await;
+    assert!(!e4.is_ephemeral(), "{e4:?}");
+    assert!(e4.all_text().contains("bob played e4"), "{}", e4.all_text());
+
+    // The opponent never votes for the team: refused to him alone.
+    let refused = send(&fake, vote(&fake, &bob, "e5", Some(game))).await;
+    assert!(refused.is_ephemeral(), "{refused:?}");
+    assert_eq!(refused.message()["flags"].as_u64().unwrap_or(0) & 64, 64);
+    assert!(
+        refused.content().contains("You play against this team"),
+        "{}",
+        refused.content()
+    );
+    // Without a game named, he has no team's game to vote in here.
+    let none = send(&fake, vote(&fake, &bob, "e5", None)).await;
+    assert!(none.is_ephemeral(), "{none:?}");
+    assert!(
+        none.content().starts_with("None of your teams"),
+        "{}",
+        none.content()
+    );
+
+    // Two members vote: each is told alone, and nothing is played.
+    for (member, text, told) in [
+        (&alice, "e5", "Your vote in game #{game}: e5."),
+        (&carol, "c5", "Your vote in game #{game}: c5."),
+    ] {
+        let answer = send(&fake, vote(&fake, member, text, None)).await;
+        assert_eq!(
+            answer.message()["flags"].as_u64().unwrap_or(0) & 64,
+            64,
+            "{answer:?}"
+        );
+        let told = told.replace("{game}", &game.to_string());
+        assert!(answer.content().starts_with(&told), "{}", answer.content());
+        assert!(
+            !answer.content().contains("<@"),
+            "a vote pings nobody: {}",
+            answer.content()
+        );
+    }
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    assert_eq!(record.moves.len(), 1, "two of three voted: nothing played");
+    let second = send(&fake, vote(&fake, &alice, "e7e5", None)).await;
+    assert!(second.is_ephemeral(), "{second:?}");
+    assert!(
+        second.content().contains("already voted e5"),
+        "{}",
+        second.content()
+    );
+
+    // Nothing public so far named a vote.
+    let secret = |r: &Recorded| {
+        let text = r.all_text();
+        text.contains("e5") || text.contains("c5") || text.contains("Your vote")
+    };
+    for request in fake.requests() {
+        if secret(&request) {
+            assert!(
+                request.is_ephemeral(),
+                "public before the move: {request:?}"
+            );
+        }
+    }
+
+    // The last member votes: told alone, then the move and the tally for all.
+    let last = vote(&fake, &dave, "e5", None);
+    let last_id = last.0;
+    let mark = fake.request_count();
+    let answer = send(&fake, last).await;
+    assert!(answer.is_ephemeral(), "{answer:?}");
+    assert!(
+        answer
+            .content()
+            .starts_with(&format!("Your vote in game #{game}: e5.")),
+        "{}",
+        answer.content()
+    );
+    assert!(answer.content().contains("3 of 3"), "{}", answer.content());
+    let followups = format!(
+        "/api/v10/webhooks/{}/{}",
+        fake_discord::APPLICATION_ID,
+        fake_discord::token(last_id)
+    );
+    let played = fake
+        .wait_for(mark, |r| {
+            r.method == "POST" && r.path.starts_with(&followups)
+        })
+        .await;
+    assert!(!played.is_ephemeral(), "{played:?}");
+    // The game's embed tells the tally, then the move; bob is pinged.
+    let told = played.message()["embeds"][0]["description"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        told.starts_with(&format!(
+            "Votes of team Rooks: e5 2, c5 1.\nRooks played e5 in game #{game}."
+        )),
+        "{told}"
+    );
+    assert_eq!(played.content(), bob.mention(), "bob's move");
+    assert_board_attached(&played);
+    let record = bot.service.store().game(game).await.unwrap().unwrap();
+    let sans: Vec<&str> = record.moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["e4", "e5"]);
+    // The tally was said once, in public, and only with the move.
+    let tallies: Vec<Recorded> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.all_text().contains("Votes of team Rooks"))
+        .collect();
+    assert_eq!(tallies.len(), 1, "{tallies:#?}");
+
+    // bob answers as in any game.
+    let nf3 = send(
+        &fake,
+        fake.command(
+            GUILD,
+            CHANNEL,
+            &bob,
+            "move",
+            None,
+            move_options("Nf3", json!([])),
+        ),
+    )
+    .await;
+    assert!(!nf3.is_ephemeral(), "{nf3:?}");
+    assert!(
+        nf3.all_text().contains("bob played Nf3"),
+        "{}",
+        nf3.all_text()
+    );
+    bot.stop(&fake).await;
+}
+
 /// A review that takes the engine longer than Discord's 3 seconds is
 /// acknowledged in time (deferred), then fills its message with the
 /// figures, the evaluation graph and the annotated PGN; a running game is

@@ -1,5 +1,6 @@
 //! The Matrix bot against a real Synapse: two players (alice, bob) on real
-//! matrix-sdk clients, the bot in-process on its SQLite stores.
+//! matrix-sdk clients (and carol, alice's teammate in a vote game), the bot
+//! in-process on its SQLite stores.
 //!
 //! Needs `MATRIX_HS`, the URL of a homeserver on 127.0.0.1 where users
 //! alice, bob and chessbot exist with passwords `pass-alice`, `pass-bob` and
@@ -17,9 +18,9 @@
 //! `register_new_matrix_user -c homeserver.yaml -u NAME -p pass-NAME
 //! --no-admin`, then run `MATRIX_HS=http://127.0.0.1:PORT
 //! MATRIX_REGISTRATION_SECRET=SECRET cargo test --test matrix_e2e`. The
-//! attacker, mallory, is registered by the test itself through Synapse's
-//! shared-secret admin API (`MATRIX_REGISTRATION_SECRET`, or the CI
-//! script's secret).
+//! attacker, mallory, and alice's teammate in vote chess, carol, are
+//! registered by the test itself through Synapse's shared-secret admin API
+//! (`MATRIX_REGISTRATION_SECRET`, or the CI script's secret).
 
 #![cfg(feature = "matrix")]
 #![recursion_limit = "256"]
@@ -747,6 +748,187 @@ async fn conditional_moves_stay_private(alice: &Player, bob: &Player, room: &Own
         .await;
 }
 
+/// Waits until the homeserver serves `event` in `room` redacted (its body
+/// gone), as `reader` fetches it; the redaction's reason.
+async fn until_redacted(reader: &Player, room: &OwnedRoomId, event: &OwnedEventId) -> String {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let fetched = reader
+            .room(room)
+            .event(event, None)
+            .await
+            .expect("the event");
+        let json: serde_json::Value =
+            serde_json::from_str(fetched.raw().json().get()).expect("an event's JSON");
+        if json["content"].get("body").is_none() {
+            let because = &json["unsigned"]["redacted_because"];
+            return because["content"]["reason"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{event} was not redacted: {json}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Vote chess on Matrix: team Rooks (alice, carol) has White against bob in
+/// a room of the four where the bot may redact others' messages. A vote
+/// typed in the room is redacted and answered by direct message; bob's
+/// vote is refused to him alone; nothing the bot tells bob names a vote
+/// before the move; the last vote plays the move voted first of a 1–1 tie,
+/// and the room reads the tally.
+async fn a_team_votes_in_secret(homeserver: &str, alice: &Player, bob: &Player) {
+    register(homeserver, "carol").await;
+    let carol = Player::login(homeserver, "carol").await;
+    let (a, b) = (alice.id(), bob.id());
+    let bot_id = UserId::parse(BOT).expect("bot id");
+    let room = alice.create_room(&[&b, &carol.id(), &bot_id], false).await;
+    bob.join(&room).await;
+    carol.join(&room).await;
+    for user in [BOT, b.as_str(), carol.id().as_str()] {
+        alice.until_joined(&room, user).await;
+    }
+    // Moderator's power: the bot may redact the votes typed here.
+    alice
+        .room(&room)
+        .update_power_levels(vec![(&bot_id, matrix_sdk::ruma::Int::from(50))])
+        .await
+        .expect("the bot's power level");
+    let from_bot = |s: &Seen| s.room == room && s.sender == BOT;
+
+    let mark = alice.inbox.mark();
+    alice.say(&room, "!chess team create Rooks").await;
+    alice
+        .inbox
+        .after(mark, "the team created", |s| {
+            from_bot(s) && s.body.contains("alice created team Rooks")
+        })
+        .await;
+    let mark = carol.inbox.mark();
+    carol.say(&room, "!chess equipe rejoindre rooks").await;
+    carol
+        .inbox
+        .after(mark, "carol in the team", |s| {
+            from_bot(s) && s.body.contains("carol") && s.body.contains("Rooks")
+        })
+        .await;
+
+    // alice challenges bob for the team, White; bob accepts with ✅.
+    let mark = bob.inbox.mark();
+    alice
+        .say(
+            &room,
+            "!chess challenge team:Rooks @bob:localhost color:white time:3d",
+        )
+        .await;
+    let challenge = bob
+        .inbox
+        .after(mark, "the team's challenge", |s| {
+            from_bot(s) && mentions(s, &b)
+        })
+        .await;
+    assert!(challenge.body.contains("A vote game"), "{}", challenge.body);
+    let mark = alice.inbox.mark();
+    bob.react(&room, &challenge.event_id, "✅").await;
+    let started = alice
+        .inbox
+        .after(mark, "the vote game's start", |s| {
+            from_bot(s) && s.body.contains("Game #")
+        })
+        .await;
+    let game = game_number(&started.body);
+    assert!(started.body.contains("Rooks"), "{}", started.body);
+
+    let bob_from = bob.inbox.mark();
+    // bob plays against the team: his vote is refused to him alone.
+    let mark = bob.inbox.mark();
+    bob.say(&room, &format!("!chess vote e4 game:{game}")).await;
+    let refused = the_bots_direct_answer(bob, mark, &room, "You play against this team").await;
+    assert_ne!(refused, room);
+
+    // alice votes in the room: redacted there, answered by direct message.
+    let mark = alice.inbox.mark();
+    let alice_vote = alice.say(&room, "!chess vote Nf3").await;
+    let direct = the_bots_direct_answer(alice, mark, &room, "Your vote in game").await;
+    let told = alice
+        .inbox
+        .after(mark, "alice's vote, to her alone", |s| {
+            s.room == direct && s.sender == BOT && s.body.contains("Your vote")
+        })
+        .await;
+    assert!(
+        told.body
+            .contains(&format!("Your vote in game #{game}: Nf3.")),
+        "{}",
+        told.body
+    );
+    assert!(told.body.contains("1 of 2"), "{}", told.body);
+    let reason = until_redacted(bob, &room, &alice_vote).await;
+    assert_eq!(reason, "private: a vote");
+
+    // carol's vote (in French) completes the team: the 1–1 tie goes to
+    // the move voted first, and the room reads the tally with it.
+    let mark = bob.inbox.mark();
+    let carol_mark = carol.inbox.mark();
+    let carol_vote = carol.say(&room, "!chess voter d4").await;
+    let played = bob
+        .inbox
+        .after(mark, "the team's move with its tally", |s| {
+            from_bot(s) && s.body.contains("Votes of team Rooks")
+        })
+        .await;
+    assert!(mentions(&played, &b), "{played:?}");
+    assert!(
+        played.body.contains(&format!(
+            "Votes of team Rooks: Nf3 1, d4 1.\nRooks played Nf3 in game #{game}."
+        )),
+        "{}",
+        played.body
+    );
+    the_bots_direct_answer(&carol, carol_mark, &room, "d4").await;
+    until_redacted(bob, &room, &carol_vote).await;
+    // Before the move, nothing from the bot that bob read named a vote.
+    let before: Vec<Seen> = bob.inbox.seen.lock().expect("inbox")[bob_from..]
+        .iter()
+        .take_while(|s| s.event_id != played.event_id)
+        .filter(|s| s.sender == BOT)
+        .cloned()
+        .collect();
+    assert!(
+        before
+            .iter()
+            .all(|s| !s.body.contains("Nf3") && !s.body.contains("d4")),
+        "bob read a vote: {before:#?}"
+    );
+
+    // bob answers as in any game, then resigns it.
+    let mark = alice.inbox.mark();
+    bob.say(&room, &format!("!move e5 game:{game}")).await;
+    let answered = alice
+        .inbox
+        .after(mark, "bob's answer", |s| {
+            from_bot(s) && s.body.contains("bob played e5")
+        })
+        .await;
+    assert!(
+        !mentions(&answered, &a),
+        "a team is not pinged: {answered:?}"
+    );
+    let mark = alice.inbox.mark();
+    bob.say(&room, &format!("!chess resign game:{game}")).await;
+    alice
+        .inbox
+        .after(mark, "the resignation", |s| {
+            from_bot(s) && s.body.contains("resigns")
+        })
+        .await;
+    carol.sync.abort();
+}
+
 /// A room with old commands in it, joined later: nothing old is answered.
 async fn backlog_is_not_replayed(alice: &Player) {
     let room = alice.create_room(&[], false).await;
@@ -953,6 +1135,7 @@ async fn scenario(homeserver: &str) {
     bot = play_a_game(&alice, &bob, &plain, bot, None).await;
     an_ambiguous_move_is_answered_by_number(&alice, &bob, &plain).await;
     conditional_moves_stay_private(&alice, &bob, &plain).await;
+    a_team_votes_in_secret(homeserver, &alice, &bob).await;
 
     // The same in an encrypted room, with the bot restarted mid-game.
     let secret = alice.create_room(&[&bob.id(), &bot_id], true).await;

@@ -1,4 +1,5 @@
-//! Offers a ✅ reaction accepts: a challenge announcement or a draw offer.
+//! Offers a ✅ reaction accepts: a challenge announcement (vote chess's
+//! too) or a draw offer.
 //!
 //! When the bot posts such a notice it remembers, under the notice's event
 //! id, what accepting means; a ✅ on that notice then becomes the command.
@@ -58,8 +59,11 @@ pub fn offer_in(reply: &Reply, command: Option<&Command>) -> Option<Offer> {
     if let Some(draw) = draw {
         return Some(Offer::Draw { game: draw.game });
     }
-    let announces_challenge =
-        matches!(command, Some(Command::Challenge { .. })) && reply.events.is_empty();
+    // A vote chess challenge (`team:` or `vs:`) is accepted as any other.
+    let announces_challenge = matches!(
+        command,
+        Some(Command::Challenge { .. } | Command::TeamChallenge(_))
+    ) && reply.events.is_empty();
     announces_challenge.then_some(Offer::Challenge)
 }
 
@@ -92,6 +96,9 @@ mod tests {
     #[test]
     fn draw_offers_and_challenges_can_be_accepted() {
         let challenge = crate::core::command::parse("challenge @bob:localhost").expect("parses");
+        let team_challenge =
+            crate::core::command::parse("challenge team:Rooks @bob:localhost").expect("parses");
+        assert!(matches!(team_challenge, Command::TeamChallenge(_)));
         let offered = Event::DrawOffered { by: Color::White };
         let moved_offering = Event::MovePlayed {
             ply: 3,
@@ -120,6 +127,11 @@ mod tests {
                 Some(Offer::Challenge),
             ),
             (reply(vec![], true), Some(&challenge), None),
+            (
+                reply(vec![], false),
+                Some(&team_challenge),
+                Some(Offer::Challenge),
+            ),
             (reply(vec![], false), None, None),
         ];
         for (reply, command, expected) in cases {

@@ -15,7 +15,7 @@ use matrix_sdk::config::SyncSettings;
 use matrix_sdk::deserialized_responses::TimelineEvent;
 use matrix_sdk::ruma::UserId;
 use matrix_sdk::sync::SyncResponse;
-use matrix_sdk::{Client, Room};
+use matrix_sdk::{Client, Room, RoomMemberships};
 
 use crate::core::command::{self, Command};
 use crate::core::platform::Platform;
@@ -268,8 +268,8 @@ async fn handle_event(
     };
     let replies = service.handle(act, Utc::now()).await;
     // In a room with others than the player and the bot.
-    if replies.iter().any(|reply| reply.secret) && room.joined_members_count() > 2 {
-        hide_command(room, &event_id).await;
+    if replies.iter().any(|reply| reply.secret) && shared_with_others(room).await {
+        hide_command(room, &event_id, command.as_ref()).await;
     }
     choices.remember(&room_id, &player, &replies, Instant::now());
     tracing::debug!(replies = replies.len(), "act answered");
@@ -287,19 +287,36 @@ async fn handle_event(
     }
 }
 
-/// Redacts a command whose answer is secret (a line of conditional moves or
-/// a team's vote typed in a room), so the room's other members cannot read it. It takes
-/// the power to redact others' messages; without it the answer (sent as a
-/// direct message) says nothing more, and the README advises writing `/if`
-/// to the bot directly.
-async fn hide_command(room: &Room, event_id: &str) {
+/// Whether others than a player and the bot are in `room`, counted from
+/// its members: `Room::joined_members_count` comes from the sync's room
+/// summary, which Synapse sends only to a client lazy-loading members (the
+/// bot does not), so it stays 0. A room whose members cannot be read
+/// counts as shared.
+async fn shared_with_others(room: &Room) -> bool {
+    match room.members(RoomMemberships::JOIN).await {
+        Ok(members) => members.len() > 2,
+        Err(error) => {
+            tracing::debug!(%error, room = %room.room_id(), "cannot list a room's members");
+            true
+        }
+    }
+}
+
+/// Redacts a command whose answer is secret (a line of conditional moves
+/// or a team's vote typed in a room), so the room's other members cannot
+/// read it. It takes the power to redact others' messages; without it the
+/// answer (sent as a direct message) says nothing more, and the README
+/// advises writing `/if` to the bot directly.
+async fn hide_command(room: &Room, event_id: &str, command: Option<&Command>) {
     let Ok(event_id) = <&matrix_sdk::ruma::EventId>::try_from(event_id) else {
         return;
     };
-    if let Err(error) = room
-        .redact(event_id, Some("private: conditional moves or a vote"), None)
-        .await
-    {
-        tracing::debug!(%error, "cannot hide a conditional-moves command");
+    // The reason clients show in place of the message.
+    let reason = match command {
+        Some(Command::Vote { .. }) => "private: a vote",
+        _ => "private: conditional moves",
+    };
+    if let Err(error) = room.redact(event_id, Some(reason), None).await {
+        tracing::debug!(%error, "cannot hide a secret command");
     }
 }
