@@ -624,3 +624,63 @@ vote-tally-move = { $san } { $votes }
 vote-tally-resign = resign { $votes }
 vote-tally-accept = accept the draw { $votes }
 vote-tally-offers = { $votes } with a draw offer
+match-created = Team match #{ $match } proposed: { $home } against { $away }, up to { $boards } boards of two games each (one with each colour), { $time }. { $elsewhere ->
+    [yes] A member of { $away } accepts it on their server with /match accept { $match }, in the channel they will play from.
+   *[other] A member of { $away } accepts it with /match accept { $match }, in the channel they will play from.
+} Members of both teams sign up with /match join { $match }.
+match-not-found = There is no team match #{ $match } here.
+match-none = There is no team match here yet. Propose one with /match create team:<your team> vs:<their team> [server:<their server's id>] boards:4.
+match-server-unknown = I am not in a server { $server } here, or nobody has used me there yet.
+match-team-not-found = There is no team named { $team } on that server.
+match-accepted-already = Team match #{ $match } ({ $home } against { $away }) was already accepted.
+match-accept-refused = Only a member of { $away } (or a moderator), on their own server, can accept team match #{ $match }.
+match-accepted = { $player } accepted team match #{ $match } for { $away }: { $home } against { $away }. Members of both teams sign up with /match join { $match }.
+match-signup-closed = Sign-up for team match #{ $match } ({ $home } against { $away }) is closed.
+match-join-not-member = Only members of { $home } or { $away } sign up for team match #{ $match }, each on their team's server.
+match-join-both = You are in both { $home } and { $away }: you cannot sign up for team match #{ $match }.
+match-already-joined = You are already signed up for team match #{ $match }.
+match-joined = { $player } signed up for { $team } in team match #{ $match } ({ $count ->
+    [one] { $count } player
+   *[other] { $count } players
+} so far).
+match-not-accepted = Team match #{ $match } waits for { $away } to accept it.
+match-start-refused = Only the member who proposed team match #{ $match } or a moderator of its server can start it.
+match-too-few = Team match #{ $match } needs at least one player signed up on each side.
+match-started = Team match #{ $match } starts: { $home } against { $away } on { $boards ->
+    [one] { $boards } board
+   *[other] { $boards } boards
+}, paired by rating, two games a board:
+match-board-line = Board { $board }: game #{ $game }, { $white } ({ $white_rating }) with White against { $black } ({ $black_rating })
+match-not-joined = You are not signed up for team match #{ $match }.
+match-withdrawn = { $player } withdrew from team match #{ $match }.
+match-withdrawn-forfeits = { $player } withdrew from team match #{ $match }: { $count ->
+    [one] { $count } game still running is lost
+   *[other] { $count } games still running are lost
+}.
+match-table-header = Team match #{ $match }: { $home } { $home_points } – { $away_points } { $away } ({ $state ->
+    [proposed] waiting for { $away } to accept
+    [signup] sign-up open
+    [running] { $running ->
+        [one] { $running } game running
+       *[other] { $running } games running
+    }
+   *[other] over
+})
+match-signed-up = { $team }: { $count ->
+    [0] nobody signed up yet
+    [one] { $count } player signed up: { $players }
+   *[other] { $count } players signed up: { $players }
+}
+match-score = Team match #{ $match }: { $home } { $home_points } – { $away_points } { $away } ({ $running ->
+    [one] { $running } game running
+   *[other] { $running } games running
+}).
+match-result = Team match #{ $match } is over: { $home } { $home_points } – { $away_points } { $away }. { $drawn ->
+    [yes] The match is drawn.
+   *[other] { $winner } win the match.
+}
+match-png-title = Team match
+match-png-header-board = Board
+match-png-header-first = Game 1
+match-png-header-second = Game 2
+match-png-header-score = Score

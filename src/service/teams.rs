@@ -199,7 +199,7 @@ impl Service {
         Ok(self.store.team_by_name(ctx.server.id, &name.key()).await?)
     }
 
-    fn no_such_team(&self, ctx: &Context, name: &TeamName) -> Reply {
+    pub(super) fn no_such_team(&self, ctx: &Context, name: &TeamName) -> Reply {
         let args = [("team", Arg::from(name.as_str()))];
         self.private(ctx, self.text(ctx, "team-not-found", &args))
     }
