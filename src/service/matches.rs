@@ -529,7 +529,6 @@ impl Service {
             },
         };
         progress.spread(&mut replies);
-        self.games.clear();
         self.commit_replies(ctx, commit, now, replies).await
     }
 

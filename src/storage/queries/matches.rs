@@ -189,6 +189,9 @@ pub async fn write_change(
             side,
             at,
         } => {
+            // Only while sign-up is open; the version moves on, so a start
+            // that read the sign-ups before this one is refused and looks again.
+            open_sign_up(c, *id).await?;
             // Numbered after the sign-ups so far: a return counts as new.
             let changed = c
                 .execute(
@@ -206,6 +209,14 @@ pub async fn write_change(
             changed_one(changed)?;
         }
         MatchChange::Withdraw { id, player, at } => {
+            // Before the start, as a sign-up does (a later withdrawal
+            // ends games, which move the version on).
+            c.execute(
+                "UPDATE team_matches SET version = version + 1
+                 WHERE id = ?1 AND state IN ('proposed', 'signup')",
+                &params![*id],
+            )
+            .await?;
             let changed = c
                 .execute(
                     "UPDATE match_players SET withdrawn_at = ?3
@@ -257,4 +268,16 @@ pub async fn write_change(
         }
     }
     Ok(())
+}
+
+/// Moves an open match's version on; `Conflict` once sign-up is closed.
+async fn open_sign_up(c: &impl Conn, id: i64) -> Result<()> {
+    let changed = c
+        .execute(
+            "UPDATE team_matches SET version = version + 1
+             WHERE id = ?1 AND state IN ('proposed', 'signup')",
+            &params![id],
+        )
+        .await?;
+    changed_one(changed)
 }
