@@ -279,3 +279,85 @@ fn a_four_board_match_between_two_servers_pairs_by_rating_and_reports_its_score(
         "{end:?}"
     );
 }
+
+#[test]
+fn leaving_the_team_loses_the_games_still_running_and_french_reads_alike() {
+    // One server, each team in its own channel; the match is proposed in
+    // French.
+    let console = Console::new();
+    let replies = console.run(
+        ":server club
+        :channel tours
+        :lang alice fr
+        alice: /equipe creer Tours
+        adam: /equipe rejoindre Tours
+        :channel fous
+        bella: /team create Bishops
+        boris: /team join Bishops
+        :channel tours
+        alice: /rencontre creer equipe:Tours contre:Bishops echiquiers:1 temps:2d
+        alice: /rencontre rejoindre 1
+        :channel fous
+        adam: /match accept 1
+        bella: /match accept 1
+        bella: /match join 1
+        :channel tours
+        alice: /rencontre lancer 1
+        :server elsewhere
+        :channel lobby
+        boris: /match show 1
+        :server club
+        :channel fous
+        bella: /team leave Bishops",
+    );
+    let proposed = replies
+        .iter()
+        .find(|r| text(r).starts_with("Rencontre par équipes n° 1 proposée"))
+        .unwrap_or_else(|| panic!("{replies:?}"));
+    assert_eq!(
+        text(proposed),
+        "Rencontre par équipes n° 1 proposée : Tours contre Bishops, jusqu’à 1 échiquier de \
+         deux parties (une avec chaque couleur), 2d. Un membre de l’équipe Bishops l’accepte \
+         avec /match accepter 1, dans le salon d’où son équipe jouera. Les membres des deux \
+         équipes s’inscrivent avec /match rejoindre 1."
+    );
+    assert!(
+        replies.iter().any(|r| text(r)
+            == "Only a member of Bishops (or a moderator), on their own server, can accept team match #1."),
+        "{replies:?}"
+    );
+    assert!(
+        replies
+            .iter()
+            .any(|r| r["channel"] == "lobby" && text(r) == "There is no team match #1 here."),
+        "{replies:?}"
+    );
+    let started = replies
+        .iter()
+        // Told to each channel in its server's language.
+        .find(|r| r["channel"] == "tours" && text(r).starts_with("Team match #1 starts"))
+        .unwrap_or_else(|| panic!("{replies:?}"));
+    assert_eq!(
+        pairings(started),
+        vec![
+            pair(1, 1, "alice", "bella", true),
+            pair(2, 1, "bella", "alice", false)
+        ]
+    );
+    // bella leaves her team: both her games are lost, and the match is over.
+    let withdrawn: Vec<&Value> = replies
+        .iter()
+        .filter(|r| text(r) == "bella withdrew from team match #1: 2 games still running are lost.")
+        .collect();
+    let channels: Vec<&Value> = withdrawn.iter().map(|r| &r["channel"]).collect();
+    assert_eq!(channels, ["fous", "tours"]);
+    let results: Vec<&Value> = replies
+        .iter()
+        .filter(|r| text(r) == "Team match #1 is over: Tours 2 – 0 Bishops. Tours win the match.")
+        .collect();
+    let channels: Vec<&Value> = results.iter().map(|r| &r["channel"]).collect();
+    assert_eq!(channels, ["tours", "fous"]);
+    assert_eq!(events_of(&replies, "match_result").len(), 2);
+    let pgn = console.pgn(2);
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+}

@@ -29,8 +29,8 @@ use crate::core::team::MatchSide;
 use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::storage::{
-    Commit, Committed, GameRecord, GameState, MatchChange, MatchEntrant, MatchGameRow, MatchRow,
-    MatchState, NewGame, NewMatch, StorageError,
+    Commit, Committed, GameRecord, GameState, GameUpdate, MatchChange, MatchEntrant, MatchGameRow,
+    MatchRow, MatchState, NewGame, NewMatch, StorageError,
 };
 
 /// What a match game's act or end adds: its messages copied to the other
@@ -464,72 +464,124 @@ impl Service {
     /// still running are lost (resigned), as chess.com's club matches do.
     async fn match_withdraw(&self, ctx: &Context, row: MatchRow, now: DateTime<Utc>) -> Attempt {
         let entrants = self.store.match_entrants(row.id).await?;
-        let signed = entrants
-            .iter()
-            .any(|e| e.player == ctx.player.id && e.withdrawn_at.is_none());
         if row.state == MatchState::Over {
             return self.match_refusal(ctx, "match-signup-closed", &row);
         }
+        let signed = entrants
+            .iter()
+            .any(|e| e.player == ctx.player.id && e.withdrawn_at.is_none());
         if !signed {
             return self.match_refusal(ctx, "match-not-joined", &row);
         }
-        let mut args = match_args(&row);
-        args.push(("player", Arg::from(ctx.player.display_name.as_str())));
-        let mut commit = Commit {
+        let withdrawal = self.withdrawal(ctx, &row, &entrants, now).await?;
+        let commit = Commit {
             act_key: ctx.act_key.clone(),
-            match_changes: vec![MatchChange::Withdraw {
-                id: row.id,
-                player: ctx.player.id,
-                at: now,
-            }],
+            game_updates: withdrawal.game_updates,
+            match_changes: withdrawal.match_changes,
             ..Commit::default()
         };
-        if row.state != MatchState::Running {
-            let reply = self.public(ctx, None, self.text(ctx, "match-withdrawn", &args));
-            return self.commit_replies(ctx, commit, now, vec![reply]).await;
+        self.commit_replies(ctx, commit, now, withdrawal.replies)
+            .await
+    }
+
+    /// What leaving team `team_id` does to the matches the player signed
+    /// up for it and that are not over: a withdrawal from each.
+    pub(super) async fn leaving_team(
+        &self,
+        ctx: &Context,
+        team_id: i64,
+        now: DateTime<Utc>,
+    ) -> Result<Withdrawal, Failure> {
+        let mut all = Withdrawal::default();
+        for row in self.store.matches_joined(team_id, ctx.player.id).await? {
+            let entrants = self.store.match_entrants(row.id).await?;
+            let one = self.withdrawal(ctx, &row, &entrants, now).await?;
+            all.game_updates.extend(one.game_updates);
+            all.match_changes.extend(one.match_changes);
+            all.replies.extend(one.replies);
         }
-        let mut games = self.store.match_games(row.id).await?;
-        let mut lost = 0;
-        for entry in games.iter_mut().filter(|g| g.state == GameState::Ongoing) {
-            if entry.white != ctx.player.id && entry.black != ctx.player.id {
-                continue;
-            }
-            let Some(record) = self.store.game(entry.game_id).await? else {
-                continue;
-            };
-            let mut game = super::games::restore(&record)?;
-            let saved = super::games::Saved::all_of(&game);
-            if game
-                .apply(&Actor::Player(ctx.player.id), GameAct::Resign, now)
-                .is_ok()
-            {
-                let update = super::games::game_update(&record, &game, saved, None);
-                entry.state = update.state;
-                commit.game_updates.push(update);
-                lost += 1;
-            }
-        }
-        args.push(("count", Arg::from(lost as i64)));
-        let score = score_of(&row, &entrants, &games);
-        if lost > 0 {
-            commit.match_changes.push(MatchChange::GameEnded {
+        Ok(all)
+    }
+
+    /// The acting player's withdrawal from `row`, which they signed up for
+    /// and which is not over: before the start, their sign-up goes; after
+    /// it, their games still running are resigned (the opponents win them)
+    /// and the match moves on, to its result if they were the last. Told
+    /// in the player's side's channel and the other side's.
+    async fn withdrawal(
+        &self,
+        ctx: &Context,
+        row: &MatchRow,
+        entrants: &[MatchEntrant],
+        now: DateTime<Utc>,
+    ) -> Result<Withdrawal, Failure> {
+        let player = ctx.player.id;
+        let mut args = match_args(row);
+        args.push(("player", Arg::from(ctx.player.display_name.as_str())));
+        let channel = entrants
+            .iter()
+            .find(|e| e.player == player)
+            .and_then(|e| row.side(e.side).channel.clone())
+            .map_or_else(|| ctx.channel_platform_id.clone(), |(_, c)| c);
+        let mut done = Withdrawal {
+            match_changes: vec![MatchChange::Withdraw {
                 id: row.id,
-                expected_version: row.version,
-                over_at: score.is_final().then_some(now),
-            });
-        }
-        let text = self.text(ctx, "match-withdrawn-forfeits", &args);
-        let mut replies = vec![self.public(ctx, None, text.clone())];
-        let progress = MatchProgress {
-            channels: channels_of(&row),
-            change: None,
-            result: match score.is_final() && lost > 0 {
-                true => self.result_replies(&row, score).await?,
-                false => Vec::new(),
-            },
+                player,
+                at: now,
+            }],
+            ..Withdrawal::default()
         };
-        progress.spread(&mut replies);
-        self.commit_replies(ctx, commit, now, replies).await
+        let mut result = Vec::new();
+        let text = if row.state == MatchState::Running {
+            let mut games = self.store.match_games(row.id).await?;
+            let mut lost = 0;
+            for entry in games.iter_mut().filter(|g| g.state == GameState::Ongoing) {
+                if entry.white != player && entry.black != player {
+                    continue;
+                }
+                let Some(record) = self.store.game(entry.game_id).await? else {
+                    continue;
+                };
+                let mut game = super::games::restore(&record)?;
+                let saved = super::games::Saved::all_of(&game);
+                if game
+                    .apply(&Actor::Player(player), GameAct::Resign, now)
+                    .is_ok()
+                {
+                    let update = super::games::game_update(&record, &game, saved, None);
+                    entry.state = update.state;
+                    done.game_updates.push(update);
+                    lost += 1;
+                }
+            }
+            let score = score_of(row, entrants, &games);
+            if lost > 0 {
+                done.match_changes.push(MatchChange::GameEnded {
+                    id: row.id,
+                    expected_version: row.version,
+                    over_at: score.is_final().then_some(now),
+                });
+                if score.is_final() {
+                    result = self.result_replies(row, score).await?;
+                }
+            }
+            args.push(("count", Arg::from(lost as i64)));
+            self.text(ctx, "match-withdrawn-forfeits", &args)
+        } else {
+            self.text(ctx, "match-withdrawn", &args)
+        };
+        done.replies.push(Reply {
+            channel,
+            text,
+            ..Reply::default()
+        });
+        let progress = MatchProgress {
+            channels: channels_of(row),
+            change: None,
+            result,
+        };
+        progress.spread(&mut done.replies);
+        Ok(done)
     }
 
     /// The match table: each board's players and games, and the score;
@@ -737,6 +789,14 @@ impl Service {
             .await?
             .map_or(self.config.default_language, |s| s.language))
     }
+}
+
+/// What withdrawing from matches writes and tells.
+#[derive(Default)]
+pub(super) struct Withdrawal {
+    pub game_updates: Vec<GameUpdate>,
+    pub match_changes: Vec<MatchChange>,
+    pub replies: Vec<Reply>,
 }
 
 /// A new game's line in the start's announcement.

@@ -266,6 +266,11 @@ impl Store {
         reading!(self, |c| matches::match_of_game(c, game_id))
     }
 
+    /// The matches not over `player` signed up for with a team.
+    pub async fn matches_joined(&self, team_id: i64, player: PlayerId) -> Result<Vec<MatchRow>> {
+        reading!(self, |c| matches::matches_joined(c, team_id, player))
+    }
+
     /// The members signed up for a match, in their order of sign-up.
     pub async fn match_entrants(&self, match_id: i64) -> Result<Vec<MatchEntrant>> {
         reading!(self, |c| matches::entrants(c, match_id))

@@ -91,6 +91,29 @@ pub async fn match_of_game(c: &impl Conn, game_id: i64) -> Result<Option<MatchRo
         .transpose()
 }
 
+/// The matches not over that `player` signed up for with team `team_id`
+/// (and did not withdraw from), oldest first.
+pub async fn matches_joined(
+    c: &impl Conn,
+    team_id: i64,
+    player: PlayerId,
+) -> Result<Vec<MatchRow>> {
+    let sql = format!(
+        "SELECT {MATCH_COLUMNS} FROM {MATCH_TABLES}
+         JOIN match_players mp ON mp.match_id = m.id AND mp.player_id = ?2
+                              AND mp.withdrawn_at IS NULL
+         WHERE m.state <> 'over'
+           AND ((mp.side = 'home' AND m.home_team_id = ?1)
+             OR (mp.side = 'away' AND m.away_team_id = ?1))
+         ORDER BY m.id"
+    );
+    c.query(&sql, &params![team_id, player])
+        .await?
+        .iter()
+        .map(match_row)
+        .collect()
+}
+
 /// The members signed up for a match, in their order of sign-up.
 pub async fn entrants(c: &impl Conn, match_id: i64) -> Result<Vec<MatchEntrant>> {
     c.query(
