@@ -181,6 +181,7 @@ fn a_four_board_match_between_two_servers_pairs_by_rating_and_reports_its_score(
         :channel rooks-hall
         arthur: /resign game:10
         april: /move e4 game:11
+        april: /takeback game:11
         :server beta
         :channel knights-hall
         boris: /move e5 offer_draw game:11
@@ -229,6 +230,13 @@ fn a_four_board_match_between_two_servers_pairs_by_rating_and_reports_its_score(
     let channels: Vec<&Value> = withdrawn.iter().map(|r| &r["channel"]).collect();
     assert_eq!(channels, ["rooks-hall", "knights-hall"]);
     assert!(events_of(&played, "match_result").is_empty());
+    // Correspondence fair play: no takeback in a match game.
+    assert!(
+        played.iter().any(|r| r["to"] == "april"
+            && r["ephemeral"] == true
+            && text(r).starts_with("Takebacks are for casual games only")),
+        "{played:?}"
+    );
 
     // The table so far: text and a picture.
     let table = console.run(

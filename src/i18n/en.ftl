@@ -239,6 +239,17 @@ discord-cmd-openings = This server's most played openings and how they scored
 discord-cmd-review = An engine review of a finished game: accuracy, mistakes, evaluation graph
 discord-cmd-team = This server's teams, which play vote chess: list, create, join, leave, delete
 discord-cmd-vote = Your vote on your team's move, seen only by you until the move is played
+discord-cmd-match = Matches between two teams, here or on another server: create, accept, join, start, withdraw, show
+discord-opt-match = The match's number (this server's latest by default)
+discord-opt-against = The team your team plays
+discord-opt-server = The other team's server id, if it is not this one
+discord-opt-boards = The most boards, two games each (4 by default)
+discord-choice-match_show = Show the table
+discord-choice-match_create = Propose a match
+discord-choice-match_accept = Accept it for your team
+discord-choice-match_join = Sign up
+discord-choice-match_start = Start it
+discord-choice-match_withdraw = Withdraw (your running games are lost)
 discord-opt-team = The team's name
 discord-opt-vs = A vote game against this team
 discord-opt-change_vote = Whether a member may change their vote before the move (default: yes)
@@ -518,7 +529,7 @@ taken-back = { $plies ->
 refused-nothing_to_take_back = You have no move to take back.
 refused-takeback_already_requested = A takeback is already asked for in this game.
 refused-no_takeback_request = There is no takeback to answer.
-refused-takeback_not_allowed = Takebacks are for casual games only: never in rated, tournament or ladder games.
+refused-takeback_not_allowed = Takebacks are for casual games only: never in rated, tournament, ladder or team match games.
 
 ## Engine reviews of finished games (/review)
 review-no-finished-game = You have no finished game in this channel to review; name one with game:N.

@@ -276,6 +276,17 @@ discord-cmd-openings = Les ouvertures les plus jouées du serveur et leurs score
 discord-cmd-review = Analyse d’une partie terminée par le moteur : précision, erreurs, graphique
 discord-cmd-team = Les équipes du serveur, qui jouent en consultation : liste, créer, rejoindre, quitter, supprimer
 discord-cmd-vote = Votre vote sur le coup de votre équipe, visible par vous seul jusqu’au coup
+discord-cmd-match = Rencontres entre équipes, ici ou sur un autre serveur : créer, accepter, rejoindre, lancer, voir…
+discord-opt-match = Le numéro de la rencontre (la dernière du serveur par défaut)
+discord-opt-against = L’équipe que votre équipe affronte
+discord-opt-server = L’id du serveur de l’autre équipe, si ce n’est pas celui-ci
+discord-opt-boards = Le nombre maximal d’échiquiers, deux parties chacun (4 par défaut)
+discord-choice-match_show = Voir le tableau
+discord-choice-match_create = Proposer une rencontre
+discord-choice-match_accept = L’accepter pour votre équipe
+discord-choice-match_join = S’inscrire
+discord-choice-match_start = La lancer
+discord-choice-match_withdraw = Se retirer (vos parties en cours sont perdues)
 discord-opt-team = Le nom de l’équipe
 discord-opt-vs = Une partie en consultation contre cette équipe
 discord-opt-change_vote = Un membre peut-il changer son vote avant le coup (par défaut : oui)
@@ -609,7 +620,7 @@ taken-back = { $plies ->
 refused-nothing_to_take_back = Vous n’avez pas de coup à reprendre.
 refused-takeback_already_requested = Une reprise est déjà demandée dans cette partie.
 refused-no_takeback_request = Il n’y a pas de reprise à accepter ou refuser.
-refused-takeback_not_allowed = Les reprises de coup sont réservées aux parties amicales : jamais dans les parties classées, de tournoi ou d’échelle.
+refused-takeback_not_allowed = Les reprises de coup sont réservées aux parties amicales : jamais dans les parties classées, de tournoi, d’échelle ou de rencontre par équipes.
 
 ## Analyse des parties terminées par le moteur (/review)
 review-no-finished-game = Vous n’avez pas de partie terminée à analyser dans ce salon ; désignez-en une avec game:N.

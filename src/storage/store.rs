@@ -342,7 +342,7 @@ impl Store {
         reading!(self, |c| teams::votes_changeable(c, game_id))
     }
 
-    /// Whether game `id` belongs to a tournament or a ladder match.
+    /// Whether game `id` belongs to a tournament, a ladder match or a team match.
     pub async fn in_competition(&self, id: i64) -> Result<bool> {
         reading!(self, |c| games::in_competition(c, id))
     }

@@ -390,11 +390,12 @@ pub async fn private_notes(
     .collect()
 }
 
-/// Whether game `id` belongs to a tournament or a ladder match.
+/// Whether game `id` belongs to a tournament, a ladder match or a team match.
 pub async fn in_competition(c: &impl Conn, id: i64) -> Result<bool> {
     c.query_one(
         "SELECT EXISTS (SELECT 1 FROM tournament_games WHERE game_id = ?1)
-             OR EXISTS (SELECT 1 FROM ladder_matches WHERE game_id = ?1)",
+             OR EXISTS (SELECT 1 FROM ladder_matches WHERE game_id = ?1)
+             OR EXISTS (SELECT 1 FROM match_games WHERE game_id = ?1)",
         &params![id],
     )
     .await?
