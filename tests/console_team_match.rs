@@ -196,7 +196,7 @@ fn a_four_board_match_between_two_servers_pairs_by_rating_and_reports_its_score(
         :channel rooks-hall
         alice: /move e4 game:13
         :server beta
-        :channel knights-hall
+        :channel lounge
         bella: /move e5 game:13
         :server alpha
         :channel rooks-hall
@@ -230,6 +230,14 @@ fn a_four_board_match_between_two_servers_pairs_by_rating_and_reports_its_score(
     let channels: Vec<&Value> = withdrawn.iter().map(|r| &r["channel"]).collect();
     assert_eq!(channels, ["rooks-hall", "knights-hall"]);
     assert!(events_of(&played, "match_result").is_empty());
+    // A move sent from another channel of the away server is told in both
+    // match channels too.
+    let told: Vec<&Value> = played
+        .iter()
+        .filter(|r| text(r).starts_with("bella played e5 in game #13."))
+        .map(|r| &r["channel"])
+        .collect();
+    assert_eq!(told, ["lounge", "rooks-hall", "knights-hall"]);
     // Correspondence fair play: no takeback in a match game.
     assert!(
         played.iter().any(|r| r["to"] == "april"

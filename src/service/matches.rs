@@ -38,6 +38,9 @@ use crate::storage::{
 pub(super) struct MatchProgress {
     /// Both sides' channels (platform ids); the away one once accepted.
     channels: (String, Option<String>),
+    /// The game acted on: only messages about it are copied (not, say, the
+    /// notices of a leave the move ended); `None` for the match's own.
+    game: Option<i64>,
     pub change: Option<MatchChange>,
     /// The final result, for both channels.
     result: Vec<Reply>,
@@ -45,30 +48,36 @@ pub(super) struct MatchProgress {
 
 impl MatchProgress {
     /// Copies every message for all to see in one side's channel to the
-    /// other side's, then adds the result.
+    /// other side's (one said elsewhere, by an act naming the game from
+    /// another channel, to both), then adds the result.
     pub(super) fn spread(self, replies: &mut Vec<Reply>) {
         let (home, Some(away)) = self.channels else {
             replies.extend(self.result);
             return;
         };
-        if home != away {
-            let copies: Vec<Reply> = replies
-                .iter()
-                .filter(|r| !r.ephemeral && !r.direct && !r.secret)
-                .filter_map(|r| {
-                    let other = match r.channel.as_str() {
-                        c if c == home => &away,
-                        c if c == away => &home,
-                        _ => return None,
-                    };
-                    Some(Reply {
-                        channel: other.clone(),
-                        ..r.clone()
-                    })
+        let about = |r: &Reply| match self.game {
+            None => true,
+            Some(game) => {
+                r.board.as_ref().is_some_and(|b| b.game == game)
+                    || r.events.iter().any(|e| e.game == game)
+            }
+        };
+        let copies: Vec<Reply> = replies
+            .iter()
+            .filter(|r| !r.ephemeral && !r.direct && !r.secret && about(r))
+            .flat_map(|r| {
+                let mut to = vec![&home];
+                if away != home {
+                    to.push(&away);
+                }
+                to.retain(|channel| **channel != r.channel);
+                to.into_iter().map(|channel| Reply {
+                    channel: channel.clone(),
+                    ..r.clone()
                 })
-                .collect();
-            replies.extend(copies);
-        }
+            })
+            .collect();
+        replies.extend(copies);
         replies.extend(self.result);
     }
 }
@@ -577,6 +586,7 @@ impl Service {
         });
         let progress = MatchProgress {
             channels: channels_of(row),
+            game: None,
             change: None,
             result,
         };
@@ -680,6 +690,7 @@ impl Service {
         };
         let mut progress = MatchProgress {
             channels: channels_of(&row),
+            game: Some(record.id),
             change: None,
             result: Vec::new(),
         };
