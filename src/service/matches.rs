@@ -926,3 +926,77 @@ fn match_args(row: &MatchRow) -> Vec<(&'static str, Arg)> {
         ("away", Arg::from(row.away.team_name.as_str())),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::GameEvent;
+
+    fn reply(channel: &str, game: Option<i64>, ephemeral: bool) -> Reply {
+        Reply {
+            channel: channel.to_owned(),
+            ephemeral,
+            text: format!("{channel} {game:?}"),
+            events: game
+                .map(|game| GameEvent {
+                    game,
+                    event: crate::core::event::Event::DrawDeclined {
+                        by: shakmaty::Color::White,
+                    },
+                })
+                .into_iter()
+                .collect(),
+            ..Reply::default()
+        }
+    }
+
+    fn progress(away: Option<&str>, game: Option<i64>) -> MatchProgress {
+        MatchProgress {
+            channels: ("home".to_owned(), away.map(str::to_owned)),
+            game,
+            change: None,
+            result: vec![reply("result", None, false)],
+        }
+    }
+
+    fn channels(replies: &[Reply]) -> Vec<(&str, &str)> {
+        replies
+            .iter()
+            .map(|r| (r.channel.as_str(), r.text.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn a_match_games_messages_reach_both_sides_channels_once() {
+        let mut replies = vec![
+            reply("away", Some(7), false),
+            reply("away", Some(7), true),
+            reply("lounge", Some(7), false),
+            // A leave's notice about another game stays where it is.
+            reply("home", Some(8), false),
+        ];
+        progress(Some("away"), Some(7)).spread(&mut replies);
+        assert_eq!(
+            channels(&replies),
+            [
+                ("away", "away Some(7)"),
+                ("away", "away Some(7)"),
+                ("lounge", "lounge Some(7)"),
+                ("home", "home Some(8)"),
+                ("home", "away Some(7)"),
+                ("home", "lounge Some(7)"),
+                ("away", "lounge Some(7)"),
+                ("result", "result None"),
+            ]
+        );
+        // One channel for both sides, or none accepted yet: nothing doubled.
+        for away in [Some("home"), None] {
+            let mut replies = vec![reply("home", Some(7), false)];
+            progress(away, Some(7)).spread(&mut replies);
+            assert_eq!(
+                channels(&replies),
+                [("home", "home Some(7)"), ("result", "result None")]
+            );
+        }
+    }
+}
