@@ -8,13 +8,13 @@
 //!   vocabulary every layer shares: [`core::platform::Platform`], what
 //!   players choose ([`core::choices`]), the pairing systems
 //!   ([`core::tournament`]), and stored names ([`core::names::Named`],
-//!   derived); vote chess's count ([`core::vote`]) and team names
-//!   ([`core::team`]). No I/O, no clock reads: time is always a parameter.
+//!   derived); vote chess's count ([`core::vote`]), team names and the
+//!   sides of a team match ([`core::team`]). No I/O, no clock reads: time is always a parameter.
 //! - [`storage`]: the one [`storage::Store`]: every statement written once
 //!   and run on SQLite (a file) or PostgreSQL (several processes), both
 //!   passing one shared suite.
-//! - [`competition`]: ratings, standings, the ladder and tournament
-//!   pairings, as pure code; it uses the core, the core never uses it.
+//! - [`competition`]: ratings, standings, the ladder, tournament
+//!   pairings and team matches' boards and score, as pure code; it uses the core, the core never uses it.
 //! - [`service`]: the one place that joins store, core and messages: a
 //!   [`service::Request`] in, replies out with their board images drawn,
 //!   one transaction per act. It defines what its callers implement:

@@ -331,6 +331,12 @@ const TEMPLATES: &[&str] = &[
     "/vote {} game:1",
     "/challenge team:{} @bob",
     "/challenge vs:{}",
+    "/match {}",
+    "/match create team:Rooks vs:{}",
+    "/match create team:{} vs:Knights server:{}",
+    "/match create team:Rooks vs:Knights boards:{}",
+    "/match join {}",
+    "/rencontre voir {}",
     "{} e4",
     "/{}",
 ];

@@ -849,8 +849,9 @@ async fn two_processes_split_the_shards() {
         "Discord would refuse the commands: {registered:?}"
     );
     let commands = registered.json.as_array().cloned().unwrap_or_default();
-    // /move, /takeback, /review, /puzzle, /team, /vote, /chess, /tournament.
-    assert_eq!(commands.len(), 8, "{commands:?}");
+    // /move, /takeback, /review, /puzzle, /team, /vote, /match, /chess,
+    // /tournament.
+    assert_eq!(commands.len(), 9, "{commands:?}");
     for command in &commands {
         assert_eq!(command["contexts"], json!([0]), "{}", command["name"]);
     }

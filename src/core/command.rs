@@ -10,7 +10,9 @@
 //! `@name` words name a user, `"..."` groups words (for a FEN), and other
 //! words are positional arguments.
 
+mod team_match;
 mod tournament;
+pub use team_match::{DEFAULT_BOARDS, MAX_SERVER_ID, MatchCommand, NewMatchWish};
 pub use tournament::{
     NewTournamentWish, TournamentCommand, system_from_word, tie_breaks_from_words,
 };
@@ -38,7 +40,7 @@ pub const MAX_USER_REF: usize = 100;
 
 /// Every command name [`parse`] knows (aliases included), for adapters that
 /// must recognise a command in free text and for tests that must cover them all.
-pub const NAMES: [&str; 35] = [
+pub const NAMES: [&str; 36] = [
     "challenge",
     "accept",
     "decline",
@@ -74,12 +76,13 @@ pub const NAMES: [&str; 35] = [
     "puzzle",
     "team",
     "vote",
+    "match",
 ];
 
 /// French command words (written in Matrix rooms and the console as on
 /// Discord, where they are the commands' French names), with and without
 /// accents, and the command each stands for. `tournoi` is in [`NAMES`].
-pub const FRENCH_NAMES: [(&str, &str); 37] = [
+pub const FRENCH_NAMES: [(&str, &str); 38] = [
     ("defi", "challenge"),
     ("défi", "challenge"),
     ("accepter", "accept"),
@@ -117,6 +120,7 @@ pub const FRENCH_NAMES: [(&str, &str); 37] = [
     ("equipe", "team"),
     ("équipe", "team"),
     ("voter", "vote"),
+    ("rencontre", "match"),
 ];
 
 /// What a player does with their leave.
@@ -305,6 +309,8 @@ pub enum Command {
     Team(TeamAction),
     /// A vote chess challenge (`/challenge team:<name> …` or `vs:<team>`).
     TeamChallenge(Box<TeamChallenge>),
+    /// A team match: create, accept, join, start, withdraw, show.
+    Match(MatchCommand),
     /// A team member's vote on the team's move.
     Vote {
         choice: VoteChoice,
@@ -430,6 +436,7 @@ impl Command {
             | Command::Review { .. }
             | Command::Puzzle(PuzzleAction::Solvers)
             | Command::Team(TeamAction::List)
+            | Command::Match(MatchCommand::Show { .. })
             | Command::Tournament(
                 TournamentCommand::Pairings { .. } | TournamentCommand::Standings { .. },
             ) => true,
@@ -454,6 +461,7 @@ impl Command {
             | Command::Team(_)
             | Command::TeamChallenge(_)
             | Command::Vote { .. }
+            | Command::Match(_)
             | Command::Tournament(_) => false,
         }
     }
@@ -670,6 +678,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         }
         "team" => parse_team(&mut words)?,
         "vote" => parse_vote(&mut words)?,
+        "match" => team_match::parse(&mut words)?,
         other => return Err(CommandError::Unknown(bounded(other))),
     };
     words.finish()?;

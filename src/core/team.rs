@@ -1,5 +1,6 @@
 //! Teams: named sets of a server's members that play vote chess (see
-//! [`super::vote`]). Only what a team's name may be lives here.
+//! [`super::vote`]) and team matches. What a team's name may be, and the
+//! two sides of a match, live here.
 
 /// The longest team name, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -50,6 +51,41 @@ impl TeamName {
     /// team names are unique by.
     pub fn key(&self) -> String {
         self.0.to_lowercase()
+    }
+}
+
+/// The most boards a team match may have (two games each).
+pub const MAX_MATCH_BOARDS: u32 = 50;
+
+/// A side of a team match: the team that proposed it (its games live in
+/// its channel) or the team challenged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MatchSide {
+    Home,
+    Away,
+}
+
+impl MatchSide {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchSide::Home => "home",
+            MatchSide::Away => "away",
+        }
+    }
+
+    pub fn from_name(text: &str) -> Option<MatchSide> {
+        match text {
+            "home" => Some(MatchSide::Home),
+            "away" => Some(MatchSide::Away),
+            _ => None,
+        }
+    }
+
+    pub fn other(self) -> MatchSide {
+        match self {
+            MatchSide::Home => MatchSide::Away,
+            MatchSide::Away => MatchSide::Home,
+        }
     }
 }
 

@@ -239,6 +239,17 @@ discord-cmd-openings = This server's most played openings and how they scored
 discord-cmd-review = An engine review of a finished game: accuracy, mistakes, evaluation graph
 discord-cmd-team = This server's teams, which play vote chess: list, create, join, leave, delete
 discord-cmd-vote = Your vote on your team's move, seen only by you until the move is played
+discord-cmd-match = Matches between two teams, here or on another server: create, accept, join, start, withdraw, show
+discord-opt-match = The match's number (this server's latest by default)
+discord-opt-against = The team your team plays
+discord-opt-server = The other team's server id, if it is not this one
+discord-opt-boards = The most boards, two games each (4 by default)
+discord-choice-match_show = Show the table
+discord-choice-match_create = Propose a match
+discord-choice-match_accept = Accept it for your team
+discord-choice-match_join = Sign up
+discord-choice-match_start = Start it
+discord-choice-match_withdraw = Withdraw (your running games are lost)
 discord-opt-team = The team's name
 discord-opt-vs = A vote game against this team
 discord-opt-change_vote = Whether a member may change their vote before the move (default: yes)
@@ -518,7 +529,7 @@ taken-back = { $plies ->
 refused-nothing_to_take_back = You have no move to take back.
 refused-takeback_already_requested = A takeback is already asked for in this game.
 refused-no_takeback_request = There is no takeback to answer.
-refused-takeback_not_allowed = Takebacks are for casual games only: never in rated, tournament or ladder games.
+refused-takeback_not_allowed = Takebacks are for casual games only: never in rated, tournament, ladder or team match games.
 
 ## Engine reviews of finished games (/review)
 review-no-finished-game = You have no finished game in this channel to review; name one with game:N.
@@ -624,3 +635,63 @@ vote-tally-move = { $san } { $votes }
 vote-tally-resign = resign { $votes }
 vote-tally-accept = accept the draw { $votes }
 vote-tally-offers = { $votes } with a draw offer
+match-created = Team match #{ $match } proposed: { $home } against { $away }, up to { $boards } boards of two games each (one with each colour), { $time }. { $elsewhere ->
+    [yes] A member of { $away } accepts it on their server with /match accept { $match }, in the channel they will play from.
+   *[other] A member of { $away } accepts it with /match accept { $match }, in the channel they will play from.
+} Members of both teams sign up with /match join { $match }.
+match-not-found = There is no team match #{ $match } here.
+match-none = There is no team match here yet. Propose one with /match create team:<your team> vs:<their team> [server:<their server's id>] boards:4.
+match-server-unknown = I am not in a server { $server } here, or nobody has used me there yet.
+match-team-not-found = There is no team named { $team } on that server.
+match-accepted-already = Team match #{ $match } ({ $home } against { $away }) was already accepted.
+match-accept-refused = Only a member of { $away } (or a moderator), on their own server, can accept team match #{ $match }.
+match-accepted = { $player } accepted team match #{ $match } for { $away }: { $home } against { $away }. Members of both teams sign up with /match join { $match }.
+match-signup-closed = Sign-up for team match #{ $match } ({ $home } against { $away }) is closed.
+match-join-not-member = Only members of { $home } or { $away } sign up for team match #{ $match }, each on their team's server.
+match-join-both = You are in both { $home } and { $away }: you cannot sign up for team match #{ $match }.
+match-already-joined = You are already signed up for team match #{ $match }.
+match-joined = { $player } signed up for { $team } in team match #{ $match } ({ $count ->
+    [one] { $count } player
+   *[other] { $count } players
+} so far).
+match-not-accepted = Team match #{ $match } waits for { $away } to accept it.
+match-start-refused = Only the member who proposed team match #{ $match } or a moderator of its server can start it.
+match-too-few = Team match #{ $match } needs at least one player signed up on each side.
+match-started = Team match #{ $match } starts: { $home } against { $away } on { $boards ->
+    [one] { $boards } board
+   *[other] { $boards } boards
+}, paired by rating, two games a board:
+match-board-line = Board { $board }: game #{ $game }, { $white } ({ $white_rating }) with White against { $black } ({ $black_rating })
+match-not-joined = You are not signed up for team match #{ $match }.
+match-withdrawn = { $player } withdrew from team match #{ $match }.
+match-withdrawn-forfeits = { $player } withdrew from team match #{ $match }: { $count ->
+    [one] { $count } game still running is lost
+   *[other] { $count } games still running are lost
+}.
+match-table-header = Team match #{ $match }: { $home } { $home_points } – { $away_points } { $away } ({ $state ->
+    [proposed] waiting for { $away } to accept
+    [signup] sign-up open
+    [running] { $running ->
+        [one] { $running } game running
+       *[other] { $running } games running
+    }
+   *[other] over
+})
+match-signed-up = { $team }: { $count ->
+    [0] nobody signed up yet
+    [one] { $count } player signed up: { $players }
+   *[other] { $count } players signed up: { $players }
+}
+match-score = Team match #{ $match }: { $home } { $home_points } – { $away_points } { $away } ({ $running ->
+    [one] { $running } game running
+   *[other] { $running } games running
+}).
+match-result = Team match #{ $match } is over: { $home } { $home_points } – { $away_points } { $away }. { $drawn ->
+    [yes] The match is drawn.
+   *[other] { $winner } win the match.
+}
+match-png-title = Team match
+match-png-header-board = Board
+match-png-header-first = Game 1
+match-png-header-second = Game 2
+match-png-header-score = Score

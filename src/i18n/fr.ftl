@@ -276,6 +276,17 @@ discord-cmd-openings = Les ouvertures les plus jouées du serveur et leurs score
 discord-cmd-review = Analyse d’une partie terminée par le moteur : précision, erreurs, graphique
 discord-cmd-team = Les équipes du serveur, qui jouent en consultation : liste, créer, rejoindre, quitter, supprimer
 discord-cmd-vote = Votre vote sur le coup de votre équipe, visible par vous seul jusqu’au coup
+discord-cmd-match = Rencontres entre équipes, ici ou sur un autre serveur : créer, accepter, rejoindre, lancer, voir…
+discord-opt-match = Le numéro de la rencontre (la dernière du serveur par défaut)
+discord-opt-against = L’équipe que votre équipe affronte
+discord-opt-server = L’id du serveur de l’autre équipe, si ce n’est pas celui-ci
+discord-opt-boards = Le nombre maximal d’échiquiers, deux parties chacun (4 par défaut)
+discord-choice-match_show = Voir le tableau
+discord-choice-match_create = Proposer une rencontre
+discord-choice-match_accept = L’accepter pour votre équipe
+discord-choice-match_join = S’inscrire
+discord-choice-match_start = La lancer
+discord-choice-match_withdraw = Se retirer (vos parties en cours sont perdues)
 discord-opt-team = Le nom de l’équipe
 discord-opt-vs = Une partie en consultation contre cette équipe
 discord-opt-change_vote = Un membre peut-il changer son vote avant le coup (par défaut : oui)
@@ -609,7 +620,7 @@ taken-back = { $plies ->
 refused-nothing_to_take_back = Vous n’avez pas de coup à reprendre.
 refused-takeback_already_requested = Une reprise est déjà demandée dans cette partie.
 refused-no_takeback_request = Il n’y a pas de reprise à accepter ou refuser.
-refused-takeback_not_allowed = Les reprises de coup sont réservées aux parties amicales : jamais dans les parties classées, de tournoi ou d’échelle.
+refused-takeback_not_allowed = Les reprises de coup sont réservées aux parties amicales : jamais dans les parties classées, de tournoi, d’échelle ou de rencontre par équipes.
 
 ## Analyse des parties terminées par le moteur (/review)
 review-no-finished-game = Vous n’avez pas de partie terminée à analyser dans ce salon ; désignez-en une avec game:N.
@@ -733,3 +744,66 @@ vote-tally-move = { $san } { $votes }
 vote-tally-resign = abandon { $votes }
 vote-tally-accept = accepter la nulle { $votes }
 vote-tally-offers = { $votes } avec proposition de nulle
+match-created = Rencontre par équipes n° { $match } proposée : { $home } contre { $away }, jusqu’à { $boards ->
+    [one] { $boards } échiquier
+   *[other] { $boards } échiquiers
+} de deux parties (une avec chaque couleur), { $time }. { $elsewhere ->
+    [yes] Un membre de l’équipe { $away } l’accepte sur son serveur avec /match accepter { $match }, dans le salon d’où son équipe jouera.
+   *[other] Un membre de l’équipe { $away } l’accepte avec /match accepter { $match }, dans le salon d’où son équipe jouera.
+} Les membres des deux équipes s’inscrivent avec /match rejoindre { $match }.
+match-not-found = Il n’y a pas de rencontre par équipes n° { $match } ici.
+match-none = Pas encore de rencontre par équipes ici. Proposez-en une avec /match creer equipe:<votre équipe> contre:<l’autre équipe> [serveur:<id de son serveur>] echiquiers:4.
+match-server-unknown = Je ne suis pas sur un serveur { $server } ici, ou personne ne m’y a encore utilisé.
+match-team-not-found = Aucune équipe ne s’appelle { $team } sur ce serveur.
+match-accepted-already = La rencontre n° { $match } ({ $home } contre { $away }) a déjà été acceptée.
+match-accept-refused = Seul un membre de l’équipe { $away } (ou un modérateur), sur son propre serveur, peut accepter la rencontre n° { $match }.
+match-accepted = { $player } a accepté la rencontre n° { $match } pour l’équipe { $away } : { $home } contre { $away }. Les membres des deux équipes s’inscrivent avec /match rejoindre { $match }.
+match-signup-closed = Les inscriptions à la rencontre n° { $match } ({ $home } contre { $away }) sont closes.
+match-join-not-member = Seuls les membres des équipes { $home } et { $away } s’inscrivent à la rencontre n° { $match }, chacun sur le serveur de son équipe.
+match-join-both = Vous êtes dans les deux équipes, { $home } et { $away } : vous ne pouvez pas vous inscrire à la rencontre n° { $match }.
+match-already-joined = Vous êtes déjà inscrit à la rencontre n° { $match }.
+match-joined = { $player } s’est inscrit pour l’équipe { $team } à la rencontre n° { $match } ({ $count ->
+    [one] { $count } joueur
+   *[other] { $count } joueurs
+} pour l’instant).
+match-not-accepted = La rencontre n° { $match } attend que l’équipe { $away } l’accepte.
+match-start-refused = Seul le membre qui a proposé la rencontre n° { $match } ou un modérateur de son serveur peut la lancer.
+match-too-few = La rencontre n° { $match } demande au moins un joueur inscrit de chaque côté.
+match-started = La rencontre n° { $match } commence : { $home } contre { $away } sur { $boards ->
+    [one] { $boards } échiquier
+   *[other] { $boards } échiquiers
+}, appariés par classement, deux parties par échiquier :
+match-board-line = Échiquier { $board } : partie n° { $game }, { $white } ({ $white_rating }) avec les Blancs contre { $black } ({ $black_rating })
+match-not-joined = Vous n’êtes pas inscrit à la rencontre n° { $match }.
+match-withdrawn = { $player } s’est retiré de la rencontre n° { $match }.
+match-withdrawn-forfeits = { $player } s’est retiré de la rencontre n° { $match } : { $count ->
+    [one] { $count } partie encore en cours est perdue
+   *[other] { $count } parties encore en cours sont perdues
+}.
+match-table-header = Rencontre par équipes n° { $match } : { $home } { $home_points } – { $away_points } { $away } ({ $state ->
+    [proposed] en attente de l’acceptation de l’équipe { $away }
+    [signup] inscriptions ouvertes
+    [running] { $running ->
+        [one] { $running } partie en cours
+       *[other] { $running } parties en cours
+    }
+   *[other] terminée
+})
+match-signed-up = { $team } : { $count ->
+    [0] personne d’inscrit pour l’instant
+    [one] { $count } joueur inscrit : { $players }
+   *[other] { $count } joueurs inscrits : { $players }
+}
+match-score = Rencontre n° { $match } : { $home } { $home_points } – { $away_points } { $away } ({ $running ->
+    [one] { $running } partie en cours
+   *[other] { $running } parties en cours
+}).
+match-result = La rencontre par équipes n° { $match } est terminée : { $home } { $home_points } – { $away_points } { $away }. { $drawn ->
+    [yes] La rencontre est nulle.
+   *[other] L’équipe { $winner } remporte la rencontre.
+}
+match-png-title = Rencontre par équipes
+match-png-header-board = Échiquier
+match-png-header-first = Partie 1
+match-png-header-second = Partie 2
+match-png-header-score = Score

@@ -112,10 +112,12 @@ impl Service {
                 ),
             ],
         );
+        // An away player of a team match is reminded in their own channel.
+        let channel = self.channel_of_player(&record, player.id).await?;
         let reply = match player.notify {
             crate::storage::Notify::Off => None,
             notify => Some(Reply {
-                channel: record.channel.clone(),
+                channel,
                 to: names.mention(game.turn()),
                 direct: notify == crate::storage::Notify::Direct,
                 text,

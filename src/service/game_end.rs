@@ -1,10 +1,11 @@
-//! What a game's end moves besides the game: both ratings, the ladder and
-//! its tournament, all in the commit that ends it. A move, a resignation,
+//! What a game's end moves besides the game: both ratings, the ladder,
+//! its tournament and its team match, all in the commit that ends it. A move, a resignation,
 //! a draw and a flag fall end games the same way through [`GameEnd`].
 
 use chrono::{DateTime, Utc};
 
 use super::ladder::Settlement;
+use super::matches::MatchProgress;
 use super::tournament_flow::Announcements;
 use super::{Failure, Reply, Service};
 use crate::core::notation::Lang;
@@ -17,8 +18,12 @@ pub(super) struct GameEnd {
     tournament_changes: Vec<TournamentChange>,
     /// Announced once the commit has given new tournament games their ids.
     announcements: Option<Announcements>,
-    /// Sentences for the reply that tells the end (ratings, ladder).
+    /// Sentences for the reply that tells the end (ratings, ladder, a
+    /// team match's score).
     lines: Vec<String>,
+    /// A team match game's messages for the other side, and its match's
+    /// move on (see `matches`).
+    team_match: Option<MatchProgress>,
 }
 
 impl Service {
@@ -39,6 +44,7 @@ impl Service {
         if let Some(settlement) = &settlement {
             lines.push(self.settlement_text(lang, settlement));
         }
+        let team_match = self.match_progress(record, state, lang, &mut lines).await?;
         let (tournament_changes, announcements) =
             match self.after_tournament_game(record, state, lang, now).await? {
                 Some((changes, notes)) => (changes, Some(notes)),
@@ -50,6 +56,7 @@ impl Service {
             tournament_changes,
             announcements,
             lines,
+            team_match,
         })
     }
 }
@@ -58,7 +65,9 @@ impl GameEnd {
     /// Whether working it out read a ladder or a running tournament (whose
     /// other games' ends it depends on), not just its players' ratings.
     pub(super) fn touches_competition(&self) -> bool {
-        self.settlement.is_some() || self.announcements.is_some()
+        self.settlement.is_some()
+            || self.announcements.is_some()
+            || self.team_match.as_ref().is_some_and(|m| m.change.is_some())
     }
 
     /// Puts the writes into `commit` and the sentences under `reply`'s text;
@@ -78,10 +87,17 @@ impl GameEnd {
             settlement.add_to(commit);
         }
         commit.tournament_changes = self.tournament_changes;
+        let mut team_match = self.team_match;
+        if let Some(change) = team_match.as_mut().and_then(|m| m.change.take()) {
+            commit.match_changes.push(change);
+        }
         let announcements = self.announcements;
         move |committed, mut replies| {
             if let Some(notes) = announcements {
                 replies.extend(notes.render(committed));
+            }
+            if let Some(progress) = team_match {
+                progress.spread(&mut replies);
             }
             replies
         }

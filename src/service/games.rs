@@ -277,8 +277,9 @@ impl Service {
         ongoing_only: bool,
     ) -> Result<Pick, Failure> {
         if let Some(id) = game_id {
+            // A game of this server, or a team match game of its away side's.
             return match self.store.game(id).await? {
-                Some(record) if record.server_id == ctx.server.id => {
+                Some(record) if self.reachable(ctx, &record).await? => {
                     Ok(Pick::Game(self.loaded(record)?, true))
                 }
                 _ => {

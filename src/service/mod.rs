@@ -31,6 +31,7 @@ mod import;
 mod info;
 mod ladder;
 mod leave;
+mod matches;
 mod moderation;
 mod notes;
 mod notifier;
@@ -207,7 +208,7 @@ pub struct GameEvent {
     pub event: Event,
 }
 
-/// A tournament's pairing news, by player name.
+/// A tournament's or team match's pairing news, by player name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TournamentEvent {
@@ -224,6 +225,26 @@ pub enum TournamentEvent {
         player: String,
         /// What the bye is worth: 1, 0.5 or 0.
         points: f64,
+    },
+    /// A team match's game, created at its start.
+    MatchPairing {
+        #[serde(rename = "match")]
+        team_match: i64,
+        board: u32,
+        game: i64,
+        white: String,
+        black: String,
+        /// Whether the home team's player has White.
+        home_white: bool,
+    },
+    /// A team match's final score, when its last game ended.
+    MatchResult {
+        #[serde(rename = "match")]
+        team_match: i64,
+        home: String,
+        away: String,
+        home_points: f64,
+        away_points: f64,
     },
 }
 
@@ -593,6 +614,7 @@ impl Service {
             Command::Team(action) => self.team_act(ctx, action, now).await,
             Command::TeamChallenge(wish) => self.team_challenge(ctx, wish, now).await,
             Command::Vote { choice, game } => self.vote(ctx, choice, *game, now).await,
+            Command::Match(act) => self.match_act(ctx, act, now).await,
         }
     }
 

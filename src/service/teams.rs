@@ -77,11 +77,26 @@ impl Service {
                     let text = self.text(ctx, "team-not-member", &args);
                     return Ok(vec![self.private(ctx, text)]);
                 };
-                let change = TeamChange::Leave {
-                    team: team.id,
-                    player: ctx.player.id,
+                // Leaving withdraws from the team's matches (as chess.com's
+                // clubs do): games still running are lost.
+                let withdrawal = self.leaving_team(ctx, team.id, now).await?;
+                let commit = Commit {
+                    act_key: ctx.act_key.clone(),
+                    team_change: Some(TeamChange::Leave {
+                        team: team.id,
+                        player: ctx.player.id,
+                    }),
+                    game_updates: withdrawal.game_updates,
+                    match_changes: withdrawal.match_changes,
+                    ..Commit::default()
                 };
-                self.commit_team(ctx, change, "team-left", &team, now).await
+                let args = [
+                    ("team", Arg::from(team.name.as_str())),
+                    ("player", Arg::from(ctx.player.display_name.as_str())),
+                ];
+                let mut replies = vec![self.public(ctx, None, self.text(ctx, "team-left", &args))];
+                replies.extend(withdrawal.replies);
+                self.commit_replies(ctx, commit, now, replies).await
             }
             TeamAction::Delete(name) => {
                 let Some(team) = self.named_team(ctx, name).await? else {
@@ -199,7 +214,7 @@ impl Service {
         Ok(self.store.team_by_name(ctx.server.id, &name.key()).await?)
     }
 
-    fn no_such_team(&self, ctx: &Context, name: &TeamName) -> Reply {
+    pub(super) fn no_such_team(&self, ctx: &Context, name: &TeamName) -> Reply {
         let args = [("team", Arg::from(name.as_str()))];
         self.private(ctx, self.text(ctx, "team-not-found", &args))
     }

@@ -127,6 +127,10 @@ const SHARED: &[(&str, &str)] = &[
         "0020_teams",
         include_str!("../../migrations/shared/0020_teams.sql"),
     ),
+    (
+        "0021_team_matches",
+        include_str!("../../migrations/shared/0021_team_matches.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

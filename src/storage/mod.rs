@@ -39,6 +39,7 @@ mod queries;
 pub mod sql;
 pub mod sqlite;
 mod store;
+mod team_match;
 mod tournament;
 pub mod transfer;
 
@@ -66,6 +67,9 @@ pub use crate::core::choices::{ColorChoice, Notify};
 pub use ladder::{
     IdleRung, LadderEntry, LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow,
     LadderWrite, NewLadderMatch,
+};
+pub use team_match::{
+    MatchChange, MatchEntrant, MatchGameRow, MatchRow, MatchSide, MatchState, MatchTeam, NewMatch,
 };
 pub use tournament::{
     DueTournament, EntrantRow, NewPairing, NewTournament, PairingRow, PairingScore, TieBreak,
@@ -600,6 +604,8 @@ pub struct Commit {
     pub team_change: Option<TeamChange>,
     /// A team member's vote (cast, or changed when allowed).
     pub vote: Option<NewVote>,
+    /// Team match writes, in order.
+    pub match_changes: Vec<MatchChange>,
     /// The act's answer holds notices to deliver after the commit (see
     /// [`Outgoing`]); needs an `act_key`.
     pub outgoing: Option<Outgoing>,
@@ -846,4 +852,8 @@ pub struct Committed {
     pub tournament_games: Vec<i64>,
     /// The team a `TeamChange::Create` made.
     pub team_id: Option<i64>,
+    /// The match a `MatchChange::Create` made.
+    pub match_id: Option<i64>,
+    /// The games a `MatchChange::Start` created, in its order.
+    pub match_games: Vec<i64>,
 }

@@ -457,7 +457,7 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 25] = [
+    const TABLES: [&str; 28] = [
         "acts",
         "challenges",
         "channels",
@@ -468,6 +468,8 @@ mod tests {
         "ladder_rungs",
         "ladders",
         "leaves",
+        "match_games",
+        "match_players",
         "moves",
         "players",
         "private_notes",
@@ -477,6 +479,7 @@ mod tests {
         "ratings",
         "reviews",
         "servers",
+        "team_matches",
         "team_members",
         "teams",
         "tournament_entrants",

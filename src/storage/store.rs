@@ -11,16 +11,17 @@ use serde::Serialize;
 
 use super::postgres::{self, PgStore, conn::PgConn};
 use super::queries::{
-    commit, games, identity, ladder, outbox, ratings, reviews, schedule, teams, tournaments,
+    commit, games, identity, ladder, matches, outbox, ratings, reviews, schedule, teams,
+    tournaments,
 };
 use super::sql::ready;
 use super::sqlite::{SqliteStore, conn::SqliteConn};
 use super::{
     ActRequest, ChallengeRow, ChannelRow, Commit, Committed, DueGame, DueTournament, EntrantRow,
     FinishedGame, GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow,
-    NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform, PlayerRow, PrivateNote, Puzzle,
-    PuzzleSolver, QueuedNotices, RatingPoint, RatingRow, Result, ServerDefaults, ServerRow,
-    StandingRow, StoredReview, TeamRow, TournamentRow, VoteRow,
+    MatchEntrant, MatchGameRow, MatchRow, NoticeProgress, NoticeTrouble, OpenedAct, PairingRow,
+    Platform, PlayerRow, PrivateNote, Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow,
+    Result, ServerDefaults, ServerRow, StandingRow, StoredReview, TeamRow, TournamentRow, VoteRow,
 };
 use crate::core::game::PlayerId;
 use crate::core::variant::Variant;
@@ -241,6 +242,45 @@ impl Store {
         reading!(self, |c| reviews::puzzle_solvers(c, server_id, limit))
     }
 
+    /// The server `platform_id` of `platform`, if the bot has seen it.
+    pub async fn find_server(
+        &self,
+        platform: Platform,
+        platform_id: &str,
+    ) -> Result<Option<ServerRow>> {
+        reading!(self, |c| identity::find_server(c, platform, platform_id))
+    }
+
+    /// Team match `id`.
+    pub async fn team_match(&self, id: i64) -> Result<Option<MatchRow>> {
+        reading!(self, |c| matches::team_match(c, id))
+    }
+
+    /// The latest team match of a server, home or away.
+    pub async fn latest_match(&self, server_id: i64) -> Result<Option<MatchRow>> {
+        reading!(self, |c| matches::latest_match(c, server_id))
+    }
+
+    /// The team match a game belongs to, if any.
+    pub async fn match_of_game(&self, game_id: i64) -> Result<Option<MatchRow>> {
+        reading!(self, |c| matches::match_of_game(c, game_id))
+    }
+
+    /// The matches not over `player` signed up for with a team.
+    pub async fn matches_joined(&self, team_id: i64, player: PlayerId) -> Result<Vec<MatchRow>> {
+        reading!(self, |c| matches::matches_joined(c, team_id, player))
+    }
+
+    /// The members signed up for a match, in their order of sign-up.
+    pub async fn match_entrants(&self, match_id: i64) -> Result<Vec<MatchEntrant>> {
+        reading!(self, |c| matches::entrants(c, match_id))
+    }
+
+    /// A match's games, by board.
+    pub async fn match_games(&self, match_id: i64) -> Result<Vec<MatchGameRow>> {
+        reading!(self, |c| matches::games(c, match_id))
+    }
+
     /// The team of server `server_id` whose name in lower case is `key`.
     pub async fn team_by_name(&self, server_id: i64, key: &str) -> Result<Option<TeamRow>> {
         reading!(self, |c| teams::team_by_name(c, server_id, key))
@@ -302,7 +342,7 @@ impl Store {
         reading!(self, |c| teams::votes_changeable(c, game_id))
     }
 
-    /// Whether game `id` belongs to a tournament or a ladder match.
+    /// Whether game `id` belongs to a tournament, a ladder match or a team match.
     pub async fn in_competition(&self, id: i64) -> Result<bool> {
         reading!(self, |c| games::in_competition(c, id))
     }

@@ -48,6 +48,7 @@ macro_rules! store_suite {
             private_notes_are_read_by_their_writer_only,
             reviews_and_puzzles_are_kept,
             teams_and_votes_are_kept,
+            team_matches_keep_sign_ups_games_and_versions,
             a_takeback_shortens_the_stored_score,
             acts_open_in_one_call,
             the_only_game_in_a_channel_is_found_by_version,
@@ -1595,6 +1596,212 @@ pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
         "kept with its games"
     );
     assert_eq!(store.game(game).await?.expect("kept").white, team.player);
+    Ok(())
+}
+
+/// A team match between two servers: proposed, accepted in the away
+/// channel, signed up (again after a withdrawal, in a new order), started
+/// with its games in one commit, and moved on by each game's end; stale
+/// versions and changes out of turn are conflicts. The away channel lists
+/// its player's match games as its own.
+pub async fn team_matches_keep_sign_ups_games_and_versions(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let away_server = store
+        .ensure_server(Platform::Console, "other club", &defaults(), t(0))
+        .await?;
+    let away_channel = store.ensure_channel(away_server.id, "hall").await?;
+    let team = |server_id: i64, name: &str, by: PlayerId| Commit {
+        team_change: Some(TeamChange::Create {
+            server_id,
+            platform: Platform::Console,
+            name: name.to_owned(),
+            name_key: name.to_lowercase(),
+            created_by: by,
+            at: t(1),
+        }),
+        ..Commit::default()
+    };
+    let apply = |changes: Vec<MatchChange>, at: i64| {
+        let commit = Commit {
+            match_changes: changes,
+            ..Commit::default()
+        };
+        store.commit(commit, t(at), |_| ())
+    };
+    let (rooks, ()) = store
+        .commit(team(w.server.id, "Rooks", w.alice.id), t(1), |_| ())
+        .await?;
+    let (knights, ()) = store
+        .commit(team(away_server.id, "Knights", w.bob.id), t(1), |_| ())
+        .await?;
+    let (rooks, knights) = (rooks.team_id.expect("team"), knights.team_id.expect("team"));
+    let (made, ()) = apply(
+        vec![MatchChange::Create(NewMatch {
+            home_server_id: w.server.id,
+            home_channel_id: w.channel.id,
+            home_team_id: rooks,
+            away_server_id: away_server.id,
+            away_team_id: knights,
+            boards: 4,
+            time_control: "3d".to_owned(),
+            created_by: w.alice.id,
+            at: t(2),
+        })],
+        2,
+    )
+    .await?;
+    let id = made.match_id.expect("a match");
+    let row = store.team_match(id).await?.expect("stored");
+    assert_eq!(row.state, MatchState::Proposed);
+    assert_eq!(row.home.channel, Some((w.channel.id, "main".to_owned())));
+    assert_eq!(row.away.channel, None);
+    assert_eq!(
+        (row.home.team_name.as_str(), row.away.team_name.as_str()),
+        ("Rooks", "Knights")
+    );
+    assert_eq!(row.side_on(away_server.id), Some(MatchSide::Away));
+    assert_eq!(store.latest_match(away_server.id).await?, Some(row.clone()));
+    // A team with a match is kept.
+    assert!(store.team_plays(rooks).await?);
+
+    let accept = |version: i64| MatchChange::Accept {
+        id,
+        expected_version: version,
+        away_channel_id: away_channel.id,
+    };
+    assert!(matches!(
+        apply(vec![accept(5)], 3).await,
+        Err(StorageError::Conflict)
+    ));
+    apply(vec![accept(row.version)], 3).await?;
+    assert!(matches!(
+        apply(vec![accept(row.version + 1)], 3).await,
+        Err(StorageError::Conflict)
+    ));
+    let join = |player: PlayerId, side: MatchSide, at: i64| MatchChange::Join {
+        id,
+        player,
+        side,
+        at: t(at),
+    };
+    apply(vec![join(w.alice.id, MatchSide::Home, 4)], 4).await?;
+    apply(vec![join(w.bob.id, MatchSide::Away, 4)], 4).await?;
+    apply(vec![join(w.carol.id, MatchSide::Away, 5)], 5).await?;
+    let twice = apply(vec![join(w.bob.id, MatchSide::Away, 6)], 6).await;
+    assert!(matches!(twice, Err(StorageError::Conflict)), "{twice:?}");
+    let withdraw = MatchChange::Withdraw {
+        id,
+        player: w.bob.id,
+        at: t(6),
+    };
+    apply(vec![withdraw.clone()], 6).await?;
+    assert!(matches!(
+        apply(vec![withdraw], 6).await,
+        Err(StorageError::Conflict)
+    ));
+    // Back again: signed up after carol now.
+    apply(vec![join(w.bob.id, MatchSide::Away, 7)], 7).await?;
+    let entrants = store.match_entrants(id).await?;
+    let order: Vec<(PlayerId, MatchSide, bool)> = entrants
+        .iter()
+        .map(|e| (e.player, e.side, e.withdrawn_at.is_some()))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            (w.alice.id, MatchSide::Home, false),
+            (w.carol.id, MatchSide::Away, false),
+            (w.bob.id, MatchSide::Away, false),
+        ]
+    );
+
+    let row = store.team_match(id).await?.expect("stored");
+    assert_eq!(row.state, MatchState::SignUp);
+    assert_eq!(row.away.channel, Some((away_channel.id, "hall".to_owned())));
+    let game = |white: PlayerId, black: PlayerId| NewGame {
+        rated: false,
+        ..new_game(&w, white, black)
+    };
+    let start = |version: i64| MatchChange::Start {
+        id,
+        expected_version: version,
+        games: vec![
+            (1, game(w.alice.id, w.carol.id)),
+            (1, game(w.carol.id, w.alice.id)),
+        ],
+        at: t(8),
+    };
+    assert!(matches!(
+        apply(vec![start(row.version - 1)], 8).await,
+        Err(StorageError::Conflict)
+    ));
+    let (started, ()) = apply(vec![start(row.version)], 8).await?;
+    let [first, second] = started.match_games[..] else {
+        panic!("two games: {started:?}");
+    };
+    // Sign-up is closed once started.
+    let late = apply(vec![join(w.bob.id, MatchSide::Away, 9)], 9).await;
+    assert!(matches!(late, Err(StorageError::Conflict)), "{late:?}");
+    let games = store.match_games(id).await?;
+    let boards: Vec<(i64, u32, PlayerId, PlayerId)> = games
+        .iter()
+        .map(|g| (g.game_id, g.board, g.white, g.black))
+        .collect();
+    assert_eq!(
+        boards,
+        [
+            (first, 1, w.alice.id, w.carol.id),
+            (second, 1, w.carol.id, w.alice.id)
+        ]
+    );
+    assert_eq!(store.match_of_game(second).await?.map(|m| m.id), Some(id));
+    assert_eq!(store.match_of_game(first + 100).await?, None);
+    // The away channel lists carol's match games; the home channel too.
+    let away = store
+        .games_in_channel(away_channel.id, w.carol.id, true)
+        .await?;
+    assert_eq!(ids(&away), [second, first]);
+    let home = store
+        .games_in_channel(w.channel.id, w.carol.id, true)
+        .await?;
+    assert_eq!(ids(&home), [second, first]);
+    assert!(
+        store
+            .games_in_channel(away_channel.id, w.bob.id, true)
+            .await?
+            .is_empty()
+    );
+
+    let row = store.team_match(id).await?.expect("stored");
+    assert_eq!(row.state, MatchState::Running);
+    let ended = |version: i64, over: bool| MatchChange::GameEnded {
+        id,
+        expected_version: version,
+        over_at: over.then(|| t(10)),
+    };
+    finish(store, first, GameResult::WhiteWins, 9).await?;
+    apply(vec![ended(row.version, false)], 9).await?;
+    // Another end that read the same version is refused: it must look again.
+    let stale = apply(vec![ended(row.version, true)], 10).await;
+    assert!(matches!(stale, Err(StorageError::Conflict)), "{stale:?}");
+    finish(store, second, GameResult::Draw, 10).await?;
+    apply(vec![ended(row.version + 1, true)], 10).await?;
+    let row = store.team_match(id).await?.expect("stored");
+    assert_eq!(row.state, MatchState::Over);
+    let states: Vec<GameState> = store
+        .match_games(id)
+        .await?
+        .iter()
+        .map(|g| g.state)
+        .collect();
+    assert!(
+        states.iter().all(|s| matches!(s, GameState::Over { .. })),
+        "{states:?}"
+    );
+    assert!(matches!(
+        apply(vec![ended(row.version, false)], 11).await,
+        Err(StorageError::Conflict)
+    ));
     Ok(())
 }
 

@@ -96,6 +96,11 @@ pub const TABLES: &[Table] = &[
     table("teams", 1, true, "id, server_id, name, name_key, player_id, created_by, created_at"),
     table("team_members", 2, false, "team_id, player_id, joined_at"),
     table("votes", 3, false, "game_id, ply, player_id, choice, offers_draw, voted_at, seq"),
+    table("team_matches", 1, true, "id, home_server_id, home_channel_id, home_team_id, \
+                 away_server_id, away_channel_id, away_team_id, boards, time_control, state, \
+                 created_by, created_at, started_at, ended_at, version"),
+    table("match_players", 2, false, "match_id, player_id, side, joined_at, seq, withdrawn_at"),
+    table("match_games", 1, false, "game_id, match_id, board"),
 ];
 
 /// Rows read per page.

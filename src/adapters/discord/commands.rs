@@ -15,8 +15,9 @@ use super::interactions::Options;
 use crate::core::chess960;
 use crate::core::choices::{ColorChoice, Notify};
 use crate::core::command::{
-    Command, CommandError, DrawAction, IfAction, LadderAction, LeaveAction, PuzzleAction,
-    TakebackAction, TeamAction, TeamChallenge, UserRef, VoteChoice, challenge_variant,
+    Command, CommandError, DrawAction, IfAction, LadderAction, LeaveAction, MatchCommand,
+    NewMatchWish, PuzzleAction, TakebackAction, TeamAction, TeamChallenge, UserRef, VoteChoice,
+    challenge_variant,
 };
 use crate::core::event::ClaimKind;
 use crate::core::notation::{Lang, MAX_MOVE_INPUT};
@@ -289,9 +290,100 @@ pub const VOTE: CommandSpec = CommandSpec {
     },
 };
 
+/// `/match action:<…> [match] [team] [against] [server] [boards] [time]`:
+/// team matches, read as the text commands read them.
+pub const MATCH: CommandSpec = CommandSpec {
+    name: "match",
+    fr: "rencontre",
+    options: &[
+        required(opt(
+            "action",
+            "action",
+            Kind::Choice(&[
+                "match_show",
+                "match_create",
+                "match_accept",
+                "match_join",
+                "match_start",
+                "match_withdraw",
+            ]),
+        )),
+        opt(
+            "match",
+            "rencontre",
+            Kind::Integer {
+                min: 1,
+                max: i64::MAX >> 11,
+            },
+        ),
+        opt("team", "equipe", TEAM_NAME),
+        opt("against", "adversaire", TEAM_NAME),
+        opt(
+            "server",
+            "serveur",
+            Kind::Text {
+                max: crate::core::command::MAX_SERVER_ID as u16,
+            },
+        ),
+        opt(
+            "boards",
+            "echiquiers",
+            Kind::Integer {
+                min: 1,
+                max: crate::core::team::MAX_MATCH_BOARDS as i64,
+            },
+        ),
+        opt(
+            "time",
+            "cadence",
+            Kind::Text {
+                max: MAX_TIME_CONTROL,
+            },
+        ),
+    ],
+    build: |o| {
+        let id = o.integer("match");
+        Ok(Command::Match(match o.text("action") {
+            None | Some("match_show") => MatchCommand::Show { id },
+            Some("match_create") => {
+                let server = match o.text("server").map(str::trim) {
+                    None => None,
+                    Some(id)
+                        if id.is_empty()
+                            || id.len() > crate::core::command::MAX_SERVER_ID
+                            || id.chars().any(|c| c.is_whitespace() || c.is_control()) =>
+                    {
+                        return Err(bad("server", id));
+                    }
+                    Some(id) => Some(id.to_owned()),
+                };
+                let boards = match o.integer("boards") {
+                    None => crate::core::command::DEFAULT_BOARDS,
+                    Some(n) => u32::try_from(n)
+                        .ok()
+                        .filter(|n| (1..=crate::core::team::MAX_MATCH_BOARDS).contains(n))
+                        .ok_or_else(|| bad("boards", &n.to_string()))?,
+                };
+                MatchCommand::Create(Box::new(NewMatchWish {
+                    team: team_name(o.required_text("team")?)?,
+                    versus: team_name(o.required_text("against")?)?,
+                    server,
+                    boards,
+                    time_control: o.text("time").map(str::to_owned),
+                }))
+            }
+            Some("match_accept") => MatchCommand::Accept { id },
+            Some("match_join") => MatchCommand::Join { id },
+            Some("match_start") => MatchCommand::Start { id },
+            Some("match_withdraw") => MatchCommand::Withdraw { id },
+            Some(other) => return Err(bad("action", other)),
+        }))
+    },
+};
+
 /// The commands of their own (not `/chess` subcommands, of which Discord
 /// allows 25).
-pub const SINGLES: [&CommandSpec; 6] = [&MOVE, &TAKEBACK, &REVIEW, &PUZZLE, &TEAM, &VOTE];
+pub const SINGLES: [&CommandSpec; 7] = [&MOVE, &TAKEBACK, &REVIEW, &PUZZLE, &TEAM, &VOTE, &MATCH];
 
 /// The name of the command that holds every other act.
 pub const CHESS_NAME: &str = "chess";
@@ -946,7 +1038,8 @@ mod tests {
                 assert!((1..=100).contains(&count), "{id} ({lang:?}): {count} chars");
             }
         }
-        // /move, /takeback, /review, /puzzle, /team, /vote, /chess, /tournament.
-        assert_eq!(registrations(&i18n).len(), 8);
+        // /move, /takeback, /review, /puzzle, /team, /vote, /match, /chess,
+        // /tournament.
+        assert_eq!(registrations(&i18n).len(), 9);
     }
 }

@@ -154,7 +154,8 @@ mod tests {
     use super::*;
     use crate::core::choices::ColorChoice;
     use crate::core::command::{
-        DrawAction, LadderAction, LeaveAction, TeamAction, TeamChallenge, UserRef, VoteChoice,
+        DrawAction, LadderAction, LeaveAction, MatchCommand, NewMatchWish, TeamAction,
+        TeamChallenge, UserRef, VoteChoice,
     };
     use crate::core::team::TeamName;
     use crate::core::variant::Variant;
@@ -377,6 +378,70 @@ mod tests {
             (
                 data("vote", json!([])),
                 Err(CommandError::MissingArgument("move")),
+            ),
+            (
+                data(
+                    "match",
+                    json!([
+                        { "name": "action", "type": 3, "value": "match_create" },
+                        { "name": "team", "type": 3, "value": "Rooks" },
+                        { "name": "against", "type": 3, "value": "Les  Fous" },
+                        { "name": "server", "type": 3, "value": "81234567890" },
+                        { "name": "boards", "type": 4, "value": 6 },
+                        { "name": "time", "type": 3, "value": "2d" }
+                    ]),
+                ),
+                Ok(Command::Match(MatchCommand::Create(Box::new(
+                    NewMatchWish {
+                        team: TeamName::parse("Rooks").unwrap(),
+                        versus: TeamName::parse("Les Fous").unwrap(),
+                        server: Some("81234567890".into()),
+                        boards: 6,
+                        time_control: Some("2d".into()),
+                    },
+                )))),
+            ),
+            (
+                data(
+                    "match",
+                    json!([
+                        { "name": "action", "type": 3, "value": "match_create" },
+                        { "name": "team", "type": 3, "value": "Rooks" },
+                        { "name": "against", "type": 3, "value": "Fous" },
+                        { "name": "server", "type": 3, "value": "a b" }
+                    ]),
+                ),
+                Err(CommandError::BadValue {
+                    option: "server",
+                    value: "a b".into(),
+                }),
+            ),
+            (
+                data(
+                    "match",
+                    json!([
+                        { "name": "action", "type": 3, "value": "match_create" },
+                        { "name": "team", "type": 3, "value": "Rooks" }
+                    ]),
+                ),
+                Err(CommandError::MissingArgument("against")),
+            ),
+            (
+                data(
+                    "match",
+                    json!([
+                        { "name": "action", "type": 3, "value": "match_join" },
+                        { "name": "match", "type": 4, "value": 2 }
+                    ]),
+                ),
+                Ok(Command::Match(MatchCommand::Join { id: Some(2) })),
+            ),
+            (
+                data(
+                    "match",
+                    json!([{ "name": "action", "type": 3, "value": "match_show" }]),
+                ),
+                Ok(Command::Match(MatchCommand::Show { id: None })),
             ),
             (
                 chess(

@@ -187,7 +187,7 @@ mod tests {
 
     store_suite!(optional async fresh);
 
-    const TABLES: [&str; 26] = [
+    const TABLES: [&str; 29] = [
         "acts",
         "challenges",
         "channels",
@@ -198,6 +198,8 @@ mod tests {
         "ladder_rungs",
         "ladders",
         "leaves",
+        "match_games",
+        "match_players",
         "moves",
         "players",
         "private_notes",
@@ -208,6 +210,7 @@ mod tests {
         "reviews",
         "schema_migrations",
         "servers",
+        "team_matches",
         "team_members",
         "teams",
         "tournament_entrants",

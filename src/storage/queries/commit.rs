@@ -226,6 +226,9 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
     if let Some(vote) = &commit.vote {
         super::teams::write_vote(c, vote).await?;
     }
+    for change in &commit.match_changes {
+        super::matches::write_change(c, change, now, &mut committed).await?;
+    }
     Ok(committed)
 }
 

@@ -4,6 +4,7 @@
 
 use std::sync::LazyLock;
 
+use super::matches::AWAY_GAMES_IN_CHANNEL;
 use super::rows::{self, CHALLENGE_COLUMNS, PLAYER_COLUMNS, SUMMARY_COLUMNS};
 use crate::core::event::{GameResult, parse_color};
 use crate::core::game::{DrawRules, Note, PlayerId};
@@ -127,6 +128,22 @@ fn game_record(id: i64, row: &Row, moves: Vec<MoveRow>, notes: Vec<Note>) -> Res
     })
 }
 
+/// A player's ongoing games in a channel (with the match games its away
+/// side plays there), at most two: ids, versions, and whether a player may
+/// be on leave.
+static ONGOING_IN_CHANNEL: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT g.id, g.version, EXISTS (
+             SELECT 1 FROM leaves l
+             WHERE l.server_id = g.server_id AND l.ended_at IS NULL
+               AND l.player_id IN (g.white_id, g.black_id))
+         FROM games g
+         WHERE (g.channel_id = ?1 OR {AWAY_GAMES_IN_CHANNEL}) AND g.status = 'ongoing'
+           AND (g.white_id = ?2 OR g.black_id = ?2)
+         LIMIT 2"
+    )
+});
+
 /// The ongoing games of `player` in a channel: the one game's id and
 /// version (enough to use a cached copy), or the list when there are several.
 pub async fn ongoing_in_channel(
@@ -136,17 +153,7 @@ pub async fn ongoing_in_channel(
 ) -> Result<ChannelGames> {
     // Ids only first: the common case (one game) needs nothing more.
     let found = c
-        .query(
-            "SELECT g.id, g.version, EXISTS (
-                 SELECT 1 FROM leaves l
-                 WHERE l.server_id = g.server_id AND l.ended_at IS NULL
-                   AND l.player_id IN (g.white_id, g.black_id))
-             FROM games g
-             WHERE g.channel_id = ?1 AND g.status = 'ongoing'
-               AND (g.white_id = ?2 OR g.black_id = ?2)
-             LIMIT 2",
-            &params![channel_id, player],
-        )
+        .query(&ONGOING_IN_CHANNEL, &params![channel_id, player])
         .await?;
     Ok(match found.as_slice() {
         [] => ChannelGames::None,
@@ -166,12 +173,17 @@ pub async fn games_in_channel(
     player: PlayerId,
     ongoing_only: bool,
 ) -> Result<Vec<GameSummary>> {
-    let filter = if ongoing_only {
-        "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'"
+    // A match game is the away side's too, in the channel it accepted in.
+    let status = if ongoing_only {
+        "AND g.status = 'ongoing'"
     } else {
-        "g.channel_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2)"
+        ""
     };
-    summaries(c, filter, channel_id, player).await
+    let filter = format!(
+        "(g.channel_id = ?1 OR {AWAY_GAMES_IN_CHANNEL})
+         AND (g.white_id = ?2 OR g.black_id = ?2) {status}"
+    );
+    summaries(c, &filter, channel_id, player).await
 }
 
 /// The ongoing games of `player` on a server, newest first.
@@ -378,11 +390,12 @@ pub async fn private_notes(
     .collect()
 }
 
-/// Whether game `id` belongs to a tournament or a ladder match.
+/// Whether game `id` belongs to a tournament, a ladder match or a team match.
 pub async fn in_competition(c: &impl Conn, id: i64) -> Result<bool> {
     c.query_one(
         "SELECT EXISTS (SELECT 1 FROM tournament_games WHERE game_id = ?1)
-             OR EXISTS (SELECT 1 FROM ladder_matches WHERE game_id = ?1)",
+             OR EXISTS (SELECT 1 FROM ladder_matches WHERE game_id = ?1)
+             OR EXISTS (SELECT 1 FROM match_games WHERE game_id = ?1)",
         &params![id],
     )
     .await?

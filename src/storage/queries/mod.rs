@@ -8,6 +8,7 @@ pub mod commit_competition;
 pub mod games;
 pub mod identity;
 pub mod ladder;
+pub mod matches;
 pub mod outbox;
 pub mod ratings;
 pub mod reviews;

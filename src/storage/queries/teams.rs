@@ -133,13 +133,16 @@ pub async fn game_teams(c: &impl Conn, game_id: i64) -> Result<Vec<(Color, TeamR
         .collect()
 }
 
-/// Whether team `team_id` plays a running game.
+/// Whether team `team_id` plays a running game, or has a team match (a
+/// match's table keeps naming its teams, finished or not).
 pub async fn team_plays(c: &impl Conn, team_id: i64) -> Result<bool> {
     c.query_one(
         "SELECT EXISTS (
              SELECT 1 FROM teams t JOIN games g
                ON g.status = 'ongoing' AND t.player_id IN (g.white_id, g.black_id)
-             WHERE t.id = ?1)",
+             WHERE t.id = ?1)
+           OR EXISTS (
+             SELECT 1 FROM team_matches WHERE home_team_id = ?1 OR away_team_id = ?1)",
         &params![team_id],
     )
     .await?
