@@ -129,6 +129,11 @@ impl PositionEval {
     }
 }
 
+/// The evaluations alone, for the figures and the judgements.
+pub fn evals_only(evals: &[PositionEval]) -> Vec<Eval> {
+    evals.iter().map(|p| p.eval).collect()
+}
+
 /// A game's positions as kept: one [`PositionEval::to_text`] per line.
 pub fn evals_to_text(evals: &[PositionEval]) -> String {
     evals
@@ -152,8 +157,7 @@ pub const PUZZLE_MIN_CHANCES: f64 = 0.5;
 /// [`PUZZLE_MIN_CHANCES`]) and did not before that move, and the engine has
 /// a move for them. `first` made the first move.
 pub fn puzzle_plies(evals: &[PositionEval], first: Color) -> Vec<usize> {
-    let plain: Vec<Eval> = evals.iter().map(|p| p.eval).collect();
-    move_judgements(&plain, first)
+    move_judgements(&evals_only(evals), first)
         .iter()
         .enumerate()
         .filter(|(_, judgement)| **judgement == Some(Judgement::Blunder))

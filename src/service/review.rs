@@ -122,13 +122,7 @@ impl Service {
             Ok(new) => new,
             Err(refusal) => return Ok(Err(refusal)),
         };
-        let kept = StoredReview {
-            game_id: new.game_id,
-            engine: new.engine.clone(),
-            nodes: new.nodes,
-            evals: new.evals.clone(),
-            reviewed_at: new.reviewed_at,
-        };
+        let kept = new.kept();
         let commit = Commit {
             review: Some(new),
             ..Commit::default()
@@ -219,7 +213,7 @@ impl Service {
     ) -> Result<Reply, Failure> {
         let evals = read_evals(kept)?;
         let first = game.start_position().turn();
-        let plain: Vec<review::Eval> = evals.iter().map(|p| p.eval).collect();
+        let plain = review::evals_only(&evals);
         let (white, black) = review::figures(&plain, first).unwrap_or_default();
         let names = Names::new(&record.white_player, &record.black_player);
         let text = |id: &str, args: &[(&str, Arg)]| self.i18n.text(lang, id, args);
@@ -272,7 +266,7 @@ impl Service {
     /// kinds of move first within the game's order, at most [`LISTED_MOVES`].
     fn worst_moves(&self, lang: Lang, game: &Game, evals: &[PositionEval]) -> Vec<String> {
         let style = Style::for_lang(lang);
-        let plain: Vec<review::Eval> = evals.iter().map(|p| p.eval).collect();
+        let plain = review::evals_only(evals);
         let judgements = review::move_judgements(&plain, game.start_position().turn());
         let mut position = game.start_position().clone();
         let mut lines = Vec::new();
@@ -358,7 +352,7 @@ impl Service {
     }
 
     fn review_chart(&self, lang: Lang, game: &Game, evals: &[PositionEval]) -> Option<Vec<u8>> {
-        let plain: Vec<review::Eval> = evals.iter().map(|p| p.eval).collect();
+        let plain = review::evals_only(evals);
         let wins: Vec<f64> = plain.iter().map(|e| e.win_percent()).collect();
         let marks: Vec<(usize, EvalMark)> =
             review::move_judgements(&plain, game.start_position().turn())
@@ -467,13 +461,7 @@ impl Service {
         let lang = server
             .as_ref()
             .map_or(self.config.default_language, |s| s.language);
-        let kept = StoredReview {
-            game_id: id,
-            engine: new.engine.clone(),
-            nodes: new.nodes,
-            evals: new.evals.clone(),
-            reviewed_at: now,
-        };
+        let kept = new.kept();
         let reply = self.review_reply(lang, &record, &game, &kept)?;
         let commit = Commit {
             act_key: Some(format!("review:{id}")),

@@ -688,6 +688,19 @@ pub struct NewReview {
     pub puzzles: Vec<NewPuzzle>,
 }
 
+impl NewReview {
+    /// The review as it reads once kept.
+    pub fn kept(&self) -> StoredReview {
+        StoredReview {
+            game_id: self.game_id,
+            engine: self.engine.clone(),
+            nodes: self.nodes,
+            evals: self.evals.clone(),
+            reviewed_at: self.reviewed_at,
+        }
+    }
+}
+
 /// A puzzle drawn from a reviewed game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewPuzzle {
