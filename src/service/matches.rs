@@ -685,6 +685,10 @@ impl Service {
         lang: Lang,
         lines: &mut Vec<String>,
     ) -> Result<Option<MatchProgress>, Failure> {
+        // Most games are not a match's: they read nothing more on a move.
+        if !record.team_match {
+            return Ok(None);
+        }
         let Some(row) = self.store.match_of_game(record.id).await? else {
             return Ok(None);
         };

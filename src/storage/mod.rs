@@ -309,6 +309,8 @@ pub struct GameRecord {
     /// Each player's conditional moves, seen only by their writer.
     pub conditionals: Conditionals,
     pub variant: Variant,
+    /// Whether it is a board of a team match (never changes once created).
+    pub team_match: bool,
     pub start_fen: Option<String>,
     pub time_control: String,
     pub rated: bool,

@@ -110,12 +110,17 @@ impl SqliteStore {
         conn.busy_timeout(BUSY_TIMEOUT)?;
         // WAL lets readers go on while an act commits; FULL makes a commit
         // durable (WAL's default, NORMAL, may lose the last commits on power
-        // loss, and a lost act would be replayed as new).
+        // loss, and a lost act would be replayed as new). The WAL is copied
+        // back into the file every 10,000 pages (40 MB) rather than SQLite's
+        // 1,000: a game's row and the outbox's last pages, written by every
+        // act, are then copied once per checkpoint instead of ten times
+        // (service_throughput: 3,108 → 3,302 moves/s).
         conn.execute_batch(
             "PRAGMA journal_mode = WAL;
              PRAGMA synchronous = FULL;
              PRAGMA foreign_keys = ON;
-             PRAGMA cache_size = -16384;",
+             PRAGMA cache_size = -16384;
+             PRAGMA wal_autocheckpoint = 10000;",
         )?;
         // Before anything is written: a damaged file must not serve an act.
         quick_check(&conn)?;

@@ -458,6 +458,7 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
         remind_at: None,
         conditionals: Conditionals::default(),
         variant: Variant::Standard,
+        team_match: false,
         start_fen: None,
         time_control: "3d".to_owned(),
         rated: true,

@@ -22,10 +22,10 @@ use chrono::{DateTime, Utc};
 const GAME_COLUMNS: &str = "g.server_id, g.channel_id, g.start_fen, g.time_control, g.rated, \
      g.draw_agreement_allowed, g.draw_min_moves, g.status, g.result, g.reason, g.ended_at, \
      g.pending_offer, g.version, g.created_at, g.clock, g.remind_at, g.plies, g.conditionals, \
-     c.platform_id, g.variant";
+     c.platform_id, g.variant, EXISTS (SELECT 1 FROM match_games mg WHERE mg.game_id = g.id)";
 
 /// Where the white player's columns start, after [`GAME_COLUMNS`].
-const WHITE_AT: usize = 20;
+const WHITE_AT: usize = 21;
 /// Where the black player's columns start.
 const BLACK_AT: usize = WHITE_AT + rows::PLAYER_WIDTH;
 
@@ -112,6 +112,7 @@ fn game_record(id: i64, row: &Row, moves: Vec<MoveRow>, notes: Vec<Note>) -> Res
         remind_at: row.opt_time(16)?,
         conditionals: row.opt_json(18, "conditional moves")?.unwrap_or_default(),
         variant: row.parsed(20, "variant", Variant::from_name)?,
+        team_match: row.bool(21)?,
         start_fen: row.opt_string(3)?,
         time_control: row.string(4)?,
         rated: row.bool(5)?,
