@@ -2,6 +2,8 @@
 //! their delivery has come. The notices are the act's stored answer; both
 //! are one `acts` row, written in the act's own commit (`commit.rs`).
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Utc};
 
 use crate::core::names::Named;
@@ -72,21 +74,29 @@ pub async fn settle(c: &impl Conn, key: &str, progress: &NoticeProgress) -> Resu
 /// is left for a worker. (Even a row a worker took up once the hold was
 /// over: the answer is out, so whatever the worker records is moot.)
 pub async fn settle_answered(c: &impl Conn, keys: &[String]) -> Result<()> {
-    if keys.is_empty() {
-        return Ok(());
+    // In batches of one size, a short one filled up by repeating its keys:
+    // one statement for every batch, prepared once, where a list of each
+    // length would be a statement of its own pushing the acts' statements
+    // out of the connection's cache.
+    for batch in keys.chunks(SETTLE_BATCH) {
+        let values: Vec<Value> = (0..SETTLE_BATCH)
+            .map(|n| Value::Text(batch[n % batch.len()].clone()))
+            .collect();
+        c.execute(&SETTLE, &values).await?;
     }
-    let values: Vec<Value> = keys.iter().map(|key| Value::Text(key.clone())).collect();
-    let marks: Vec<String> = (1..=keys.len()).map(|n| format!("?{n}")).collect();
-    c.execute(
-        &format!(
-            "UPDATE acts SET due_at = NULL WHERE due_at IS NOT NULL AND act_key IN ({})",
-            marks.join(", ")
-        ),
-        &values,
-    )
-    .await?;
     Ok(())
 }
+
+/// How many acts one statement settles.
+const SETTLE_BATCH: usize = 32;
+
+static SETTLE: LazyLock<String> = LazyLock::new(|| {
+    let marks: Vec<String> = (1..=SETTLE_BATCH).map(|n| format!("?{n}")).collect();
+    format!(
+        "UPDATE acts SET due_at = NULL WHERE due_at IS NOT NULL AND act_key IN ({})",
+        marks.join(", ")
+    )
+});
 
 /// What the notices for `server_id` committed since `since` met: refusals
 /// (with the latest reason) and acts waiting for another try.
