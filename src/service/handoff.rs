@@ -10,6 +10,11 @@
 //! rather than one per act, so the handoff costs no extra disk flush per
 //! act; a crash within that moment may make a notice come twice, never
 //! not at all.
+//!
+//! Where a hold waits in the act's row (SQLite), the worker looks for holds
+//! that ran out only when one may have: at its first round (a process that
+//! died may have left some), when the first hold its last look saw running
+//! ends, and when a hold this process committed since ends ([`HoldWatch`]).
 
 use std::sync::{Arc, Mutex};
 
@@ -56,6 +61,36 @@ impl Answered {
     }
 }
 
+/// When the worker must look for held acts whose hold ran out: the end of
+/// the first hold its last look saw running, or of a hold this process
+/// committed since, whichever comes first (`None`: no hold known to run).
+pub(super) struct HoldWatch {
+    next_look: Mutex<Option<DateTime<Utc>>>,
+}
+
+impl Default for HoldWatch {
+    fn default() -> HoldWatch {
+        // A process's first round looks at once: a process that died may
+        // have left holds behind.
+        HoldWatch {
+            next_look: Mutex::new(Some(DateTime::<Utc>::MIN_UTC)),
+        }
+    }
+}
+
+impl HoldWatch {
+    /// Brings the next look forward to `at` if that is sooner.
+    fn look_by(&self, at: DateTime<Utc>) {
+        let mut next = self.next_look.lock().unwrap_or_else(|e| e.into_inner());
+        *next = Some(next.map_or(at, |known| known.min(at)));
+    }
+}
+
+/// The wait after a look that failed.
+fn look_again() -> chrono::Duration {
+    chrono::Duration::seconds(5)
+}
+
 /// Settles every act gathered so far in one write.
 async fn settle(store: &Store, pending: &Mutex<Pending>, writing: &tokio::sync::Mutex<()>) {
     let _one_at_a_time = writing.lock().await;
@@ -88,6 +123,46 @@ impl Service {
     /// and before the worker looks at the outbox).
     pub async fn settle_answered(&self) {
         settle(&self.store, &self.answered.pending, &self.answered.writing).await;
+    }
+
+    /// Makes due the acts whose hold ran out unanswered at `now`, when one
+    /// may have (see [`HoldWatch`]).
+    pub(super) async fn release_ended_holds(&self, now: DateTime<Utc>) {
+        {
+            let mut next = self
+                .holds
+                .next_look
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if next.is_none_or(|at| now < at) {
+                return;
+            }
+            // Forgotten for this look, which sees every hold committed
+            // before it; one committed meanwhile brings it forward again.
+            *next = None;
+        }
+        match self.store.release_ended_holds(now).await {
+            Ok(Some(end)) => self.holds.look_by(end),
+            Ok(None) => {}
+            Err(error) => {
+                tracing::warn!(kind = error.kind(), %error, "cannot look for held acts");
+                self.holds.look_by(now + look_again());
+            }
+        }
+    }
+
+    /// Notes that this process committed an act held until `until`.
+    pub(super) fn held_until(&self, until: DateTime<Utc>) {
+        self.holds.look_by(until);
+    }
+
+    /// When the worker must look for held acts next, if it knows.
+    pub(super) fn next_hold_look(&self) -> Option<DateTime<Utc>> {
+        *self
+            .holds
+            .next_look
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// The outbox entry of a user's act: its whole answer, held for the

@@ -432,6 +432,7 @@ pub struct Service {
     renders: renders::RenderGate,
     /// Acts whose answer went out, to settle in the outbox.
     answered: handoff::Answered,
+    holds: handoff::HoldWatch,
     /// The engine that reviews finished games, behind its queue.
     reviewer: reviewer::Reviewer,
     /// Games whose automatic review failed in this process (not retried).
@@ -446,6 +447,7 @@ impl Service {
             deadline_changed: Arc::new(tokio::sync::Notify::new()),
             renders: renders::RenderGate::new(config.renders),
             answered: handoff::Answered::default(),
+            holds: handoff::HoldWatch::default(),
             reviewer: reviewer::Reviewer::new(config.reviews.clone()),
             failed_reviews: std::sync::Mutex::default(),
             config,
@@ -660,7 +662,11 @@ impl Service {
             // What others must receive survives this process (see `handoff`).
             commit.outgoing = Some(self.held_for_answer(ctx.platform, ctx.server.id, now));
         }
+        let hold = commit.outgoing.as_ref().and_then(|o| o.held_until);
         let done = self.store.commit(commit, now, answer).await?;
+        if let Some(until) = hold {
+            self.held_until(until);
+        }
         if keyed {
             ctx.answered.store(true, Ordering::Release);
         }

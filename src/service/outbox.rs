@@ -34,8 +34,10 @@ impl Service {
         now: DateTime<Utc>,
         images: BoardImages,
     ) -> usize {
-        // Acts answered directly are not sent again.
+        // Acts answered directly are not sent again; those whose hold ran
+        // out unanswered are due.
         self.settle_answered().await;
+        self.release_ended_holds(now).await;
         let mut sent = 0;
         loop {
             let claimed = match self
@@ -64,7 +66,11 @@ impl Service {
         &self,
         notifier: &N,
     ) -> Result<Option<DateTime<Utc>>, StorageError> {
-        self.store.next_notice_due(notifier.platform()).await
+        let due = self.store.next_notice_due(notifier.platform()).await?;
+        Ok(match (due, self.next_hold_look()) {
+            (Some(due), Some(look)) => Some(due.min(look)),
+            (due, look) => due.or(look),
+        })
     }
 
     /// Sends one act's remaining notices, in order, and records how far it got.

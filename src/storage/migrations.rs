@@ -131,6 +131,10 @@ const SHARED: &[(&str, &str)] = &[
         "0021_team_matches",
         include_str!("../../migrations/shared/0021_team_matches.sql"),
     ),
+    (
+        "0022_held_acts",
+        include_str!("../../migrations/shared/0022_held_acts.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

@@ -274,6 +274,11 @@ pub trait Conn {
     /// Runs a statement and returns how many rows it changed.
     fn execute(&self, sql: &str, params: &[Value]) -> impl Future<Output = Result<u64>>;
 
+    /// Whether new rows are numbered in the order they commit (SQLite lets
+    /// one writer in at a time), so that reading on from a number misses no
+    /// later commit: an act's hold can then wait in its row (see `outbox`).
+    fn numbers_in_commit_order(&self) -> bool;
+
     /// The first row, if any.
     fn query_opt(&self, sql: &str, params: &[Value]) -> impl Future<Output = Result<Option<Row>>> {
         async move { Ok(self.query(sql, params).await?.into_iter().next()) }

@@ -47,6 +47,18 @@ const STATEMENT_CACHE: usize = 64;
 #[derive(Clone)]
 pub struct SqliteStore {
     conn: Arc<Mutex<Connection>>,
+    /// How far this process has read the acts held in their rows (see
+    /// `queries::outbox`); one look at a time.
+    pub(super) holds: Arc<tokio::sync::Mutex<HoldCursor>>,
+}
+
+/// Where the next look at held acts starts, and what the file records.
+#[derive(Default)]
+pub(super) struct HoldCursor {
+    /// Every act up to this one is done with (`None`: not read from the file yet).
+    pub through: Option<i64>,
+    /// What `held_acts_done` records (written now and then, not per look).
+    pub saved: i64,
 }
 
 impl From<rusqlite::Error> for StorageError {
@@ -129,6 +141,7 @@ impl SqliteStore {
         migrate(&mut conn)?;
         Ok(SqliteStore {
             conn: Arc::new(Mutex::new(conn)),
+            holds: Arc::default(),
         })
     }
 
@@ -462,13 +475,14 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 28] = [
+    const TABLES: [&str; 29] = [
         "acts",
         "challenges",
         "channels",
         "game_notes",
         "games",
         "heartbeat",
+        "held_acts_done",
         "ladder_matches",
         "ladder_rungs",
         "ladders",
@@ -675,6 +689,73 @@ mod tests {
                 "the code's default is the migration's"
             );
         }
+    }
+
+    /// A hold waits in its act's row: a look releases the acts whose hold
+    /// ran out unanswered, and a process started after a crash looks on from
+    /// where the file says and finds what the dead one held.
+    #[tokio::test]
+    async fn held_acts_are_found_again_after_a_crash() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("held.db");
+        let held = |key: &str, until: i64| Commit {
+            act_key: Some(key.into()),
+            outgoing: Some(Outgoing {
+                platform: Platform::Discord,
+                first: 0,
+                held_until: Some(at(until)),
+                server_id: None,
+            }),
+            ..Commit::default()
+        };
+        let claimed = async |store: &Store, now: i64| -> Vec<String> {
+            let claimed = store.claim_notices(Platform::Discord, at(now), at(now + 5), 10);
+            let claimed = claimed.await.expect("claim");
+            claimed.into_iter().map(|q| q.act_key).collect()
+        };
+        let first = Store::from(SqliteStore::open(&path).expect("open"));
+        for (key, until) in [("h-1", 30), ("h-2", 30), ("h-3", 60)] {
+            first
+                .commit(held(key, until), at(0), |_| ["notice"])
+                .await
+                .expect("commit");
+        }
+        first
+            .settle_answered(&["h-1".to_owned()])
+            .await
+            .expect("settle");
+        assert_eq!(
+            first.release_ended_holds(at(29)).await.expect("look"),
+            Some(at(30))
+        );
+        assert!(claimed(&first, 29).await.is_empty(), "still held");
+        assert_eq!(
+            first.release_ended_holds(at(31)).await.expect("look"),
+            Some(at(60))
+        );
+        assert_eq!(claimed(&first, 31).await, ["h-2"], "h-1 was answered");
+        drop(first);
+
+        let second = Store::from(SqliteStore::open(&path).expect("reopen"));
+        let done = second.sqlite().lock().expect("lock").query_row(
+            "SELECT through FROM held_acts_done",
+            [],
+            |r| r.get::<_, i64>(0),
+        );
+        assert_eq!(done.expect("recorded"), 2, "h-1 and h-2 are done with");
+        assert_eq!(
+            second.release_ended_holds(at(59)).await.expect("look"),
+            Some(at(60))
+        );
+        assert_eq!(
+            second.release_ended_holds(at(60)).await.expect("look"),
+            None
+        );
+        assert_eq!(
+            claimed(&second, 60).await,
+            ["h-2", "h-3"],
+            "in commit order"
+        );
     }
 
     #[tokio::test]

@@ -530,6 +530,48 @@ impl Store {
         writing!(self, |c| outbox::settle_answered(c, act_keys))
     }
 
+    /// Makes due the acts whose hold ran out unanswered at `now`, and tells
+    /// when the first hold still running ends (if one was seen). Only SQLite
+    /// keeps holds in the acts' rows; PostgreSQL keeps them in the due
+    /// index (see migration 0022), so there it has nothing to do.
+    pub async fn release_ended_holds(&self, now: DateTime<Utc>) -> Result<Option<DateTime<Utc>>> {
+        /// Held acts read per look.
+        const BATCH: usize = 500;
+        /// How far this process may have read past what the file records:
+        /// after a crash, at most that many acts are read again.
+        const SAVE_EVERY: i64 = 1000;
+        let Backend::Sqlite(db) = &self.backend else {
+            return Ok(None);
+        };
+        let mut cursor = db.holds.lock().await;
+        let mut through = match cursor.through {
+            Some(through) => through,
+            None => {
+                let saved = reading!(self, |c| outbox::holds_done_through(c))?;
+                cursor.saved = saved;
+                saved
+            }
+        };
+        loop {
+            let (held, last) = reading!(self, |c| outbox::holds_after(c, through, BATCH))?;
+            let step = outbox::HoldStep::at(&held, last, BATCH, now);
+            if !step.release.is_empty() || step.through >= cursor.saved + SAVE_EVERY {
+                writing!(self, |c| outbox::release_holds(
+                    c,
+                    &step.release,
+                    now,
+                    step.through
+                ))?;
+                cursor.saved = step.through;
+            }
+            through = step.through.max(through);
+            cursor.through = Some(through);
+            if !step.more {
+                return Ok(step.next_end);
+            }
+        }
+    }
+
     /// What the notices for `server_id` met since `since` (see [`outbox::trouble`]).
     pub async fn notice_trouble(
         &self,

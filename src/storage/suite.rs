@@ -2705,11 +2705,19 @@ pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<(
     };
     store.commit(held("u-1"), t(20), items).await?;
     store.commit(held("u-2"), t(20), items).await?;
+    // Where the hold waits in the row, the worker's look says when it ends.
+    let running = store.release_ended_holds(t(29)).await?;
+    assert!(running.is_none_or(|end| end == t(30)), "{running:?}");
     assert!(claim(29).await?.is_empty(), "held for its own process");
     // More keys than one statement takes: u-1 comes in the second batch.
     let mut answered: Vec<String> = (0..40).map(|n| format!("unknown-{n}")).collect();
     answered.insert(35, "u-1".to_owned());
     store.settle_answered(&answered).await?;
+    assert_eq!(
+        store.release_ended_holds(t(30)).await?,
+        None,
+        "none running"
+    );
     let left = claim(30).await?;
     assert_eq!(
         left.iter().map(|q| q.act_key.as_str()).collect::<Vec<_>>(),

@@ -73,7 +73,8 @@ pub const TABLES: &[Table] = &[
     table("game_notes", 2, false, "game_id, seq, note"),
     table("private_notes", 1, true, "id, game_id, player_id, ply, written_at, text"),
     table("acts", 1, true, "id, act_key, processed_at, answer, platform, server_id, next_item, \
-                 attempts, failures, last_error, due_at"),
+                 attempts, failures, last_error, due_at, held_until"),
+    table("held_acts_done", 1, false, "id, through"),
     table("heartbeat", 1, false, "id, at"),
     table("leaves", 1, true, "id, player_id, server_id, starts_at, ends_at, ended_at, days"),
     table("ratings", 3, false, "server_id, player_id, pool, rating, deviation, volatility, \
@@ -338,6 +339,20 @@ mod tests {
         assert_eq!(
             sqlite.standings(1).await.expect("standings"),
             pg.standings(1).await.expect("standings")
+        );
+        // No act was answered: held in its row on SQLite, due once its hold
+        // is over on PostgreSQL, which reads no hold from a row.
+        let first_hold = start + ServiceConfig::default().notice_handoff;
+        assert_eq!(
+            sqlite
+                .next_notice_due(Platform::Discord)
+                .await
+                .expect("due"),
+            None
+        );
+        assert_eq!(
+            pg.next_notice_due(Platform::Discord).await.expect("due"),
+            Some(first_hold)
         );
         assert_eq!(
             sqlite.last_heartbeat().await.expect("beat"),

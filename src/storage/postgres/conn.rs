@@ -143,6 +143,11 @@ impl<C: GenericClient> Conn for PgConn<'_, C> {
             .await
             .map_err(backend)
     }
+
+    fn numbers_in_commit_order(&self) -> bool {
+        // Identity values are taken before their transactions commit.
+        false
+    }
 }
 
 #[cfg(test)]

@@ -67,6 +67,16 @@ impl Import {
             );
             client.execute(sql.as_str(), &[]).await.map_err(backend)?;
         }
+        // PostgreSQL reads no hold from a row (see migration 0022): a
+        // copied act still held waits in the due index instead.
+        client
+            .execute(
+                "UPDATE acts SET due_at = coalesce(due_at, held_until), held_until = NULL
+                 WHERE held_until IS NOT NULL",
+                &[],
+            )
+            .await
+            .map_err(backend)?;
         // Deferred foreign keys are checked here.
         client.batch_execute("COMMIT").await.map_err(backend)?;
         self.client = None;

@@ -187,13 +187,14 @@ mod tests {
 
     store_suite!(optional async fresh);
 
-    const TABLES: [&str; 29] = [
+    const TABLES: [&str; 30] = [
         "acts",
         "challenges",
         "channels",
         "game_notes",
         "games",
         "heartbeat",
+        "held_acts_done",
         "ladder_matches",
         "ladder_rungs",
         "ladders",

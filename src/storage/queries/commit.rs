@@ -510,9 +510,17 @@ async fn record_answers(c: &impl Conn, answers: &[Kept], now: DateTime<Utc>) -> 
     if answers.is_empty() {
         return Ok(());
     }
-    let mut values = Vec::with_capacity(answers.len() * 7);
+    let mut values = Vec::with_capacity(answers.len() * 8);
     for kept in answers {
         let outgoing = kept.outgoing.as_ref();
+        // A hold waits in the row where rows are numbered in commit order
+        // (no due index entry written, then erased once answered); else
+        // in the due index (see migration 0022).
+        let (due_at, held_until) = match outgoing.map(|o| o.held_until) {
+            None => (None, None),
+            Some(Some(until)) if c.numbers_in_commit_order() => (None, Some(until)),
+            Some(until) => (Some(until.unwrap_or(now)), None),
+        };
         values.extend(params![
             &kept.key,
             now,
@@ -520,14 +528,16 @@ async fn record_answers(c: &impl Conn, answers: &[Kept], now: DateTime<Utc>) -> 
             outgoing.map(|o| o.platform.as_str()),
             outgoing.and_then(|o| o.server_id),
             outgoing.map_or(0, |o| o.first),
-            outgoing.map(|o| o.held_until.unwrap_or(now))
+            due_at,
+            held_until
         ]);
     }
     let sql = format!(
-        "INSERT INTO acts (act_key, processed_at, answer, platform, server_id, next_item, due_at)
+        "INSERT INTO acts (act_key, processed_at, answer, platform, server_id, next_item, due_at,
+                           held_until)
          VALUES {}
          ON CONFLICT (act_key) DO NOTHING",
-        value_rows(answers.len(), 7)
+        value_rows(answers.len(), 8)
     );
     if let [kept] = answers {
         // One act (the common case): the count says it all.

@@ -1,6 +1,12 @@
 //! The outbox: which acts' notices are still to be delivered, and how far
 //! their delivery has come. The notices are the act's stored answer; both
 //! are one `acts` row, written in the act's own commit (`commit.rs`).
+//!
+//! A user's act is held for the process that answers it. Where acts are
+//! numbered in commit order (SQLite), the hold waits in the row
+//! (`held_until`) rather than in the due index, and [`HoldStep`] reads on
+//! from where every earlier hold was done with, to make due the acts whose
+//! hold ran out unanswered; elsewhere the hold is the act's due instant.
 
 use std::sync::LazyLock;
 
@@ -93,10 +99,122 @@ const SETTLE_BATCH: usize = 32;
 static SETTLE: LazyLock<String> = LazyLock::new(|| {
     let marks: Vec<String> = (1..=SETTLE_BATCH).map(|n| format!("?{n}")).collect();
     format!(
-        "UPDATE acts SET due_at = NULL WHERE due_at IS NOT NULL AND act_key IN ({})",
+        "UPDATE acts SET due_at = NULL, held_until = NULL
+         WHERE (due_at IS NOT NULL OR held_until IS NOT NULL) AND act_key IN ({})",
         marks.join(", ")
     )
 });
+
+/// How far the acts held in their rows are done with: every act numbered
+/// up to it was answered, made due, or never held.
+pub async fn holds_done_through(c: &impl Conn) -> Result<i64> {
+    let row = c
+        .query_opt("SELECT through FROM held_acts_done WHERE id = 1", &[])
+        .await?;
+    row.map_or(Ok(0), |row| row.int(0))
+}
+
+/// The first `limit` acts still held in their rows numbered after `through`,
+/// with their holds' ends, and the number of the last act of all.
+pub async fn holds_after(
+    c: &impl Conn,
+    through: i64,
+    limit: usize,
+) -> Result<(Vec<(i64, DateTime<Utc>)>, i64)> {
+    let held = c
+        .query(
+            "SELECT id, held_until FROM acts
+             WHERE id > ?1 AND held_until IS NOT NULL ORDER BY id LIMIT ?2",
+            &params![through, limit as i64],
+        )
+        .await?
+        .iter()
+        .map(|row| Ok((row.int(0)?, row.time(1)?)))
+        .collect::<Result<Vec<_>>>()?;
+    let last = c
+        .query_one("SELECT coalesce(max(id), 0) FROM acts", &[])
+        .await?
+        .int(0)?;
+    Ok((held, last))
+}
+
+/// Makes the acts `ids` due at `now` if they are still held (one answered
+/// meanwhile is left alone), and records that holds are done with up to
+/// `through`.
+pub async fn release_holds(
+    c: &impl Conn,
+    ids: &[i64],
+    now: DateTime<Utc>,
+    through: i64,
+) -> Result<()> {
+    for id in ids {
+        c.execute(
+            "UPDATE acts SET due_at = ?2, held_until = NULL WHERE id = ?1 AND held_until IS NOT NULL",
+            &params![*id, now],
+        )
+        .await?;
+    }
+    c.execute(
+        "INSERT INTO held_acts_done (id, through) VALUES (1, ?1)
+         ON CONFLICT (id) DO UPDATE SET through = excluded.through
+         WHERE held_acts_done.through < excluded.through",
+        &params![through],
+    )
+    .await?;
+    Ok(())
+}
+
+/// What one look at the held acts after a number found to do.
+#[derive(Debug, PartialEq, Eq)]
+pub struct HoldStep {
+    /// Acts whose hold ran out: due now.
+    pub release: Vec<i64>,
+    /// Holds are done with up to this act once those are released.
+    pub through: i64,
+    /// The end of the first hold still running, if one was seen.
+    pub next_end: Option<DateTime<Utc>>,
+    /// The look was cut short: look again from `through` at once.
+    pub more: bool,
+}
+
+impl HoldStep {
+    /// Decides from what [`holds_after`] found (at most `limit` held acts
+    /// in order, and the last act's number) at `now`. Holds end in about
+    /// the order acts commit, so the first one still running stops the
+    /// look: the acts after it wait for the next.
+    pub fn at(
+        held: &[(i64, DateTime<Utc>)],
+        last: i64,
+        limit: usize,
+        now: DateTime<Utc>,
+    ) -> HoldStep {
+        let release: Vec<i64> = held
+            .iter()
+            .take_while(|&&(_, until)| until <= now)
+            .map(|&(id, _)| id)
+            .collect();
+        if let Some(&(id, until)) = held.get(release.len()) {
+            return HoldStep {
+                release,
+                through: id - 1,
+                next_end: Some(until),
+                more: false,
+            };
+        }
+        // Every hold seen is over: done up to the last act, unless the
+        // look was cut short at `limit` (then up to the last one seen).
+        let more = held.len() >= limit;
+        HoldStep {
+            through: match release.last() {
+                Some(&id) if more => id,
+                _ => last,
+            },
+            release,
+            next_end: None,
+            more,
+        }
+    }
+}
 
 /// What the notices for `server_id` committed since `since` met: refusals
 /// (with the latest reason) and acts waiting for another try.
@@ -133,4 +251,50 @@ pub async fn next_due(c: &impl Conn, platform: Platform) -> Result<Option<DateTi
     )
     .await?
     .opt_time(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(seconds: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_800_000_000 + seconds, 0).expect("instant")
+    }
+
+    #[test]
+    fn a_look_releases_ended_holds_up_to_the_first_running_one() {
+        // Held acts seen as (id, hold's end) and the last act; then what is
+        // decided at 10 with a limit of 3: released, through, next end, more.
+        type Case = (
+            &'static [(i64, i64)],
+            i64,
+            &'static [i64],
+            i64,
+            Option<i64>,
+            bool,
+        );
+        #[rustfmt::skip]
+        let cases: &[Case] = &[
+            // nothing held: done up to the last act
+            (&[], 7, &[], 7, None, false),
+            // every hold over
+            (&[(2, 5), (4, 10)], 9, &[2, 4], 9, None, false),
+            // a running hold stops the look just before it
+            (&[(2, 5), (4, 11), (6, 3)], 9, &[2], 3, Some(11), false),
+            // the first one running: nothing released
+            (&[(5, 20)], 9, &[], 4, Some(20), false),
+            // cut short at the limit: on from the last one seen
+            (&[(2, 5), (3, 6), (8, 9)], 12, &[2, 3, 8], 8, None, true),
+        ];
+        for &(held, last, release, through, next_end, more) in cases {
+            let held: Vec<_> = held.iter().map(|&(id, end)| (id, at(end))).collect();
+            let expected = HoldStep {
+                release: release.to_vec(),
+                through,
+                next_end: next_end.map(at),
+                more,
+            };
+            assert_eq!(HoldStep::at(&held, last, 3, at(10)), expected, "{held:?}");
+        }
+    }
 }

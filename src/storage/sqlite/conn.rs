@@ -63,4 +63,8 @@ impl Conn for SqliteConn<'_> {
             .execute(rusqlite::params_from_iter(params))?;
         Ok(changed as u64)
     }
+
+    fn numbers_in_commit_order(&self) -> bool {
+        true
+    }
 }
