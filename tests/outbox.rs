@@ -1,7 +1,9 @@
 //! The outbox on a real SQLite file: a flag fall's notice is committed with
 //! the flag fall and delivered afterwards, exactly once, even by a service
 //! that starts after the one that committed it stopped; a passing failure
-//! is tried again later, in order; a refusal is given up and counted.
+//! is tried again later, in order; a refusal is given up and counted; a
+//! user's act held for its own process reaches the worker only if its
+//! answer never went out.
 
 #[path = "common/requests.rs"]
 mod requests;
@@ -237,4 +239,47 @@ async fn moderators_see_the_notices_that_could_not_be_delivered() {
     let week = flag + Duration::days(8);
     let later = status(&service, "carol", Moderation::Server, week).await;
     assert!(later.contains(": 0 could not be delivered"), "{later}");
+}
+
+/// A user's act is held for the process that answers it: the worker leaves
+/// it alone until the hold ends, then delivers what others had to receive
+/// only if the answer never went out; one declared answered never comes.
+#[tokio::test]
+async fn a_held_act_goes_to_the_worker_only_if_its_answer_never_went_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = service_on(&dir.path().join("bot.db"));
+    let notifier = Scripted::default();
+    let act = |user: &str, said: &str, key: &str| {
+        request(Platform::Console, "club", "room", user, text(said)).keyed(key)
+    };
+    for (user, said, key) in [
+        ("alice", "/challenge @bob color:white", "k1"),
+        ("bob", "/accept", "k2"),
+        ("alice", "/move e4", "k3"),
+    ] {
+        service.handle(act(user, said, key), start()).await;
+        service.answered(key);
+    }
+    let deliver = |at| service.deliver_notices(&notifier, at, BoardImages::Omitted);
+    assert_eq!(deliver(start()).await, 0, "every answer went out");
+    assert_eq!(service.next_notice_due(&notifier).await.unwrap(), None);
+    // bob's move is committed, but its answer never reaches the platform:
+    // the worker is to wake when its hold ends.
+    service.handle(act("bob", "/move e5", "k4"), start()).await;
+    let hold_end = start() + ServiceConfig::default().notice_handoff;
+    assert_eq!(
+        service.next_notice_due(&notifier).await.unwrap(),
+        Some(hold_end)
+    );
+    let early = hold_end - Duration::seconds(1);
+    assert_eq!(deliver(early).await, 0, "held for its own process");
+    assert_eq!(
+        deliver(hold_end).await,
+        1,
+        "alice hears of e5 from the worker"
+    );
+    let told = notifier.delivered.lock().unwrap().clone();
+    assert!(told[0].text.contains("bob played e5"), "{told:?}");
+    assert_eq!(deliver(hold_end + Duration::hours(1)).await, 0, "once");
+    assert_eq!(service.next_notice_due(&notifier).await.unwrap(), None);
 }
