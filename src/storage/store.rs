@@ -2,7 +2,8 @@
 //!
 //! Each method runs statements written once in [`super::queries`] on the
 //! configured backend: in a read transaction ([`reading!`]) or a write
-//! transaction ([`writing!`]). Only what truly differs between SQLite and
+//! transaction ([`writing!`]). A method that only passes its arguments on
+//! to one query function is one line of [`delegate!`]. Only what truly differs between SQLite and
 //! PostgreSQL is written per backend, in [`super::sqlite`] and
 //! [`super::postgres`]: opening, transactions, and claiming due games.
 
@@ -122,67 +123,302 @@ macro_rules! writing {
     };
 }
 
-impl Store {
+/// Store methods that each run one query function of [`super::queries`] in
+/// a read (`read`) or write (`write`) transaction, their arguments passed on.
+macro_rules! delegate {
+    ($(
+        $(#[$doc:meta])*
+        $kind:ident fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $out:ty
+            = $module:ident::$query:ident;
+    )*) => {
+        impl Store {
+            $(
+                $(#[$doc])*
+                pub async fn $name(&self, $($arg: $ty),*) -> Result<$out> {
+                    delegate!(@$kind self, $module::$query($($arg),*))
+                }
+            )*
+        }
+    };
+    (@read $store:ident, $module:ident::$query:ident($($arg:ident),*)) => {
+        reading!($store, |c| $module::$query(c, $($arg),*))
+    };
+    (@write $store:ident, $module:ident::$query:ident($($arg:ident),*)) => {
+        writing!($store, |c| $module::$query(c, $($arg),*))
+    };
+}
+
+delegate! {
     /// The server row for a platform's community, created with `defaults` when new.
-    pub async fn ensure_server(
-        &self,
+    write fn ensure_server(
         platform: Platform,
         platform_id: &str,
         defaults: &ServerDefaults,
         now: DateTime<Utc>,
-    ) -> Result<ServerRow> {
-        writing!(self, |c| identity::ensure_server(
-            c,
-            platform,
-            platform_id,
-            defaults,
-            now
-        ))
-    }
-
+    ) -> ServerRow = identity::ensure_server;
     /// The channel row, created when new.
-    pub async fn ensure_channel(&self, server_id: i64, platform_id: &str) -> Result<ChannelRow> {
-        writing!(self, |c| identity::ensure_channel(
-            c,
-            server_id,
-            platform_id
-        ))
-    }
-
+    write fn ensure_channel(
+        server_id: i64,
+        platform_id: &str,
+    ) -> ChannelRow = identity::ensure_channel;
     /// The player row, created when new; the display name is kept current.
-    pub async fn ensure_player(
-        &self,
+    write fn ensure_player(
         platform: Platform,
         platform_id: &str,
         display_name: &str,
         now: DateTime<Utc>,
-    ) -> Result<PlayerRow> {
-        writing!(self, |c| identity::ensure_player(
-            c,
-            platform,
-            platform_id,
-            display_name,
-            now
-        ))
-    }
-
-    pub async fn find_player(
-        &self,
+    ) -> PlayerRow = identity::ensure_player;
+    read fn find_player(
         platform: Platform,
         platform_id: &str,
-    ) -> Result<Option<PlayerRow>> {
-        reading!(self, |c| identity::find_player(c, platform, platform_id))
-    }
-
-    pub async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>> {
-        reading!(self, |c| identity::player(c, id))
-    }
-
+    ) -> Option<PlayerRow> = identity::find_player;
+    read fn player(id: PlayerId) -> Option<PlayerRow> = identity::player;
     /// The server numbered `id`, if there is one.
-    pub async fn server(&self, id: i64) -> Result<Option<ServerRow>> {
-        reading!(self, |c| identity::server(c, id))
-    }
+    read fn server(id: i64) -> Option<ServerRow> = identity::server;
+    /// The stored answer of an act already processed.
+    read fn answer_of(act_key: &str) -> Option<String> = identity::answer_of;
+    /// `player`'s private notes on game `game_id`, in the order written.
+    read fn private_notes(
+        game_id: i64,
+        player: PlayerId,
+    ) -> Vec<PrivateNote> = games::private_notes;
+    /// The kept engine review of game `game_id`.
+    read fn review(game_id: i64) -> Option<StoredReview> = reviews::review;
+    /// Finished games ended since `since` with no review, oldest first.
+    read fn games_awaiting_review(
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Vec<i64> = reviews::games_awaiting_review;
+    /// Whether game `id`'s tournament keeps it from review until its round,
+    /// still running, is over.
+    read fn review_waits_for_round(id: i64) -> bool = reviews::review_waits_for_round;
+    /// The puzzle `player` was given on `server_id` and has not answered.
+    read fn open_puzzle(server_id: i64, player: PlayerId) -> Option<Puzzle> = reviews::open_puzzle;
+    /// The server's oldest puzzle `player` has not tried, not from their games.
+    read fn next_puzzle(server_id: i64, player: PlayerId) -> Option<Puzzle> = reviews::next_puzzle;
+    /// The server's puzzle solvers, most solved first.
+    read fn puzzle_solvers(
+        server_id: i64,
+        limit: usize,
+    ) -> Vec<PuzzleSolver> = reviews::puzzle_solvers;
+    /// The server `platform_id` of `platform`, if the bot has seen it.
+    read fn find_server(
+        platform: Platform,
+        platform_id: &str,
+    ) -> Option<ServerRow> = identity::find_server;
+    /// Team match `id`.
+    read fn team_match(id: i64) -> Option<MatchRow> = matches::team_match;
+    /// The latest team match of a server, home or away.
+    read fn latest_match(server_id: i64) -> Option<MatchRow> = matches::latest_match;
+    /// The team match a game belongs to, if any.
+    read fn match_of_game(game_id: i64) -> Option<MatchRow> = matches::match_of_game;
+    /// The matches not over `player` signed up for with a team.
+    read fn matches_joined(
+        team_id: i64,
+        player: PlayerId,
+    ) -> Vec<MatchRow> = matches::matches_joined;
+    /// The members signed up for a match, in their order of sign-up.
+    read fn match_entrants(match_id: i64) -> Vec<MatchEntrant> = matches::entrants;
+    /// A match's games, by board.
+    read fn match_games(match_id: i64) -> Vec<MatchGameRow> = matches::games;
+    /// The team of server `server_id` whose name in lower case is `key`.
+    read fn team_by_name(server_id: i64, key: &str) -> Option<TeamRow> = teams::team_by_name;
+    /// A server's teams by name (at most `limit`) with their members'
+    /// names, and how many it has in all.
+    read fn teams(
+        server_id: i64,
+        limit: usize,
+    ) -> (Vec<(TeamRow, Vec<String>)>, u32) = teams::teams;
+    /// How many teams a server has.
+    read fn team_count(server_id: i64) -> u32 = teams::team_count;
+    /// The teams of a server `player` belongs to.
+    read fn teams_of(server_id: i64, player: PlayerId) -> Vec<TeamRow> = teams::teams_of;
+    /// A team's members, in the order they joined.
+    read fn team_members(team_id: i64) -> Vec<PlayerId> = teams::members;
+    /// The teams playing game `game_id`, with their colours.
+    read fn game_teams(game_id: i64) -> Vec<(shakmaty::Color, TeamRow)> = teams::game_teams;
+    /// Whether a team plays a running game.
+    read fn team_plays(team_id: i64) -> bool = teams::team_plays;
+    /// The running games in a channel that a team of `player`'s plays.
+    read fn vote_games_in_channel(
+        channel_id: i64,
+        player: PlayerId,
+    ) -> Vec<i64> = teams::vote_games_in_channel;
+    /// The votes on move `ply` of a game by the current members of a team.
+    read fn votes(game_id: i64, ply: u32, team_id: i64) -> Vec<VoteRow> = teams::votes;
+    /// Whether a vote game's members may change their votes.
+    read fn votes_changeable(game_id: i64) -> bool = teams::votes_changeable;
+    /// Whether game `id` belongs to a tournament, a ladder match or a team match.
+    read fn in_competition(id: i64) -> bool = games::in_competition;
+    read fn game(id: i64) -> Option<GameRecord> = games::game;
+    /// Every game, oldest first, or those `player_name` played, or those of
+    /// tournament `tournament`.
+    read fn listed_games(
+        player_name: Option<&str>,
+        tournament: Option<i64>,
+    ) -> Vec<GameSummary> = games::listed_games;
+    /// `player`'s games in `channel_id` (the ongoing ones only, if asked), newest first.
+    read fn games_in_channel(
+        channel_id: i64,
+        player: PlayerId,
+        ongoing_only: bool,
+    ) -> Vec<GameSummary> = games::games_in_channel;
+    /// `player`'s ongoing games on a server, newest first.
+    read fn ongoing_games_on_server(
+        server_id: i64,
+        player: PlayerId,
+    ) -> Vec<GameSummary> = games::ongoing_games_on_server;
+    /// How many challenges `challenger` has open (not expired at `now`),
+    /// in every channel and server.
+    read fn open_challenge_count(
+        challenger: PlayerId,
+        now: DateTime<Utc>,
+    ) -> u32 = games::open_challenge_count;
+    /// Open challenges in a channel that have not expired at `now`, oldest first.
+    read fn open_challenges(
+        channel_id: i64,
+        now: DateTime<Utc>,
+    ) -> Vec<ChallengeRow> = games::open_challenges;
+    /// The earliest instant the scheduler must look at a running game: a
+    /// reminder or a flag, whichever comes first.
+    read fn next_wake_up() -> Option<DateTime<Utc>> = schedule::next_wake_up;
+    /// Running games whose wake-up (a reminder or a flag) has come at `now`,
+    /// earliest first, at most `limit`.
+    /// Sets game `id`'s wake-up to `at` if its version is still `version`:
+    /// the scheduler woke for it early (see [`super::WakeUp`]).
+    write fn rearm_wake_up(
+        id: i64,
+        version: i64,
+        at: Option<DateTime<Utc>>,
+    ) -> () = schedule::rearm_wake_up;
+    read fn due_games(now: DateTime<Utc>, limit: usize) -> Vec<DueGame> = schedule::due_games;
+    /// Claims acts whose notices are due on `platform` until `lease_until`
+    /// (see [`outbox::claim`]), oldest first.
+    write fn claim_notices(
+        platform: Platform,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: usize,
+    ) -> Vec<QueuedNotices> = outbox::claim;
+    /// Records how far the delivery of act `act_key`'s notices came.
+    write fn settle_notices(act_key: &str, progress: &NoticeProgress) -> () = outbox::settle;
+    /// Marks acts as answered by their own process (see [`outbox::settle_answered`]).
+    write fn settle_answered(act_keys: &[String]) -> () = outbox::settle_answered;
+    /// What the notices for `server_id` met since `since` (see [`outbox::trouble`]).
+    read fn notice_trouble(server_id: i64, since: DateTime<Utc>) -> NoticeTrouble = outbox::trouble;
+    /// When the next notice on `platform` is due, if any is waiting.
+    read fn next_notice_due(platform: Platform) -> Option<DateTime<Utc>> = outbox::next_due;
+    /// `player`'s running leave on a server, if any.
+    read fn running_leave(
+        player: PlayerId,
+        server_id: i64,
+    ) -> Option<LeaveRow> = schedule::running_leave;
+    /// The running leaves of two players on a server (a game's two sides), in one call.
+    read fn running_leaves(
+        server_id: i64,
+        players: [PlayerId; 2],
+    ) -> Vec<LeaveRow> = schedule::running_leaves;
+    /// Days of leave `player` has counted on a server for leaves starting in `year`.
+    read fn leave_days_in_year(
+        player: PlayerId,
+        server_id: i64,
+        year: i32,
+    ) -> u32 = schedule::leave_days_in_year;
+    /// Running leaves whose end has come at `now`, earliest first.
+    read fn due_leave_ends(
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Vec<LeaveRow> = schedule::due_leave_ends;
+    /// The earliest end of a running leave.
+    read fn next_leave_end() -> Option<DateTime<Utc>> = schedule::next_leave_end;
+    /// Running games with a clock, by id after `after_id`, at most `limit`
+    /// (for crediting every clock after an outage, a page at a time).
+    read fn clocked_games(after_id: i64, limit: usize) -> Vec<DueGame> = schedule::clocked_games;
+    /// The last instant the bot was known to be running.
+    read fn last_heartbeat() -> Option<DateTime<Utc>> = schedule::last_heartbeat;
+    /// Records that the bot is running at `now`.
+    write fn beat(now: DateTime<Utc>) -> () = schedule::beat;
+    /// The server's finished games with a result (1-0, 0-1, ½-½), oldest first.
+    /// The results and first `plies` moves of the latest `max` finished
+    /// games of a server from the standard start.
+    read fn openings_played(
+        server_id: i64,
+        max: usize,
+        plies: u32,
+    ) -> Vec<(crate::core::event::GameResult, Vec<String>)> = games::openings_played;
+    read fn finished_games(server_id: i64) -> Vec<FinishedGame> = games::finished_games;
+    /// `player`'s rating in `pool` on a server, if they have played a rated
+    /// game of that variant there.
+    read fn rating(
+        server_id: i64,
+        player: PlayerId,
+        pool: Variant,
+    ) -> Option<RatingRow> = ratings::rating;
+    /// `player`'s ratings in `pool` after each rated game on a server, oldest first.
+    read fn rating_history(
+        server_id: i64,
+        player: PlayerId,
+        pool: Variant,
+    ) -> Vec<RatingPoint> = ratings::rating_history;
+    /// The server's 1/½/0 table over finished, scored games, best first.
+    read fn standings(server_id: i64) -> Vec<StandingRow> = ratings::standings;
+    /// The server's ladder, best first (empty, version 0, before anyone joins).
+    read fn ladder(server_id: i64) -> LadderRow = ladder::ladder;
+    /// The server's ladder challenges still pending or being played.
+    read fn unsettled_ladder_matches(
+        server_id: i64,
+    ) -> Vec<LadderMatchRow> = ladder::unsettled_ladder_matches;
+    /// The ladder challenge that made challenge `challenge_id`, if any.
+    read fn ladder_match_of_challenge(
+        challenge_id: i64,
+    ) -> Option<LadderMatchRow> = ladder::ladder_match_of_challenge;
+    /// The ladder challenge that game `game_id` settles, if any.
+    read fn ladder_match_of_game(
+        game_id: i64,
+    ) -> Option<LadderMatchRow> = ladder::ladder_match_of_game;
+    /// Pending ladder challenges whose time to accept has run out at `now`,
+    /// earliest first, at most `limit`.
+    read fn due_ladder_forfeits(
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Vec<LadderMatchRow> = ladder::due_ladder_forfeits;
+    /// Ladder players last active at or before `active_before`, longest idle
+    /// first, at most `limit`.
+    read fn idle_ladder_rungs(
+        active_before: DateTime<Utc>,
+        limit: usize,
+    ) -> Vec<IdleRung> = ladder::idle_ladder_rungs;
+    /// The earliest ladder deadline: a pending challenge's `accept_by`, or a
+    /// player's last activity plus `inactive_after` (when inactivity counts).
+    read fn next_ladder_deadline(
+        inactive_after: Option<chrono::Duration>,
+    ) -> Option<DateTime<Utc>> = ladder::next_ladder_deadline;
+    /// A tournament by id.
+    read fn tournament(id: i64) -> Option<TournamentRow> = tournaments::tournament;
+    /// The tournaments created in a channel, newest first.
+    read fn tournaments_in_channel(
+        channel_id: i64,
+    ) -> Vec<TournamentRow> = tournaments::tournaments_in_channel;
+    /// A tournament's entrants, in join order.
+    read fn tournament_entrants(
+        tournament_id: i64,
+    ) -> Vec<EntrantRow> = tournaments::tournament_entrants;
+    /// A tournament's pairings with their games' states, by round, board and creation.
+    read fn tournament_pairings(
+        tournament_id: i64,
+    ) -> Vec<PairingRow> = tournaments::tournament_pairings;
+    /// The tournament a game was played in, if any.
+    read fn tournament_of_game(game_id: i64) -> Option<i64> = tournaments::tournament_of_game;
+    /// Tournaments still open for entry whose window closed at `now`, earliest first.
+    read fn due_tournaments(
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Vec<DueTournament> = tournaments::due_tournaments;
+    /// The earliest close of an entry window still open.
+    read fn next_tournament_start() -> Option<DateTime<Utc>> = tournaments::next_tournament_start;
+}
 
+impl Store {
     /// One read at the start of every act: the stored answer if the act was
     /// already carried out, else its server, channel and player (created
     /// when new, the display name kept current) and the player's ongoing
@@ -195,215 +431,6 @@ impl Store {
             Some(opened) => Ok(opened),
             None => writing!(self, |c| identity::open_act_writing(c, &request, now)),
         }
-    }
-
-    /// The stored answer of an act already processed.
-    pub async fn answer_of(&self, act_key: &str) -> Result<Option<String>> {
-        reading!(self, |c| identity::answer_of(c, act_key))
-    }
-
-    /// `player`'s private notes on game `game_id`, in the order written.
-    pub async fn private_notes(&self, game_id: i64, player: PlayerId) -> Result<Vec<PrivateNote>> {
-        reading!(self, |c| games::private_notes(c, game_id, player))
-    }
-
-    /// The kept engine review of game `game_id`.
-    pub async fn review(&self, game_id: i64) -> Result<Option<StoredReview>> {
-        reading!(self, |c| reviews::review(c, game_id))
-    }
-
-    /// Finished games ended since `since` with no review, oldest first.
-    pub async fn games_awaiting_review(
-        &self,
-        since: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<i64>> {
-        reading!(self, |c| reviews::games_awaiting_review(c, since, limit))
-    }
-
-    /// Whether game `id`'s tournament keeps it from review until its round,
-    /// still running, is over.
-    pub async fn review_waits_for_round(&self, id: i64) -> Result<bool> {
-        reading!(self, |c| reviews::review_waits_for_round(c, id))
-    }
-
-    /// The puzzle `player` was given on `server_id` and has not answered.
-    pub async fn open_puzzle(&self, server_id: i64, player: PlayerId) -> Result<Option<Puzzle>> {
-        reading!(self, |c| reviews::open_puzzle(c, server_id, player))
-    }
-
-    /// The server's oldest puzzle `player` has not tried, not from their games.
-    pub async fn next_puzzle(&self, server_id: i64, player: PlayerId) -> Result<Option<Puzzle>> {
-        reading!(self, |c| reviews::next_puzzle(c, server_id, player))
-    }
-
-    /// The server's puzzle solvers, most solved first.
-    pub async fn puzzle_solvers(&self, server_id: i64, limit: usize) -> Result<Vec<PuzzleSolver>> {
-        reading!(self, |c| reviews::puzzle_solvers(c, server_id, limit))
-    }
-
-    /// The server `platform_id` of `platform`, if the bot has seen it.
-    pub async fn find_server(
-        &self,
-        platform: Platform,
-        platform_id: &str,
-    ) -> Result<Option<ServerRow>> {
-        reading!(self, |c| identity::find_server(c, platform, platform_id))
-    }
-
-    /// Team match `id`.
-    pub async fn team_match(&self, id: i64) -> Result<Option<MatchRow>> {
-        reading!(self, |c| matches::team_match(c, id))
-    }
-
-    /// The latest team match of a server, home or away.
-    pub async fn latest_match(&self, server_id: i64) -> Result<Option<MatchRow>> {
-        reading!(self, |c| matches::latest_match(c, server_id))
-    }
-
-    /// The team match a game belongs to, if any.
-    pub async fn match_of_game(&self, game_id: i64) -> Result<Option<MatchRow>> {
-        reading!(self, |c| matches::match_of_game(c, game_id))
-    }
-
-    /// The matches not over `player` signed up for with a team.
-    pub async fn matches_joined(&self, team_id: i64, player: PlayerId) -> Result<Vec<MatchRow>> {
-        reading!(self, |c| matches::matches_joined(c, team_id, player))
-    }
-
-    /// The members signed up for a match, in their order of sign-up.
-    pub async fn match_entrants(&self, match_id: i64) -> Result<Vec<MatchEntrant>> {
-        reading!(self, |c| matches::entrants(c, match_id))
-    }
-
-    /// A match's games, by board.
-    pub async fn match_games(&self, match_id: i64) -> Result<Vec<MatchGameRow>> {
-        reading!(self, |c| matches::games(c, match_id))
-    }
-
-    /// The team of server `server_id` whose name in lower case is `key`.
-    pub async fn team_by_name(&self, server_id: i64, key: &str) -> Result<Option<TeamRow>> {
-        reading!(self, |c| teams::team_by_name(c, server_id, key))
-    }
-
-    /// A server's teams by name (at most `limit`) with their members'
-    /// names, and how many it has in all.
-    pub async fn teams(
-        &self,
-        server_id: i64,
-        limit: usize,
-    ) -> Result<(Vec<(TeamRow, Vec<String>)>, u32)> {
-        reading!(self, |c| teams::teams(c, server_id, limit))
-    }
-
-    /// How many teams a server has.
-    pub async fn team_count(&self, server_id: i64) -> Result<u32> {
-        reading!(self, |c| teams::team_count(c, server_id))
-    }
-
-    /// The teams of a server `player` belongs to.
-    pub async fn teams_of(&self, server_id: i64, player: PlayerId) -> Result<Vec<TeamRow>> {
-        reading!(self, |c| teams::teams_of(c, server_id, player))
-    }
-
-    /// A team's members, in the order they joined.
-    pub async fn team_members(&self, team_id: i64) -> Result<Vec<PlayerId>> {
-        reading!(self, |c| teams::members(c, team_id))
-    }
-
-    /// The teams playing game `game_id`, with their colours.
-    pub async fn game_teams(&self, game_id: i64) -> Result<Vec<(shakmaty::Color, TeamRow)>> {
-        reading!(self, |c| teams::game_teams(c, game_id))
-    }
-
-    /// Whether a team plays a running game.
-    pub async fn team_plays(&self, team_id: i64) -> Result<bool> {
-        reading!(self, |c| teams::team_plays(c, team_id))
-    }
-
-    /// The running games in a channel that a team of `player`'s plays.
-    pub async fn vote_games_in_channel(
-        &self,
-        channel_id: i64,
-        player: PlayerId,
-    ) -> Result<Vec<i64>> {
-        reading!(self, |c| teams::vote_games_in_channel(
-            c, channel_id, player
-        ))
-    }
-
-    /// The votes on move `ply` of a game by the current members of a team.
-    pub async fn votes(&self, game_id: i64, ply: u32, team_id: i64) -> Result<Vec<VoteRow>> {
-        reading!(self, |c| teams::votes(c, game_id, ply, team_id))
-    }
-
-    /// Whether a vote game's members may change their votes.
-    pub async fn votes_changeable(&self, game_id: i64) -> Result<bool> {
-        reading!(self, |c| teams::votes_changeable(c, game_id))
-    }
-
-    /// Whether game `id` belongs to a tournament, a ladder match or a team match.
-    pub async fn in_competition(&self, id: i64) -> Result<bool> {
-        reading!(self, |c| games::in_competition(c, id))
-    }
-
-    pub async fn game(&self, id: i64) -> Result<Option<GameRecord>> {
-        reading!(self, |c| games::game(c, id))
-    }
-
-    /// Every game, oldest first, or those `player_name` played, or those of
-    /// tournament `tournament`.
-    pub async fn listed_games(
-        &self,
-        player_name: Option<&str>,
-        tournament: Option<i64>,
-    ) -> Result<Vec<GameSummary>> {
-        reading!(self, |c| games::listed_games(c, player_name, tournament))
-    }
-
-    /// `player`'s games in `channel_id` (the ongoing ones only, if asked), newest first.
-    pub async fn games_in_channel(
-        &self,
-        channel_id: i64,
-        player: PlayerId,
-        ongoing_only: bool,
-    ) -> Result<Vec<GameSummary>> {
-        reading!(self, |c| games::games_in_channel(
-            c,
-            channel_id,
-            player,
-            ongoing_only
-        ))
-    }
-
-    /// `player`'s ongoing games on a server, newest first.
-    pub async fn ongoing_games_on_server(
-        &self,
-        server_id: i64,
-        player: PlayerId,
-    ) -> Result<Vec<GameSummary>> {
-        reading!(self, |c| games::ongoing_games_on_server(
-            c, server_id, player
-        ))
-    }
-
-    /// How many challenges `challenger` has open (not expired at `now`),
-    /// in every channel and server.
-    pub async fn open_challenge_count(
-        &self,
-        challenger: PlayerId,
-        now: DateTime<Utc>,
-    ) -> Result<u32> {
-        reading!(self, |c| games::open_challenge_count(c, challenger, now))
-    }
-
-    /// Open challenges in a channel that have not expired at `now`, oldest first.
-    pub async fn open_challenges(
-        &self,
-        channel_id: i64,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<ChallengeRow>> {
-        reading!(self, |c| games::open_challenges(c, channel_id, now))
     }
 
     /// Applies `commit` in one transaction and stores the act's answer,
@@ -444,29 +471,6 @@ impl Store {
         writing!(self, |c| commit::write_all(c, batch, now))
     }
 
-    /// The earliest instant the scheduler must look at a running game: a
-    /// reminder or a flag, whichever comes first.
-    pub async fn next_wake_up(&self) -> Result<Option<DateTime<Utc>>> {
-        reading!(self, |c| schedule::next_wake_up(c))
-    }
-
-    /// Running games whose wake-up (a reminder or a flag) has come at `now`,
-    /// earliest first, at most `limit`.
-    /// Sets game `id`'s wake-up to `at` if its version is still `version`:
-    /// the scheduler woke for it early (see [`super::WakeUp`]).
-    pub async fn rearm_wake_up(
-        &self,
-        id: i64,
-        version: i64,
-        at: Option<DateTime<Utc>>,
-    ) -> Result<()> {
-        writing!(self, |c| schedule::rearm_wake_up(c, id, version, at))
-    }
-
-    pub async fn due_games(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<DueGame>> {
-        reading!(self, |c| schedule::due_games(c, now, limit))
-    }
-
     /// Claims running games whose wake-up has come at `now`, earliest first,
     /// at most `limit`: a claimed game's wake-up moves to `lease_until`, so
     /// every other scheduler (in this process or another) passes it over
@@ -500,34 +504,6 @@ impl Store {
                 schedule::claim_due_games_skip_locked(c, now, lease_until, limit).await
             }
         }
-    }
-
-    /// Claims acts whose notices are due on `platform` until `lease_until`
-    /// (see [`outbox::claim`]), oldest first.
-    pub async fn claim_notices(
-        &self,
-        platform: Platform,
-        now: DateTime<Utc>,
-        lease_until: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<QueuedNotices>> {
-        writing!(self, |c| outbox::claim(
-            c,
-            platform,
-            now,
-            lease_until,
-            limit
-        ))
-    }
-
-    /// Records how far the delivery of act `act_key`'s notices came.
-    pub async fn settle_notices(&self, act_key: &str, progress: &NoticeProgress) -> Result<()> {
-        writing!(self, |c| outbox::settle(c, act_key, progress))
-    }
-
-    /// Marks acts as answered by their own process (see [`outbox::settle_answered`]).
-    pub async fn settle_answered(&self, act_keys: &[String]) -> Result<()> {
-        writing!(self, |c| outbox::settle_answered(c, act_keys))
     }
 
     /// Makes due the acts whose hold ran out unanswered at `now`, and tells
@@ -570,210 +546,5 @@ impl Store {
                 return Ok(step.next_end);
             }
         }
-    }
-
-    /// What the notices for `server_id` met since `since` (see [`outbox::trouble`]).
-    pub async fn notice_trouble(
-        &self,
-        server_id: i64,
-        since: DateTime<Utc>,
-    ) -> Result<NoticeTrouble> {
-        reading!(self, |c| outbox::trouble(c, server_id, since))
-    }
-
-    /// When the next notice on `platform` is due, if any is waiting.
-    pub async fn next_notice_due(&self, platform: Platform) -> Result<Option<DateTime<Utc>>> {
-        reading!(self, |c| outbox::next_due(c, platform))
-    }
-
-    /// `player`'s running leave on a server, if any.
-    pub async fn running_leave(
-        &self,
-        player: PlayerId,
-        server_id: i64,
-    ) -> Result<Option<LeaveRow>> {
-        reading!(self, |c| schedule::running_leave(c, player, server_id))
-    }
-
-    /// The running leaves of two players on a server (a game's two sides), in one call.
-    pub async fn running_leaves(
-        &self,
-        server_id: i64,
-        players: [PlayerId; 2],
-    ) -> Result<Vec<LeaveRow>> {
-        reading!(self, |c| schedule::running_leaves(c, server_id, players))
-    }
-
-    /// Days of leave `player` has counted on a server for leaves starting in `year`.
-    pub async fn leave_days_in_year(
-        &self,
-        player: PlayerId,
-        server_id: i64,
-        year: i32,
-    ) -> Result<u32> {
-        reading!(self, |c| schedule::leave_days_in_year(
-            c, player, server_id, year
-        ))
-    }
-
-    /// Running leaves whose end has come at `now`, earliest first.
-    pub async fn due_leave_ends(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<LeaveRow>> {
-        reading!(self, |c| schedule::due_leave_ends(c, now, limit))
-    }
-
-    /// The earliest end of a running leave.
-    pub async fn next_leave_end(&self) -> Result<Option<DateTime<Utc>>> {
-        reading!(self, |c| schedule::next_leave_end(c))
-    }
-
-    /// Running games with a clock, by id after `after_id`, at most `limit`
-    /// (for crediting every clock after an outage, a page at a time).
-    pub async fn clocked_games(&self, after_id: i64, limit: usize) -> Result<Vec<DueGame>> {
-        reading!(self, |c| schedule::clocked_games(c, after_id, limit))
-    }
-
-    /// The last instant the bot was known to be running.
-    pub async fn last_heartbeat(&self) -> Result<Option<DateTime<Utc>>> {
-        reading!(self, |c| schedule::last_heartbeat(c))
-    }
-
-    /// Records that the bot is running at `now`.
-    pub async fn beat(&self, now: DateTime<Utc>) -> Result<()> {
-        writing!(self, |c| schedule::beat(c, now))
-    }
-
-    /// The server's finished games with a result (1-0, 0-1, ½-½), oldest first.
-    /// The results and first `plies` moves of the latest `max` finished
-    /// games of a server from the standard start.
-    pub async fn openings_played(
-        &self,
-        server_id: i64,
-        max: usize,
-        plies: u32,
-    ) -> Result<Vec<(crate::core::event::GameResult, Vec<String>)>> {
-        reading!(self, |c| games::openings_played(c, server_id, max, plies))
-    }
-
-    pub async fn finished_games(&self, server_id: i64) -> Result<Vec<FinishedGame>> {
-        reading!(self, |c| games::finished_games(c, server_id))
-    }
-
-    /// `player`'s rating in `pool` on a server, if they have played a rated
-    /// game of that variant there.
-    pub async fn rating(
-        &self,
-        server_id: i64,
-        player: PlayerId,
-        pool: Variant,
-    ) -> Result<Option<RatingRow>> {
-        reading!(self, |c| ratings::rating(c, server_id, player, pool))
-    }
-
-    /// `player`'s ratings in `pool` after each rated game on a server, oldest first.
-    pub async fn rating_history(
-        &self,
-        server_id: i64,
-        player: PlayerId,
-        pool: Variant,
-    ) -> Result<Vec<RatingPoint>> {
-        reading!(self, |c| ratings::rating_history(
-            c, server_id, player, pool
-        ))
-    }
-
-    /// The server's 1/½/0 table over finished, scored games, best first.
-    pub async fn standings(&self, server_id: i64) -> Result<Vec<StandingRow>> {
-        reading!(self, |c| ratings::standings(c, server_id))
-    }
-
-    /// The server's ladder, best first (empty, version 0, before anyone joins).
-    pub async fn ladder(&self, server_id: i64) -> Result<LadderRow> {
-        reading!(self, |c| ladder::ladder(c, server_id))
-    }
-
-    /// The server's ladder challenges still pending or being played.
-    pub async fn unsettled_ladder_matches(&self, server_id: i64) -> Result<Vec<LadderMatchRow>> {
-        reading!(self, |c| ladder::unsettled_ladder_matches(c, server_id))
-    }
-
-    /// The ladder challenge that made challenge `challenge_id`, if any.
-    pub async fn ladder_match_of_challenge(
-        &self,
-        challenge_id: i64,
-    ) -> Result<Option<LadderMatchRow>> {
-        reading!(self, |c| ladder::ladder_match_of_challenge(c, challenge_id))
-    }
-
-    /// The ladder challenge that game `game_id` settles, if any.
-    pub async fn ladder_match_of_game(&self, game_id: i64) -> Result<Option<LadderMatchRow>> {
-        reading!(self, |c| ladder::ladder_match_of_game(c, game_id))
-    }
-
-    /// Pending ladder challenges whose time to accept has run out at `now`,
-    /// earliest first, at most `limit`.
-    pub async fn due_ladder_forfeits(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<LadderMatchRow>> {
-        reading!(self, |c| ladder::due_ladder_forfeits(c, now, limit))
-    }
-
-    /// Ladder players last active at or before `active_before`, longest idle
-    /// first, at most `limit`.
-    pub async fn idle_ladder_rungs(
-        &self,
-        active_before: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<IdleRung>> {
-        reading!(self, |c| ladder::idle_ladder_rungs(c, active_before, limit))
-    }
-
-    /// The earliest ladder deadline: a pending challenge's `accept_by`, or a
-    /// player's last activity plus `inactive_after` (when inactivity counts).
-    pub async fn next_ladder_deadline(
-        &self,
-        inactive_after: Option<chrono::Duration>,
-    ) -> Result<Option<DateTime<Utc>>> {
-        reading!(self, |c| ladder::next_ladder_deadline(c, inactive_after))
-    }
-
-    /// A tournament by id.
-    pub async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>> {
-        reading!(self, |c| tournaments::tournament(c, id))
-    }
-
-    /// The tournaments created in a channel, newest first.
-    pub async fn tournaments_in_channel(&self, channel_id: i64) -> Result<Vec<TournamentRow>> {
-        reading!(self, |c| tournaments::tournaments_in_channel(c, channel_id))
-    }
-
-    /// A tournament's entrants, in join order.
-    pub async fn tournament_entrants(&self, tournament_id: i64) -> Result<Vec<EntrantRow>> {
-        reading!(self, |c| tournaments::tournament_entrants(c, tournament_id))
-    }
-
-    /// A tournament's pairings with their games' states, by round, board and creation.
-    pub async fn tournament_pairings(&self, tournament_id: i64) -> Result<Vec<PairingRow>> {
-        reading!(self, |c| tournaments::tournament_pairings(c, tournament_id))
-    }
-
-    /// The tournament a game was played in, if any.
-    pub async fn tournament_of_game(&self, game_id: i64) -> Result<Option<i64>> {
-        reading!(self, |c| tournaments::tournament_of_game(c, game_id))
-    }
-
-    /// Tournaments still open for entry whose window closed at `now`, earliest first.
-    pub async fn due_tournaments(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<DueTournament>> {
-        reading!(self, |c| tournaments::due_tournaments(c, now, limit))
-    }
-
-    /// The earliest close of an entry window still open.
-    pub async fn next_tournament_start(&self) -> Result<Option<DateTime<Utc>>> {
-        reading!(self, |c| tournaments::next_tournament_start(c))
     }
 }
