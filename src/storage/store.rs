@@ -414,8 +414,19 @@ delegate! {
         now: DateTime<Utc>,
         limit: usize,
     ) -> Vec<DueTournament> = tournaments::due_tournaments;
+    /// Every game whose stored moves do not add up, one line each.
+    read fn unsound_games() -> Vec<String> = games::unsound_games;
     /// The earliest close of an entry window still open.
     read fn next_tournament_start() -> Option<DateTime<Utc>> = tournaments::next_tournament_start;
+}
+
+#[cfg(test)]
+impl Store {
+    /// Runs one statement of a test's own (damage, say) in a write transaction.
+    pub(crate) async fn execute(&self, sql: &str, params: &[super::sql::Value]) -> Result<u64> {
+        use super::sql::Conn;
+        writing!(self, |c| c.execute(sql, params))
+    }
 }
 
 impl Store {

@@ -7,6 +7,7 @@
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use shakmaty::Color;
 
+use super::sql::params;
 use super::*;
 use crate::core::clock::{Clock, TimeControl};
 use crate::core::conditional::Conditionals;
@@ -64,6 +65,7 @@ macro_rules! store_suite {
             servers_are_found_by_id,
             batches_are_committed_whole,
             notices_wait_in_the_outbox_until_settled,
+            a_game_whose_moves_do_not_add_up_is_refused,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -2727,5 +2729,57 @@ pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<(
     // Answered after all (a slow send): nothing is left for the worker.
     store.settle_answered(&["u-2".to_owned()]).await?;
     assert_eq!(store.next_notice_due(Platform::Console).await?, None);
+    Ok(())
+}
+
+/// A game whose stored moves do not add up (a row numbered out of place, a
+/// lost row, as a damaged page gives) is refused as corrupt when loaded,
+/// never played on, and listed by the check.
+pub async fn a_game_whose_moves_do_not_add_up_is_refused(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let id = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let moves = vec![
+        a_move(1, "e2e4", "e4", t(2)),
+        a_move(2, "e7e5", "e5", t(3)),
+        a_move(3, "g1f3", "Nf3", t(4)),
+    ];
+    let played = GameUpdate {
+        new_moves: moves,
+        turn: Color::Black,
+        state: GameState::Ongoing,
+        ..ending(id, GameResult::NoResult, Reason::Abort, t(4))
+    };
+    save(store, id, t(4), played).await?;
+    assert_eq!(store.game(id).await?.expect("game").moves.len(), 3);
+    assert!(store.unsound_games().await?.is_empty());
+    // The damage, what loading the game says, what the check says, the mend.
+    for (spoil, on_load, checked, mend) in [
+        (
+            "UPDATE moves SET ply = 5 WHERE game_id = ?1 AND ply = 3",
+            "move 3 stored as ply 5",
+            "3 stored, not numbered 1 to 3",
+            Some("UPDATE moves SET ply = 3 WHERE game_id = ?1 AND ply = 5"),
+        ),
+        (
+            "DELETE FROM moves WHERE game_id = ?1 AND ply = 2",
+            "3 counted, 2 stored",
+            "3 counted, 2 stored",
+            None,
+        ),
+    ] {
+        store.execute(spoil, &params![id]).await?;
+        let loaded = store.game(id).await;
+        let refusal = format!("game {id} moves: {on_load}");
+        assert!(
+            matches!(&loaded, Err(StorageError::Corrupt(m)) if *m == refusal),
+            "{spoil}: {loaded:?}"
+        );
+        let listed = store.unsound_games().await?;
+        assert_eq!(listed, [format!("game {id} moves: {checked}")], "{spoil}");
+        if let Some(mend) = mend {
+            store.execute(mend, &params![id]).await?;
+            assert_eq!(store.game(id).await?.expect("game").moves.len(), 3);
+        }
+    }
     Ok(())
 }
