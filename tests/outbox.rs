@@ -260,13 +260,20 @@ async fn a_held_act_goes_to_the_worker_only_if_its_answer_never_went_out() {
         service.handle(act(user, said, key), start()).await;
         service.answered(key);
     }
+    let hold = ServiceConfig::default().notice_handoff;
     let deliver = |at| service.deliver_notices(&notifier, at, BoardImages::Omitted);
-    assert_eq!(deliver(start()).await, 0, "every answer went out");
+    assert_eq!(
+        service.next_notice_due(&notifier).await.unwrap(),
+        Some(start() + hold),
+        "the worker looks when the holds end"
+    );
+    assert_eq!(deliver(start() + hold).await, 0, "every answer went out");
     assert_eq!(service.next_notice_due(&notifier).await.unwrap(), None);
     // bob's move is committed, but its answer never reaches the platform:
     // the worker is to wake when its hold ends.
-    service.handle(act("bob", "/move e5", "k4"), start()).await;
-    let hold_end = start() + ServiceConfig::default().notice_handoff;
+    let moved = start() + hold;
+    service.handle(act("bob", "/move e5", "k4"), moved).await;
+    let hold_end = moved + hold;
     assert_eq!(
         service.next_notice_due(&notifier).await.unwrap(),
         Some(hold_end)
@@ -282,4 +289,46 @@ async fn a_held_act_goes_to_the_worker_only_if_its_answer_never_went_out() {
     assert!(told[0].text.contains("bob played e5"), "{told:?}");
     assert_eq!(deliver(hold_end + Duration::hours(1)).await, 0, "once");
     assert_eq!(service.next_notice_due(&notifier).await.unwrap(), None);
+}
+
+/// Two processes on one file: the act one of them held and never answered
+/// (it died) reaches the other's worker when the hold ends, once.
+#[tokio::test]
+async fn a_hold_left_by_another_process_is_delivered_by_this_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bot.db");
+    let survivor = service_on(&path);
+    let notifier = Scripted::default();
+    let deliver = |at| survivor.deliver_notices(&notifier, at, BoardImages::Omitted);
+    assert_eq!(deliver(start()).await, 0, "nothing yet");
+    {
+        let dying = service_on(&path);
+        let act = |user: &str, said: &str, key: &str| {
+            request(Platform::Console, "club", "room", user, text(said)).keyed(key)
+        };
+        for (user, said, key) in [
+            ("alice", "/challenge @bob color:white", "k1"),
+            ("bob", "/accept", "k2"),
+            ("alice", "/move e4", "k3"),
+            ("bob", "/move e5", "k4"),
+        ] {
+            dying.handle(act(user, said, key), start()).await;
+            if key != "k4" {
+                dying.answered(key);
+            }
+        }
+        dying.settle_answered().await;
+    }
+    let hold_end = start() + ServiceConfig::default().notice_handoff;
+    let early = hold_end - Duration::seconds(1);
+    assert_eq!(deliver(early).await, 0, "still held");
+    assert_eq!(
+        survivor.next_notice_due(&notifier).await.unwrap(),
+        Some(hold_end),
+        "the look saw the other process's hold"
+    );
+    assert_eq!(deliver(hold_end).await, 1, "alice hears of e5");
+    assert_eq!(deliver(hold_end + Duration::hours(1)).await, 0, "once");
+    let told = notifier.delivered.lock().unwrap().clone();
+    assert!(told[0].text.contains("bob played e5"), "{told:?}");
 }

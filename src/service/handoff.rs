@@ -12,9 +12,12 @@
 //! not at all.
 //!
 //! Where a hold waits in the act's row (SQLite), the worker looks for holds
-//! that ran out only when one may have: at its first round (a process that
-//! died may have left some), when the first hold its last look saw running
-//! ends, and when a hold this process committed since ends ([`HoldWatch`]).
+//! that ran out at every round, except while it knows the first hold still
+//! running: then it waits for that one to end, or one this process committed
+//! since ([`HoldWatch`]). A look reads only the acts committed since the
+//! last, so one at every round of an idle worker costs next to nothing, and
+//! holds left by a process that died, or committed by another process since
+//! the last look, are found at the next round.
 
 use std::sync::{Arc, Mutex};
 
@@ -61,21 +64,13 @@ impl Answered {
     }
 }
 
-/// When the worker must look for held acts whose hold ran out: the end of
-/// the first hold its last look saw running, or of a hold this process
-/// committed since, whichever comes first (`None`: no hold known to run).
+/// When the worker must look for held acts whose hold ran out next: the end
+/// of the first hold its last look saw running, or of a hold this process
+/// committed since, whichever comes first (`None`: none known, so at every
+/// round).
+#[derive(Default)]
 pub(super) struct HoldWatch {
     next_look: Mutex<Option<DateTime<Utc>>>,
-}
-
-impl Default for HoldWatch {
-    fn default() -> HoldWatch {
-        // A process's first round looks at once: a process that died may
-        // have left holds behind.
-        HoldWatch {
-            next_look: Mutex::new(Some(DateTime::<Utc>::MIN_UTC)),
-        }
-    }
 }
 
 impl HoldWatch {
@@ -134,7 +129,7 @@ impl Service {
                 .next_look
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
-            if next.is_none_or(|at| now < at) {
+            if next.is_some_and(|at| now < at) {
                 return;
             }
             // Forgotten for this look, which sees every hold committed
