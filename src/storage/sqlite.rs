@@ -629,6 +629,11 @@ mod tests {
             .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
             .expect("acts");
         assert_eq!(order, ["a", "b"], "in the order they were committed");
+        // 0022: acts from before it were never held in their rows.
+        let done: i64 = conn
+            .query_row("SELECT through FROM held_acts_done", [], |r| r.get(0))
+            .expect("held acts done");
+        assert_eq!(done, 2, "looks start after the acts already there");
         let kept = Connection::open(dir.path().join("v12.db.v12.bak")).expect("the backup");
         assert_eq!(
             int_pragma(&kept, "user_version"),
