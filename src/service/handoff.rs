@@ -74,9 +74,13 @@ pub(super) struct HoldWatch {
 }
 
 impl HoldWatch {
+    fn next_look(&self) -> std::sync::MutexGuard<'_, Option<DateTime<Utc>>> {
+        self.next_look.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Brings the next look forward to `at` if that is sooner.
     fn look_by(&self, at: DateTime<Utc>) {
-        let mut next = self.next_look.lock().unwrap_or_else(|e| e.into_inner());
+        let mut next = self.next_look();
         *next = Some(next.map_or(at, |known| known.min(at)));
     }
 }
@@ -124,11 +128,7 @@ impl Service {
     /// may have (see [`HoldWatch`]).
     pub(super) async fn release_ended_holds(&self, now: DateTime<Utc>) {
         {
-            let mut next = self
-                .holds
-                .next_look
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
+            let mut next = self.holds.next_look();
             if next.is_some_and(|at| now < at) {
                 return;
             }
@@ -153,11 +153,7 @@ impl Service {
 
     /// When the worker must look for held acts next, if it knows.
     pub(super) fn next_hold_look(&self) -> Option<DateTime<Utc>> {
-        *self
-            .holds
-            .next_look
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+        *self.holds.next_look()
     }
 
     /// The outbox entry of a user's act: its whole answer, held for the

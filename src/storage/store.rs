@@ -2,10 +2,11 @@
 //!
 //! Each method runs statements written once in [`super::queries`] on the
 //! configured backend: in a read transaction ([`reading!`]) or a write
-//! transaction ([`writing!`]). A method that only passes its arguments on
-//! to one query function is one line of [`delegate!`]. Only what truly differs between SQLite and
-//! PostgreSQL is written per backend, in [`super::sqlite`] and
-//! [`super::postgres`]: opening, transactions, and claiming due games.
+//! transaction ([`writing!`]); a method that only passes its arguments on
+//! to one query function is one line of [`delegate!`]. Only what truly
+//! differs between SQLite and PostgreSQL is written per backend, in
+//! [`super::sqlite`] and [`super::postgres`]: opening, transactions,
+//! claiming due games, and where an act's hold waits.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -545,9 +546,9 @@ impl Store {
             if !step.release.is_empty() || step.through >= cursor.saved + SAVE_EVERY {
                 writing!(self, |c| outbox::release_holds(
                     c,
-                    &step.release,
-                    now,
-                    step.through
+                    through,
+                    step.through,
+                    now
                 ))?;
                 cursor.saved = step.through;
             }

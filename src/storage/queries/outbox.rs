@@ -138,22 +138,22 @@ pub async fn holds_after(
     Ok((held, last))
 }
 
-/// Makes the acts `ids` due at `now` if they are still held (one answered
-/// meanwhile is left alone), and records that holds are done with up to
-/// `through`.
+/// Makes due at `now` the acts numbered after `from` up to `through` that
+/// are still held (a [`HoldStep`] found every hold among them over; one
+/// answered meanwhile is left alone), and records that holds are done with
+/// up to `through`.
 pub async fn release_holds(
     c: &impl Conn,
-    ids: &[i64],
-    now: DateTime<Utc>,
+    from: i64,
     through: i64,
+    now: DateTime<Utc>,
 ) -> Result<()> {
-    for id in ids {
-        c.execute(
-            "UPDATE acts SET due_at = ?2, held_until = NULL WHERE id = ?1 AND held_until IS NOT NULL",
-            &params![*id, now],
-        )
-        .await?;
-    }
+    c.execute(
+        "UPDATE acts SET due_at = ?3, held_until = NULL
+         WHERE id > ?1 AND id <= ?2 AND held_until IS NOT NULL",
+        &params![from, through, now],
+    )
+    .await?;
     c.execute(
         "INSERT INTO held_acts_done (id, through) VALUES (1, ?1)
          ON CONFLICT (id) DO UPDATE SET through = excluded.through
