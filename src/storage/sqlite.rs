@@ -455,14 +455,11 @@ fn apply_migration(conn: &mut Connection, version: usize, name: &str, sql: &str)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::{DrawRules, Note, NoteKind};
-    use crate::core::notation::Lang;
-    use crate::storage::suite::store_suite;
-    use crate::storage::*;
-    use crate::storage::{
-        ChallengeClosing, ChallengeStatus, ColorChoice, GameState, GameUpdate, MoveRow,
-        NewChallenge, NewGame,
+    use crate::core::game::{Note, NoteKind};
+    use crate::storage::suite::{
+        a_move, create_game, new_challenge, new_game, put, saving, store_suite, t, update, world,
     };
+    use crate::storage::{transfer, *};
     use rusqlite::params;
     use shakmaty::Color;
     use tempfile::TempDir;
@@ -475,37 +472,12 @@ mod tests {
 
     store_suite!(fresh);
 
-    const TABLES: [&str; 29] = [
-        "acts",
-        "challenges",
-        "channels",
-        "game_notes",
-        "games",
-        "heartbeat",
-        "held_acts_done",
-        "ladder_matches",
-        "ladder_rungs",
-        "ladders",
-        "leaves",
-        "match_games",
-        "match_players",
-        "moves",
-        "players",
-        "private_notes",
-        "puzzle_attempts",
-        "puzzles",
-        "rating_history",
-        "ratings",
-        "reviews",
-        "servers",
-        "team_matches",
-        "team_members",
-        "teams",
-        "tournament_entrants",
-        "tournament_games",
-        "tournaments",
-        "votes",
-    ];
+    /// The schema's tables, sorted: those `pawnpost migrate` copies.
+    fn copied_tables() -> Vec<&'static str> {
+        let mut names: Vec<_> = transfer::TABLES.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names
+    }
 
     fn tables(conn: &Connection) -> Vec<String> {
         conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -522,6 +494,8 @@ mod tests {
         DateTime::from_timestamp(1_800_000_000 + seconds, 0).expect("instant")
     }
 
+    /// Every table of a fresh file is copied by `pawnpost migrate`, each
+    /// with all its columns.
     #[test]
     fn a_fresh_file_gets_every_migration_and_every_table() {
         let (_dir, store) = fresh();
@@ -531,7 +505,20 @@ mod tests {
         );
         let conn = store.sqlite().lock().expect("lock");
         assert_eq!(int_pragma(&conn, "user_version"), migrations().len() as i64);
-        assert_eq!(tables(&conn), TABLES);
+        assert_eq!(tables(&conn), copied_tables());
+        for table in transfer::TABLES {
+            let mut copied: Vec<&str> = table.columns.split(", ").collect();
+            let mut columns: Vec<String> = conn
+                .prepare(&format!(
+                    "SELECT name FROM pragma_table_info('{}')",
+                    table.name
+                ))
+                .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+                .expect("columns");
+            copied.sort_unstable();
+            columns.sort_unstable();
+            assert_eq!(columns, copied, "{}", table.name);
+        }
         let mode: String = conn
             .pragma_query_value(None, "journal_mode", |r| r.get(0))
             .expect("journal_mode");
@@ -552,7 +539,10 @@ mod tests {
             store.sqlite().schema_version().expect("version"),
             migrations().len()
         );
-        assert_eq!(tables(&store.sqlite().lock().expect("lock")), TABLES);
+        assert_eq!(
+            tables(&store.sqlite().lock().expect("lock")),
+            copied_tables()
+        );
     }
 
     #[test]
@@ -780,132 +770,53 @@ mod tests {
 
     /// A game with one move and one note, saved under act key `move-1`.
     async fn a_game_with_a_move(store: &Store) -> (GameRecord, PlayerRow) {
-        let defaults = ServerDefaults {
-            language: Lang::En,
-            time_control: "3d".to_owned(),
-        };
-        let server = store
-            .ensure_server(Platform::Console, "club", &defaults, at(0))
-            .await
-            .expect("server");
-        let channel = store
-            .ensure_channel(server.id, "main")
-            .await
-            .expect("channel");
-        let alice = store
-            .ensure_player(Platform::Console, "alice", "Alice", at(0))
-            .await
-            .expect("player");
-        let bob = store
-            .ensure_player(Platform::Console, "bob", "Bob", at(0))
-            .await
-            .expect("player");
-        let new_game = NewGame {
-            server_id: server.id,
-            channel_id: channel.id,
-            white: alice.id,
-            black: bob.id,
-            variant: crate::core::variant::Variant::Standard,
-            start_fen: None,
-            time_control: "3d".to_owned(),
-            rated: true,
-            draw_rules: DrawRules::default(),
-            turn: Color::White,
-            challenge_id: None,
-            clock: None,
-            remind_at: None,
-            history: None,
-        };
-        let commit = Commit {
-            new_game: Some(new_game),
-            ..Commit::default()
-        };
-        let (committed, ()) = store.commit(commit, at(1), |_| ()).await.expect("game");
-        let id = committed.game_id.expect("id");
-        let update = GameUpdate {
-            id,
-            expected_version: 0,
+        let w = world(store).await.expect("world");
+        let id = create_game(store, new_game(&w, w.alice.id, w.bob.id));
+        let id = id.await.expect("game");
+        let first = GameUpdate {
             new_moves: vec![MoveRow {
-                ply: 1,
-                uci: "e2e4".to_owned(),
-                san: "e4".to_owned(),
-                played_at: at(2),
                 draw_offer: true,
+                ..a_move(1, "e2e4", "e4", t(2))
             }],
             new_notes: vec![Note {
                 ply: 1,
                 by: Some(Color::White),
-                at: at(2),
+                at: t(2),
                 kind: NoteKind::DrawOffered,
             }],
-            state: GameState::Ongoing,
             pending_offer: Some(Color::White),
             turn: Color::Black,
-            clock: None,
-            remind_at: None,
-            wake_up: WakeUp::Exact,
-            conditionals: Conditionals::default(),
-            truncate_to: None,
+            ..update(id)
         };
         let commit = Commit {
             act_key: Some("move-1".to_owned()),
-            game_updates: vec![update],
-            ..Commit::default()
+            ..saving(vec![first])
         };
         store
-            .commit(commit, at(2), |_| "played")
+            .commit(commit, t(2), |_| "played")
             .await
             .expect("move");
         let game = store.game(id).await.expect("read").expect("game");
         assert_eq!(game.moves.len(), 1);
-        (game, alice)
+        (game, w.alice)
     }
 
     #[tokio::test]
     async fn an_accepted_challenge_names_its_game() {
         let (_dir, store) = fresh();
-        let (game, alice) = a_game_with_a_move(&store).await;
-        let challenge = NewChallenge {
-            server_id: game.server_id,
-            channel_id: game.channel_id,
-            challenger: alice.id,
-            challenged: None,
-            color: ColorChoice::Random,
-            time_control: "3d".to_owned(),
-            rated: true,
-            variant: crate::core::variant::Variant::Standard,
-            start_fen: None,
-            expires_at: at(1000),
-            start_moves: None,
-            votes_changeable: None,
-        };
+        let w = world(&store).await.expect("world");
         let mut challenge_ids = Vec::new();
         for _ in 0..2 {
             let commit = Commit {
-                new_challenge: Some(challenge.clone()),
+                new_challenge: Some(new_challenge(&w, w.channel.id, t(60))),
                 ..Commit::default()
             };
-            let (committed, ()) = store
-                .commit(commit, at(3), |_| ())
-                .await
-                .expect("challenge");
-            challenge_ids.push(committed.challenge_id.expect("id"));
+            let made = put(&store, t(3), commit).await.expect("challenge");
+            challenge_ids.push(made.challenge_id.expect("id"));
         }
         let game_from = |challenge_id| NewGame {
-            server_id: game.server_id,
-            channel_id: game.channel_id,
-            white: game.white,
-            black: game.black,
-            variant: crate::core::variant::Variant::Standard,
-            start_fen: None,
-            time_control: "3d".to_owned(),
-            rated: true,
-            draw_rules: DrawRules::default(),
-            turn: Color::White,
             challenge_id: Some(challenge_id),
-            clock: None,
-            remind_at: None,
-            history: None,
+            ..new_game(&w, w.alice.id, w.bob.id)
         };
         let accept = Commit {
             closing_challenge: Some(ChallengeClosing {
@@ -915,13 +826,13 @@ mod tests {
             new_game: Some(game_from(challenge_ids[0])),
             ..Commit::default()
         };
-        let (accepted, ()) = store.commit(accept, at(4), |_| ()).await.expect("accept");
+        let accepted = put(&store, t(4), accept).await.expect("accept");
         // A game naming a challenge that stays open does not claim it.
         let unclosed = Commit {
             new_game: Some(game_from(challenge_ids[1])),
             ..Commit::default()
         };
-        store.commit(unclosed, at(5), |_| ()).await.expect("game");
+        put(&store, t(5), unclosed).await.expect("game");
 
         let conn = store.sqlite().lock().expect("lock");
         let linked: Vec<Option<i64>> = conn
@@ -972,34 +883,13 @@ mod tests {
     async fn a_closed_file_with_moves(path: &Path, plies: u32) {
         let store = Store::from(SqliteStore::open(path).expect("open"));
         let (game, _) = a_game_with_a_move(&store).await;
-        let new_moves = (2..=plies)
-            .map(|ply| MoveRow {
-                ply,
-                uci: "g1f3".to_owned(),
-                san: "Nf3".to_owned(),
-                played_at: at(3),
-                draw_offer: false,
-            })
-            .collect();
-        let update = GameUpdate {
-            id: game.id,
+        let new_moves = (2..=plies).map(|ply| a_move(ply, "g1f3", "Nf3", t(3)));
+        let more = GameUpdate {
             expected_version: game.version,
-            new_moves,
-            new_notes: Vec::new(),
-            state: GameState::Ongoing,
-            pending_offer: None,
-            turn: Color::White,
-            clock: None,
-            remind_at: None,
-            wake_up: WakeUp::Exact,
-            conditionals: Conditionals::default(),
-            truncate_to: None,
+            new_moves: new_moves.collect(),
+            ..update(game.id)
         };
-        let commit = Commit {
-            game_updates: vec![update],
-            ..Commit::default()
-        };
-        store.commit(commit, at(3), |_| ()).await.expect("moves");
+        put(&store, t(3), saving(vec![more])).await.expect("moves");
         let loaded = store.game(game.id).await.expect("read").expect("game");
         assert_eq!(loaded.moves.len(), plies as usize);
     }

@@ -91,7 +91,10 @@ macro_rules! store_suite {
 }
 pub(crate) use store_suite;
 
-fn t(minutes: i64) -> DateTime<Utc> {
+// The fixtures below are shared with each backend's own tests.
+
+/// Minute `minutes` of the suite's day.
+pub(crate) fn t(minutes: i64) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 2, 1, 8, 0, 0).unwrap() + Duration::minutes(minutes)
 }
 
@@ -101,15 +104,17 @@ fn defaults() -> ServerDefaults {
         time_control: "3d".to_owned(),
     }
 }
-struct World {
-    server: ServerRow,
-    channel: ChannelRow,
-    alice: PlayerRow,
-    bob: PlayerRow,
-    carol: PlayerRow,
+
+/// A server with one channel and three players.
+pub(crate) struct World {
+    pub server: ServerRow,
+    pub channel: ChannelRow,
+    pub alice: PlayerRow,
+    pub bob: PlayerRow,
+    pub carol: PlayerRow,
 }
 
-async fn world(store: &Store) -> Result<World> {
+pub(crate) async fn world(store: &Store) -> Result<World> {
     let server = store
         .ensure_server(Platform::Console, "club", &defaults(), t(0))
         .await?;
@@ -134,7 +139,7 @@ async fn player(store: &Store, name: &str) -> Result<PlayerRow> {
         .await
 }
 
-fn new_game(w: &World, white: PlayerId, black: PlayerId) -> NewGame {
+pub(crate) fn new_game(w: &World, white: PlayerId, black: PlayerId) -> NewGame {
     NewGame {
         server_id: w.server.id,
         channel_id: w.channel.id,
@@ -164,7 +169,7 @@ fn three_days() -> Clock {
     )
 }
 
-fn new_challenge(w: &World, channel_id: i64, expires_at: DateTime<Utc>) -> NewChallenge {
+pub(crate) fn new_challenge(w: &World, channel_id: i64, expires_at: DateTime<Utc>) -> NewChallenge {
     NewChallenge {
         server_id: w.server.id,
         channel_id,
@@ -181,40 +186,38 @@ fn new_challenge(w: &World, channel_id: i64, expires_at: DateTime<Utc>) -> NewCh
     }
 }
 
-async fn create_game(store: &Store, game: NewGame) -> Result<i64> {
+pub(crate) async fn create_game(store: &Store, game: NewGame) -> Result<i64> {
     let commit = Commit {
         new_game: Some(game),
         ..Commit::default()
     };
-    let (committed, ()) = store.commit(commit, t(1), |_| ()).await?;
-    Ok(committed.game_id.expect("id"))
+    Ok(put(store, t(1), commit).await?.game_id.expect("id"))
 }
 
 /// Saves `update` on top of the stored version of game `id`.
-async fn save(store: &Store, id: i64, at: DateTime<Utc>, update: GameUpdate) -> Result<()> {
-    let record = store.game(id).await?.expect("game");
-    let commit = Commit {
-        game_updates: vec![GameUpdate {
-            expected_version: record.version,
-            ..update
-        }],
-        ..Commit::default()
+pub(crate) async fn save(
+    store: &Store,
+    id: i64,
+    at: DateTime<Utc>,
+    update: GameUpdate,
+) -> Result<()> {
+    let expected_version = store.game(id).await?.expect("game").version;
+    let update = GameUpdate {
+        expected_version,
+        ..update
     };
-    store.commit(commit, at, |_| ()).await?;
-    Ok(())
+    put(store, at, saving(vec![update])).await.map(drop)
 }
 
-fn ending(id: i64, result: GameResult, reason: Reason, ended_at: DateTime<Utc>) -> GameUpdate {
+/// A save of game `id` that changes nothing a test does not set: running,
+/// White to move, no clock, the wake-up set exactly.
+pub(crate) fn update(id: i64) -> GameUpdate {
     GameUpdate {
         id,
         expected_version: 0,
         new_moves: Vec::new(),
         new_notes: Vec::new(),
-        state: GameState::Over {
-            result,
-            reason,
-            ended_at,
-        },
+        state: GameState::Ongoing,
         pending_offer: None,
         turn: Color::White,
         clock: None,
@@ -225,6 +228,42 @@ fn ending(id: i64, result: GameResult, reason: Reason, ended_at: DateTime<Utc>) 
     }
 }
 
+pub(crate) fn ending(
+    id: i64,
+    result: GameResult,
+    reason: Reason,
+    ended_at: DateTime<Utc>,
+) -> GameUpdate {
+    let state = GameState::Over {
+        result,
+        reason,
+        ended_at,
+    };
+    GameUpdate {
+        state,
+        ..update(id)
+    }
+}
+
+/// A commit of these game saves alone.
+pub(crate) fn saving(updates: Vec<GameUpdate>) -> Commit {
+    Commit {
+        game_updates: updates,
+        ..Commit::default()
+    }
+}
+
+/// Commits `commit` at `at` with no answer.
+pub(crate) async fn put(store: &Store, at: DateTime<Utc>, commit: Commit) -> Result<Committed> {
+    Ok(store.commit(commit, at, |_| ()).await?.0)
+}
+
+/// Asserts that a write was refused as a conflict.
+#[track_caller]
+pub(crate) fn conflict<T: std::fmt::Debug>(result: Result<T>) {
+    assert!(matches!(result, Err(StorageError::Conflict)), "{result:?}");
+}
+
 async fn finish(store: &Store, id: i64, result: GameResult, at: i64) -> Result<()> {
     let reason = match result {
         GameResult::NoResult => Reason::Abort,
@@ -233,7 +272,7 @@ async fn finish(store: &Store, id: i64, result: GameResult, at: i64) -> Result<(
     save(store, id, t(at), ending(id, result, reason, t(at))).await
 }
 
-fn a_move(ply: u32, uci: &str, san: &str, played_at: DateTime<Utc>) -> MoveRow {
+pub(crate) fn a_move(ply: u32, uci: &str, san: &str, played_at: DateTime<Utc>) -> MoveRow {
     MoveRow {
         ply,
         uci: uci.to_owned(),
@@ -351,7 +390,7 @@ pub async fn challenges_become_games_atomically(store: &Store) -> Result<()> {
         }),
         ..Commit::default()
     };
-    let (committed, ()) = store.commit(accept("accept-1"), t(4), |_| ()).await?;
+    let committed = put(store, t(4), accept("accept-1")).await?;
     let game_id = committed.game_id.expect("game");
     assert_eq!(committed.challenge_id, None);
     let open = store.open_challenges(w.channel.id, t(4)).await?;
@@ -361,8 +400,7 @@ pub async fn challenges_become_games_atomically(store: &Store) -> Result<()> {
     assert_eq!(game.created_at, t(4));
 
     // Accepting again conflicts and creates no second game.
-    let again = store.commit(accept("accept-2"), t(5), |_| ()).await;
-    assert!(matches!(again, Err(StorageError::Conflict)), "{again:?}");
+    conflict(put(store, t(5), accept("accept-2")).await);
     assert!(store.game(game_id + 1).await?.is_none());
     let games = store
         .games_in_channel(w.channel.id, w.alice.id, false)
@@ -378,7 +416,7 @@ pub async fn challenges_become_games_atomically(store: &Store) -> Result<()> {
         }),
         ..Commit::default()
     };
-    let (committed, ()) = store.commit(decline, t(6), |_| ()).await?;
+    let committed = put(store, t(6), decline).await?;
     assert_eq!(committed, Committed::default());
     assert!(store.open_challenges(w.channel.id, t(6)).await?.is_empty());
     Ok(())
@@ -404,7 +442,7 @@ pub async fn open_challenges_are_counted_per_challenger(store: &Store) -> Result
             }),
             ..Commit::default()
         };
-        let (committed, ()) = store.commit(commit, t(2), |_| ()).await?;
+        let committed = put(store, t(2), commit).await?;
         if challenger == w.alice.id {
             alice_ids.push(committed.challenge_id.expect("id"));
         }
@@ -419,14 +457,14 @@ pub async fn open_challenges_are_counted_per_challenger(store: &Store) -> Result
     assert_eq!(count(w.bob.id, 3).await, 1);
     assert_eq!(count(w.carol.id, 3).await, 0);
     assert_eq!(count(w.alice.id, 30).await, 2, "lapsed at its expiry");
-    let cancel = Commit {
+    let commit = Commit {
         closing_challenge: Some(ChallengeClosing {
             id: alice_ids[0],
             to: ChallengeStatus::Cancelled,
         }),
         ..Commit::default()
     };
-    store.commit(cancel, t(4), |_| ()).await?;
+    put(store, t(4), commit).await?;
     assert_eq!(
         count(w.alice.id, 5).await,
         2,
@@ -487,25 +525,14 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
         at: t(12),
         kind: NoteKind::DrawDeclined,
     };
-    let update = GameUpdate {
-        id,
+    let first_moves = GameUpdate {
         expected_version: record.version,
         new_moves: moves.clone(),
         new_notes: vec![note.clone()],
-        state: GameState::Ongoing,
         pending_offer: Some(Color::Black),
-        turn: Color::White,
-        clock: None,
-        remind_at: None,
-        wake_up: WakeUp::Exact,
-        conditionals: Conditionals::default(),
-        truncate_to: None,
+        ..update(id)
     };
-    let commit = Commit {
-        game_updates: vec![update.clone()],
-        ..Commit::default()
-    };
-    store.commit(commit, t(12), |_| ()).await?;
+    put(store, t(12), saving(vec![first_moves.clone()])).await?;
     let saved = store.game(id).await?.expect("game");
     assert_eq!(saved.moves, moves);
     assert_eq!(saved.notes, vec![note.clone()]);
@@ -515,27 +542,21 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
     // A second writer that read the old version is refused, and nothing is written.
     let stale = Commit {
         act_key: Some("stale".into()),
-        game_updates: vec![GameUpdate {
+        ..saving(vec![GameUpdate {
             new_moves: vec![a_move(3, "g1f3", "Nf3", t(13))],
-            ..update.clone()
-        }],
-        ..Commit::default()
+            ..first_moves.clone()
+        }])
     };
-    let result = store.commit(stale, t(13), |_| ()).await;
-    assert!(matches!(result, Err(StorageError::Conflict)), "{result:?}");
+    conflict(put(store, t(13), stale).await);
     assert_eq!(store.game(id).await?, Some(saved.clone()));
     assert!(store.answer_of("stale").await?.is_none());
 
     // So is a save of a game that does not exist.
-    let missing = Commit {
-        game_updates: vec![GameUpdate {
-            id: id + 100,
-            ..update
-        }],
-        ..Commit::default()
+    let missing = GameUpdate {
+        id: id + 100,
+        ..first_moves
     };
-    let result = store.commit(missing, t(13), |_| ()).await;
-    assert!(matches!(result, Err(StorageError::Conflict)), "{result:?}");
+    conflict(put(store, t(13), saving(vec![missing])).await);
 
     // Later moves and notes come after the earlier ones, in order.
     let notes = [
@@ -564,26 +585,14 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
             kind: NoteKind::DrawOffered,
         },
     ];
-    save(
-        store,
-        id,
-        t(16),
-        GameUpdate {
-            id,
-            expected_version: 0,
-            new_moves: vec![a_move(3, "g1f3", "Nf3", t(14))],
-            new_notes: notes.to_vec(),
-            state: GameState::Ongoing,
-            pending_offer: None,
-            turn: Color::Black,
-            clock: None,
-            remind_at: None,
-            wake_up: WakeUp::Exact,
-            conditionals: Conditionals::default(),
-            truncate_to: None,
-        },
-    )
-    .await?;
+    let played = GameUpdate {
+        new_moves: vec![a_move(3, "g1f3", "Nf3", t(14))],
+        new_notes: notes.to_vec(),
+        turn: Color::Black,
+        ..update(id)
+    };
+    save(store, id, t(16), played).await?;
+
     let later = store.game(id).await?.expect("game");
     assert_eq!(later.moves.len(), 3);
     assert_eq!(later.moves[..2], moves[..]);
@@ -716,7 +725,7 @@ pub async fn games_from_elsewhere_keep_their_history(store: &Store) -> Result<()
         new_challenge: Some(challenge),
         ..Commit::default()
     };
-    store.commit(commit, t(5), |_| ()).await?;
+    put(store, t(5), commit).await?;
     let open = store.open_challenges(w.channel.id, t(6)).await?;
     assert_eq!(open[0].start_moves.as_deref(), Some("e2e4 e7e5"));
     Ok(())
@@ -794,27 +803,13 @@ pub async fn a_refusal_is_kept_under_its_key(store: &Store) -> Result<()> {
     );
     let played = Commit {
         act_key: Some("bob-moves-first".into()),
-        game_updates: vec![GameUpdate {
-            id,
+        ..saving(vec![GameUpdate {
             expected_version: before.version,
-            new_moves: vec![MoveRow {
-                ply: 1,
-                uci: "e2e4".into(),
-                san: "e4".into(),
-                played_at: t(3),
-                draw_offer: false,
-            }],
-            new_notes: Vec::new(),
-            state: GameState::Ongoing,
-            pending_offer: None,
+            new_moves: vec![a_move(1, "e2e4", "e4", t(3))],
             turn: Color::Black,
             clock: before.clock,
-            remind_at: None,
-            wake_up: WakeUp::Exact,
-            conditionals: Conditionals::default(),
-            truncate_to: None,
-        }],
-        ..Commit::default()
+            ..update(id)
+        }])
     };
     let again = store.commit(played, t(3), |_| "played").await;
     assert!(
@@ -840,7 +835,7 @@ pub async fn a_failed_commit_writes_nothing(store: &Store) -> Result<()> {
         new_game: Some(new_game(&w, w.alice.id, PlayerId(w.carol.id.0 + 100))),
         ..Commit::default()
     };
-    let result = store.commit(commit, t(2), |_| ()).await;
+    let result = put(store, t(2), commit).await;
     assert!(matches!(result, Err(StorageError::Driver(_))), "{result:?}");
     assert!(store.open_challenges(w.channel.id, t(3)).await?.is_empty());
     assert!(
@@ -888,11 +883,7 @@ pub async fn batches_are_committed_whole(store: &Store) -> Result<()> {
     let batch = vec![challenge("batch-1"), refused];
     let batch = batch.into_iter().map(|c| (c, |_: &Committed| 1)).collect();
     let result = store.commit_all(batch, t(2)).await;
-    assert!(
-        matches!(result, Err(StorageError::Conflict)),
-        "{:?}",
-        result.err()
-    );
+    conflict(result);
     let open = store.open_challenges(w.channel.id, t(3)).await?;
     assert!(open.is_empty(), "{open:?}");
     assert!(store.answer_of("batch-1").await?.is_none());
@@ -950,7 +941,7 @@ pub async fn instants_keep_milliseconds(store: &Store) -> Result<()> {
         new_game: Some(new_game(&w, w.alice.id, w.bob.id)),
         ..Commit::default()
     };
-    let (committed, ()) = store.commit(commit, fine, |_| ()).await?;
+    let committed = put(store, fine, commit).await?;
     let open = store.open_challenges(w.channel.id, fine).await?;
     assert_eq!(open[0].created_at, coarse);
     assert_eq!(open[0].expires_at, coarse + Duration::hours(1));
@@ -974,18 +965,9 @@ pub async fn game_lists_filter_and_order(store: &Store) -> Result<()> {
     let third = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await?;
     finish(store, first, GameResult::Draw, 30).await?;
     let played = GameUpdate {
-        id: second,
-        expected_version: 0,
         new_moves: vec![a_move(1, "d2d4", "d4", t(31))],
-        new_notes: Vec::new(),
-        state: GameState::Ongoing,
-        pending_offer: None,
         turn: Color::Black,
-        clock: None,
-        remind_at: None,
-        wake_up: WakeUp::Exact,
-        conditionals: Conditionals::default(),
-        truncate_to: None,
+        ..update(second)
     };
     save(store, second, t(31), played).await?;
     let side = store.ensure_channel(w.server.id, "side").await?;
@@ -1101,7 +1083,7 @@ pub async fn player_language_is_set_and_cleared(store: &Store) -> Result<()> {
             player_language: Some((w.alice.id, language)),
             ..Commit::default()
         };
-        store.commit(commit, t(minute), |_| ()).await?;
+        put(store, t(minute), commit).await?;
         let row = store.player(w.alice.id).await?.expect("row");
         assert_eq!(row.language, language);
         let bob = store.player(w.bob.id).await?.expect("row");
@@ -1254,30 +1236,12 @@ pub async fn deadlines_come_from_running_clocks(store: &Store) -> Result<()> {
         vec![first]
     );
     // A finished game has no deadline any more.
-    let record = store.game(first).await?.expect("game");
-    let update = GameUpdate {
-        id: first,
-        expected_version: record.version,
-        new_moves: Vec::new(),
-        new_notes: Vec::new(),
-        state: GameState::Over {
-            result: GameResult::BlackWins,
-            reason: Reason::Timeout,
-            ended_at: three,
-        },
-        pending_offer: None,
-        turn: Color::White,
-        clock: record.clock,
-        remind_at: None,
-        wake_up: WakeUp::Exact,
-        conditionals: Conditionals::default(),
-        truncate_to: None,
+    let clock = store.game(first).await?.expect("game").clock;
+    let flagged = GameUpdate {
+        clock,
+        ..ending(first, GameResult::BlackWins, Reason::Timeout, three)
     };
-    let commit = Commit {
-        game_updates: vec![update],
-        ..Commit::default()
-    };
-    store.commit(commit, three, |_| ()).await?;
+    save(store, first, three, flagged).await?;
     assert_eq!(store.next_wake_up().await?, Some(t(1) + Duration::days(5)));
     Ok(())
 }
@@ -1294,18 +1258,10 @@ pub async fn a_players_save_only_brings_the_wake_up_forward(store: &Store) -> Re
     };
     let id = create_game(store, reminded(t(100))).await?;
     let move_with = |remind_at, wake_up| GameUpdate {
-        id,
-        expected_version: 0,
-        new_moves: Vec::new(),
-        new_notes: Vec::new(),
-        state: GameState::Ongoing,
-        pending_offer: None,
         turn: Color::Black,
-        clock: None,
         remind_at: Some(remind_at),
         wake_up,
-        conditionals: Conditionals::default(),
-        truncate_to: None,
+        ..update(id)
     };
     let cases = [
         (t(200), WakeUp::NoLater, t(100)),
@@ -1347,18 +1303,12 @@ pub async fn a_takeback_shortens_the_stored_score(store: &Store) -> Result<()> {
         kind,
     };
     let update = |new_moves, new_notes, turn, truncate_to| GameUpdate {
-        id,
-        expected_version: 0,
         new_moves,
         new_notes,
-        state: GameState::Ongoing,
-        pending_offer: None,
         turn,
-        clock: None,
-        remind_at: None,
         wake_up: WakeUp::NoLater,
-        conditionals: Conditionals::default(),
         truncate_to,
+        ..update(id)
     };
     let played = vec![
         a_move(1, "e2e4", "e4", t(1)),
@@ -1408,7 +1358,7 @@ pub async fn private_notes_are_read_by_their_writer_only(store: &Store) -> Resul
             private_note: Some(note),
             ..Commit::default()
         };
-        store.commit(commit, t(3), |_| ()).await?;
+        put(store, t(3), commit).await?;
     }
     let notes = store.private_notes(id, w.alice.id).await?;
     let read: Vec<(u32, &str)> = notes.iter().map(|n| (n.ply, n.text.as_str())).collect();
@@ -1436,12 +1386,9 @@ pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
         }),
         ..Commit::default()
     };
-    let (committed, ()) = store
-        .commit(create("Rooks", w.alice.id), t(1), |_| ())
-        .await?;
+    let committed = put(store, t(1), create("Rooks", w.alice.id)).await?;
     let id = committed.team_id.expect("a team");
-    let again = store.commit(create("ROOKS", w.bob.id), t(1), |_| ()).await;
-    assert!(matches!(again, Err(StorageError::Conflict)), "{again:?}");
+    conflict(put(store, t(1), create("ROOKS", w.bob.id)).await);
     let team = store
         .team_by_name(w.server.id, "rooks")
         .await?
@@ -1462,9 +1409,8 @@ pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
         player,
         at: t(2),
     };
-    store.commit(change(join(w.bob.id)), t(2), |_| ()).await?;
-    let twice = store.commit(change(join(w.bob.id)), t(2), |_| ()).await;
-    assert!(matches!(twice, Err(StorageError::Conflict)), "{twice:?}");
+    put(store, t(2), change(join(w.bob.id))).await?;
+    conflict(put(store, t(2), change(join(w.bob.id))).await);
     assert_eq!(store.team_members(id).await?, [w.alice.id, w.bob.id]);
     assert_eq!(
         store.teams_of(w.server.id, w.bob.id).await?,
@@ -1490,7 +1436,7 @@ pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
         new_challenge: Some(challenge),
         ..Commit::default()
     };
-    let (made, ()) = store.commit(commit, t(3), |_| ()).await?;
+    let made = put(store, t(3), commit).await?;
     let challenge_id = made.challenge_id.expect("a challenge");
     let commit = Commit {
         closing_challenge: Some(ChallengeClosing {
@@ -1504,7 +1450,7 @@ pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
         }),
         ..Commit::default()
     };
-    let (started, ()) = store.commit(commit, t(4), |_| ()).await?;
+    let started = put(store, t(4), commit).await?;
     let game = started.game_id.expect("a game");
     assert!(!store.votes_changeable(game).await?);
     let other = create_game(store, new_game(&w, w.alice.id, w.carol.id)).await?;
@@ -1541,19 +1487,10 @@ pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
         }),
         ..Commit::default()
     };
-    store
-        .commit(vote(w.alice.id, "e2e4", false, false), t(5), |_| ())
-        .await?;
-    store
-        .commit(vote(w.bob.id, "d2d4", true, false), t(5), |_| ())
-        .await?;
-    let second = store
-        .commit(vote(w.alice.id, "g1f3", false, false), t(6), |_| ())
-        .await;
-    assert!(matches!(second, Err(StorageError::Conflict)), "{second:?}");
-    store
-        .commit(vote(w.alice.id, "g1f3", false, true), t(6), |_| ())
-        .await?;
+    put(store, t(5), vote(w.alice.id, "e2e4", false, false)).await?;
+    put(store, t(5), vote(w.bob.id, "d2d4", true, false)).await?;
+    conflict(put(store, t(6), vote(w.alice.id, "g1f3", false, false)).await);
+    put(store, t(6), vote(w.alice.id, "g1f3", false, true)).await?;
     let read: Vec<(PlayerId, String, bool, i64)> = store
         .votes(game, 1, id)
         .await?
@@ -1573,17 +1510,12 @@ pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
         team: id,
         player: w.bob.id,
     };
-    store.commit(change(leave.clone()), t(7), |_| ()).await?;
-    let gone = store.commit(change(leave), t(7), |_| ()).await;
-    assert!(matches!(gone, Err(StorageError::Conflict)), "{gone:?}");
+    put(store, t(7), change(leave.clone())).await?;
+    conflict(put(store, t(7), change(leave)).await);
     assert_eq!(store.votes(game, 1, id).await?.len(), 1);
 
     let delete = || change(TeamChange::Delete { team: id });
-    let playing = store.commit(delete(), t(8), |_| ()).await;
-    assert!(
-        matches!(playing, Err(StorageError::Conflict)),
-        "{playing:?}"
-    );
+    conflict(put(store, t(8), delete()).await);
     save(
         store,
         game,
@@ -1591,7 +1523,7 @@ pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
         ending(game, GameResult::BlackWins, Reason::Resignation, t(9)),
     )
     .await?;
-    store.commit(delete(), t(10), |_| ()).await?;
+    put(store, t(10), delete()).await?;
     assert!(store.team_by_name(w.server.id, "rooks").await?.is_none());
     assert!(store.team_members(id).await?.is_empty());
     assert!(
@@ -1631,12 +1563,8 @@ pub async fn team_matches_keep_sign_ups_games_and_versions(store: &Store) -> Res
         };
         store.commit(commit, t(at), |_| ())
     };
-    let (rooks, ()) = store
-        .commit(team(w.server.id, "Rooks", w.alice.id), t(1), |_| ())
-        .await?;
-    let (knights, ()) = store
-        .commit(team(away_server.id, "Knights", w.bob.id), t(1), |_| ())
-        .await?;
+    let rooks = put(store, t(1), team(w.server.id, "Rooks", w.alice.id)).await?;
+    let knights = put(store, t(1), team(away_server.id, "Knights", w.bob.id)).await?;
     let (rooks, knights) = (rooks.team_id.expect("team"), knights.team_id.expect("team"));
     let (made, ()) = apply(
         vec![MatchChange::Create(NewMatch {
@@ -1672,15 +1600,9 @@ pub async fn team_matches_keep_sign_ups_games_and_versions(store: &Store) -> Res
         expected_version: version,
         away_channel_id: away_channel.id,
     };
-    assert!(matches!(
-        apply(vec![accept(5)], 3).await,
-        Err(StorageError::Conflict)
-    ));
+    conflict(apply(vec![accept(5)], 3).await);
     apply(vec![accept(row.version)], 3).await?;
-    assert!(matches!(
-        apply(vec![accept(row.version + 1)], 3).await,
-        Err(StorageError::Conflict)
-    ));
+    conflict(apply(vec![accept(row.version + 1)], 3).await);
     let join = |player: PlayerId, side: MatchSide, at: i64| MatchChange::Join {
         id,
         player,
@@ -1690,18 +1612,14 @@ pub async fn team_matches_keep_sign_ups_games_and_versions(store: &Store) -> Res
     apply(vec![join(w.alice.id, MatchSide::Home, 4)], 4).await?;
     apply(vec![join(w.bob.id, MatchSide::Away, 4)], 4).await?;
     apply(vec![join(w.carol.id, MatchSide::Away, 5)], 5).await?;
-    let twice = apply(vec![join(w.bob.id, MatchSide::Away, 6)], 6).await;
-    assert!(matches!(twice, Err(StorageError::Conflict)), "{twice:?}");
+    conflict(apply(vec![join(w.bob.id, MatchSide::Away, 6)], 6).await);
     let withdraw = MatchChange::Withdraw {
         id,
         player: w.bob.id,
         at: t(6),
     };
     apply(vec![withdraw.clone()], 6).await?;
-    assert!(matches!(
-        apply(vec![withdraw], 6).await,
-        Err(StorageError::Conflict)
-    ));
+    conflict(apply(vec![withdraw], 6).await);
     // Back again: signed up after carol now.
     apply(vec![join(w.bob.id, MatchSide::Away, 7)], 7).await?;
     let entrants = store.match_entrants(id).await?;
@@ -1734,17 +1652,13 @@ pub async fn team_matches_keep_sign_ups_games_and_versions(store: &Store) -> Res
         ],
         at: t(8),
     };
-    assert!(matches!(
-        apply(vec![start(row.version - 1)], 8).await,
-        Err(StorageError::Conflict)
-    ));
+    conflict(apply(vec![start(row.version - 1)], 8).await);
     let (started, ()) = apply(vec![start(row.version)], 8).await?;
     let [first, second] = started.match_games[..] else {
         panic!("two games: {started:?}");
     };
     // Sign-up is closed once started.
-    let late = apply(vec![join(w.bob.id, MatchSide::Away, 9)], 9).await;
-    assert!(matches!(late, Err(StorageError::Conflict)), "{late:?}");
+    conflict(apply(vec![join(w.bob.id, MatchSide::Away, 9)], 9).await);
     let games = store.match_games(id).await?;
     let boards: Vec<(i64, u32, PlayerId, PlayerId)> = games
         .iter()
@@ -1785,8 +1699,7 @@ pub async fn team_matches_keep_sign_ups_games_and_versions(store: &Store) -> Res
     finish(store, first, GameResult::WhiteWins, 9).await?;
     apply(vec![ended(row.version, false)], 9).await?;
     // Another end that read the same version is refused: it must look again.
-    let stale = apply(vec![ended(row.version, true)], 10).await;
-    assert!(matches!(stale, Err(StorageError::Conflict)), "{stale:?}");
+    conflict(apply(vec![ended(row.version, true)], 10).await);
     finish(store, second, GameResult::Draw, 10).await?;
     apply(vec![ended(row.version + 1, true)], 10).await?;
     let row = store.team_match(id).await?.expect("stored");
@@ -1801,10 +1714,7 @@ pub async fn team_matches_keep_sign_ups_games_and_versions(store: &Store) -> Res
         states.iter().all(|s| matches!(s, GameState::Over { .. })),
         "{states:?}"
     );
-    assert!(matches!(
-        apply(vec![ended(row.version, false)], 11).await,
-        Err(StorageError::Conflict)
-    ));
+    conflict(apply(vec![ended(row.version, false)], 11).await);
     Ok(())
 }
 
@@ -1844,7 +1754,7 @@ pub async fn reviews_and_puzzles_are_kept(store: &Store) -> Result<()> {
             review: Some(review(evals)),
             ..Commit::default()
         };
-        store.commit(commit, t(5), |_| ()).await?;
+        put(store, t(5), commit).await?;
     }
     let kept = store.review(id).await?.expect("kept");
     assert_eq!(
@@ -1874,7 +1784,7 @@ pub async fn reviews_and_puzzles_are_kept(store: &Store) -> Result<()> {
         player: carol.id,
         at: t(6),
     };
-    store.commit(attempt(given), t(6), |_| ()).await?;
+    put(store, t(6), attempt(given)).await?;
     assert_eq!(
         store.open_puzzle(w.server.id, carol.id).await?,
         Some(puzzle.clone())
@@ -1886,11 +1796,10 @@ pub async fn reviews_and_puzzles_are_kept(store: &Store) -> Result<()> {
         solved: true,
         at: t(7),
     };
-    store.commit(attempt(answered), t(7), |_| ()).await?;
+    put(store, t(7), attempt(answered)).await?;
     assert_eq!(store.open_puzzle(w.server.id, carol.id).await?, None);
     // Answered once: a second answer changes nothing and is refused.
-    let again = store.commit(attempt(answered), t(8), |_| ()).await;
-    assert!(matches!(again, Err(StorageError::Conflict)), "{again:?}");
+    conflict(put(store, t(8), attempt(answered)).await);
     let solvers = store.puzzle_solvers(w.server.id, 10).await?;
     assert_eq!(
         solvers,
@@ -1913,21 +1822,13 @@ pub async fn conditional_moves_are_kept_with_their_game(store: &Store) -> Result
     let mut lines = Conditionals::default();
     let line = ["e7e5", "g1f3", "b8c6", "f1b5"].map(String::from).to_vec();
     lines.of_mut(Color::White).add(line).expect("a line");
-    let update = GameUpdate {
-        id,
-        expected_version: record.version,
-        new_moves: Vec::new(),
-        new_notes: Vec::new(),
-        state: GameState::Ongoing,
-        pending_offer: None,
-        turn: Color::White,
+    let lines_kept = GameUpdate {
         clock: record.clock,
-        remind_at: None,
         wake_up: WakeUp::NoLater,
         conditionals: lines.clone(),
-        truncate_to: None,
+        ..update(id)
     };
-    save(store, id, t(2), update).await?;
+    save(store, id, t(2), lines_kept).await?;
     assert_eq!(store.game(id).await?.expect("game").conditionals, lines);
     save(
         store,
@@ -1969,14 +1870,14 @@ pub async fn ratings_move_with_their_game_count(store: &Store) -> Result<()> {
         None
     );
     let game = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
-    let first = Commit {
+    let commit = Commit {
         rating_updates: vec![
             rating_update(&w, w.alice.id, 0, 1662.25, game),
             rating_update(&w, w.bob.id, 0, 1337.75, game),
         ],
         ..Commit::default()
     };
-    store.commit(first, t(30), |_| ()).await?;
+    put(store, t(30), commit).await?;
     let alice = store
         .rating(w.server.id, w.alice.id, Variant::Standard)
         .await?
@@ -1995,22 +1896,18 @@ pub async fn ratings_move_with_their_game_count(store: &Store) -> Result<()> {
         ],
         ..Commit::default()
     };
-    let refused = store.commit(stale, t(31), |_| ()).await;
-    assert!(
-        matches!(refused, Err(StorageError::Conflict)),
-        "{refused:?}"
-    );
+    conflict(put(store, t(31), stale).await);
     let bob = store
         .rating(w.server.id, w.bob.id, Variant::Standard)
         .await?
         .expect("row");
     assert_eq!((bob.rating, bob.games), (1337.75, 1));
 
-    let second = Commit {
+    let commit = Commit {
         rating_updates: vec![rating_update(&w, w.alice.id, 1, 1700.0, game)],
         ..Commit::default()
     };
-    store.commit(second, t(32), |_| ()).await?;
+    put(store, t(32), commit).await?;
     let history = store
         .rating_history(w.server.id, w.alice.id, Variant::Standard)
         .await?;
@@ -2031,11 +1928,11 @@ pub async fn ratings_move_with_their_game_count(store: &Store) -> Result<()> {
         pool: Variant::Chess960,
         ..rating_update(&w, player, expected_games, rating, chess960)
     };
-    let third = Commit {
+    let commit = Commit {
         rating_updates: vec![in_pool(w.alice.id, 0, 1450.0), in_pool(w.bob.id, 0, 1550.0)],
         ..Commit::default()
     };
-    store.commit(third, t(33), |_| ()).await?;
+    put(store, t(33), commit).await?;
     let alice_960 = store
         .rating(w.server.id, w.alice.id, Variant::Chess960)
         .await?
@@ -2107,25 +2004,11 @@ pub async fn due_games_are_claimed_once(store: &Store) -> Result<()> {
     assert_eq!(ids(back.await?), vec![first, second]);
     // A save gives the game its own wake-up again.
     let record = store.game(first).await?.expect("game");
-    let update = GameUpdate {
-        id: first,
-        expected_version: record.version,
-        new_moves: Vec::new(),
-        new_notes: Vec::new(),
-        state: GameState::Ongoing,
-        pending_offer: None,
-        turn: Color::White,
+    let kept = GameUpdate {
         clock: record.clock,
-        remind_at: None,
-        wake_up: WakeUp::Exact,
-        conditionals: Conditionals::default(),
-        truncate_to: None,
+        ..update(first)
     };
-    let commit = Commit {
-        game_updates: vec![update],
-        ..Commit::default()
-    };
-    store.commit(commit, three, |_| ()).await?;
+    save(store, first, three, kept).await?;
     assert_eq!(store.next_wake_up().await?, Some(three));
     let again = claim(three, 10).await?;
     assert_eq!(
@@ -2167,7 +2050,7 @@ pub async fn ladders_are_written_whole_and_check_versions(store: &Store) -> Resu
     );
 
     let first = ladder_write(&w, 0, &[(w.alice.id, 10), (w.bob.id, 20)]);
-    store.commit(first.clone(), t(20), |_| ()).await?;
+    put(store, t(20), first.clone()).await?;
     let ladder = store.ladder(w.server.id).await?;
     assert_eq!(ladder.version, 1);
     assert_eq!(
@@ -2176,10 +2059,9 @@ pub async fn ladders_are_written_whole_and_check_versions(store: &Store) -> Resu
     );
 
     // A write from a stale read is refused whole.
-    let stale = store.commit(first, t(21), |_| ()).await;
-    assert!(matches!(stale, Err(StorageError::Conflict)), "{stale:?}");
+    conflict(put(store, t(21), first).await);
     let swapped = ladder_write(&w, 1, &[(w.bob.id, 30), (w.alice.id, 30), (w.carol.id, 25)]);
-    store.commit(swapped, t(30), |_| ()).await?;
+    put(store, t(30), swapped).await?;
     let ladder = store.ladder(w.server.id).await?;
     assert_eq!(ladder.version, 2);
     let names: Vec<_> = ladder_order(&ladder).into_iter().map(|(n, _)| n).collect();
@@ -2207,7 +2089,7 @@ pub async fn ladders_are_written_whole_and_check_versions(store: &Store) -> Resu
 pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) -> Result<()> {
     let w = world(store).await?;
     let joined = ladder_write(&w, 0, &[(w.bob.id, 0), (w.alice.id, 0)]);
-    store.commit(joined, t(0), |_| ()).await?;
+    put(store, t(0), joined).await?;
     let made = Commit {
         new_challenge: Some(new_challenge(&w, w.channel.id, t(60))),
         new_ladder_match: Some(NewLadderMatch {
@@ -2218,7 +2100,7 @@ pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) -> Re
         }),
         ..Commit::default()
     };
-    let (committed, ()) = store.commit(made, t(1), |_| ()).await?;
+    let committed = put(store, t(1), made).await?;
     let challenge_id = committed.challenge_id.expect("challenge id");
     let pending = store
         .ladder_match_of_challenge(challenge_id)
@@ -2269,14 +2151,9 @@ pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) -> Re
         ..Commit::default()
     };
     // A ladder challenge that moved on refuses the whole acceptance.
-    let wrong = store
-        .commit(accept(LadderMatchStatus::Playing), t(2), |_| ())
-        .await;
-    assert!(matches!(wrong, Err(StorageError::Conflict)), "{wrong:?}");
+    conflict(put(store, t(2), accept(LadderMatchStatus::Playing)).await);
     assert_eq!(store.open_challenges(w.channel.id, t(2)).await?.len(), 1);
-    let (committed, ()) = store
-        .commit(accept(LadderMatchStatus::Pending), t(2), |_| ())
-        .await?;
+    let committed = put(store, t(2), accept(LadderMatchStatus::Pending)).await?;
     let game_id = committed.game_id.expect("game");
     let playing = store.ladder_match_of_game(game_id).await?.expect("by game");
     assert_eq!(
@@ -2287,7 +2164,7 @@ pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) -> Re
     assert_eq!(store.next_ladder_deadline(None).await?, None);
 
     // The result settles the match and moves the ladder in one commit.
-    let settle = Commit {
+    let commit = Commit {
         ladder_match_update: Some(LadderMatchUpdate {
             id: pending.id,
             from: LadderMatchStatus::Playing,
@@ -2296,7 +2173,7 @@ pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) -> Re
         }),
         ..ladder_write(&w, 1, &[(w.alice.id, 5), (w.bob.id, 5)])
     };
-    store.commit(settle, t(5), |_| ()).await?;
+    put(store, t(5), commit).await?;
     let settled = store.ladder_match_of_game(game_id).await?.expect("by game");
     assert_eq!(settled.status, LadderMatchStatus::ChallengerWon);
     assert_eq!(settled.game_id, Some(game_id), "the game stays linked");
@@ -2344,7 +2221,7 @@ async fn apply(store: &Store, at: i64, changes: Vec<TournamentChange>) -> Result
         tournament_changes: changes,
         ..Commit::default()
     };
-    store.commit(commit, t(at), |_| ()).await.map(|(c, _)| c)
+    put(store, t(at), commit).await
 }
 
 pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> Result<()> {
@@ -2381,8 +2258,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
     for (n, p) in [&w.alice, &w.bob, &w.carol].into_iter().enumerate() {
         apply(store, 2 + n as i64, vec![join(p.id, 2 + n as i64)]).await?;
     }
-    let twice = apply(store, 9, vec![join(w.bob.id, 9)]).await;
-    assert!(matches!(twice, Err(StorageError::Conflict)), "{twice:?}");
+    conflict(apply(store, 9, vec![join(w.bob.id, 9)]).await);
     apply(
         store,
         10,
@@ -2477,7 +2353,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
         ],
     )
     .await;
-    assert!(matches!(stale, Err(StorageError::Conflict)), "{stale:?}");
+    conflict(stale);
     assert!(
         store
             .tournament_entrants(id)
@@ -2687,7 +2563,7 @@ pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<(
         outgoing: console,
         ..Commit::default()
     };
-    let refused = store.commit(keyless, t(12), |_| ()).await;
+    let refused = put(store, t(12), keyless).await;
     assert!(
         matches!(refused, Err(StorageError::Backend(_))),
         "{refused:?}"
@@ -2746,9 +2622,9 @@ pub async fn a_game_whose_moves_do_not_add_up_is_refused(store: &Store) -> Resul
     let played = GameUpdate {
         new_moves: moves,
         turn: Color::Black,
-        state: GameState::Ongoing,
-        ..ending(id, GameResult::NoResult, Reason::Abort, t(4))
+        ..update(id)
     };
+
     save(store, id, t(4), played).await?;
     assert_eq!(store.game(id).await?.expect("game").moves.len(), 3);
     assert!(store.unsound_games().await?.is_empty());
