@@ -284,6 +284,32 @@ pub trait Conn {
         async move { Ok(self.query(sql, params).await?.into_iter().next()) }
     }
 
+    /// Every row, each read by `read`.
+    fn query_map<T>(
+        &self,
+        sql: &str,
+        params: &[Value],
+        read: impl Fn(&Row) -> Result<T>,
+    ) -> impl Future<Output = Result<Vec<T>>> {
+        async move { self.query(sql, params).await?.iter().map(read).collect() }
+    }
+
+    /// The first row, if any, read by `read`.
+    fn query_opt_map<T>(
+        &self,
+        sql: &str,
+        params: &[Value],
+        read: impl Fn(&Row) -> Result<T>,
+    ) -> impl Future<Output = Result<Option<T>>> {
+        async move {
+            self.query_opt(sql, params)
+                .await?
+                .as_ref()
+                .map(read)
+                .transpose()
+        }
+    }
+
     /// Exactly one row (an aggregate, a `RETURNING`).
     fn query_one(&self, sql: &str, params: &[Value]) -> impl Future<Output = Result<Row>> {
         async move {

@@ -213,11 +213,8 @@ pub async fn listed_games(
                 SELECT game_id FROM tournament_games WHERE tournament_id = ?2))
          ORDER BY g.id"
     );
-    c.query(&sql, &params![player_name, tournament])
-        .await?
-        .iter()
-        .map(rows::summary)
-        .collect()
+    c.query_map(&sql, &params![player_name, tournament], rows::summary)
+        .await
 }
 
 /// Game lists: `filter` is the WHERE clause over `g`, with parameters ?1
@@ -233,11 +230,8 @@ async fn summaries(
          FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
          WHERE {filter} ORDER BY g.id DESC"
     );
-    c.query(&sql, &params![place, player])
-        .await?
-        .iter()
-        .map(rows::summary)
-        .collect()
+    c.query_map(&sql, &params![place, player], rows::summary)
+        .await
 }
 
 /// How many of `challenger`'s challenges are open at `now`.
@@ -266,34 +260,29 @@ pub async fn open_challenges(
          WHERE channel_id = ?1 AND status = 'open' AND expires_at > ?2
          ORDER BY id"
     );
-    c.query(&sql, &params![channel_id, now])
-        .await?
-        .iter()
-        .map(rows::challenge)
-        .collect()
+    c.query_map(&sql, &params![channel_id, now], rows::challenge)
+        .await
 }
 
 /// A server's decided games (aborted ones left out), in the order they ended.
 pub async fn finished_games(c: &impl Conn, server_id: i64) -> Result<Vec<FinishedGame>> {
-    c.query(
+    c.query_map(
         "SELECT id, white_id, black_id, result, ended_at FROM games
          WHERE server_id = ?1 AND status = 'over'
            AND result IN ('1-0', '0-1', '1/2-1/2')
          ORDER BY ended_at, id",
         &params![server_id],
+        |row| {
+            Ok(FinishedGame {
+                id: row.int(0)?,
+                white: PlayerId(row.int(1)?),
+                black: PlayerId(row.int(2)?),
+                result: row.parsed(3, "result", GameResult::from_pgn)?,
+                ended_at: row.time(4)?,
+            })
+        },
     )
-    .await?
-    .iter()
-    .map(|row| {
-        Ok(FinishedGame {
-            id: row.int(0)?,
-            white: PlayerId(row.int(1)?),
-            black: PlayerId(row.int(2)?),
-            result: row.parsed(3, "result", GameResult::from_pgn)?,
-            ended_at: row.time(4)?,
-        })
-    })
-    .collect()
+    .await
 }
 
 /// The results and first `plies` moves (UCI) of the latest `max` finished
@@ -372,23 +361,21 @@ pub async fn private_notes(
     game_id: i64,
     player: PlayerId,
 ) -> Result<Vec<PrivateNote>> {
-    c.query(
+    c.query_map(
         "SELECT ply, written_at, text FROM private_notes
          WHERE game_id = ?1 AND player_id = ?2 ORDER BY id",
         &params![game_id, player],
+        |row| {
+            Ok(PrivateNote {
+                game_id,
+                player,
+                ply: row.count(0)?,
+                written_at: row.time(1)?,
+                text: row.string(2)?,
+            })
+        },
     )
-    .await?
-    .iter()
-    .map(|row| {
-        Ok(PrivateNote {
-            game_id,
-            player,
-            ply: row.count(0)?,
-            written_at: row.time(1)?,
-            text: row.string(2)?,
-        })
-    })
-    .collect()
+    .await
 }
 
 /// Whether game `id` belongs to a tournament, a ladder match or a team match.

@@ -20,18 +20,16 @@ pub async fn find_server(
 ) -> Result<Option<ServerRow>> {
     let sql =
         format!("SELECT {SERVER_COLUMNS} FROM servers s WHERE platform = ?1 AND platform_id = ?2");
-    c.query_opt(&sql, &params![platform.as_str(), platform_id])
-        .await?
-        .map(|row| rows::server(&row, 0))
-        .transpose()
+    c.query_opt_map(&sql, &params![platform.as_str(), platform_id], |row| {
+        rows::server(row, 0)
+    })
+    .await
 }
 
 pub async fn server(c: &impl Conn, id: i64) -> Result<Option<ServerRow>> {
     let sql = format!("SELECT {SERVER_COLUMNS} FROM servers s WHERE s.id = ?1");
-    c.query_opt(&sql, &params![id])
-        .await?
-        .map(|row| rows::server(&row, 0))
-        .transpose()
+    c.query_opt_map(&sql, &params![id], |row| rows::server(row, 0))
+        .await
 }
 
 /// Run in a write transaction.
@@ -63,13 +61,12 @@ pub async fn ensure_server(
 }
 
 async fn find_channel(c: &impl Conn, server_id: i64, platform_id: &str) -> Result<Option<i64>> {
-    c.query_opt(
+    c.query_opt_map(
         "SELECT id FROM channels WHERE server_id = ?1 AND platform_id = ?2",
         &params![server_id, platform_id],
+        |row| row.int(0),
     )
-    .await?
-    .map(|row| row.int(0))
-    .transpose()
+    .await
 }
 
 /// Run in a write transaction.
@@ -106,18 +103,16 @@ pub async fn find_player(
 ) -> Result<Option<PlayerRow>> {
     let sql =
         format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE platform = ?1 AND platform_id = ?2");
-    c.query_opt(&sql, &params![platform.as_str(), platform_id])
-        .await?
-        .map(|row| rows::player(&row, 0))
-        .transpose()
+    c.query_opt_map(&sql, &params![platform.as_str(), platform_id], |row| {
+        rows::player(row, 0)
+    })
+    .await
 }
 
 pub async fn player(c: &impl Conn, id: PlayerId) -> Result<Option<PlayerRow>> {
     let sql = format!("SELECT {PLAYER_COLUMNS} FROM players p WHERE p.id = ?1");
-    c.query_opt(&sql, &params![id])
-        .await?
-        .map(|row| rows::player(&row, 0))
-        .transpose()
+    c.query_opt_map(&sql, &params![id], |row| rows::player(row, 0))
+        .await
 }
 
 /// Run in a write transaction: the player row, created when new, its
@@ -155,10 +150,12 @@ pub async fn ensure_player(
 }
 
 pub async fn answer_of(c: &impl Conn, key: &str) -> Result<Option<String>> {
-    c.query_opt("SELECT answer FROM acts WHERE act_key = ?1", &params![key])
-        .await?
-        .map(|row| row.string(0))
-        .transpose()
+    c.query_opt_map(
+        "SELECT answer FROM acts WHERE act_key = ?1",
+        &params![key],
+        |row| row.string(0),
+    )
+    .await
 }
 
 /// The common case of opening an act, read in one query: the stored answer

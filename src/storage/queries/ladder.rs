@@ -36,23 +36,18 @@ fn ladder_match(row: &Row) -> Result<LadderMatchRow> {
 /// The ladder challenges that pass `filter` (which may order and limit).
 async fn matches(c: &impl Conn, filter: &str, params: &[Value]) -> Result<Vec<LadderMatchRow>> {
     let sql = format!("SELECT {MATCH_COLUMNS} FROM {MATCH_TABLES} WHERE {filter}");
-    c.query(&sql, params)
-        .await?
-        .iter()
-        .map(ladder_match)
-        .collect()
+    c.query_map(&sql, params, ladder_match).await
 }
 
 /// A server's ranking, best first; version 0 and no rungs before its first.
 pub async fn ladder(c: &impl Conn, server_id: i64) -> Result<LadderRow> {
     let version = c
-        .query_opt(
+        .query_opt_map(
             "SELECT version FROM ladders WHERE server_id = ?1",
             &params![server_id],
+            |row| row.int(0),
         )
-        .await?
-        .map(|row| row.int(0))
-        .transpose()?;
+        .await?;
     let entries = c
         .query(
             "SELECT r.player_id, p.display_name, r.active_at
@@ -128,21 +123,19 @@ pub async fn idle_ladder_rungs(
     active_before: DateTime<Utc>,
     limit: usize,
 ) -> Result<Vec<IdleRung>> {
-    c.query(
+    c.query_map(
         "SELECT server_id, player_id, active_at FROM ladder_rungs
          WHERE active_at <= ?1 ORDER BY active_at, server_id, place LIMIT ?2",
         &params![active_before, i64::try_from(limit).unwrap_or(i64::MAX)],
+        |row| {
+            Ok(IdleRung {
+                server_id: row.int(0)?,
+                player: PlayerId(row.int(1)?),
+                active_at: row.time(2)?,
+            })
+        },
     )
-    .await?
-    .iter()
-    .map(|row| {
-        Ok(IdleRung {
-            server_id: row.int(0)?,
-            player: PlayerId(row.int(1)?),
-            active_at: row.time(2)?,
-        })
-    })
-    .collect()
+    .await
 }
 
 /// The next instant the ladder has work: the earliest time to accept of a

@@ -60,10 +60,7 @@ fn match_row(row: &Row) -> Result<MatchRow> {
 /// Match `id`.
 pub async fn team_match(c: &impl Conn, id: i64) -> Result<Option<MatchRow>> {
     let sql = format!("SELECT {MATCH_COLUMNS} FROM {MATCH_TABLES} WHERE m.id = ?1");
-    c.query_opt(&sql, &params![id])
-        .await?
-        .map(|row| match_row(&row))
-        .transpose()
+    c.query_opt_map(&sql, &params![id], match_row).await
 }
 
 /// The latest match of a server, home or away.
@@ -73,10 +70,7 @@ pub async fn latest_match(c: &impl Conn, server_id: i64) -> Result<Option<MatchR
          WHERE m.id = (SELECT max(id) FROM team_matches
                        WHERE home_server_id = ?1 OR away_server_id = ?1)"
     );
-    c.query_opt(&sql, &params![server_id])
-        .await?
-        .map(|row| match_row(&row))
-        .transpose()
+    c.query_opt_map(&sql, &params![server_id], match_row).await
 }
 
 /// The match game `game_id` belongs to, if any.
@@ -85,10 +79,7 @@ pub async fn match_of_game(c: &impl Conn, game_id: i64) -> Result<Option<MatchRo
         "SELECT {MATCH_COLUMNS} FROM {MATCH_TABLES}
          JOIN match_games mg ON mg.match_id = m.id WHERE mg.game_id = ?1"
     );
-    c.query_opt(&sql, &params![game_id])
-        .await?
-        .map(|row| match_row(&row))
-        .transpose()
+    c.query_opt_map(&sql, &params![game_id], match_row).await
 }
 
 /// The matches not over that `player` signed up for with team `team_id`
@@ -107,57 +98,50 @@ pub async fn matches_joined(
              OR (mp.side = 'away' AND m.away_team_id = ?1))
          ORDER BY m.id"
     );
-    c.query(&sql, &params![team_id, player])
-        .await?
-        .iter()
-        .map(match_row)
-        .collect()
+    c.query_map(&sql, &params![team_id, player], match_row)
+        .await
 }
 
 /// The members signed up for a match, in their order of sign-up.
 pub async fn entrants(c: &impl Conn, match_id: i64) -> Result<Vec<MatchEntrant>> {
-    c.query(
+    c.query_map(
         "SELECT mp.player_id, p.display_name, p.platform_id, mp.side, mp.seq, mp.withdrawn_at
          FROM match_players mp JOIN players p ON p.id = mp.player_id
          WHERE mp.match_id = ?1 ORDER BY mp.seq",
         &params![match_id],
+        |row| {
+            Ok(MatchEntrant {
+                player: PlayerId(row.int(0)?),
+                name: row.string(1)?,
+                platform_id: row.string(2)?,
+                side: row.parsed(3, "match side", MatchSide::from_name)?,
+                seq: row.int(4)?,
+                withdrawn_at: row.opt_time(5)?,
+            })
+        },
     )
-    .await?
-    .iter()
-    .map(|row| {
-        Ok(MatchEntrant {
-            player: PlayerId(row.int(0)?),
-            name: row.string(1)?,
-            platform_id: row.string(2)?,
-            side: row.parsed(3, "match side", MatchSide::from_name)?,
-            seq: row.int(4)?,
-            withdrawn_at: row.opt_time(5)?,
-        })
-    })
-    .collect()
+    .await
 }
 
 /// A match's games by board, each board's games in the order created.
 pub async fn games(c: &impl Conn, match_id: i64) -> Result<Vec<MatchGameRow>> {
-    c.query(
+    c.query_map(
         "SELECT mg.game_id, mg.board, g.white_id, g.black_id, g.status, g.result, g.reason,
                 g.ended_at
          FROM match_games mg JOIN games g ON g.id = mg.game_id
          WHERE mg.match_id = ?1 ORDER BY mg.board, mg.game_id",
         &params![match_id],
+        |row| {
+            Ok(MatchGameRow {
+                game_id: row.int(0)?,
+                board: row.count(1)?,
+                white: PlayerId(row.int(2)?),
+                black: PlayerId(row.int(3)?),
+                state: rows::game_state(row, 4)?,
+            })
+        },
     )
-    .await?
-    .iter()
-    .map(|row| {
-        Ok(MatchGameRow {
-            game_id: row.int(0)?,
-            board: row.count(1)?,
-            white: PlayerId(row.int(2)?),
-            black: PlayerId(row.int(3)?),
-            state: rows::game_state(row, 4)?,
-        })
-    })
-    .collect()
+    .await
 }
 
 /// A match change; a created match's id and a start's games go into `committed`.

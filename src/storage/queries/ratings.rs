@@ -18,25 +18,24 @@ pub async fn rating(
     player: PlayerId,
     pool: Variant,
 ) -> Result<Option<RatingRow>> {
-    c.query_opt(
+    c.query_opt_map(
         "SELECT rating, deviation, volatility, games, rated_at FROM ratings
          WHERE server_id = ?1 AND player_id = ?2 AND pool = ?3",
         &params![server_id, player, pool.as_str()],
+        |row| {
+            Ok(RatingRow {
+                server_id,
+                player,
+                pool,
+                rating: row.real(0)?,
+                deviation: row.real(1)?,
+                volatility: row.real(2)?,
+                games: row.count(3)?,
+                rated_at: row.time(4)?,
+            })
+        },
     )
-    .await?
-    .map(|row| {
-        Ok(RatingRow {
-            server_id,
-            player,
-            pool,
-            rating: row.real(0)?,
-            deviation: row.real(1)?,
-            volatility: row.real(2)?,
-            games: row.count(3)?,
-            rated_at: row.time(4)?,
-        })
-    })
-    .transpose()
+    .await
 }
 
 pub async fn rating_history(
@@ -45,22 +44,20 @@ pub async fn rating_history(
     player: PlayerId,
     pool: Variant,
 ) -> Result<Vec<RatingPoint>> {
-    c.query(
+    c.query_map(
         "SELECT game_id, rating, deviation, at FROM rating_history
          WHERE server_id = ?1 AND player_id = ?2 AND pool = ?3 ORDER BY id",
         &params![server_id, player, pool.as_str()],
+        |row| {
+            Ok(RatingPoint {
+                game_id: row.int(0)?,
+                rating: row.real(1)?,
+                deviation: row.real(2)?,
+                at: row.time(3)?,
+            })
+        },
     )
-    .await?
-    .iter()
-    .map(|row| {
-        Ok(RatingPoint {
-            game_id: row.int(0)?,
-            rating: row.real(1)?,
-            deviation: row.real(2)?,
-            at: row.time(3)?,
-        })
-    })
-    .collect()
+    .await
 }
 
 /// The server's table over its finished, scored games, best first (see

@@ -69,17 +69,15 @@ pub async fn games_awaiting_review(
     since: DateTime<Utc>,
     limit: usize,
 ) -> Result<Vec<i64>> {
-    c.query(
+    c.query_map(
         "SELECT g.id FROM games g
          WHERE g.status = 'over' AND g.ended_at >= ?1 AND g.plies > 0
            AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.game_id = g.id)
          ORDER BY g.ended_at, g.id LIMIT ?2",
         &params![since, limit as i64],
+        |row| row.int(0),
     )
-    .await?
-    .iter()
-    .map(|row| row.int(0))
-    .collect()
+    .await
 }
 
 /// Whether game `id` belongs to a tournament that keeps reviews until a
@@ -188,7 +186,7 @@ pub async fn puzzle_solvers(
     server_id: i64,
     limit: usize,
 ) -> Result<Vec<PuzzleSolver>> {
-    c.query(
+    c.query_map(
         "SELECT pl.display_name,
                 SUM(CASE WHEN a.solved THEN 1 ELSE 0 END) AS solved,
                 COUNT(*) AS tried
@@ -199,15 +197,13 @@ pub async fn puzzle_solvers(
          GROUP BY pl.id, pl.display_name
          ORDER BY solved DESC, tried, pl.display_name LIMIT ?2",
         &params![server_id, limit as i64],
+        |row| {
+            Ok(PuzzleSolver {
+                name: row.string(0)?,
+                solved: row.count(1)?,
+                tried: row.count(2)?,
+            })
+        },
     )
-    .await?
-    .iter()
-    .map(|row| {
-        Ok(PuzzleSolver {
-            name: row.string(0)?,
-            solved: row.count(1)?,
-            tried: row.count(2)?,
-        })
-    })
-    .collect()
+    .await
 }

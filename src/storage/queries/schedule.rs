@@ -62,11 +62,7 @@ pub async fn rearm_wake_up(
 }
 
 pub async fn due_games(c: &impl Conn, now: DateTime<Utc>, max: usize) -> Result<Vec<DueGame>> {
-    c.query(DUE, &params![now, limit(max)])
-        .await?
-        .iter()
-        .map(due_game)
-        .collect()
+    c.query_map(DUE, &params![now, limit(max)], due_game).await
 }
 
 /// SQLite's claim; run in a write transaction, so no other claimer or save
@@ -101,7 +97,7 @@ pub async fn claim_due_games_skip_locked(
     lease_until: DateTime<Utc>,
     max: usize,
 ) -> Result<Vec<DueGame>> {
-    c.query(
+    c.query_map(
         "WITH due AS (
              SELECT id, wake_at FROM games
              WHERE wake_at IS NOT NULL AND wake_at <= ?1
@@ -113,31 +109,27 @@ pub async fn claim_due_games_skip_locked(
          )
          SELECT id, version FROM claimed ORDER BY was, id",
         &params![now, limit(max), lease_end(lease_until)],
+        due_game,
     )
-    .await?
-    .iter()
-    .map(due_game)
-    .collect()
+    .await
 }
 
 pub async fn clocked_games(c: &impl Conn, after_id: i64, max: usize) -> Result<Vec<DueGame>> {
-    c.query(
+    c.query_map(
         "SELECT id, version FROM games
          WHERE id > ?1 AND status = 'ongoing' AND deadline IS NOT NULL
          ORDER BY id LIMIT ?2",
         &params![after_id, limit(max)],
+        due_game,
     )
-    .await?
-    .iter()
-    .map(due_game)
-    .collect()
+    .await
 }
 
 pub async fn last_heartbeat(c: &impl Conn) -> Result<Option<DateTime<Utc>>> {
-    c.query_opt("SELECT at FROM heartbeat WHERE id = 1", &[])
-        .await?
-        .map(|row| row.time(0))
-        .transpose()
+    c.query_opt_map("SELECT at FROM heartbeat WHERE id = 1", &[], |row| {
+        row.time(0)
+    })
+    .await
 }
 
 pub async fn beat(c: &impl Conn, now: DateTime<Utc>) -> Result<()> {
@@ -159,10 +151,8 @@ pub async fn running_leave(
         "SELECT {LEAVE_COLUMNS} FROM leaves
          WHERE player_id = ?1 AND server_id = ?2 AND ended_at IS NULL"
     );
-    c.query_opt(&sql, &params![player, server_id])
-        .await?
-        .map(|row| rows::leave(&row))
-        .transpose()
+    c.query_opt_map(&sql, &params![player, server_id], rows::leave)
+        .await
 }
 
 pub async fn running_leaves(
@@ -174,11 +164,12 @@ pub async fn running_leaves(
         "SELECT {LEAVE_COLUMNS} FROM leaves
          WHERE server_id = ?1 AND player_id IN (?2, ?3) AND ended_at IS NULL"
     );
-    c.query(&sql, &params![server_id, players[0], players[1]])
-        .await?
-        .iter()
-        .map(rows::leave)
-        .collect()
+    c.query_map(
+        &sql,
+        &params![server_id, players[0], players[1]],
+        rows::leave,
+    )
+    .await
 }
 
 /// The first instant of `year` and of the next (UTC).
@@ -215,11 +206,8 @@ pub async fn due_leave_ends(
         "SELECT {LEAVE_COLUMNS} FROM leaves
          WHERE ended_at IS NULL AND ends_at <= ?1 ORDER BY ends_at, id LIMIT ?2"
     );
-    c.query(&sql, &params![now, limit(max)])
-        .await?
-        .iter()
-        .map(rows::leave)
-        .collect()
+    c.query_map(&sql, &params![now, limit(max)], rows::leave)
+        .await
 }
 
 pub async fn next_leave_end(c: &impl Conn) -> Result<Option<DateTime<Utc>>> {

@@ -32,10 +32,8 @@ fn team(row: &Row, at: usize) -> Result<TeamRow> {
 pub async fn team_by_name(c: &impl Conn, server_id: i64, key: &str) -> Result<Option<TeamRow>> {
     let sql =
         format!("SELECT {TEAM_COLUMNS} FROM teams t WHERE t.server_id = ?1 AND t.name_key = ?2");
-    c.query_opt(&sql, &params![server_id, key])
-        .await?
-        .map(|row| team(&row, 0))
-        .transpose()
+    c.query_opt_map(&sql, &params![server_id, key], |row| team(row, 0))
+        .await
 }
 
 /// A server's teams by name, at most `limit`, each with its members'
@@ -94,23 +92,18 @@ pub async fn teams_of(c: &impl Conn, server_id: i64, player: PlayerId) -> Result
          JOIN team_members m ON m.team_id = t.id AND m.player_id = ?2
          WHERE t.server_id = ?1 ORDER BY t.name_key"
     );
-    c.query(&sql, &params![server_id, player])
-        .await?
-        .iter()
-        .map(|row| team(row, 0))
-        .collect()
+    c.query_map(&sql, &params![server_id, player], |row| team(row, 0))
+        .await
 }
 
 /// The members of team `team_id`, in the order they joined.
 pub async fn members(c: &impl Conn, team_id: i64) -> Result<Vec<PlayerId>> {
-    c.query(
+    c.query_map(
         "SELECT player_id FROM team_members WHERE team_id = ?1 ORDER BY joined_at, player_id",
         &params![team_id],
+        |row| Ok(PlayerId(row.int(0)?)),
     )
-    .await?
-    .iter()
-    .map(|row| Ok(PlayerId(row.int(0)?)))
-    .collect()
+    .await
 }
 
 /// The teams playing game `game_id`, with their colours.
@@ -156,41 +149,37 @@ pub async fn vote_games_in_channel(
     channel_id: i64,
     player: PlayerId,
 ) -> Result<Vec<i64>> {
-    c.query(
+    c.query_map(
         "SELECT DISTINCT g.id FROM games g
          JOIN teams t ON t.player_id IN (g.white_id, g.black_id)
          JOIN team_members m ON m.team_id = t.id AND m.player_id = ?2
          WHERE g.channel_id = ?1 AND g.status = 'ongoing'
          ORDER BY g.id DESC",
         &params![channel_id, player],
+        |row| row.int(0),
     )
-    .await?
-    .iter()
-    .map(|row| row.int(0))
-    .collect()
+    .await
 }
 
 /// The votes on move `ply` of game `game_id` by the members team
 /// `team_id` has now, in the order they were cast.
 pub async fn votes(c: &impl Conn, game_id: i64, ply: u32, team_id: i64) -> Result<Vec<VoteRow>> {
-    c.query(
+    c.query_map(
         "SELECT v.player_id, v.choice, v.offers_draw, v.seq FROM votes v
          JOIN team_members m ON m.player_id = v.player_id AND m.team_id = ?3
          WHERE v.game_id = ?1 AND v.ply = ?2
          ORDER BY v.seq",
         &params![game_id, ply, team_id],
+        |row| {
+            Ok(VoteRow {
+                player: PlayerId(row.int(0)?),
+                choice: row.string(1)?,
+                offers_draw: row.bool(2)?,
+                seq: row.int(3)?,
+            })
+        },
     )
-    .await?
-    .iter()
-    .map(|row| {
-        Ok(VoteRow {
-            player: PlayerId(row.int(0)?),
-            choice: row.string(1)?,
-            offers_draw: row.bool(2)?,
-            seq: row.int(3)?,
-        })
-    })
-    .collect()
+    .await
 }
 
 /// Whether the members of vote game `game_id` may change their votes (as

@@ -95,10 +95,7 @@ fn pairing(row: &Row) -> Result<PairingRow> {
 
 pub async fn tournament(c: &impl Conn, id: i64) -> Result<Option<TournamentRow>> {
     let sql = format!("SELECT {TOURNAMENT_COLUMNS} FROM {TOURNAMENT_TABLES} WHERE t.id = ?1");
-    c.query_opt(&sql, &params![id])
-        .await?
-        .map(|row| tournament_row(&row))
-        .transpose()
+    c.query_opt_map(&sql, &params![id], tournament_row).await
 }
 
 /// A channel's tournaments, the newest first.
@@ -107,11 +104,8 @@ pub async fn tournaments_in_channel(c: &impl Conn, channel_id: i64) -> Result<Ve
         "SELECT {TOURNAMENT_COLUMNS} FROM {TOURNAMENT_TABLES}
          WHERE t.channel_id = ?1 ORDER BY t.id DESC"
     );
-    c.query(&sql, &params![channel_id])
-        .await?
-        .iter()
-        .map(tournament_row)
-        .collect()
+    c.query_map(&sql, &params![channel_id], tournament_row)
+        .await
 }
 
 /// A tournament's entrants in the order they joined.
@@ -120,11 +114,7 @@ pub async fn tournament_entrants(c: &impl Conn, tournament_id: i64) -> Result<Ve
         "SELECT {ENTRANT_COLUMNS} FROM tournament_entrants e JOIN players p ON p.id = e.player_id
          WHERE e.tournament_id = ?1 ORDER BY e.joined_at, e.player_id"
     );
-    c.query(&sql, &params![tournament_id])
-        .await?
-        .iter()
-        .map(entrant)
-        .collect()
+    c.query_map(&sql, &params![tournament_id], entrant).await
 }
 
 /// A tournament's pairings by round and board.
@@ -133,22 +123,17 @@ pub async fn tournament_pairings(c: &impl Conn, tournament_id: i64) -> Result<Ve
         "SELECT {PAIRING_COLUMNS} FROM tournament_games t LEFT JOIN games g ON g.id = t.game_id
          WHERE t.tournament_id = ?1 ORDER BY t.round, t.board, t.id"
     );
-    c.query(&sql, &params![tournament_id])
-        .await?
-        .iter()
-        .map(pairing)
-        .collect()
+    c.query_map(&sql, &params![tournament_id], pairing).await
 }
 
 /// The tournament a game was paired in, if any.
 pub async fn tournament_of_game(c: &impl Conn, game_id: i64) -> Result<Option<i64>> {
-    c.query_opt(
+    c.query_opt_map(
         "SELECT tournament_id FROM tournament_games WHERE game_id = ?1",
         &params![game_id],
+        |row| row.int(0),
     )
-    .await?
-    .map(|row| row.int(0))
-    .transpose()
+    .await
 }
 
 /// Tournaments still taking entrants whose entry closed at or before
@@ -158,21 +143,19 @@ pub async fn due_tournaments(
     now: DateTime<Utc>,
     limit: usize,
 ) -> Result<Vec<DueTournament>> {
-    c.query(
+    c.query_map(
         "SELECT id, version FROM tournaments
          WHERE state = 'entry' AND entry_closes_at IS NOT NULL AND entry_closes_at <= ?1
          ORDER BY entry_closes_at, id LIMIT ?2",
         &params![now, i64::try_from(limit).unwrap_or(i64::MAX)],
+        |row| {
+            Ok(DueTournament {
+                id: row.int(0)?,
+                version: row.int(1)?,
+            })
+        },
     )
-    .await?
-    .iter()
-    .map(|row| {
-        Ok(DueTournament {
-            id: row.int(0)?,
-            version: row.int(1)?,
-        })
-    })
-    .collect()
+    .await
 }
 
 /// When the next tournament's entry closes.
