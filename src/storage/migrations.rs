@@ -202,6 +202,21 @@ pub fn for_backend(backend: Backend) -> &'static [Migration] {
     }
 }
 
+/// `current`, the version a database holds, unless it is newer than the
+/// steps this binary knows for `backend`: such a database is refused.
+pub fn known_version(current: usize, backend: Backend) -> crate::storage::Result<usize> {
+    let known = for_backend(backend).len();
+    if current > known {
+        return Err(crate::storage::StorageError::Migration {
+            version: current,
+            message: format!(
+                "the database is newer than this binary (which knows {known} migrations)"
+            ),
+        });
+    }
+    Ok(current)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

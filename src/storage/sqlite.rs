@@ -27,7 +27,7 @@ use super::sql::ready;
 use conn::SqliteConn;
 
 use super::DriverError;
-use super::migrations::{Backend, Migration, for_backend};
+use super::migrations::{Backend, Migration, for_backend, known_version};
 use super::sql::{Row as SqlRow, Value as SqlValue};
 use super::transfer::{self, Table};
 use super::{Result, StorageError};
@@ -417,17 +417,7 @@ fn backup_before_upgrade(conn: &Connection, version: usize) -> Result<()> {
 
 /// The file's version, refused if this binary does not know it.
 fn check_not_newer(conn: &Connection) -> Result<usize> {
-    let current = schema_version(conn)?;
-    if current > migrations().len() {
-        return Err(StorageError::Migration {
-            version: current,
-            message: format!(
-                "the database is newer than this binary (which knows {} migrations)",
-                migrations().len()
-            ),
-        });
-    }
-    Ok(current)
+    known_version(schema_version(conn)?, Backend::Sqlite)
 }
 
 /// Applies migration `version` unless the file already has it.

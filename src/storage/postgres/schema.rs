@@ -5,7 +5,7 @@
 use tokio_postgres::Client;
 
 use super::backend;
-use crate::storage::migrations::{Backend, Migration, for_backend};
+use crate::storage::migrations::{Backend, Migration, for_backend, known_version};
 use crate::storage::{Result, StorageError};
 
 /// The schema's steps for PostgreSQL, in order: version N is element N − 1.
@@ -34,17 +34,7 @@ pub async fn migrate(client: &mut Client) -> Result<usize> {
     for (index, (name, sql)) in migrations().iter().enumerate() {
         apply(client, index + 1, name, sql).await?;
     }
-    let current = version(client).await?;
-    if current > migrations().len() {
-        return Err(StorageError::Migration {
-            version: current,
-            message: format!(
-                "the database is newer than this binary (which knows {} migrations)",
-                migrations().len()
-            ),
-        });
-    }
-    Ok(current)
+    known_version(version(client).await?, Backend::Postgres)
 }
 
 /// The highest migration applied (0 for an empty schema).
