@@ -469,10 +469,18 @@ mod tests {
         names
     }
 
-    fn tables(conn: &Connection) -> Vec<String> {
-        conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    /// The first column of every row `sql` reads.
+    fn column<T: rusqlite::types::FromSql>(conn: &Connection, sql: &str) -> Vec<T> {
+        conn.prepare(sql)
             .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-            .expect("tables")
+            .expect(sql)
+    }
+
+    fn tables(conn: &Connection) -> Vec<String> {
+        column(
+            conn,
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+        )
     }
 
     fn int_pragma(conn: &Connection, name: &str) -> i64 {
@@ -498,13 +506,8 @@ mod tests {
         assert_eq!(tables(&conn), copied_tables());
         for table in transfer::TABLES {
             let mut copied: Vec<&str> = table.columns.split(", ").collect();
-            let mut columns: Vec<String> = conn
-                .prepare(&format!(
-                    "SELECT name FROM pragma_table_info('{}')",
-                    table.name
-                ))
-                .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-                .expect("columns");
+            let sql = format!("SELECT name FROM pragma_table_info('{}')", table.name);
+            let mut columns: Vec<String> = column(&conn, &sql);
             copied.sort_unstable();
             columns.sort_unstable();
             assert_eq!(columns, copied, "{}", table.name);
@@ -569,16 +572,23 @@ mod tests {
         assert_eq!(tables(&conn), ["games"]);
     }
 
+    /// A new file at `path` with the first `version` migrations, as an
+    /// older binary left it.
+    fn a_file_at_version(path: &Path, version: usize) -> Connection {
+        let mut conn = Connection::open(path).expect("open");
+        for (index, (name, sql)) in migrations().iter().enumerate().take(version) {
+            apply_migration(&mut conn, index + 1, name, sql).expect("older step");
+        }
+        conn
+    }
+
     /// 0013 folds each kept answer and its outbox row into one `acts` row:
     /// a replay still finds its answer, and undelivered notices stay due.
     #[tokio::test]
     async fn kept_answers_and_their_outbox_rows_become_acts() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("v12.db");
-        let mut conn = Connection::open(&path).expect("open");
-        for (index, (name, sql)) in migrations().iter().enumerate().take(12) {
-            apply_migration(&mut conn, index + 1, name, sql).expect("older step");
-        }
+        let conn = a_file_at_version(&path, 12);
         conn.execute_batch(
             "INSERT INTO processed_acts VALUES
                  ('b', '2026-01-01T00:00:02Z', '[\"b\"]'),
@@ -604,10 +614,7 @@ mod tests {
             "only the act with notices left, where its delivery stood"
         );
         let conn = store.sqlite().lock().expect("lock");
-        let order: Vec<String> = conn
-            .prepare("SELECT act_key FROM acts ORDER BY id")
-            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-            .expect("acts");
+        let order: Vec<String> = column(&conn, "SELECT act_key FROM acts ORDER BY id");
         assert_eq!(order, ["a", "b"], "in the order they were committed");
         // 0022: acts from before it were never held in their rows.
         let done: i64 = conn
@@ -634,10 +641,7 @@ mod tests {
     async fn older_tournaments_keep_their_systems_tie_breaks() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("v14.db");
-        let mut conn = Connection::open(&path).expect("open");
-        for (index, (name, sql)) in migrations().iter().enumerate().take(14) {
-            apply_migration(&mut conn, index + 1, name, sql).expect("older step");
-        }
+        let conn = a_file_at_version(&path, 14);
         // With foreign keys off, no server, channel or player rows are needed.
         conn.execute_batch(
             "PRAGMA foreign_keys = OFF;
@@ -825,10 +829,7 @@ mod tests {
         put(&store, t(5), unclosed).await.expect("game");
 
         let conn = store.sqlite().lock().expect("lock");
-        let linked: Vec<Option<i64>> = conn
-            .prepare("SELECT game_id FROM challenges ORDER BY id")
-            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-            .expect("links");
+        let linked: Vec<Option<i64>> = column(&conn, "SELECT game_id FROM challenges ORDER BY id");
         assert_eq!(linked, vec![accepted.game_id, None]);
     }
 
