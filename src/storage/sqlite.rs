@@ -447,7 +447,8 @@ mod tests {
     use super::*;
     use crate::core::game::{Note, NoteKind};
     use crate::storage::suite::{
-        a_move, create_game, new_challenge, new_game, put, saving, store_suite, t, update, world,
+        a_move, accepting, create_game, new_challenge, new_game, put, saving, store_suite, t,
+        update, world,
     };
     use crate::storage::{transfer, *};
     use rusqlite::params;
@@ -808,24 +809,18 @@ mod tests {
             let made = put(&store, t(3), commit).await.expect("challenge");
             challenge_ids.push(made.challenge_id.expect("id"));
         }
-        let game_from = |challenge_id| NewGame {
-            challenge_id: Some(challenge_id),
-            ..new_game(&w, w.alice.id, w.bob.id)
-        };
-        let accept = Commit {
-            closing_challenge: Some(ChallengeClosing {
-                id: challenge_ids[0],
-                to: ChallengeStatus::Accepted,
-            }),
-            new_game: Some(game_from(challenge_ids[0])),
-            ..Commit::default()
-        };
+        let game = new_game(&w, w.alice.id, w.bob.id);
+        let accept = accepting(challenge_ids[0], game.clone());
         let accepted = put(&store, t(4), accept).await.expect("accept");
         // A game naming a challenge that stays open does not claim it.
         let unclosed = Commit {
-            new_game: Some(game_from(challenge_ids[1])),
+            new_game: Some(NewGame {
+                challenge_id: Some(challenge_ids[1]),
+                ..game
+            }),
             ..Commit::default()
         };
+
         put(&store, t(5), unclosed).await.expect("game");
 
         let conn = store.sqlite().lock().expect("lock");

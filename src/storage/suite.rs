@@ -253,6 +253,25 @@ pub(crate) fn saving(updates: Vec<GameUpdate>) -> Commit {
     }
 }
 
+/// Challenge `id` leaving the open state for `to`.
+pub(crate) fn closing(id: i64, to: ChallengeStatus) -> Commit {
+    Commit {
+        closing_challenge: Some(ChallengeClosing { id, to }),
+        ..Commit::default()
+    }
+}
+
+/// Challenge `id` accepted: it closes and `game` starts from it.
+pub(crate) fn accepting(id: i64, game: NewGame) -> Commit {
+    Commit {
+        new_game: Some(NewGame {
+            challenge_id: Some(id),
+            ..game
+        }),
+        ..closing(id, ChallengeStatus::Accepted)
+    }
+}
+
 /// Commits `commit` at `at` with no answer.
 pub(crate) async fn put(store: &Store, at: DateTime<Utc>, commit: Commit) -> Result<Committed> {
     Ok(store.commit(commit, at, |_| ()).await?.0)
@@ -380,15 +399,7 @@ pub async fn challenges_become_games_atomically(store: &Store) -> Result<()> {
 
     let accept = |key: &str| Commit {
         act_key: Some(key.to_owned()),
-        closing_challenge: Some(ChallengeClosing {
-            id,
-            to: ChallengeStatus::Accepted,
-        }),
-        new_game: Some(NewGame {
-            challenge_id: Some(id),
-            ..new_game(&w, w.alice.id, w.bob.id)
-        }),
-        ..Commit::default()
+        ..accepting(id, new_game(&w, w.alice.id, w.bob.id))
     };
     let committed = put(store, t(4), accept("accept-1")).await?;
     let game_id = committed.game_id.expect("game");
@@ -409,14 +420,7 @@ pub async fn challenges_become_games_atomically(store: &Store) -> Result<()> {
     assert!(store.answer_of("accept-2").await?.is_none());
 
     // Declining the other one closes it without a game.
-    let decline = Commit {
-        closing_challenge: Some(ChallengeClosing {
-            id: later,
-            to: ChallengeStatus::Declined,
-        }),
-        ..Commit::default()
-    };
-    let committed = put(store, t(6), decline).await?;
+    let committed = put(store, t(6), closing(later, ChallengeStatus::Declined)).await?;
     assert_eq!(committed, Committed::default());
     assert!(store.open_challenges(w.channel.id, t(6)).await?.is_empty());
     Ok(())
@@ -457,14 +461,8 @@ pub async fn open_challenges_are_counted_per_challenger(store: &Store) -> Result
     assert_eq!(count(w.bob.id, 3).await, 1);
     assert_eq!(count(w.carol.id, 3).await, 0);
     assert_eq!(count(w.alice.id, 30).await, 2, "lapsed at its expiry");
-    let commit = Commit {
-        closing_challenge: Some(ChallengeClosing {
-            id: alice_ids[0],
-            to: ChallengeStatus::Cancelled,
-        }),
-        ..Commit::default()
-    };
-    put(store, t(4), commit).await?;
+    let cancel = closing(alice_ids[0], ChallengeStatus::Cancelled);
+    put(store, t(4), cancel).await?;
     assert_eq!(
         count(w.alice.id, 5).await,
         2,
@@ -874,11 +872,7 @@ pub async fn batches_are_committed_whole(store: &Store) -> Result<()> {
     };
     let refused = Commit {
         act_key: Some("batch-refused".into()),
-        closing_challenge: Some(ChallengeClosing {
-            id: 999_999,
-            to: ChallengeStatus::Accepted,
-        }),
-        ..Commit::default()
+        ..closing(999_999, ChallengeStatus::Accepted)
     };
     let batch = vec![challenge("batch-1"), refused];
     let batch = batch.into_iter().map(|c| (c, |_: &Committed| 1)).collect();
@@ -1438,19 +1432,11 @@ pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
     };
     let made = put(store, t(3), commit).await?;
     let challenge_id = made.challenge_id.expect("a challenge");
-    let commit = Commit {
-        closing_challenge: Some(ChallengeClosing {
-            id: challenge_id,
-            to: ChallengeStatus::Accepted,
-        }),
-        new_game: Some(NewGame {
-            challenge_id: Some(challenge_id),
-            rated: false,
-            ..new_game(&w, team.player, w.carol.id)
-        }),
-        ..Commit::default()
+    let game = NewGame {
+        rated: false,
+        ..new_game(&w, team.player, w.carol.id)
     };
-    let started = put(store, t(4), commit).await?;
+    let started = put(store, t(4), accepting(challenge_id, game)).await?;
     let game = started.game_id.expect("a game");
     assert!(!store.votes_changeable(game).await?);
     let other = create_game(store, new_game(&w, w.alice.id, w.carol.id)).await?;
@@ -2134,21 +2120,13 @@ pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) -> Re
     assert_eq!(store.next_ladder_deadline(None).await?, Some(t(60)));
 
     let accept = |from| Commit {
-        closing_challenge: Some(ChallengeClosing {
-            id: challenge_id,
-            to: ChallengeStatus::Accepted,
-        }),
-        new_game: Some(NewGame {
-            challenge_id: Some(challenge_id),
-            ..new_game(&w, w.alice.id, w.bob.id)
-        }),
         ladder_match_update: Some(LadderMatchUpdate {
             id: pending.id,
             from,
             to: LadderMatchStatus::Playing,
             link_new_game: true,
         }),
-        ..Commit::default()
+        ..accepting(challenge_id, new_game(&w, w.alice.id, w.bob.id))
     };
     // A ladder challenge that moved on refuses the whole acceptance.
     conflict(put(store, t(2), accept(LadderMatchStatus::Playing)).await);
@@ -2216,6 +2194,16 @@ fn a_tournament(w: &World, closes: Option<DateTime<Utc>>) -> NewTournament {
     }
 }
 
+/// Tournament `id`, read at `expected_version`, moving to `state` in `round`.
+fn advance(id: i64, expected_version: i64, state: TournamentState, round: u32) -> TournamentChange {
+    TournamentChange::Advance {
+        id,
+        expected_version,
+        state,
+        round,
+    }
+}
+
 async fn apply(store: &Store, at: i64, changes: Vec<TournamentChange>) -> Result<Committed> {
     let commit = Commit {
         tournament_changes: changes,
@@ -2279,12 +2267,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
         store,
         11,
         vec![
-            TournamentChange::Advance {
-                id,
-                expected_version: 0,
-                state: TournamentState::Running,
-                round: 1,
-            },
+            advance(id, 0, TournamentState::Running, 1),
             TournamentChange::Seed {
                 tournament_id: id,
                 player: w.alice.id,
@@ -2344,12 +2327,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
                 player: w.bob.id,
                 at: t(12),
             },
-            TournamentChange::Advance {
-                id,
-                expected_version: 0,
-                state: TournamentState::Finished,
-                round: 1,
-            },
+            advance(id, 0, TournamentState::Finished, 1),
         ],
     )
     .await;
@@ -2382,12 +2360,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
         store,
         14,
         vec![
-            TournamentChange::Advance {
-                id,
-                expected_version: 1,
-                state: TournamentState::Finished,
-                round: 1,
-            },
+            advance(id, 1, TournamentState::Finished, 1),
             TournamentChange::Withdraw {
                 tournament_id: id,
                 player: w.bob.id,
@@ -2449,12 +2422,7 @@ pub async fn tournament_entry_windows_wake_the_scheduler(store: &Store) -> Resul
     apply(
         store,
         31,
-        vec![TournamentChange::Advance {
-            id: ids[1],
-            expected_version: 0,
-            state: TournamentState::Running,
-            round: 1,
-        }],
+        vec![advance(ids[1], 0, TournamentState::Running, 1)],
     )
     .await?;
     assert_eq!(store.next_tournament_start().await?, Some(t(60)));
