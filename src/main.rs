@@ -493,8 +493,8 @@ async fn list_games(config: &Config, selection: &GameSelection) -> Result<()> {
     // PGN's and the console's words: "ongoing", "1-0 (checkmate)".
     for game in games {
         let state = match game.state {
-            pawnpost::storage::GameState::Ongoing => "ongoing".to_owned(),
-            pawnpost::storage::GameState::Over { result, reason, .. } => {
+            pawnpost::storage::Status::Ongoing => "ongoing".to_owned(),
+            pawnpost::storage::Status::Over { result, reason, .. } => {
                 format!("{} ({})", serde_word(&result), serde_word(&reason))
             }
         };

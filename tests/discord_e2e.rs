@@ -453,7 +453,7 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
     assert!(drawn.buttons().is_empty(), "a finished game has no buttons");
     let record = bot.service.store().game(game).await.unwrap().unwrap();
     assert!(
-        matches!(record.state, pawnpost::storage::GameState::Over { .. }),
+        matches!(record.state, pawnpost::storage::Status::Over { .. }),
         "{:?}",
         record.state
     );
@@ -657,7 +657,7 @@ async fn a_flag_fall_is_posted_in_the_game_channel_with_a_mention() {
     let record = bot.service.store().game(game).await.unwrap().unwrap();
     assert!(matches!(
         record.state,
-        pawnpost::storage::GameState::Over { .. }
+        pawnpost::storage::Status::Over { .. }
     ));
     bot.stop(&fake).await;
 }
@@ -778,13 +778,13 @@ async fn threads_moderators_rate_limits_and_junk() {
     let refused = send(&fake, other_guild).await;
     assert!(refused.is_ephemeral(), "{refused:?}");
     let record = bot.service.store().game(game).await.unwrap().unwrap();
-    assert_eq!(record.state, pawnpost::storage::GameState::Ongoing);
+    assert_eq!(record.state, pawnpost::storage::Status::Ongoing);
     let aborted = send(&fake, abort(&moderator)).await;
     assert!(!aborted.is_ephemeral(), "{aborted:?}");
     let record = bot.service.store().game(game).await.unwrap().unwrap();
     assert!(matches!(
         record.state,
-        pawnpost::storage::GameState::Over { .. }
+        pawnpost::storage::Status::Over { .. }
     ));
 
     // Past the per-user limit: a polite private message, and no act.

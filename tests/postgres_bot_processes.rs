@@ -19,7 +19,7 @@ use fake_discord::{FakeDiscord, FakeUser};
 use pawnpost::core::event::Reason;
 use pawnpost::core::platform::Platform;
 use pawnpost::service::{BoardImages, Input, Moderation, Request, Service, ServiceConfig, User};
-use pawnpost::storage::GameState;
+use pawnpost::storage::Status;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 use serde_json::json;
 
@@ -308,7 +308,7 @@ async fn two_bot_processes_share_the_flags_and_the_shards() {
         assert!(
             matches!(
                 game.state,
-                GameState::Over {
+                Status::Over {
                     reason: Reason::Timeout,
                     ..
                 }
@@ -324,6 +324,6 @@ async fn two_bot_processes_share_the_flags_and_the_shards() {
         let game = store.game(id).await.expect("read").expect("game");
         let sans: Vec<&str> = game.moves.iter().map(|m| m.san.as_str()).collect();
         assert_eq!(sans, ["e4"], "live game {id}");
-        assert!(matches!(game.state, GameState::Ongoing), "{:?}", game.state);
+        assert!(matches!(game.state, Status::Ongoing), "{:?}", game.state);
     }
 }

@@ -20,7 +20,7 @@ use pawnpost::service::{
     BoardImages, Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource,
     User,
 };
-use pawnpost::storage::GameState;
+use pawnpost::storage::Status;
 use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 
 const GAMES: usize = 1000;
@@ -232,7 +232,7 @@ async fn two_processes_end_each_game_exactly_once() {
         assert!(
             matches!(
                 game.state,
-                GameState::Over {
+                Status::Over {
                     reason: Reason::Timeout,
                     ..
                 }

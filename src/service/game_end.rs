@@ -9,7 +9,7 @@ use super::matches::MatchProgress;
 use super::tournament_flow::Announcements;
 use super::{Failure, Reply, Service};
 use crate::core::notation::Lang;
-use crate::storage::{Commit, Committed, GameRecord, GameState, RatingUpdate, TournamentChange};
+use crate::storage::{Commit, Committed, GameRecord, RatingUpdate, Status, TournamentChange};
 
 /// The writes and sentences a game's end adds; all empty while it runs.
 pub(super) struct GameEnd {
@@ -31,7 +31,7 @@ impl Service {
     pub(super) async fn game_end(
         &self,
         record: &GameRecord,
-        state: &GameState,
+        state: &Status,
         lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<GameEnd, Failure> {

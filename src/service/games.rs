@@ -17,8 +17,7 @@ use crate::core::game::{
 use crate::core::notation::{self, Lang, MoveInputError, Reader, Style};
 use crate::i18n::Arg;
 use crate::storage::{
-    ChannelGames, Commit, GameRecord, GameState, GameSummary, GameUpdate, MoveRow, StorageError,
-    WakeUp,
+    ChannelGames, Commit, GameRecord, GameSummary, GameUpdate, MoveRow, StorageError, WakeUp,
 };
 
 /// The game an act is about, or the answer when it cannot be told.
@@ -538,18 +537,6 @@ pub(super) fn restore(record: &GameRecord) -> Result<Game, Failure> {
         white: record.white,
         black: record.black,
     };
-    let status = match record.state {
-        GameState::Ongoing => Status::Ongoing,
-        GameState::Over {
-            result,
-            reason,
-            ended_at,
-        } => Status::Over {
-            result,
-            reason,
-            at: ended_at,
-        },
-    };
     let moves = record.moves.iter().map(|row| StoredMove {
         uci: &row.uci,
         san: &row.san,
@@ -565,7 +552,7 @@ pub(super) fn restore(record: &GameRecord) -> Result<Game, Failure> {
         moves,
         record.notes.clone(),
         record.pending_offer,
-        status,
+        record.state,
     )
     .map_err(|e| StorageError::Corrupt(format!("game {}: {e}", record.id)))?;
     if let Some(clock) = record.clock {
@@ -607,7 +594,7 @@ pub(super) fn game_update(
         expected_version: record.version,
         new_moves: to_rows(game, saved.moves),
         new_notes: game.notes()[saved.notes..].to_vec(),
-        state: to_state(game.status()),
+        state: game.status(),
         pending_offer: game.pending_offer(),
         turn: game.turn(),
         clock: Some(*game.clock()),
@@ -631,17 +618,6 @@ pub(super) fn to_rows(game: &Game, from: usize) -> Vec<MoveRow> {
             draw_offer: played.draw_offer,
         })
         .collect()
-}
-
-pub(super) fn to_state(status: Status) -> GameState {
-    match status {
-        Status::Ongoing => GameState::Ongoing,
-        Status::Over { result, reason, at } => GameState::Over {
-            result,
-            reason,
-            ended_at: at,
-        },
-    }
 }
 
 pub(super) fn board_view(game: &Game, id: i64, names: &Names, orientation: Color) -> BoardView {

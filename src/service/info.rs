@@ -16,7 +16,7 @@ use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;
 use crate::render::table::{Caption, table_png};
 use crate::render::text::diagram;
-use crate::storage::{GameRecord, GameState, ServerRow, StandingRow, StorageError};
+use crate::storage::{GameRecord, ServerRow, StandingRow, Status, StorageError};
 
 impl Service {
     /// A stored game as PGN, for `pawnpost pgn <id>`; `None` if there is no such game.
@@ -185,12 +185,12 @@ impl Service {
                 Color::Black => &game.black_name,
             };
             let state = match game.state {
-                GameState::Ongoing => self.text(
+                Status::Ongoing => self.text(
                     ctx,
                     "game-line-to-move",
                     &[("player", Arg::from(to_move.as_str()))],
                 ),
-                GameState::Over { result, .. } => result.as_pgn().to_owned(),
+                Status::Over { result, .. } => result.as_pgn().to_owned(),
             };
             lines.push(self.text(
                 ctx,

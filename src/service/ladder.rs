@@ -21,9 +21,9 @@ use crate::core::variant::Variant;
 use crate::i18n::Arg;
 use crate::render::table::{Caption, table_png};
 use crate::storage::{
-    ChallengeClosing, ChallengeStatus, ColorChoice, Commit, Committed, GameRecord, GameState,
-    IdleRung, LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow, LadderWrite,
-    NewChallenge, NewLadderMatch, StorageError,
+    ChallengeClosing, ChallengeStatus, ColorChoice, Commit, Committed, GameRecord, IdleRung,
+    LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow, LadderWrite, NewChallenge,
+    NewLadderMatch, Status, StorageError,
 };
 
 /// Ladder deadlines handled per store query.
@@ -404,15 +404,17 @@ impl Service {
     pub(super) async fn ladder_game_settlement(
         &self,
         record: &GameRecord,
-        state: &GameState,
+        state: &Status,
     ) -> Result<Option<Settlement>, Failure> {
-        let GameState::Over {
-            result, ended_at, ..
+        let Status::Over {
+            result,
+            at: ended_at,
+            ..
         } = *state
         else {
             return Ok(None);
         };
-        if record.state != GameState::Ongoing {
+        if record.state != Status::Ongoing {
             return Ok(None);
         }
         let Some(matched) = self.store.ladder_match_of_game(record.id).await? else {

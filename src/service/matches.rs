@@ -29,8 +29,8 @@ use crate::core::team::MatchSide;
 use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::storage::{
-    Commit, Committed, GameRecord, GameState, GameUpdate, MatchChange, MatchEntrant, MatchGameRow,
-    MatchRow, MatchState, NewGame, NewMatch, StorageError,
+    Commit, Committed, GameRecord, GameUpdate, MatchChange, MatchEntrant, MatchGameRow, MatchRow,
+    MatchState, NewGame, NewMatch, Status, StorageError,
 };
 
 /// What a match game's act or end adds: its messages copied to the other
@@ -544,7 +544,7 @@ impl Service {
         let text = if row.state == MatchState::Running {
             let mut games = self.store.match_games(row.id).await?;
             let mut lost = 0;
-            for entry in games.iter_mut().filter(|g| g.state == GameState::Ongoing) {
+            for entry in games.iter_mut().filter(|g| g.state == Status::Ongoing) {
                 if entry.white != player && entry.black != player {
                     continue;
                 }
@@ -681,7 +681,7 @@ impl Service {
     pub(super) async fn match_progress(
         &self,
         record: &GameRecord,
-        state: &GameState,
+        state: &Status,
         lang: Lang,
         lines: &mut Vec<String>,
     ) -> Result<Option<MatchProgress>, Failure> {
@@ -698,7 +698,7 @@ impl Service {
             change: None,
             result: Vec::new(),
         };
-        let GameState::Over { ended_at, .. } = *state else {
+        let Status::Over { at: ended_at, .. } = *state else {
             return Ok(Some(progress));
         };
         if row.state != MatchState::Running {
@@ -862,8 +862,8 @@ fn board_table(entrants: &[MatchEntrant], games: &[MatchGameRow]) -> Vec<BoardCe
             false => (game.black, game.white),
         };
         let result = match game.state {
-            GameState::Ongoing => None,
-            GameState::Over { result, .. } => Some(result),
+            Status::Ongoing => None,
+            Status::Over { result, .. } => Some(result),
         };
         let white_side = if home_white {
             MatchSide::Home
@@ -909,8 +909,8 @@ fn side_of(entrants: &[MatchEntrant], player: PlayerId) -> MatchSide {
 fn score_of(_row: &MatchRow, entrants: &[MatchEntrant], games: &[MatchGameRow]) -> Score {
     team_match::score(games.iter().map(|g| {
         let result = match g.state {
-            GameState::Ongoing => None,
-            GameState::Over { result, .. } => Some(result),
+            Status::Ongoing => None,
+            Status::Over { result, .. } => Some(result),
         };
         (side_of(entrants, g.white), result)
     }))

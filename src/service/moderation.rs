@@ -63,7 +63,7 @@ mod tests {
     use crate::core::platform::Platform;
     use crate::service::{BoardImages, Input, Reply, Request, Service, ServiceConfig, User};
     use crate::storage::sqlite::SqliteStore;
-    use crate::storage::{GameState, TournamentState};
+    use crate::storage::{Status, TournamentState};
 
     #[test]
     fn a_scope_covers_its_channel_or_its_server_and_nothing_else() {
@@ -200,7 +200,7 @@ mod tests {
             );
             let game = service.store().game(1).await.expect("read").expect("game");
             assert_eq!(
-                matches!(game.state, GameState::Ongoing),
+                matches!(game.state, Status::Ongoing),
                 !allowed,
                 "abort from {server}/{channel} as {scope:?}"
             );

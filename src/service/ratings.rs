@@ -13,7 +13,7 @@ use crate::core::notation::Lang;
 use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::render::rating_chart::{ChartLabels, RatingSample, rating_chart_png};
-use crate::storage::{GameRecord, GameState, RatingRow, RatingUpdate};
+use crate::storage::{GameRecord, RatingRow, RatingUpdate, Status};
 
 /// How one player's rating moved with a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,10 +29,12 @@ impl Service {
     pub(super) async fn rating_updates(
         &self,
         record: &GameRecord,
-        state: &GameState,
+        state: &Status,
     ) -> Result<(Vec<RatingUpdate>, Vec<RatingChange>), Failure> {
-        let GameState::Over {
-            result, ended_at, ..
+        let Status::Over {
+            result,
+            at: ended_at,
+            ..
         } = *state
         else {
             return Ok((Vec::new(), Vec::new()));
@@ -43,7 +45,7 @@ impl Service {
             GameResult::Draw => 0.5,
             GameResult::NoResult => return Ok((Vec::new(), Vec::new())),
         };
-        if !record.rated || record.state != GameState::Ongoing {
+        if !record.rated || record.state != Status::Ongoing {
             return Ok((Vec::new(), Vec::new()));
         }
         let settings = &self.config.ratings;

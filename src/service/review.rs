@@ -26,7 +26,7 @@ use crate::core::review::{self, Judgement, PositionEval};
 use crate::i18n::Arg;
 use crate::render::{EvalChartLabels, EvalMark};
 use crate::storage::{
-    Commit, GameRecord, GameState, NewPuzzle, NewReview, StorageError, StoredReview,
+    Commit, GameRecord, NewPuzzle, NewReview, Status, StorageError, StoredReview,
 };
 
 /// The longest game reviewed, in plies: a bound on the engine time one
@@ -94,7 +94,7 @@ impl Service {
         // The latest finished game; else a running one, to be told it runs.
         let finished = games
             .iter()
-            .find(|g| matches!(g.state, GameState::Over { .. }));
+            .find(|g| matches!(g.state, Status::Over { .. }));
         match finished.or(games.first()) {
             Some(summary) => Ok(self.store.game(summary.id).await?),
             None => Ok(None),

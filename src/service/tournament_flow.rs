@@ -16,8 +16,8 @@ use crate::core::notation::Lang;
 use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::storage::{
-    Commit, Committed, EntrantRow, GameRecord, GameState, NewGame, NewPairing, PairingRow,
-    PairingScore, StorageError, Store, TournamentChange, TournamentRow, TournamentState,
+    Commit, Committed, EntrantRow, GameRecord, NewGame, NewPairing, PairingRow, PairingScore,
+    Status, StorageError, Store, TournamentChange, TournamentRow, TournamentState,
 };
 
 /// Tournaments started per scheduler pass.
@@ -112,7 +112,7 @@ pub(super) fn outcome(p: &PairingRow) -> Outcome {
         Some(PairingScore::DoubleForfeit) => Outcome::DoubleForfeit,
         Some(PairingScore::Annulled) => Outcome::Annulled,
         None => match p.game_state {
-            Some(GameState::Over { result, .. }) => match result {
+            Some(Status::Over { result, .. }) => match result {
                 GameResult::WhiteWins => Outcome::Played { white_half: 2 },
                 GameResult::BlackWins => Outcome::Played { white_half: 0 },
                 GameResult::Draw => Outcome::Played { white_half: 1 },
@@ -489,11 +489,11 @@ impl Service {
     pub(super) async fn after_tournament_game(
         &self,
         record: &GameRecord,
-        state: &GameState,
+        state: &Status,
         lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<Option<(Vec<TournamentChange>, Announcements)>, Failure> {
-        if !matches!(state, GameState::Over { .. }) {
+        if !matches!(state, Status::Over { .. }) {
             return Ok(None);
         }
         let Some(id) = self.store.tournament_of_game(record.id).await? else {

@@ -322,7 +322,7 @@ impl Service {
                     .is_ok()
                 {
                     game_updates.push(game_update(&record, &game, saved, None));
-                    pairing.game_state = Some(super::games::to_state(game.status()));
+                    pairing.game_state = Some(game.status());
                 }
             }
             if let Some(score) = score_of(decided) {
@@ -858,7 +858,7 @@ mod tests {
                 .expect("read")
                 .expect("game");
             assert!(
-                matches!(game.state, crate::storage::GameState::Over { .. }),
+                matches!(game.state, crate::storage::Status::Over { .. }),
                 "game {} ended",
                 game.id
             );

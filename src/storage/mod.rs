@@ -64,6 +64,8 @@ use crate::core::variant::Variant;
 
 /// What players choose, stored by name (defined with the commands that carry them).
 pub use crate::core::choices::{ColorChoice, Notify};
+/// Whether a game goes on, and how it ended: the core's, stored as it is.
+pub use crate::core::game::Status;
 pub use ladder::{
     IdleRung, LadderEntry, LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow,
     LadderWrite, NewLadderMatch,
@@ -276,17 +278,6 @@ pub struct MoveRow {
     pub draw_offer: bool,
 }
 
-/// Whether a stored game goes on, and how it ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameState {
-    Ongoing,
-    Over {
-        result: GameResult,
-        reason: Reason,
-        ended_at: DateTime<Utc>,
-    },
-}
-
 /// Everything stored about one game: enough to rebuild its [`Game`].
 ///
 /// [`Game`]: crate::core::game::Game
@@ -316,7 +307,7 @@ pub struct GameRecord {
     pub rated: bool,
     pub draw_rules: DrawRules,
     pub created_at: DateTime<Utc>,
-    pub state: GameState,
+    pub state: Status,
     pub pending_offer: Option<Color>,
     /// Bumped by every saved change; a save names the version it read.
     pub version: i64,
@@ -346,7 +337,7 @@ pub struct GameSummary {
     /// The side to move (meaningful while the game goes on).
     pub turn: Color,
     pub plies: u32,
-    pub state: GameState,
+    pub state: Status,
 }
 
 /// One line of a server's 1/½/0 table.
@@ -431,7 +422,7 @@ pub struct GameUpdate {
     pub expected_version: i64,
     pub new_moves: Vec<MoveRow>,
     pub new_notes: Vec<Note>,
-    pub state: GameState,
+    pub state: Status,
     pub pending_offer: Option<Color>,
     pub turn: Color,
     /// The clock after the act (its deadline is indexed for the scheduler).

@@ -217,7 +217,7 @@ pub(crate) fn update(id: i64) -> GameUpdate {
         expected_version: 0,
         new_moves: Vec::new(),
         new_notes: Vec::new(),
-        state: GameState::Ongoing,
+        state: Status::Ongoing,
         pending_offer: None,
         turn: Color::White,
         clock: None,
@@ -234,10 +234,10 @@ pub(crate) fn ending(
     reason: Reason,
     ended_at: DateTime<Utc>,
 ) -> GameUpdate {
-    let state = GameState::Over {
+    let state = Status::Over {
         result,
         reason,
-        ended_at,
+        at: ended_at,
     };
     GameUpdate {
         state,
@@ -502,7 +502,7 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
         rated: true,
         draw_rules: DrawRules::default(),
         created_at: t(1),
-        state: GameState::Ongoing,
+        state: Status::Ongoing,
         pending_offer: None,
         version: record.version,
         moves: Vec::new(),
@@ -630,10 +630,10 @@ pub async fn finished_games_round_trip(store: &Store) -> Result<()> {
         };
         save(store, id, ended_at, update).await?;
         let over = store.game(id).await?.expect("game");
-        let expected = GameState::Over {
+        let expected = Status::Over {
             result,
             reason,
-            ended_at,
+            at: ended_at,
         };
         assert_eq!(over.state, expected, "{reason:?}");
         assert_eq!(over.notes, vec![last]);
@@ -682,10 +682,10 @@ pub async fn games_from_elsewhere_keep_their_history(store: &Store) -> Result<()
         (record.created_at, &record.moves, &record.notes),
         (t(2), &moves, &vec![note.clone()])
     );
-    let over = GameState::Over {
+    let over = Status::Over {
         result: GameResult::Draw,
         reason: Reason::Recorded,
-        ended_at: t(4),
+        at: t(4),
     };
     assert_eq!(record.state, over);
     assert_eq!(
@@ -703,7 +703,7 @@ pub async fn games_from_elsewhere_keep_their_history(store: &Store) -> Result<()
     )
     .await?;
     let record = store.game(continued).await?.expect("the continued game");
-    assert_eq!((record.state, record.moves.len()), (GameState::Ongoing, 2));
+    assert_eq!((record.state, record.moves.len()), (Status::Ongoing, 2));
     let listed = store
         .games_in_channel(w.channel.id, w.alice.id, true)
         .await?;
@@ -948,7 +948,7 @@ pub async fn instants_keep_milliseconds(store: &Store) -> Result<()> {
     let game = store.game(id).await?.expect("game");
     assert_eq!(game.created_at, coarse);
     assert_eq!(game.moves[0].played_at, coarse);
-    assert!(matches!(game.state, GameState::Over { ended_at, .. } if ended_at == coarse));
+    assert!(matches!(game.state, Status::Over { at: ended_at, .. } if ended_at == coarse));
     Ok(())
 }
 
@@ -987,7 +987,7 @@ pub async fn game_lists_filter_and_order(store: &Store) -> Result<()> {
         black_name: "alice".to_owned(),
         turn: Color::Black,
         plies: 1,
-        state: GameState::Ongoing,
+        state: Status::Ongoing,
     };
     assert_eq!(all[0], expected);
     assert_eq!((all[1].plies, all[1].turn), (0, Color::White));
@@ -1690,14 +1690,14 @@ pub async fn team_matches_keep_sign_ups_games_and_versions(store: &Store) -> Res
     apply(vec![ended(row.version + 1, true)], 10).await?;
     let row = store.team_match(id).await?.expect("stored");
     assert_eq!(row.state, MatchState::Over);
-    let states: Vec<GameState> = store
+    let states: Vec<Status> = store
         .match_games(id)
         .await?
         .iter()
         .map(|g| g.state)
         .collect();
     assert!(
-        states.iter().all(|s| matches!(s, GameState::Over { .. })),
+        states.iter().all(|s| matches!(s, Status::Over { .. })),
         "{states:?}"
     );
     conflict(apply(vec![ended(row.version, false)], 11).await);
@@ -2342,7 +2342,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
 
     let pairings = store.tournament_pairings(id).await?;
     assert_eq!(pairings.len(), 2);
-    assert_eq!(pairings[0].game_state, Some(GameState::Ongoing));
+    assert_eq!(pairings[0].game_state, Some(Status::Ongoing));
     assert_eq!(
         (pairings[1].black, pairings[1].score),
         (None, Some(PairingScore::Bye))
@@ -2376,7 +2376,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
     let pairings = store.tournament_pairings(id).await?;
     assert!(matches!(
         pairings[0].game_state,
-        Some(GameState::Over {
+        Some(Status::Over {
             result: GameResult::Draw,
             ..
         })

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{GameState, NewGame};
+use super::{NewGame, Status};
 use crate::core::game::PlayerId;
 pub use crate::core::team::MatchSide;
 
@@ -105,7 +105,7 @@ pub struct MatchGameRow {
     pub board: u32,
     pub white: PlayerId,
     pub black: PlayerId,
-    pub state: GameState,
+    pub state: Status,
 }
 
 /// A new match, proposed by the home team.

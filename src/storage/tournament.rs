@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{GameState, NewGame};
+use super::{NewGame, Status};
 use crate::core::game::PlayerId;
 
 /// How a tournament pairs its players (the pure code's enum, stored by name).
@@ -133,7 +133,7 @@ pub struct PairingRow {
     pub black: Option<PlayerId>,
     pub game_id: Option<i64>,
     /// The game's state (`None` without a game).
-    pub game_state: Option<GameState>,
+    pub game_state: Option<Status>,
     pub score: Option<PairingScore>,
 }
 

@@ -27,8 +27,8 @@ use crate::core::event::color_str;
 use crate::core::notation::Lang;
 use crate::storage::sql::{Conn, Value, json, params, value_rows};
 use crate::storage::{
-    ChallengeClosing, Commit, Committed, GameState, GameUpdate, LeaveEnding, MoveRow, NewChallenge,
-    NewGame, NewLeave, Note, Outgoing, Result, StorageError, WakeUp,
+    ChallengeClosing, Commit, Committed, GameUpdate, LeaveEnding, MoveRow, NewChallenge, NewGame,
+    NewLeave, Note, Outgoing, Result, Status, StorageError, WakeUp,
 };
 
 /// Writes every commit of `batch`, each with its answer: the caller commits
@@ -361,7 +361,7 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
         // SQLite rewrites the entries of every index on a column a statement
         // sets, changed or not (four indexes hold `status`), which would
         // make each move write four more pages.
-        GameState::Ongoing => {
+        Status::Ongoing => {
             let alarms = Alarms::of(update.clock.as_ref(), update.remind_at);
             let changed = c
                 .execute(
@@ -387,10 +387,10 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
             move_wake_up(c, update.id, alarms.wake_at, update.wake_up).await?;
             changed
         }
-        GameState::Over {
+        Status::Over {
             result,
             reason,
-            ended_at,
+            at: ended_at,
         } => {
             c.execute(
                 "UPDATE games SET status = 'over', result = ?1, reason = ?2, ended_at = ?3,

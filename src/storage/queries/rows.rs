@@ -11,8 +11,8 @@ use crate::core::notation::Lang;
 use crate::core::variant::Variant;
 use crate::storage::sql::Row;
 use crate::storage::{
-    ChallengeRow, ChallengeStatus, ColorChoice, GameState, GameSummary, LeaveRow, Notify, Platform,
-    PlayerRow, Result, ServerRow,
+    ChallengeRow, ChallengeStatus, ColorChoice, GameSummary, LeaveRow, Notify, Platform, PlayerRow,
+    Result, ServerRow, Status,
 };
 
 /// Server columns over `s`, read by [`server`].
@@ -103,13 +103,13 @@ pub fn leave(row: &Row) -> Result<LeaveRow> {
 }
 
 /// A game's state from its status, result, reason and end columns, from `at`.
-pub fn game_state(row: &Row, at: usize) -> Result<GameState> {
+pub fn game_state(row: &Row, at: usize) -> Result<Status> {
     match row.text(at)? {
-        "ongoing" => Ok(GameState::Ongoing),
-        "over" => Ok(GameState::Over {
+        "ongoing" => Ok(Status::Ongoing),
+        "over" => Ok(Status::Over {
             result: row.parsed(at + 1, "result", GameResult::from_pgn)?,
             reason: row.parsed(at + 2, "reason", Reason::from_name)?,
-            ended_at: row.time(at + 3)?,
+            at: row.time(at + 3)?,
         }),
         other => Err(crate::storage::StorageError::Corrupt(format!(
             "game status {other:?}"
