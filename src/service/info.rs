@@ -7,7 +7,7 @@ use shakmaty::{Color, Position};
 use super::games::{Pick, board_view, restore};
 use super::texts::{self, Names, variant_line};
 use super::{Attachment, Attempt, Context, Failure, Service};
-use crate::competition::standings::{self, Finished};
+use crate::competition::standings;
 use crate::core::command::UserRef;
 use crate::core::game::{Game, PlayerId};
 use crate::core::names::Named;
@@ -218,15 +218,6 @@ impl Service {
             return Ok(vec![self.private(ctx, text)]);
         };
         let games = self.store.finished_games(ctx.server.id).await?;
-        let games: Vec<Finished> = games
-            .into_iter()
-            .map(|g| Finished {
-                white: g.white,
-                black: g.black,
-                result: g.result,
-                ended_at: g.ended_at,
-            })
-            .collect();
         let mut rows = Vec::new();
         for line in standings::table(&games, Some(season)) {
             let name = match self.store.player(line.player).await? {
@@ -271,15 +262,6 @@ impl Service {
             return Ok(vec![self.private(ctx, text)]);
         };
         let games = self.store.finished_games(ctx.server.id).await?;
-        let games: Vec<Finished> = games
-            .into_iter()
-            .map(|g| Finished {
-                white: g.white,
-                black: g.black,
-                result: g.result,
-                ended_at: g.ended_at,
-            })
-            .collect();
         let (won, drawn, lost) = standings::record(&games, first.id, second.id);
         let text = self.text(
             ctx,

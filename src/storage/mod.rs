@@ -509,17 +509,6 @@ pub struct LeaveEnding {
     pub days: u32,
 }
 
-/// A finished, scored game, as standings and records need it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FinishedGame {
-    pub id: i64,
-    pub white: PlayerId,
-    pub black: PlayerId,
-    /// Never `NoResult`: aborted games are left out.
-    pub result: GameResult,
-    pub ended_at: DateTime<Utc>,
-}
-
 /// A player's Glicko-2 rating on a server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingRow {

@@ -20,11 +20,12 @@ use super::sql::ready;
 use super::sqlite::{SqliteStore, conn::SqliteConn};
 use super::{
     ActRequest, ChallengeRow, ChannelRow, Commit, Committed, DueGame, DueTournament, EntrantRow,
-    FinishedGame, GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow,
-    MatchEntrant, MatchGameRow, MatchRow, NoticeProgress, NoticeTrouble, OpenedAct, PairingRow,
-    Platform, PlayerRow, PrivateNote, Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow,
-    Result, ServerDefaults, ServerRow, StandingRow, StoredReview, TeamRow, TournamentRow, VoteRow,
+    GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow, MatchEntrant,
+    MatchGameRow, MatchRow, NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform,
+    PlayerRow, PrivateNote, Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow, Result,
+    ServerDefaults, ServerRow, StandingRow, StoredReview, TeamRow, TournamentRow, VoteRow,
 };
+use crate::competition::standings::Finished;
 use crate::core::game::PlayerId;
 use crate::core::variant::Variant;
 
@@ -347,7 +348,7 @@ delegate! {
         max: usize,
         plies: u32,
     ) -> Vec<(crate::core::event::GameResult, Vec<String>)> = games::openings_played;
-    read fn finished_games(server_id: i64) -> Vec<FinishedGame> = games::finished_games;
+    read fn finished_games(server_id: i64) -> Vec<Finished> = games::finished_games;
     /// `player`'s rating in `pool` on a server, if they have played a rated
     /// game of that variant there.
     read fn rating(

@@ -6,14 +6,14 @@ use std::sync::LazyLock;
 
 use super::matches::AWAY_GAMES_IN_CHANNEL;
 use super::rows::{self, CHALLENGE_COLUMNS, PLAYER_COLUMNS, SUMMARY_COLUMNS};
+use crate::competition::standings::Finished;
 use crate::core::event::{GameResult, parse_color};
 use crate::core::game::{DrawRules, Note, PlayerId};
 use crate::core::names::Named;
 use crate::core::variant::Variant;
 use crate::storage::sql::{Conn, Row, params};
 use crate::storage::{
-    ChallengeRow, ChannelGames, FinishedGame, GameRecord, GameSummary, MoveRow, PrivateNote,
-    Result, check_moves,
+    ChallengeRow, ChannelGames, GameRecord, GameSummary, MoveRow, PrivateNote, Result, check_moves,
 };
 use chrono::{DateTime, Utc};
 
@@ -265,20 +265,19 @@ pub async fn open_challenges(
 }
 
 /// A server's decided games (aborted ones left out), in the order they ended.
-pub async fn finished_games(c: &impl Conn, server_id: i64) -> Result<Vec<FinishedGame>> {
+pub async fn finished_games(c: &impl Conn, server_id: i64) -> Result<Vec<Finished>> {
     c.query_map(
-        "SELECT id, white_id, black_id, result, ended_at FROM games
+        "SELECT white_id, black_id, result, ended_at FROM games
          WHERE server_id = ?1 AND status = 'over'
            AND result IN ('1-0', '0-1', '1/2-1/2')
          ORDER BY ended_at, id",
         &params![server_id],
         |row| {
-            Ok(FinishedGame {
-                id: row.int(0)?,
-                white: PlayerId(row.int(1)?),
-                black: PlayerId(row.int(2)?),
-                result: row.parsed(3, "result", GameResult::from_pgn)?,
-                ended_at: row.time(4)?,
+            Ok(Finished {
+                white: PlayerId(row.int(0)?),
+                black: PlayerId(row.int(1)?),
+                result: row.parsed(2, "result", GameResult::from_pgn)?,
+                ended_at: row.time(3)?,
             })
         },
     )
