@@ -7,7 +7,7 @@ use shakmaty::{Color, Position};
 use super::games::{Pick, board_view, restore};
 use super::texts::{self, Names, variant_line};
 use super::{Attachment, Attempt, Context, Failure, Service};
-use crate::competition::standings;
+use crate::competition::standings::{self, Line};
 use crate::core::command::UserRef;
 use crate::core::game::{Game, PlayerId};
 use crate::core::names::Named;
@@ -16,7 +16,7 @@ use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;
 use crate::render::table::{Caption, table_png};
 use crate::render::text::diagram;
-use crate::storage::{GameRecord, ServerRow, StandingRow, Status, StorageError};
+use crate::storage::{GameRecord, ServerRow, Status, StorageError};
 
 impl Service {
     /// A stored game as PGN, for `pawnpost pgn <id>`; `None` if there is no such game.
@@ -224,15 +224,7 @@ impl Service {
                 Some(player) => player.display_name,
                 None => String::new(),
             };
-            rows.push(StandingRow {
-                player: line.player,
-                name,
-                played: line.played,
-                won: line.won,
-                drawn: line.drawn,
-                lost: line.lost,
-                half_points: line.half_points,
-            });
+            rows.push((name, line));
         }
         self.show_standings(ctx, rows)
     }
@@ -278,19 +270,19 @@ impl Service {
     }
 
     /// Standings rows as text and as a PNG table.
-    fn show_standings(&self, ctx: &Context, rows: Vec<StandingRow>) -> Attempt {
+    fn show_standings(&self, ctx: &Context, rows: Vec<(String, Line)>) -> Attempt {
         if rows.is_empty() {
             let reply = self.public(ctx, None, self.text(ctx, "standings-none", &[]));
             return Ok(vec![reply]);
         }
         let mut lines = vec![self.text(ctx, "standings-header", &[])];
-        for (rank, row) in rows.iter().enumerate() {
+        for (rank, (name, row)) in rows.iter().enumerate() {
             lines.push(self.text(
                 ctx,
                 "standings-line",
                 &[
                     ("rank", Arg::from(rank as i64 + 1)),
-                    ("player", Arg::from(row.name.as_str())),
+                    ("player", Arg::from(name.as_str())),
                     ("points", Arg::from(points(row.half_points))),
                     ("half", Arg::from(row.half_points)),
                     ("played", Arg::from(row.played)),
@@ -306,7 +298,7 @@ impl Service {
     }
 
     /// The standings as a PNG table (played, won, drawn, lost, points, percentage).
-    fn standings_png(&self, ctx: &Context, rows: &[StandingRow]) -> Option<Attachment> {
+    fn standings_png(&self, ctx: &Context, rows: &[(String, Line)]) -> Option<Attachment> {
         let header: Vec<String> = [
             "rank", "player", "played", "won", "drawn", "lost", "points", "percent",
         ]
@@ -316,10 +308,10 @@ impl Service {
         let cells: Vec<Vec<String>> = rows
             .iter()
             .enumerate()
-            .map(|(rank, row)| {
+            .map(|(rank, (name, row))| {
                 vec![
                     (rank + 1).to_string(),
-                    row.name.clone(),
+                    name.clone(),
                     row.played.to_string(),
                     row.won.to_string(),
                     row.drawn.to_string(),

@@ -340,19 +340,6 @@ pub struct GameSummary {
     pub state: Status,
 }
 
-/// One line of a server's 1/½/0 table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StandingRow {
-    pub player: PlayerId,
-    pub name: String,
-    pub played: u32,
-    pub won: u32,
-    pub drawn: u32,
-    pub lost: u32,
-    /// Points times two, so that ½ stays an integer.
-    pub half_points: u32,
-}
-
 /// A challenge to create.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewChallenge {

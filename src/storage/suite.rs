@@ -9,6 +9,7 @@ use shakmaty::Color;
 
 use super::sql::params;
 use super::*;
+use crate::competition::standings::Line;
 use crate::core::clock::{Clock, TimeControl};
 use crate::core::conditional::Conditionals;
 use crate::core::event::{ClaimKind, GameResult, Reason};
@@ -1041,14 +1042,16 @@ pub async fn standings_count_scored_games_only(store: &Store) -> Result<()> {
     finish(store, g5, GameResult::WhiteWins, 14).await?;
 
     let table = store.standings(w.server.id).await?;
-    let row = |player: &PlayerRow, played, won, drawn, lost, half_points| StandingRow {
-        player: player.id,
-        name: player.display_name.clone(),
-        played,
-        won,
-        drawn,
-        lost,
-        half_points,
+    let row = |player: &PlayerRow, played, won, drawn, lost, half_points| {
+        let line = Line {
+            player: player.id,
+            played,
+            won,
+            drawn,
+            lost,
+            half_points,
+        };
+        (player.display_name.clone(), line)
     };
     // alice and carol tie on points and wins: the name decides.
     assert_eq!(

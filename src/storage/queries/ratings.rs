@@ -4,13 +4,13 @@
 
 use std::collections::HashMap;
 
-use crate::competition::standings::{self, Finished};
+use crate::competition::standings::{self, Finished, Line};
 use crate::core::event::GameResult;
 use crate::core::game::PlayerId;
 use crate::core::names::Named;
 use crate::core::variant::Variant;
 use crate::storage::sql::{Conn, params};
-use crate::storage::{RatingPoint, RatingRow, Result, StandingRow};
+use crate::storage::{RatingPoint, RatingRow, Result};
 
 pub async fn rating(
     c: &impl Conn,
@@ -62,7 +62,7 @@ pub async fn rating_history(
 
 /// The server's table over its finished, scored games, best first (see
 /// [`standings::table_by_name`]), each line with the player's name.
-pub async fn standings(c: &impl Conn, server_id: i64) -> Result<Vec<StandingRow>> {
+pub async fn standings(c: &impl Conn, server_id: i64) -> Result<Vec<(String, Line)>> {
     let rows = c
         .query(
             "SELECT g.white_id, w.display_name, g.black_id, b.display_name, g.result, g.ended_at
@@ -91,14 +91,6 @@ pub async fn standings(c: &impl Conn, server_id: i64) -> Result<Vec<StandingRow>
     let lines = standings::table_by_name(&games, None, name);
     Ok(lines
         .into_iter()
-        .map(|line| StandingRow {
-            name: names.remove(&line.player).unwrap_or_default(),
-            player: line.player,
-            played: line.played,
-            won: line.won,
-            drawn: line.drawn,
-            lost: line.lost,
-            half_points: line.half_points,
-        })
+        .map(|line| (names.remove(&line.player).unwrap_or_default(), line))
         .collect())
 }
