@@ -766,8 +766,8 @@ mod tests {
     /// A game with one move and one note, saved under act key `move-1`.
     async fn a_game_with_a_move(store: &Store) -> (GameRecord, PlayerRow) {
         let w = world(store).await.expect("world");
-        let id = create_game(store, new_game(&w, w.alice.id, w.bob.id));
-        let id = id.await.expect("game");
+        let game = new_game(&w, w.alice.id, w.bob.id);
+        let id = create_game(store, game).await.expect("game");
         let first = GameUpdate {
             new_moves: vec![MoveRow {
                 draw_offer: true,
