@@ -9,9 +9,12 @@ use pawnpost::core::event::{ClaimKind, Reason};
 use pawnpost::core::names::Named;
 use pawnpost::core::notation::Lang;
 use pawnpost::core::platform::Platform;
+use pawnpost::core::team::MatchSide;
 use pawnpost::core::tournament::{System, TieBreak};
 use pawnpost::core::variant::Variant;
-use pawnpost::storage::{ChallengeStatus, LadderMatchStatus, PairingScore, TournamentState};
+use pawnpost::storage::{
+    ChallengeStatus, LadderMatchStatus, MatchState, PairingScore, TournamentState,
+};
 use strum::VariantArray;
 
 /// Every variant is listed once, is named so, and is read back from that
@@ -215,4 +218,15 @@ fn ladder_match_statuses() {
         (LadderMatchStatus::Withdrawn, "withdrawn"),
         (LadderMatchStatus::Aborted, "aborted"),
     ]);
+}
+
+#[test]
+fn team_match_states_and_sides() {
+    names_are(&[
+        (MatchState::Proposed, "proposed"),
+        (MatchState::SignUp, "signup"),
+        (MatchState::Running, "running"),
+        (MatchState::Over, "over"),
+    ]);
+    names_are(&[(MatchSide::Home, "home"), (MatchSide::Away, "away")]);
 }

@@ -59,28 +59,24 @@ pub const MAX_MATCH_BOARDS: u32 = 50;
 
 /// A side of a team match: the team that proposed it (its games live in
 /// its channel) or the team challenged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
 pub enum MatchSide {
     Home,
     Away,
 }
 
 impl MatchSide {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchSide::Home => "home",
-            MatchSide::Away => "away",
-        }
-    }
-
-    pub fn from_name(text: &str) -> Option<MatchSide> {
-        match text {
-            "home" => Some(MatchSide::Home),
-            "away" => Some(MatchSide::Away),
-            _ => None,
-        }
-    }
-
     pub fn other(self) -> MatchSide {
         match self {
             MatchSide::Home => MatchSide::Away,

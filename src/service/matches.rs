@@ -24,6 +24,7 @@ use crate::core::clock::TimeControl;
 use crate::core::command::{MatchCommand, NewMatchWish};
 use crate::core::event::GameResult;
 use crate::core::game::{Act as GameAct, Actor, Game, PlayerId, Players};
+use crate::core::names::Named;
 use crate::core::notation::Lang;
 use crate::core::team::MatchSide;
 use crate::core::variant::Variant;

@@ -8,7 +8,10 @@ use crate::core::game::PlayerId;
 pub use crate::core::team::MatchSide;
 
 /// Where a team match stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, strum::IntoStaticStr, strum::EnumString, strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
 pub enum MatchState {
     /// Proposed by the home team; the away team has not accepted yet.
     Proposed,
@@ -18,27 +21,6 @@ pub enum MatchState {
     Running,
     /// Its last game ended.
     Over,
-}
-
-impl MatchState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchState::Proposed => "proposed",
-            MatchState::SignUp => "signup",
-            MatchState::Running => "running",
-            MatchState::Over => "over",
-        }
-    }
-
-    pub fn from_name(text: &str) -> Option<MatchState> {
-        Some(match text {
-            "proposed" => MatchState::Proposed,
-            "signup" => MatchState::SignUp,
-            "running" => MatchState::Running,
-            "over" => MatchState::Over,
-            _ => return None,
-        })
-    }
 }
 
 /// One side of a match as stored.

@@ -4,6 +4,7 @@
 use super::commit::{changed_one, insert_game};
 use super::rows;
 use crate::core::game::PlayerId;
+use crate::core::names::Named;
 use crate::storage::sql::{Conn, Row, params};
 use crate::storage::{
     Committed, MatchChange, MatchEntrant, MatchGameRow, MatchRow, MatchSide, MatchState, MatchTeam,
