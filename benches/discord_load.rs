@@ -123,8 +123,7 @@ async fn run() {
                 GUILD,
                 channel,
                 &white,
-                "chess",
-                Some("challenge"),
+                "play challenge",
                 json!([
                     { "name": "user", "type": 6, "value": black.id.to_string() },
                     { "name": "color", "type": 3, "value": "white" }
@@ -171,7 +170,6 @@ async fn run() {
                     table.channel,
                     player,
                     "move",
-                    None,
                     json!([{ "name": "move", "type": 3, "value": san }]),
                 );
                 let sent = Instant::now();

@@ -185,8 +185,7 @@ async fn open_game(fake: &FakeDiscord, alice: &FakeUser, bob: &FakeUser, time: &
             GUILD,
             CHANNEL,
             alice,
-            "chess",
-            Some("challenge"),
+            "play challenge",
             json!([
                 { "name": "user", "type": 6, "value": bob.id.to_string() },
                 { "name": "color", "type": 3, "value": "white" },
@@ -233,14 +232,7 @@ async fn open_game(fake: &FakeDiscord, alice: &FakeUser, bob: &FakeUser, time: &
 
     let e4 = send(
         fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            alice,
-            "move",
-            None,
-            move_options("e4", json!([])),
-        ),
+        fake.command(GUILD, CHANNEL, alice, "move", move_options("e4", json!([]))),
     )
     .await;
     assert!(!e4.is_ephemeral(), "{e4:?}");
@@ -279,7 +271,6 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
             CHANNEL,
             &carol,
             "move",
-            None,
             move_options("e5", json!([{ "name": "game", "type": 4, "value": game }])),
         ),
     )
@@ -373,14 +364,7 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
     // Bob plays from a French client: the channel's message is alice's, in
     // the server's language (she chose none); bob's own lines come in French.
     bob.locale = "fr".to_owned();
-    let e5_act = fake.command(
-        GUILD,
-        CHANNEL,
-        &bob,
-        "move",
-        None,
-        move_options("e5", json!([])),
-    );
+    let e5_act = fake.command(GUILD, CHANNEL, &bob, "move", move_options("e5", json!([])));
     let e5_id = e5_act.0;
     let e5 = send(&fake, e5_act).await;
     assert!(e5.all_text().contains("bob played e5"), "{}", e5.all_text());
@@ -405,7 +389,6 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
         CHANNEL,
         &alice,
         "move",
-        None,
         move_options(
             "Nf3",
             json!([{ "name": "offer_draw", "type": 5, "value": true }]),
@@ -460,14 +443,7 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
 
     let standings = send(
         &fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            &alice,
-            "chess",
-            Some("standings"),
-            json!([]),
-        ),
+        fake.command(GUILD, CHANNEL, &alice, "club standings", json!([])),
     )
     .await;
     let text = standings.all_text();
@@ -485,7 +461,7 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
     // The game as a GIF, within Discord's upload limit.
     let gif = send(
         &fake,
-        fake.command(GUILD, CHANNEL, &alice, "chess", Some("gif"), json!([])),
+        fake.command(GUILD, CHANNEL, &alice, "game gif", json!([])),
     )
     .await;
     assert!(
@@ -519,8 +495,7 @@ async fn an_ambiguous_move_is_chosen_with_a_button() {
             GUILD,
             CHANNEL,
             &alice,
-            "chess",
-            Some("challenge"),
+            "play challenge",
             json!([
                 { "name": "user", "type": 6, "value": bob.id.to_string() },
                 { "name": "color", "type": 3, "value": "white" },
@@ -545,7 +520,6 @@ async fn an_ambiguous_move_is_chosen_with_a_button() {
             CHANNEL,
             &alice,
             "move",
-            None,
             move_options("Rd1", json!([])),
         ),
     )
@@ -601,14 +575,7 @@ async fn a_restarted_bot_continues_the_game() {
     let bot = start_bot(&fake, &db, &time).await;
     let e5 = send(
         &fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            &bob,
-            "move",
-            None,
-            move_options("e5", json!([])),
-        ),
+        fake.command(GUILD, CHANNEL, &bob, "move", move_options("e5", json!([]))),
     )
     .await;
     assert!(!e5.is_ephemeral(), "{e5:?}");
@@ -696,8 +663,7 @@ async fn threads_moderators_rate_limits_and_junk() {
                 GUILD,
                 990_000_000_000_000_001,
                 &bob,
-                "chess",
-                Some("games"),
+                "game games",
                 json!([]),
             ),
             &bob,
@@ -714,7 +680,7 @@ async fn threads_moderators_rate_limits_and_junk() {
     // Junk is refused privately, never crashes the bot.
     let unknown = send(
         &fake,
-        fake.command(GUILD, CHANNEL, &alice, "nope", None, json!([])),
+        fake.stale_command(GUILD, CHANNEL, &alice, "nope", json!([])),
     )
     .await;
     assert!(unknown.is_ephemeral());
@@ -726,12 +692,11 @@ async fn threads_moderators_rate_limits_and_junk() {
     assert!(button.is_ephemeral());
     let odd = send(
         &fake,
-        fake.command(
+        fake.stale_command(
             GUILD,
             CHANNEL,
             &bob,
             "move",
-            None,
             json!([{ "name": "move", "type": 4, "value": 5 }]),
         ),
     )
@@ -741,14 +706,7 @@ async fn threads_moderators_rate_limits_and_junk() {
     // Only a moderator may abort a started game.
     let e5 = send(
         &fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            &bob,
-            "move",
-            None,
-            move_options("e5", json!([])),
-        ),
+        fake.command(GUILD, CHANNEL, &bob, "move", move_options("e5", json!([]))),
     )
     .await;
     assert!(!e5.is_ephemeral());
@@ -757,8 +715,7 @@ async fn threads_moderators_rate_limits_and_junk() {
             GUILD,
             CHANNEL,
             user,
-            "chess",
-            Some("abort"),
+            "play abort",
             json!([{ "name": "game", "type": 4, "value": game }]),
         )
     };
@@ -771,8 +728,7 @@ async fn threads_moderators_rate_limits_and_junk() {
         GUILD + 1,
         CHANNEL + 1,
         &moderator,
-        "chess",
-        Some("abort"),
+        "play abort",
         json!([{ "name": "game", "type": 4, "value": game }]),
     );
     let refused = send(&fake, other_guild).await;
@@ -789,7 +745,7 @@ async fn threads_moderators_rate_limits_and_junk() {
 
     // Past the per-user limit: a polite private message, and no act.
     let dave = FakeUser::new(550_000_000_000_000_005, "dave");
-    let help = || fake.command(GUILD, CHANNEL, &dave, "chess", Some("help"), json!([]));
+    let help = || fake.command(GUILD, CHANNEL, &dave, "help", json!([]));
     for _ in 0..4 {
         let answer = send(&fake, help()).await;
         assert!(!answer.content().contains("a little fast"));
@@ -823,7 +779,7 @@ async fn two_processes_split_the_shards() {
     for guild in [2u64 << 22, 3u64 << 22] {
         let help = send(
             &fake,
-            fake.command(guild, CHANNEL, &alice(), "chess", Some("help"), json!([])),
+            fake.command(guild, CHANNEL, &alice(), "help", json!([])),
         )
         .await;
         assert!(
@@ -849,9 +805,22 @@ async fn two_processes_split_the_shards() {
         "Discord would refuse the commands: {registered:?}"
     );
     let commands = registered.json.as_array().cloned().unwrap_or_default();
-    // /move, /takeback, /review, /puzzle, /team, /vote, /match, /chess,
-    // /tournament.
-    assert_eq!(commands.len(), 9, "{commands:?}");
+    // /move, /play, /game, /club, /tournament, /team, /settings, /help.
+    assert_eq!(commands.len(), 8, "{commands:?}");
+    // Room to grow: no command or group holds more than 20 of Discord's 25.
+    let subs = |item: &Value| item["options"].as_array().cloned().unwrap_or_default();
+    for command in &commands {
+        assert!(subs(command).len() <= 20, "{}", command["name"]);
+        for group in subs(command).iter().filter(|o| o["type"] == 2) {
+            assert!(subs(group).len() <= 20, "{}", group["name"]);
+        }
+    }
+    // Every command of the table is registered at its Discord path.
+    for path in pawnpost::core::command::help::commands() {
+        let call = pawnpost::core::command::help::call(&path, Lang::En, true);
+        let call = call.trim_start_matches('/');
+        assert_eq!(fake.unregistered(call, &json!([])), None, "{call}");
+    }
     for command in &commands {
         assert_eq!(command["contexts"], json!([0]), "{}", command["name"]);
     }
@@ -878,14 +847,7 @@ async fn a_slow_act_is_acknowledged_within_three_seconds() {
         std::thread::sleep(StdDuration::from_secs(4));
         holder.execute_batch("COMMIT").expect("release");
     });
-    let act = fake.command(
-        GUILD,
-        CHANNEL,
-        &bob,
-        "move",
-        None,
-        move_options("e5", json!([])),
-    );
+    let act = fake.command(GUILD, CHANNEL, &bob, "move", move_options("e5", json!([])));
     let id = act.0;
     let sent = std::time::Instant::now();
     let first = send(&fake, act).await;
@@ -926,14 +888,7 @@ async fn a_move_committed_before_a_crash_reaches_the_opponent_once() {
 
     // Nothing the bot says about the move gets through before it dies.
     fake.hold_interaction_answers(true);
-    let act = fake.command(
-        GUILD,
-        CHANNEL,
-        &bob,
-        "move",
-        None,
-        move_options("e5", json!([])),
-    );
+    let act = fake.command(GUILD, CHANNEL, &bob, "move", move_options("e5", json!([])));
     let key = act.0.to_string();
     fake.dispatch(&act.1);
     until_committed(
@@ -1053,8 +1008,7 @@ async fn closed_direct_messages_fall_back_to_the_channel() {
         GUILD,
         CHANNEL,
         &alice,
-        "chess",
-        Some("settings"),
+        "settings notify",
         json!([{ "name": "notify", "type": 3, "value": "direct" }]),
     );
     let set = send(&fake, settings).await;
@@ -1064,14 +1018,7 @@ async fn closed_direct_messages_fall_back_to_the_channel() {
     let before = fake.request_count();
     send(
         &fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            &bob,
-            "move",
-            None,
-            move_options("e5", json!([])),
-        ),
+        fake.command(GUILD, CHANNEL, &bob, "move", move_options("e5", json!([]))),
     )
     .await;
     let in_channel = format!("/api/v10/channels/{CHANNEL}/messages");
@@ -1190,8 +1137,7 @@ async fn a_three_hundred_move_game_s_pgn_arrives_whole_as_a_file() {
             GUILD,
             CHANNEL,
             &alice,
-            "chess",
-            Some("pgn"),
+            "game pgn",
             json!([{ "name": "game", "type": 4, "value": game }]),
         ),
     )
@@ -1262,7 +1208,7 @@ async fn a_conditional_move_stays_private_until_it_is_played() {
     let line = json!([{ "name": "moves", "type": 3, "value": "e5 Nf3 Nc6 Bb5" }]);
     let stored = send(
         &fake,
-        fake.command(GUILD, CHANNEL, &alice, "chess", Some("if"), line),
+        fake.command(GUILD, CHANNEL, &alice, "play if add", line),
     )
     .await;
     assert!(stored.is_ephemeral(), "{stored:?}");
@@ -1272,14 +1218,7 @@ async fn a_conditional_move_stays_private_until_it_is_played() {
     );
     let listed = send(
         &fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            &alice,
-            "chess",
-            Some("if"),
-            json!([{ "name": "action", "type": 3, "value": "list" }]),
-        ),
+        fake.command(GUILD, CHANNEL, &alice, "play if list", json!([])),
     )
     .await;
     assert!(listed.is_ephemeral() && listed.all_text().contains("Bb5"));
@@ -1287,14 +1226,7 @@ async fn a_conditional_move_stays_private_until_it_is_played() {
     let before_move = fake.request_count();
     let e5 = send(
         &fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            &bob,
-            "move",
-            None,
-            move_options("e5", json!([])),
-        ),
+        fake.command(GUILD, CHANNEL, &bob, "move", move_options("e5", json!([]))),
     )
     .await;
     assert!(!e5.is_ephemeral(), "{e5:?}");
@@ -1330,23 +1262,11 @@ fn dave() -> FakeUser {
     FakeUser::new(550_000_000_000_000_005, "dave")
 }
 
-/// `/team action:<action> team:<name>` by `user`: the answer.
+/// `/team <action> team:<name>` by `user`: the answer.
 async fn team(fake: &FakeDiscord, user: &FakeUser, action: &str, name: &str) -> Recorded {
-    send(
-        fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            user,
-            "team",
-            None,
-            json!([
-                { "name": "action", "type": 3, "value": action },
-                { "name": "team", "type": 3, "value": name }
-            ]),
-        ),
-    )
-    .await
+    let path = format!("team {action}");
+    let options = json!([{ "name": "team", "type": 3, "value": name }]);
+    send(fake, fake.command(GUILD, CHANNEL, user, &path, options)).await
 }
 
 /// `/vote move:<text> [game:<id>]` by `user`, as an interaction.
@@ -1355,7 +1275,13 @@ fn vote(fake: &FakeDiscord, user: &FakeUser, text: &str, game: Option<i64>) -> (
     if let Some(game) = game {
         options.push(json!({ "name": "game", "type": 4, "value": game }));
     }
-    fake.command(GUILD, CHANNEL, user, "vote", None, Value::Array(options))
+    fake.command(
+        GUILD,
+        CHANNEL,
+        user,
+        "play vote move",
+        Value::Array(options),
+    )
 }
 
 /// Vote chess on Discord: team Rooks (alice, carol, dave) has Black against
@@ -1372,7 +1298,7 @@ async fn a_team_votes_and_the_last_vote_plays_the_move_with_its_tally() {
     let (alice, bob, carol, dave) = (alice(), bob(), carol(), dave());
     fake.know(&bob);
 
-    let created = team(&fake, &alice, "team_create", "Rooks").await;
+    let created = team(&fake, &alice, "create", "Rooks").await;
     assert!(!created.is_ephemeral(), "{created:?}");
     assert!(
         created.content().contains("alice created team Rooks"),
@@ -1380,7 +1306,7 @@ async fn a_team_votes_and_the_last_vote_plays_the_move_with_its_tally() {
         created.content()
     );
     for member in [&carol, &dave] {
-        let joined = team(&fake, member, "team_join", "rooks").await;
+        let joined = team(&fake, member, "join", "rooks").await;
         assert!(
             joined
                 .content()
@@ -1397,8 +1323,7 @@ async fn a_team_votes_and_the_last_vote_plays_the_move_with_its_tally() {
             GUILD,
             CHANNEL,
             &alice,
-            "chess",
-            Some("challenge"),
+            "play challenge",
             json!([
                 { "name": "team", "type": 3, "value": "Rooks" },
                 { "name": "user", "type": 6, "value": bob.id.to_string() },
@@ -1442,14 +1367,7 @@ async fn a_team_votes_and_the_last_vote_plays_the_move_with_its_tally() {
     // bob (White) moves; the team is told to vote.
     let e4 = send(
         &fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            &bob,
-            "move",
-            None,
-            move_options("e4", json!([])),
-        ),
+        fake.command(GUILD, CHANNEL, &bob, "move", move_options("e4", json!([]))),
     )
     .await;
     assert!(!e4.is_ephemeral(), "{e4:?}");
@@ -1567,14 +1485,7 @@ async fn a_team_votes_and_the_last_vote_plays_the_move_with_its_tally() {
     // bob answers as in any game.
     let nf3 = send(
         &fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            &bob,
-            "move",
-            None,
-            move_options("Nf3", json!([])),
-        ),
+        fake.command(GUILD, CHANNEL, &bob, "move", move_options("Nf3", json!([]))),
     )
     .await;
     assert!(!nf3.is_ephemeral(), "{nf3:?}");
@@ -1626,8 +1537,7 @@ async fn a_slow_review_is_deferred_then_arrives_with_its_graph_and_pgn() {
             GUILD,
             CHANNEL,
             &alice,
-            "review",
-            None,
+            "game review",
             json!([{ "name": "game", "type": 4, "value": game }]),
         )
     };

@@ -170,8 +170,7 @@ async fn play_e4(
             guild,
             channel,
             white,
-            "chess",
-            Some("challenge"),
+            "play challenge",
             json!([
                 { "name": "user", "type": 6, "value": black.id.to_string() },
                 { "name": "color", "type": 3, "value": "white" },
@@ -200,7 +199,6 @@ async fn play_e4(
             channel,
             white,
             "move",
-            None,
             json!([{ "name": "move", "type": 3, "value": "e4" }]),
         ))
         .await;

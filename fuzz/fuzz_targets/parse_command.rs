@@ -19,9 +19,8 @@ const PLAYERS: Players = Players {
 
 fn follow(command: &Command) {
     match command {
-        Command::Challenge {
-            fen, time_control, ..
-        } => {
+        Command::Challenge(command::ChallengeCommand::Offer(wish)) => {
+            let (fen, time_control) = (&wish.fen, &wish.time_control);
             if let Some(control) = time_control {
                 let _ = control.parse::<TimeControl>();
             }

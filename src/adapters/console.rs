@@ -309,10 +309,9 @@ pub async fn run(
 
 /// Whether a command asks for the list of commands (`/help`, French `/aide`).
 fn asks_for_help(command: &str) -> bool {
-    let word = command.split_whitespace().next().unwrap_or_default();
     matches!(
-        word.trim_start_matches('/').to_lowercase().as_str(),
-        "help" | "aide"
+        crate::core::command::parse(command),
+        Ok(crate::core::command::Command::Help { about: None })
     )
 }
 

@@ -8,7 +8,7 @@ use super::{Attempt, Context, Failure, Prompt, Reply, Service};
 use crate::core::chess960;
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
-use crate::core::command::Command;
+use crate::core::command::{ChallengeCommand, ChallengeWish};
 use crate::core::game::{Game, PlayerId, Players, SetupError};
 use crate::core::pgn::{Continuation, PgnError};
 use crate::core::variant::Variant;
@@ -19,13 +19,23 @@ use crate::storage::{
 };
 
 impl Service {
-    pub(super) async fn challenge(
+    /// A challenge act: propose, accept, decline or withdraw.
+    pub(super) async fn challenge_act(
         &self,
         ctx: &Context,
-        command: &Command,
+        act: &ChallengeCommand,
         now: DateTime<Utc>,
     ) -> Attempt {
-        let Command::Challenge {
+        match act {
+            ChallengeCommand::Offer(wish) => self.challenge(ctx, wish, now).await,
+            ChallengeCommand::Accept { challenge } => self.accept(ctx, *challenge, now).await,
+            ChallengeCommand::Decline { challenge } => self.decline(ctx, *challenge, now).await,
+            ChallengeCommand::Cancel { challenge } => self.cancel(ctx, *challenge, now).await,
+        }
+    }
+
+    async fn challenge(&self, ctx: &Context, wish: &ChallengeWish, now: DateTime<Utc>) -> Attempt {
+        let ChallengeWish {
             opponent,
             color,
             rated,
@@ -34,10 +44,7 @@ impl Service {
             pgn,
             variant,
             start,
-        } = command
-        else {
-            return Ok(Vec::new());
-        };
+        } = wish;
         // Checked before anything is written (even the opponent's row).
         // Two challenges sent at the same instant may both pass: the cap
         // bounds the work one player makes, it is not a rule of the game.

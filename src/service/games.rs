@@ -48,7 +48,7 @@ impl Service {
         now: DateTime<Utc>,
     ) -> Attempt {
         let Some((game_id, act)) = self.to_game_act(ctx, command) else {
-            return Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]);
+            return Ok(vec![self.help(ctx, None)]);
         };
         let (loaded, maybe_on_leave) = match self.pick_game(ctx, game_id, true).await? {
             Pick::Game(loaded, on_leave) => (loaded, on_leave),

@@ -27,6 +27,7 @@ mod deadlines;
 mod game_end;
 mod games;
 mod handoff;
+mod help;
 mod import;
 mod info;
 mod ladder;
@@ -69,6 +70,7 @@ use crate::storage::{
     ServerRow, StorageError, Store,
 };
 
+pub use help::reference as command_reference;
 pub use import::{ImportOutcome, ImportTarget, ImportedGame};
 pub use moderation::Moderation;
 pub use notifier::{NoticeId, Notifier, Sent};
@@ -578,10 +580,7 @@ impl Service {
 
     async fn attempt(&self, ctx: &Context, command: &Command, now: DateTime<Utc>) -> Attempt {
         match command {
-            Command::Challenge { .. } => self.challenge(ctx, command, now).await,
-            Command::Accept { challenge } => self.accept(ctx, *challenge, now).await,
-            Command::Decline { challenge } => self.decline(ctx, *challenge, now).await,
-            Command::Cancel { challenge } => self.cancel(ctx, *challenge, now).await,
+            Command::Challenge(act) => self.challenge_act(ctx, act, now).await,
             Command::Move { .. }
             | Command::Draw { .. }
             | Command::Claim { .. }
@@ -604,7 +603,7 @@ impl Service {
             Command::SetNotify(notify) => self.set_notify(ctx, *notify, now).await,
             Command::Leave(action) => self.leave(ctx, *action, now).await,
             Command::Ladder(action) => self.ladder(ctx, action, now).await,
-            Command::Help => Ok(vec![self.private(ctx, self.text(ctx, "help", &[]))]),
+            Command::Help { about } => Ok(vec![self.help(ctx, about.as_deref())]),
             Command::Status => self.status(ctx, now).await,
             Command::Tournament(act) => self.tournament_act(ctx, act, now).await,
             Command::If { action, game } => self.if_act(ctx, action, *game, now).await,

@@ -183,6 +183,9 @@ struct Inner {
     dm_channels: Mutex<HashMap<u64, u64>>,
     /// Channel posts still to refuse with 429 (a rate limit).
     limited_posts: AtomicU64,
+    /// The commands the bot registered last (global or for a guild), as
+    /// Discord keeps them: a later registration replaces the whole set.
+    registered: Mutex<Option<Value>>,
 }
 
 /// A permission the bot lacks in a channel, and how Discord says so.
@@ -401,24 +404,77 @@ impl FakeDiscord {
             .collect()
     }
 
-    /// A slash command as Discord sends it. `options` is the command's
-    /// option list (for `/chess`, the subcommand's).
+    /// A slash command as Discord sends it: `path` is the command, its
+    /// group and subcommand (`"play draw accept"`), `options` the last
+    /// one's options. Discord only sends what the bot registered: the path
+    /// and each option name must be in the registration.
     pub fn command(
         &self,
         guild: u64,
         channel: u64,
         user: &FakeUser,
-        name: &str,
-        subcommand: Option<&str>,
+        path: &str,
         options: Value,
     ) -> (u64, Value) {
-        let options = match subcommand {
-            Some(sub) => json!([{ "name": sub, "type": 1, "options": options }]),
-            None => options,
-        };
+        if let Some(problem) = self.unregistered(path, &options) {
+            panic!("Discord would never send {path}: {problem}");
+        }
+        self.stale_command(guild, channel, user, path, options)
+    }
+
+    /// A command as [`FakeDiscord::command`] builds it, registered or not
+    /// (as a client that has not yet seen a new registration may send).
+    pub fn stale_command(
+        &self,
+        guild: u64,
+        channel: u64,
+        user: &FakeUser,
+        path: &str,
+        options: Value,
+    ) -> (u64, Value) {
+        let words: Vec<&str> = path.split(' ').collect();
+        let mut options = options;
+        for (depth, word) in words.iter().enumerate().skip(1).rev() {
+            // The last word is a subcommand (1), any before it a group (2).
+            let kind = if depth == words.len() - 1 { 1 } else { 2 };
+            options = json!([{ "name": word, "type": kind, "options": options }]);
+        }
         let data =
-            json!({ "id": "800000000000000001", "name": name, "type": 1, "options": options });
+            json!({ "id": "800000000000000001", "name": words[0], "type": 1, "options": options });
         self.interaction(2, guild, channel, user, data, None)
+    }
+
+    /// The commands the bot registered last.
+    pub fn registered(&self) -> Option<Value> {
+        self.inner.registered.lock().unwrap().clone()
+    }
+
+    /// Why `path` with `options` is not a registered command, if it is not.
+    pub fn unregistered(&self, path: &str, options: &Value) -> Option<String> {
+        let registered = self.registered()?;
+        let mut level = registered.as_array()?.clone();
+        for word in path.split(' ') {
+            let Some(found) = level.iter().find(|c| c["name"] == word) else {
+                return Some(format!("no {word:?}"));
+            };
+            level = found["options"].as_array().cloned().unwrap_or_default();
+        }
+        let given = options.as_array().cloned().unwrap_or_default();
+        given
+            .iter()
+            .find_map(|option| {
+                let name = &option["name"];
+                let known = level.iter().find(|o| o["name"] == *name)?;
+                (known["type"] != option["type"])
+                    .then(|| format!("{name} is of type {}", known["type"]))
+            })
+            .or_else(|| {
+                let names: Vec<&Value> = level.iter().map(|o| &o["name"]).collect();
+                given
+                    .iter()
+                    .find(|o| !names.contains(&&o["name"]))
+                    .map(|o| format!("no option {}", o["name"]))
+            })
     }
 
     /// `interaction` as sent from the user's direct messages with the bot:
@@ -957,7 +1013,17 @@ fn answer(inner: &Inner, method: &Method, path: &str, body: &Value) -> Response 
             initial_response(inner, interaction.parse().unwrap_or_default())
         }
         ("PUT", ["applications", _, "commands"])
-        | ("PUT", ["applications", _, "guilds", _, "commands"]) => ok(json!([])),
+        | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+            // Discord answers with the commands as it keeps them, ids added.
+            let mut commands = body.clone();
+            for command in commands.as_array_mut().into_iter().flatten() {
+                command["id"] = json!(id().to_string());
+                command["application_id"] = json!(APPLICATION_ID.to_string());
+                command["version"] = json!("1");
+            }
+            *inner.registered.lock().unwrap() = Some(commands.clone());
+            ok(commands)
+        }
         ("POST", ["webhooks", _, token])
         | ("PATCH" | "GET", ["webhooks", _, token, "messages", _]) => {
             let channel = inner.channels.lock().unwrap().get(*token).copied();

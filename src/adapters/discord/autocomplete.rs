@@ -11,6 +11,7 @@ use super::Handler;
 use super::interactions;
 use super::rest::with_retries;
 use crate::core::command::Command;
+use crate::core::command::table::Suggest;
 use crate::service::Input;
 
 /// Discord's limit on choices.
@@ -31,37 +32,30 @@ pub(super) async fn answer(handler: &Handler, ctx: &Context, interaction: &Comma
     let Some(focused) = interaction.data.autocomplete() else {
         return;
     };
-    let Ok((_, options)) = interactions::resolve(&interaction.data) else {
+    let Ok((spec, options)) = interactions::resolve(&interaction.data, true) else {
         return;
     };
     // Suggestions are not acts: no key, nothing stored, no rate limit.
-    let act = handler.act(&origin, None, Input::Command(Command::Help));
+    let act = handler.act(&origin, None, Input::Command(Command::Help { about: None }));
     let now = handler.time.now();
     let service = &handler.service;
     let mut response = CreateAutocompleteResponse::new();
     // No game lives in a direct message: nothing to suggest there.
-    let suggesting = if interaction.guild_id.is_some() {
-        focused.name
-    } else {
-        ""
+    let suggesting = match (interaction.guild_id, spec.option(focused.name)) {
+        (Some(_), Some(option)) => option.suggest,
+        _ => Suggest::None,
     };
     match suggesting {
-        "move" => {
+        Suggest::Moves => {
             let moves = service
-                .move_choices(
-                    &act,
-                    options.integer("game"),
-                    focused.value,
-                    MAX_CHOICES,
-                    now,
-                )
+                .move_choices(&act, options.game(), focused.value, MAX_CHOICES, now)
                 .await
                 .unwrap_or_default();
             for written in moves {
                 response = response.add_string_choice(written.clone(), written);
             }
         }
-        "game" => {
+        Suggest::Games => {
             let games = service
                 .game_choices(&act, MAX_CHOICES, now)
                 .await
@@ -71,7 +65,7 @@ pub(super) async fn answer(handler: &Handler, ctx: &Context, interaction: &Comma
                 response = response.add_int_choice(label, id);
             }
         }
-        _ => {}
+        Suggest::None => {}
     }
     let _ = with_retries("suggesting", || {
         CreateInteractionResponse::Autocomplete(response.clone())

@@ -10,7 +10,7 @@
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 use shakmaty::uci::UciMove;
 
-use crate::core::command::{Command, DrawAction};
+use crate::core::command::{ChallengeCommand, Command, DrawAction};
 use crate::core::event::ClaimKind;
 use crate::core::notation::Lang;
 use crate::i18n::I18n;
@@ -139,12 +139,12 @@ impl Button {
     /// The act a click asks for; `None` when the bot must ask first.
     pub fn to_command(self) -> Option<Command> {
         Some(match self {
-            Button::AcceptChallenge(id) => Command::Accept {
+            Button::AcceptChallenge(id) => Command::Challenge(ChallengeCommand::Accept {
                 challenge: Some(id),
-            },
-            Button::DeclineChallenge(id) => Command::Decline {
+            }),
+            Button::DeclineChallenge(id) => Command::Challenge(ChallengeCommand::Decline {
                 challenge: Some(id),
-            },
+            }),
             Button::AcceptDraw(id) => Command::Draw {
                 action: DrawAction::Accept,
                 game: Some(id),

@@ -361,7 +361,7 @@ impl Handler {
         }
         let parsed = interactions::to_command(&command.data);
         let command_input = match parsed {
-            Ok(parsed) => parsed,
+            Ok((_, parsed)) => parsed,
             Err(error) => {
                 let text = refusal_text(self.service.i18n(), origin.lang, &error);
                 responder.refuse(Outgoing::private(&text)).await;

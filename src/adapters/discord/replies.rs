@@ -10,6 +10,7 @@ use serenity::all::{
 };
 
 use super::components;
+use crate::core::command::help;
 use crate::core::event::Event;
 use crate::core::notation::Lang;
 use crate::i18n::I18n;
@@ -49,6 +50,11 @@ impl Outgoing {
 
     /// Builds the message for `reply`; button labels in `lang`.
     pub fn from_reply(reply: &Reply, i18n: &I18n, lang: Lang) -> Outgoing {
+        // The service's hints name text commands: Discord calls them by path.
+        let reply = &Reply {
+            text: help::rewrite_calls(&reply.text, help::discord_call),
+            ..reply.clone()
+        };
         let mention = (!reply.ephemeral)
             .then(|| reply.to.as_deref().and_then(user_id))
             .flatten();

@@ -136,9 +136,9 @@ impl PendingChoices {
 fn choice_number(command: &str) -> Option<usize> {
     let mut words = command.split_whitespace();
     let (name, number) = (words.next()?, words.next()?);
-    if words.next().is_some()
-        || !(name.eq_ignore_ascii_case("move") || name.eq_ignore_ascii_case("m"))
-    {
+    let names_move = crate::core::command::find(&name.to_lowercase())
+        .is_some_and(|row| row.name == crate::core::command::MOVE);
+    if words.next().is_some() || !names_move {
         return None;
     }
     if number.is_empty() || number.len() > 2 || !number.bytes().all(|b| b.is_ascii_digit()) {

@@ -8,8 +8,8 @@
 
 use crate::core::command;
 
-/// The shortcut that plays a move without the prefix.
-const MOVE_SHORTCUT: &str = "!move";
+/// The mark of the shortcut that plays a move without the prefix (`!move e4`).
+const SHORTCUT: char = '!';
 
 /// How much of a message is read: a command longer than this is cut here,
 /// and the parser, whose limit is shorter, then answers that it is too long.
@@ -30,13 +30,13 @@ pub fn command_text(body: &str, prefix: &str) -> Option<String> {
     if let Some(rest) = strip_word(body, prefix) {
         let rest = rest.trim();
         return Some(if rest.is_empty() {
-            "help".to_owned()
+            command::HELP.to_owned()
         } else {
             rest.to_owned()
         });
     }
-    let rest = strip_word(body, MOVE_SHORTCUT)?;
-    Some(format!("move {}", rest.trim()))
+    let rest = strip_word(body.strip_prefix(SHORTCUT)?, command::MOVE)?;
+    Some(format!("{} {}", command::MOVE, rest.trim()))
 }
 
 /// `rest` when `text` starts with `word` (ASCII case-insensitive) followed by
@@ -139,30 +139,7 @@ fn unescape_html(text: &str) -> String {
 /// Rewrites the service's `/accept`-style hints into this room's syntax
 /// (`!chess accept`), since Matrix clients keep `/` for their own commands.
 pub fn matrix_hints(text: &str, prefix: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some((before, after_slash)) = rest.split_once('/') {
-        out.push_str(before);
-        let starts_word = out
-            .chars()
-            .last()
-            .is_none_or(|c| c.is_whitespace() || c == '(' || c == '«');
-        // The name is the ASCII letters and digits after the slash; the rest
-        // (any text, a user's name included) is copied as it is.
-        let after_name = after_slash.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
-        let name = after_slash.strip_suffix(after_name).unwrap_or_default();
-        if starts_word && command::NAMES.contains(&name) {
-            out.push_str(prefix);
-            out.push(' ');
-            out.push_str(name);
-        } else {
-            out.push('/');
-            out.push_str(name);
-        }
-        rest = after_name;
-    }
-    out.push_str(rest);
-    out
+    command::help::rewrite_calls(text, |_, word| format!("{prefix} {word}"))
 }
 
 #[cfg(test)]
@@ -225,7 +202,7 @@ mod tests {
 
     #[test]
     fn chess960_challenges_parse_in_both_languages() {
-        use crate::core::command::Command;
+        use crate::core::command::{ChallengeCommand, Command};
         use crate::core::variant::Variant;
         for (body, prefix) in [
             (
@@ -239,10 +216,15 @@ mod tests {
             ("!chess challenge @bob:localhost start:12", "!chess"),
         ] {
             let text = command_text(body, prefix).expect("a command");
-            let Ok(Command::Challenge { variant, start, .. }) = command::parse(&text) else {
+            let Ok(Command::Challenge(ChallengeCommand::Offer(wish))) = command::parse(&text)
+            else {
                 panic!("{body}: a challenge");
             };
-            assert_eq!((variant, start), (Variant::Chess960, Some(12)), "{body}");
+            assert_eq!(
+                (wish.variant, wish.start),
+                (Variant::Chess960, Some(12)),
+                "{body}"
+            );
         }
     }
 

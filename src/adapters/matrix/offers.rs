@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::command::{Command, DrawAction};
+use crate::core::command::{ChallengeCommand, Command, DrawAction};
 use crate::core::event::Event;
 use crate::service::Reply;
 
@@ -27,7 +27,7 @@ impl Offer {
     /// The command accepting the offer.
     pub fn accept(self) -> Command {
         match self {
-            Offer::Challenge => Command::Accept { challenge: None },
+            Offer::Challenge => Command::Challenge(ChallengeCommand::Accept { challenge: None }),
             Offer::Draw { game } => Command::Draw {
                 action: DrawAction::Accept,
                 game: Some(game),
@@ -146,7 +146,7 @@ mod tests {
         );
         assert_eq!(
             Offer::Challenge.accept(),
-            Command::Accept { challenge: None }
+            Command::Challenge(ChallengeCommand::Accept { challenge: None })
         );
     }
 

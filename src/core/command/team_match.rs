@@ -1,10 +1,10 @@
-//! `match <subcommand> ...`: team matches as text (French `rencontre`, or
-//! `match` too, with French subcommand words).
-//!
+//! Team matches (`/match`, French `/rencontre`; on Discord inside `/team`):
 //! `match create team:Rooks vs:Knights [server:ID] [boards:4] [time:3d]`,
 //! `match accept|join|start|withdraw|show [#N]`.
 
-use super::{Command, CommandError, Words, bad, bounded, parse_id, take_team_option};
+use super::challenge::{AGAINST, TEAM, TIME};
+use super::table::{Home, Kind, MAX_ID, Opt, Pos, Spec, group, opt, row};
+use super::{Args, Command, CommandError, bad, team_name};
 use crate::core::team::{MAX_MATCH_BOARDS, TeamName};
 
 /// The longest platform id a `server:` option may name (a Discord guild is
@@ -38,89 +38,97 @@ pub enum MatchCommand {
     Show { id: Option<i64> },
 }
 
-pub(super) fn parse(words: &mut Words) -> Result<Command, CommandError> {
-    if words.positional.is_empty() {
-        let id = take_id(words)?;
-        return Ok(Command::Match(MatchCommand::Show { id }));
-    }
-    let sub = words.positional.remove(0).to_lowercase();
-    let command = match sub.as_str() {
-        "create" | "creer" | "créer" => MatchCommand::Create(Box::new(parse_create(words)?)),
-        "accept" | "accepter" => MatchCommand::Accept {
-            id: take_id(words)?,
-        },
-        "join" | "rejoindre" => MatchCommand::Join {
-            id: take_id(words)?,
-        },
-        "start" | "lancer" | "commencer" => MatchCommand::Start {
-            id: take_id(words)?,
-        },
-        "withdraw" | "retirer" | "forfait" => MatchCommand::Withdraw {
-            id: take_id(words)?,
-        },
-        "show" | "table" | "voir" | "tableau" => MatchCommand::Show {
-            id: take_id(words)?,
-        },
-        _ => return Err(bad("subcommand", &sub)),
-    };
+/// The match named by `match:N`, `id:N`, `#N` or a bare number.
+const ID: Opt = opt(
+    "match",
+    "rencontre",
+    Kind::Number {
+        min: 1,
+        max: MAX_ID,
+    },
+)
+.at(Pos::FirstIf)
+.or(&["id"]);
+
+const fn act(name: &'static str, fr: &'static str, build: super::table::Build) -> Spec {
+    row(name, fr, &[ID], build)
+}
+
+pub const ROWS: &[Spec] = &[group(
+    "match",
+    "rencontre",
+    &[
+        act("show", "voir", |a| {
+            matched(MatchCommand::Show {
+                id: a.number("match"),
+            })
+        })
+        .aka(&["table", "tableau"]),
+        row(
+            "create",
+            "creer",
+            &[
+                opt("team", "equipe", TEAM).required(),
+                AGAINST.required(),
+                opt("server", "serveur", Kind::Text { max: MAX_SERVER_ID }),
+                opt(
+                    "boards",
+                    "echiquiers",
+                    Kind::Number {
+                        min: 1,
+                        max: MAX_MATCH_BOARDS as i64,
+                    },
+                ),
+                TIME,
+            ],
+            create,
+        )
+        .aka(&["créer"]),
+        act("accept", "accepter", |a| {
+            matched(MatchCommand::Accept {
+                id: a.number("match"),
+            })
+        }),
+        act("join", "rejoindre", |a| {
+            matched(MatchCommand::Join {
+                id: a.number("match"),
+            })
+        }),
+        act("start", "lancer", |a| {
+            matched(MatchCommand::Start {
+                id: a.number("match"),
+            })
+        })
+        .aka(&["commencer"]),
+        act("withdraw", "retirer", |a| {
+            matched(MatchCommand::Withdraw {
+                id: a.number("match"),
+            })
+        })
+        .aka(&["forfait"]),
+    ],
+)
+.default_sub("show")
+.home(Home::In("team"))];
+
+fn matched(command: MatchCommand) -> Result<Command, CommandError> {
     Ok(Command::Match(command))
 }
 
-fn parse_create(words: &mut Words) -> Result<NewMatchWish, CommandError> {
-    let team = take_team_option(words, &["team", "equipe"])?
-        .ok_or(CommandError::MissingArgument("team"))?;
-    let versus =
-        take_team_option(words, &["vs", "contre"])?.ok_or(CommandError::MissingArgument("vs"))?;
-    let server = match words.take("server").or_else(|| words.take("serveur")) {
-        None => None,
-        Some(id) => {
-            let id = id.trim();
-            let plain = id.chars().all(|c| !c.is_whitespace() && !c.is_control());
-            if id.is_empty() || id.len() > MAX_SERVER_ID || !plain {
-                return Err(bad("server", id));
-            }
-            Some(id.to_owned())
+fn create(a: &Args) -> Result<Command, CommandError> {
+    let server = match a.text("server") {
+        Some(id) if id.chars().any(|c| c.is_whitespace() || c.is_control()) => {
+            return Err(bad("server", id));
         }
+        other => other.map(str::to_owned),
     };
-    let boards = match words.take("boards").or_else(|| words.take("echiquiers")) {
-        None => DEFAULT_BOARDS,
-        Some(value) => value
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=MAX_MATCH_BOARDS).contains(n))
-            .ok_or_else(|| bad("boards", &value))?,
-    };
-    let time_control = words.take("time").or_else(|| words.take("temps"));
-    if let Some(time) = &time_control
-        && time.chars().count() > 20
-    {
-        return Err(bad("time", &bounded(time)));
-    }
-    Ok(NewMatchWish {
-        team,
-        versus,
+    matched(MatchCommand::Create(Box::new(NewMatchWish {
+        team: team_name(a.need("team")?)?,
+        versus: team_name(a.need("against")?)?,
         server,
-        boards,
-        time_control,
-    })
-}
-
-/// The match named by `id:N`, `match:N`, `#N` or a bare number.
-fn take_id(words: &mut Words) -> Result<Option<i64>, CommandError> {
-    if let Some(value) = words.take("id").or_else(|| words.take("match")) {
-        return parse_id("match", &value).map(Some);
-    }
-    let index = words
-        .positional
-        .iter()
-        .position(|w| w.starts_with('#') || w.bytes().all(|b| b.is_ascii_digit()));
-    match index {
-        Some(index) => {
-            let word = words.positional.remove(index);
-            parse_id("match", &word).map(Some)
-        }
-        None => Ok(None),
-    }
+        boards: a.count("boards").unwrap_or(DEFAULT_BOARDS),
+        time_control: a.owned("time"),
+    })))
 }
 
 #[cfg(test)]
@@ -194,7 +202,7 @@ mod tests {
         );
         assert_eq!(kind("/match create team:@x vs:K"), Err("bad_value"));
         let long = format!("/match create team:R vs:K server:{}", "9".repeat(300));
-        assert_eq!(kind(&long), Err("bad_value"));
+        assert_eq!(kind(&long), Err("too_long"));
         assert_eq!(kind("/match fly"), Err("bad_value"));
         assert_eq!(kind("/match join 0"), Err("bad_value"));
         assert_eq!(kind("/match join 2 extra"), Err("unexpected_argument"));

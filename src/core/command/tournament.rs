@@ -1,12 +1,15 @@
-//! `tournament <subcommand> ...`: the tournament acts as text.
+//! `tournament <subcommand>`: create, join, leave, start, pairings,
+//! standings, withdraw.
 //!
-//! Options may be written `key:value` or as two words (`rounds 5`,
+//! `create`'s options may be written `key:value` or as two words (`rounds 5`,
 //! `tc 3d`, `max 16`, `entry 7`), so both `/tournament create swiss rounds:5`
 //! and `tournament create swiss rounds 5 unrated` read the same.
 //! `tiebreaks:bh-c1,bh,sb` lists the tie-breaks in order, by FIDE's
 //! acronyms in any case.
 
-use super::{Command, CommandError, Words, bad, bounded, parse_id};
+use super::challenge::TIME;
+use super::table::{Choice, Kind, MAX_ID, Opt, Pos, Spec, group, opt, row};
+use super::{Args, Command, CommandError, bad, bounded};
 use crate::core::names::Named;
 use crate::core::tournament::{System, TieBreak};
 
@@ -85,181 +88,204 @@ pub fn tie_breaks_from_words(text: &str) -> Result<Vec<TieBreak>, CommandError> 
     }
 }
 
-/// The system a typed name means (English and French words).
-pub fn system_from_word(word: &str) -> Option<System> {
-    Some(match word.to_ascii_lowercase().as_str() {
-        "round_robin" | "roundrobin" | "rr" | "toutes_rondes" => System::RoundRobin,
-        "double_round_robin" | "double" | "drr" | "double_toutes_rondes" => {
-            System::DoubleRoundRobin
-        }
-        "swiss" | "suisse" => System::Swiss,
-        "knockout" | "ko" | "elimination" => System::Knockout,
-        "scheveningen" => System::Scheveningen,
-        _ => return None,
-    })
+/// The tournament named by `tournament:N`, `id:N` or `#N`; the channel's
+/// latest without one.
+const ID: Opt = opt(
+    "tournament",
+    "tournoi",
+    Kind::Number {
+        min: 1,
+        max: MAX_ID,
+    },
+)
+.at(Pos::Hashed)
+.or(&["id"]);
+
+const SYSTEMS: &[Choice] = &[
+    Choice {
+        value: "round_robin",
+        fr: "toutes_rondes",
+        words: &["roundrobin", "rr"],
+    },
+    Choice {
+        value: "double_round_robin",
+        fr: "double_toutes_rondes",
+        words: &["double", "drr"],
+    },
+    Choice {
+        value: "swiss",
+        fr: "suisse",
+        words: &[],
+    },
+    Choice {
+        value: "knockout",
+        fr: "elimination",
+        words: &["ko", "élimination"],
+    },
+    Choice {
+        value: "scheveningen",
+        fr: "scheveningue",
+        words: &[],
+    },
+];
+
+/// A bye's worth, in half points: `bye:1`, `bye:0.5`, `bye:0`.
+const BYES: &[Choice] = &[
+    Choice {
+        value: "one",
+        fr: "un",
+        words: &["1"],
+    },
+    Choice {
+        value: "half",
+        fr: "demi",
+        words: &["0.5", "½", "1/2"],
+    },
+    Choice {
+        value: "zero",
+        fr: "zero",
+        words: &["0"],
+    },
+];
+
+const REVIEWS: &[Choice] = &[
+    Choice {
+        value: "anytime",
+        fr: "toujours",
+        words: &[],
+    },
+    Choice {
+        value: "after_round",
+        fr: "apres_ronde",
+        words: &["après_ronde"],
+    },
+];
+
+const fn act(name: &'static str, fr: &'static str, build: super::table::Build) -> Spec {
+    row(name, fr, &[ID], build)
 }
 
-pub(super) fn parse(words: &mut Words) -> Result<Command, CommandError> {
-    if words.positional.is_empty() {
-        return Err(CommandError::MissingArgument("subcommand"));
-    }
-    let sub = words.positional.remove(0).to_ascii_lowercase();
-    let command = match sub.as_str() {
-        "create" => TournamentCommand::Create(parse_create(words)?),
-        "join" => TournamentCommand::Join {
-            tournament: take_id(words)?,
-        },
-        "leave" => TournamentCommand::Leave {
-            tournament: take_id(words)?,
-        },
-        "start" => TournamentCommand::Start {
-            tournament: take_id(words)?,
-        },
-        "pairings" => {
-            let tournament = take_id(words)?;
-            let round = match take_value(words, "round") {
-                Some(value) => Some(number("round", &value, 1, 999)?),
-                None => None,
-            };
-            TournamentCommand::Pairings { tournament, round }
-        }
-        "standings" | "crosstable" => TournamentCommand::Standings {
-            tournament: take_id(words)?,
-        },
-        "withdraw" => TournamentCommand::Withdraw {
-            tournament: take_id(words)?,
-        },
-        _ => return Err(bad("subcommand", &sub)),
-    };
+pub const ROWS: &[Spec] = &[group(
+    "tournament",
+    "tournoi",
+    &[
+        row(
+            "create",
+            "creer",
+            &[
+                opt("system", "systeme", Kind::Choice(SYSTEMS))
+                    .at(Pos::Any)
+                    .required(),
+                opt("name", "nom", Kind::Text { max: MAX_NAME }),
+                opt(
+                    "rounds",
+                    "rondes",
+                    Kind::Number {
+                        min: 1,
+                        max: MAX_ROUNDS as i64,
+                    },
+                )
+                .at(Pos::Spaced),
+                TIME.at(Pos::Spaced),
+                opt("rated", "classe", Kind::Bool).at(Pos::Flag),
+                opt(
+                    "max",
+                    "max",
+                    Kind::Number {
+                        min: 2,
+                        max: MAX_PLAYERS as i64,
+                    },
+                )
+                .at(Pos::Spaced),
+                opt(
+                    "entry",
+                    "inscriptions",
+                    Kind::Number {
+                        min: 1,
+                        max: MAX_ENTRY_DAYS as i64,
+                    },
+                )
+                .at(Pos::Spaced),
+                opt("bye", "exempt", Kind::Choice(BYES)).at(Pos::Spaced),
+                opt("tiebreaks", "departages", Kind::Text { max: 60 })
+                    .at(Pos::Spaced)
+                    .or(&["tiebreak"]),
+                opt("reviews", "analyses", Kind::Choice(REVIEWS)).at(Pos::Spaced),
+            ],
+            create,
+        )
+        .aka(&["créer"]),
+        act("join", "rejoindre", |a| {
+            tournament(TournamentCommand::Join {
+                tournament: a.number("tournament"),
+            })
+        }),
+        act("leave", "quitter", |a| {
+            tournament(TournamentCommand::Leave {
+                tournament: a.number("tournament"),
+            })
+        }),
+        act("start", "lancer", |a| {
+            tournament(TournamentCommand::Start {
+                tournament: a.number("tournament"),
+            })
+        }),
+        row(
+            "pairings",
+            "appariements",
+            &[
+                ID,
+                opt("round", "ronde", Kind::Number { min: 1, max: 999 }).at(Pos::Spaced),
+            ],
+            |a| {
+                tournament(TournamentCommand::Pairings {
+                    tournament: a.number("tournament"),
+                    round: a.count("round"),
+                })
+            },
+        ),
+        act("standings", "grille", |a| {
+            tournament(TournamentCommand::Standings {
+                tournament: a.number("tournament"),
+            })
+        })
+        .aka(&["crosstable"]),
+        act("withdraw", "abandonner", |a| {
+            tournament(TournamentCommand::Withdraw {
+                tournament: a.number("tournament"),
+            })
+        }),
+    ],
+)];
+
+fn tournament(command: TournamentCommand) -> Result<Command, CommandError> {
     Ok(Command::Tournament(command))
 }
 
-fn parse_create(words: &mut Words) -> Result<NewTournamentWish, CommandError> {
-    let system = take_value(words, "system")
-        .or_else(|| {
-            let index = words
-                .positional
-                .iter()
-                .position(|w| system_from_word(w).is_some())?;
-            Some(words.positional.remove(index))
-        })
-        .ok_or(CommandError::MissingArgument("system"))?;
-    let system = system_from_word(&system).ok_or_else(|| bad("system", &system))?;
-    let name = match words.take("name") {
-        Some(name) if name.trim().is_empty() || name.chars().count() > MAX_NAME => {
-            return Err(bad("name", &name));
-        }
-        other => other.map(|n| n.trim().to_owned()),
+fn create(a: &Args) -> Result<Command, CommandError> {
+    let system = match a.need("system")? {
+        "round_robin" => System::RoundRobin,
+        "double_round_robin" => System::DoubleRoundRobin,
+        "swiss" => System::Swiss,
+        "knockout" => System::Knockout,
+        _ => System::Scheveningen,
     };
-    let rounds = match take_value(words, "rounds") {
-        Some(value) => Some(number("rounds", &value, 1, MAX_ROUNDS)?),
-        None => None,
-    };
-    let time_control = take_value(words, "time").or_else(|| take_value(words, "tc"));
-    let unrated = words.take_flag("unrated")?;
-    let rated = match take_positional(words, "rated") {
-        true => true,
-        false => match words.take("rated") {
-            Some(value) => super::parse_bool("rated", &value)?,
-            None => !unrated,
-        },
-    };
-    let max_players = match take_value(words, "max") {
-        Some(value) => Some(number("max", &value, 2, MAX_PLAYERS)?),
-        None => None,
-    };
-    let entry_days = match take_value(words, "entry") {
-        Some(value) => Some(number("entry", &value, 1, MAX_ENTRY_DAYS)?),
-        None => None,
-    };
-    let bye_half_points = match take_value(words, "bye") {
-        None => None,
-        Some(value) => Some(match value.as_str() {
-            "0" => 0,
-            "0.5" | "½" | "1/2" => 1,
-            "1" => 2,
-            _ => return Err(bad("bye", &value)),
-        }),
-    };
-    let tie_breaks = ["tiebreaks", "tiebreak", "departages"]
-        .into_iter()
-        .find_map(|key| take_value(words, key))
-        .map(|text| tie_breaks_from_words(&text))
-        .transpose()?;
-    let reviews_after_round = match take_value(words, "reviews")
-        .or_else(|| take_value(words, "analyses"))
-        .map(|v| v.to_lowercase())
-        .as_deref()
-    {
-        None | Some("anytime" | "toujours") => false,
-        Some("after_round" | "apres_ronde" | "après_ronde") => true,
-        Some(other) => return Err(bad("reviews", other)),
-    };
-    Ok(NewTournamentWish {
-        reviews_after_round,
+    tournament(TournamentCommand::Create(NewTournamentWish {
         system,
-        name,
-        rounds,
-        time_control,
-        rated,
-        max_players,
-        entry_days,
-        bye_half_points,
-        tie_breaks,
-    })
-}
-
-/// `key:value`, or the word `key` followed by the value.
-fn take_value(words: &mut Words, key: &str) -> Option<String> {
-    if let Some(value) = words.take(key) {
-        return Some(value);
-    }
-    let index = words
-        .positional
-        .iter()
-        .position(|w| w.eq_ignore_ascii_case(key))?;
-    if index + 1 >= words.positional.len() {
-        return None;
-    }
-    words.positional.remove(index);
-    Some(words.positional.remove(index))
-}
-
-fn take_positional(words: &mut Words, word: &str) -> bool {
-    match words
-        .positional
-        .iter()
-        .position(|w| w.eq_ignore_ascii_case(word))
-    {
-        Some(index) => {
-            words.positional.remove(index);
-            true
-        }
-        None => false,
-    }
-}
-
-/// The tournament named by `id:N`, `tournament:N`, `#N`, or a bare number
-/// (for `pairings`, a bare number is the round instead).
-fn take_id(words: &mut Words) -> Result<Option<i64>, CommandError> {
-    if let Some(value) = words.take("id").or_else(|| words.take("tournament")) {
-        return parse_id("tournament", &value).map(Some);
-    }
-    match words.positional.iter().position(|w| w.starts_with('#')) {
-        Some(index) => {
-            let word = words.positional.remove(index);
-            parse_id("tournament", &word).map(Some)
-        }
-        None => Ok(None),
-    }
-}
-
-fn number(option: &'static str, value: &str, min: u32, max: u32) -> Result<u32, CommandError> {
-    value
-        .parse::<u32>()
-        .ok()
-        .filter(|n| (min..=max).contains(n))
-        .ok_or_else(|| bad(option, value))
+        name: a.owned("name"),
+        rounds: a.count("rounds"),
+        time_control: a.owned("time"),
+        rated: a.flag("rated").unwrap_or(true),
+        max_players: a.count("max"),
+        entry_days: a.count("entry"),
+        bye_half_points: a.text("bye").map(|bye| match bye {
+            "one" => 2,
+            "half" => 1,
+            _ => 0,
+        }),
+        tie_breaks: a.text("tiebreaks").map(tie_breaks_from_words).transpose()?,
+        reviews_after_round: a.text("reviews") == Some("after_round"),
+    }))
 }
 
 #[cfg(test)]

@@ -1,0 +1,200 @@
+//! Challenges: propose a game (to a player, to anyone here, or as a vote
+//! game between teams), accept, decline or withdraw one.
+
+use super::table::{Choice, Home, Kind, Opt, Pos, Spec, opt, row};
+use super::{Args, Command, CommandError, TeamChallenge, UserRef, bad, team_name};
+use crate::core::choices::ColorChoice;
+use crate::core::variant::Variant;
+
+/// The longest FEN accepted (a legal FEN is under 100 bytes).
+pub const MAX_FEN: usize = 100;
+/// The longest time control text accepted (`30d+1d max 45d`).
+pub const MAX_TIME_CONTROL: usize = 32;
+/// The longest game to continue, as PGN (the whole command line must fit
+/// in [`super::MAX_COMMAND_BYTES`]).
+pub const MAX_PGN: usize = 1900;
+
+/// A challenge act.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChallengeCommand {
+    Offer(Box<ChallengeWish>),
+    /// `challenge: None`: the one challenge the caller may answer here.
+    Accept {
+        challenge: Option<i64>,
+    },
+    Decline {
+        challenge: Option<i64>,
+    },
+    Cancel {
+        challenge: Option<i64>,
+    },
+}
+
+/// The game a challenge proposes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeWish {
+    /// `None`: anyone in the channel may accept.
+    pub opponent: Option<UserRef>,
+    pub color: ColorChoice,
+    pub rated: bool,
+    pub fen: Option<String>,
+    pub time_control: Option<String>,
+    /// A game begun elsewhere to continue (PGN: tags optional, then the
+    /// moves so far); such a game is never rated.
+    pub pgn: Option<String>,
+    /// The rules to play by; a Chess960 game starts from `start`, or from
+    /// `fen`, or from a start drawn at random.
+    pub variant: Variant,
+    /// A Chess960 start by its number (0–959, 518 the standard one).
+    pub start: Option<u16>,
+}
+
+const COLORS: &[Choice] = &[
+    Choice {
+        value: "white",
+        fr: "blancs",
+        words: &["w", "blanc"],
+    },
+    Choice {
+        value: "black",
+        fr: "noirs",
+        words: &["b", "noir"],
+    },
+    Choice {
+        value: "random",
+        fr: "hasard",
+        words: &["any"],
+    },
+];
+
+const VARIANTS: &[Choice] = &[
+    Choice {
+        value: "standard",
+        fr: "classique",
+        words: &["normal"],
+    },
+    Choice {
+        value: "chess960",
+        fr: "echecs960",
+        words: &["960", "échecs960", "fischerandom"],
+    },
+];
+
+/// A team's name, as a team's own commands bound it.
+pub const TEAM: Kind = Kind::Text {
+    max: crate::core::team::MAX_NAME_CHARS,
+};
+pub const TIME: Opt = opt(
+    "time",
+    "cadence",
+    Kind::Text {
+        max: MAX_TIME_CONTROL,
+    },
+)
+.or(&["tc", "temps"]);
+/// The team another team plays.
+pub const AGAINST: Opt = opt("against", "adversaire", TEAM).or(&["vs", "contre"]);
+const CHALLENGE_ID: Opt = opt("challenge", "defi", Kind::Challenge).at(Pos::FirstIf);
+
+pub const ROWS: &[Spec] = &[
+    row(
+        "challenge",
+        "defi",
+        &[
+            opt("user", "joueur", Kind::User).at(Pos::Mention),
+            opt("color", "couleur", Kind::Choice(COLORS)).or(&["colour"]),
+            TIME,
+            opt("rated", "classee", Kind::Bool),
+            opt("fen", "fen", Kind::Text { max: MAX_FEN }),
+            opt("pgn", "pgn", Kind::Text { max: MAX_PGN }),
+            opt("variant", "variante", Kind::Choice(VARIANTS)),
+            opt(
+                "start",
+                "depart",
+                Kind::Number {
+                    min: 0,
+                    max: crate::core::chess960::COUNT as i64 - 1,
+                },
+            ),
+            opt("team", "equipe", TEAM),
+            AGAINST,
+            opt("change_vote", "changer_vote", Kind::Bool),
+        ],
+        challenge,
+    )
+    .aka(&["défi"])
+    .home(Home::In("play")),
+    row("accept", "accepter", &[CHALLENGE_ID], |a| {
+        answer(a, |challenge| ChallengeCommand::Accept { challenge })
+    })
+    .home(Home::In("play")),
+    row("decline", "refuser", &[CHALLENGE_ID], |a| {
+        answer(a, |challenge| ChallengeCommand::Decline { challenge })
+    })
+    .home(Home::In("play")),
+    row("cancel", "retirer", &[CHALLENGE_ID], |a| {
+        answer(a, |challenge| ChallengeCommand::Cancel { challenge })
+    })
+    .home(Home::In("play")),
+];
+
+fn answer(a: &Args, act: fn(Option<i64>) -> ChallengeCommand) -> Result<Command, CommandError> {
+    Ok(Command::Challenge(act(a.number("challenge"))))
+}
+
+fn challenge(a: &Args) -> Result<Command, CommandError> {
+    let color = match a.text("color") {
+        Some("white") => ColorChoice::White,
+        Some("black") => ColorChoice::Black,
+        _ => ColorChoice::Random,
+    };
+    if a.has("team") || a.has("against") {
+        return team_challenge(a, color);
+    }
+    let pgn = a.owned("pgn");
+    let start = a.number("start").and_then(|n| u16::try_from(n).ok());
+    let variant = match (a.text("variant"), start) {
+        (Some("standard"), Some(n)) => return Err(bad("variant", &format!("standard start:{n}"))),
+        (Some("chess960"), _) | (None, Some(_)) => Variant::Chess960,
+        _ => Variant::Standard,
+    };
+    Ok(Command::Challenge(ChallengeCommand::Offer(Box::new(
+        ChallengeWish {
+            opponent: a.user("user"),
+            color,
+            // A game begun elsewhere was played outside the bot's rules.
+            rated: a.flag("rated").unwrap_or(pgn.is_none()),
+            fen: a.owned("fen"),
+            time_control: a.owned("time"),
+            pgn,
+            variant,
+            start,
+        },
+    ))))
+}
+
+/// A vote game: a team (or the challenger alone) against a player or a
+/// team; it starts from the standard position and is never rated.
+fn team_challenge(a: &Args, color: ColorChoice) -> Result<Command, CommandError> {
+    let opponent = a.user("user");
+    let versus = a.text("against").map(team_name).transpose()?;
+    if let (Some(user), Some(_)) = (&opponent, &versus) {
+        return Err(CommandError::Unexpected(format!("@{}", user.as_str())));
+    }
+    if opponent.is_none() && versus.is_none() {
+        return Err(CommandError::MissingArgument("opponent"));
+    }
+    for other in ["rated", "fen", "pgn", "variant", "start"] {
+        if a.has(other) {
+            return Err(CommandError::Unexpected(format!("{other}:…")));
+        }
+    }
+    Ok(Command::TeamChallenge(Box::new(TeamChallenge {
+        team: a.text("team").map(team_name).transpose()?,
+        opponent,
+        versus,
+        color,
+        time_control: a.owned("time"),
+        change_vote: a.flag("change_vote").unwrap_or(true),
+    })))
+}
