@@ -609,7 +609,7 @@ fn backup(config: &Config, db: Option<PathBuf>, file: &std::path::Path) -> Resul
         None => config.database.target()?,
     };
     let Database::Sqlite(source) = source else {
-        bail!("the database is PostgreSQL: back it up with pg_dump (see README.md, \"Backups\")");
+        bail!("the database is PostgreSQL: back it up with pg_dump (see docs/hosting.md)");
     };
     if !source.exists() {
         bail!("{} does not exist", source.display());

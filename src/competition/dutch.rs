@@ -17,7 +17,7 @@
 //!   strong ones (C.11), repeated floats one and two rounds back (C.12–C.15)
 //!   and their score differences (C.16–C.19).
 //!
-//! Colours follow E.1–E.5. What is left out is named in the README.
+//! Colours follow E.1–E.5. What is left out is named in docs/competition.md.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;

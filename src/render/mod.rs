@@ -114,7 +114,7 @@ pub fn board_png(
 }
 
 /// Bounds on a game's GIF, so that the longest game costs about what a
-/// short one does (README, "Board images").
+/// short one does (docs/playing.md, "Board images").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GifLimits {
     /// The most frames drawn. A game with more positions shows positions

@@ -305,8 +305,8 @@ async fn shared_with_others(room: &Room) -> bool {
 /// Redacts a command whose answer is secret (a line of conditional moves
 /// or a team's vote typed in a room), so the room's other members cannot
 /// read it. It takes the power to redact others' messages; without it the
-/// answer (sent as a direct message) says nothing more, and the README
-/// advises writing `/if` to the bot directly.
+/// answer (sent as a direct message) says nothing more, and
+/// docs/playing.md advises writing `/if` to the bot directly.
 async fn hide_command(room: &Room, event_id: &str, command: Option<&Command>) {
     let Ok(event_id) = <&matrix_sdk::ruma::EventId>::try_from(event_id) else {
         return;

@@ -25,7 +25,7 @@ pub fn test_url() -> Option<String> {
             let _ = writeln!(
                 std::io::stderr(),
                 "note: {TEST_URL_VARIABLE} is not set: the PostgreSQL tests are skipped \
-                 (README.md, \"Running at scale\", starts a throwaway server)"
+                 (docs/development.md, \"PostgreSQL\", starts a throwaway server)"
             );
         });
     }
