@@ -156,7 +156,7 @@ pub fn reference(i18n: &I18n) -> String {
                 "| `{}` | `{}` | `{}` | {}{} |\n",
                 row(usage(&path, Lang::En, false)),
                 row(call(&path, Lang::En, true)),
-                row(call(&path, Lang::Fr, false)),
+                row(usage(&path, Lang::Fr, false)),
                 row(i18n.text(Lang::En, &description_id(&path), &[])),
                 row(choices_note(&path)),
             ));
