@@ -1,7 +1,7 @@
 //! Challenges: propose a game (to a player, to anyone here, or as a vote
 //! game between teams), accept, decline or withdraw one.
 
-use super::table::{Choice, Home, Kind, Opt, Pos, Spec, opt, row};
+use super::table::{Choice, Home, Kind, Opt, Pos, Spec, choice, number, opt, row, text};
 use super::{Args, Command, CommandError, TeamChallenge, UserRef, bad, team_name};
 use crate::core::choices::ColorChoice;
 use crate::core::variant::Variant;
@@ -50,93 +50,61 @@ pub struct ChallengeWish {
 }
 
 const COLORS: &[Choice] = &[
-    Choice {
-        value: "white",
-        fr: "blancs",
-        words: &["w", "blanc"],
-    },
-    Choice {
-        value: "black",
-        fr: "noirs",
-        words: &["b", "noir"],
-    },
-    Choice {
-        value: "random",
-        fr: "hasard",
-        words: &["any"],
-    },
+    choice("white", "blancs", &["w", "blanc"]),
+    choice("black", "noirs", &["b", "noir"]),
+    choice("random", "hasard", &["any"]),
 ];
-
 const VARIANTS: &[Choice] = &[
-    Choice {
-        value: "standard",
-        fr: "classique",
-        words: &["normal"],
-    },
-    Choice {
-        value: "chess960",
-        fr: "echecs960",
-        words: &["960", "échecs960", "fischerandom"],
-    },
+    choice("standard", "classique", &["normal"]),
+    choice(
+        "chess960",
+        "echecs960",
+        &["960", "échecs960", "fischerandom"],
+    ),
 ];
 
 /// A team's name, as a team's own commands bound it.
-pub const TEAM: Kind = Kind::Text {
-    max: crate::core::team::MAX_NAME_CHARS,
-};
-pub const TIME: Opt = opt(
-    "time",
-    "cadence",
-    Kind::Text {
-        max: MAX_TIME_CONTROL,
-    },
-)
-.or(&["tc", "temps"]);
+pub const TEAM: Kind = text(crate::core::team::MAX_NAME_CHARS);
+pub const TIME: Opt = opt("time", "cadence", text(MAX_TIME_CONTROL)).or(&["tc", "temps"]);
 /// The team another team plays.
 pub const AGAINST: Opt = opt("against", "adversaire", TEAM).or(&["vs", "contre"]);
 const CHALLENGE_ID: Opt = opt("challenge", "defi", Kind::Challenge).at(Pos::FirstIf);
+const START: Kind = number(0, crate::core::chess960::COUNT as i64 - 1);
+const PLAY: Home = Home::In("play");
 
+#[rustfmt::skip]
 pub const ROWS: &[Spec] = &[
-    row(
-        "challenge",
-        "defi",
-        &[
-            opt("user", "joueur", Kind::User).at(Pos::Mention),
-            opt("color", "couleur", Kind::Choice(COLORS)).or(&["colour"]),
-            TIME,
-            opt("rated", "classee", Kind::Bool),
-            opt("fen", "fen", Kind::Text { max: MAX_FEN }),
-            opt("pgn", "pgn", Kind::Text { max: MAX_PGN }),
-            opt("variant", "variante", Kind::Choice(VARIANTS)),
-            opt(
-                "start",
-                "depart",
-                Kind::Number {
-                    min: 0,
-                    max: crate::core::chess960::COUNT as i64 - 1,
-                },
-            ),
-            opt("team", "equipe", TEAM),
-            AGAINST,
-            opt("change_vote", "changer_vote", Kind::Bool),
-        ],
-        challenge,
-    )
-    .aka(&["défi"])
-    .home(Home::In("play")),
-    row("accept", "accepter", &[CHALLENGE_ID], |a| {
-        answer(a, |challenge| ChallengeCommand::Accept { challenge })
-    })
-    .home(Home::In("play")),
-    row("decline", "refuser", &[CHALLENGE_ID], |a| {
-        answer(a, |challenge| ChallengeCommand::Decline { challenge })
-    })
-    .home(Home::In("play")),
-    row("cancel", "retirer", &[CHALLENGE_ID], |a| {
-        answer(a, |challenge| ChallengeCommand::Cancel { challenge })
-    })
-    .home(Home::In("play")),
+    row("challenge", "defi", &[
+        opt("user", "joueur", Kind::User).at(Pos::Mention),
+        opt("color", "couleur", Kind::Choice(COLORS)).or(&["colour"]),
+        TIME,
+        opt("rated", "classee", Kind::Bool),
+        opt("fen", "fen", text(MAX_FEN)),
+        opt("pgn", "pgn", text(MAX_PGN)),
+        opt("variant", "variante", Kind::Choice(VARIANTS)),
+        opt("start", "depart", START),
+        opt("team", "equipe", TEAM),
+        AGAINST,
+        opt("change_vote", "changer_vote", Kind::Bool),
+    ], challenge).aka(&["défi"]).home(PLAY),
+    row("accept", "accepter", &[CHALLENGE_ID], |a| answer(a, ChallengeCommand::accept)).home(PLAY),
+    row("decline", "refuser", &[CHALLENGE_ID], |a| answer(a, ChallengeCommand::decline)).home(PLAY),
+    row("cancel", "retirer", &[CHALLENGE_ID], |a| answer(a, ChallengeCommand::cancel)).home(PLAY),
 ];
+
+impl ChallengeCommand {
+    fn accept(challenge: Option<i64>) -> ChallengeCommand {
+        ChallengeCommand::Accept { challenge }
+    }
+
+    fn decline(challenge: Option<i64>) -> ChallengeCommand {
+        ChallengeCommand::Decline { challenge }
+    }
+
+    fn cancel(challenge: Option<i64>) -> ChallengeCommand {
+        ChallengeCommand::Cancel { challenge }
+    }
+}
 
 fn answer(a: &Args, act: fn(Option<i64>) -> ChallengeCommand) -> Result<Command, CommandError> {
     Ok(Command::Challenge(act(a.number("challenge"))))

@@ -1,8 +1,8 @@
 //! What a server plays together: standings, ratings, records, openings,
 //! puzzles from its games, and the challenge ladder.
 
-use super::table::{Home, Kind, Opt, Pos, Spec, group, opt, row};
-use super::{Command, CommandError};
+use super::table::{Home, Kind, Opt, Pos, Spec, group, opt, row, text};
+use super::{Args, Command, CommandError, UserRef};
 
 /// The longest season name accepted.
 pub const MAX_SEASON: usize = 40;
@@ -17,7 +17,7 @@ pub enum LadderAction {
     Leave,
     /// Challenge a player above (a ladder game if they accept).
     Challenge {
-        opponent: super::UserRef,
+        opponent: UserRef,
     },
 }
 
@@ -35,102 +35,68 @@ pub enum PuzzleAction {
 const PLAYER: Opt = opt("player", "joueur", Kind::User)
     .at(Pos::Mention)
     .or(&["user"]);
+const OPPONENT: Opt = opt("opponent", "adversaire", Kind::User).at(Pos::Mention);
+const SEASON: Opt = opt("season", "saison", text(MAX_SEASON));
+const ANSWER: Opt = opt("move", "coup", text(MAX_ANSWER)).at(Pos::First);
+const CLUB: Home = Home::In("club");
 
-const fn in_club(spec: Spec) -> Spec {
-    spec.home(Home::In("club"))
+#[rustfmt::skip]
+pub const ROWS: &[Spec] = &[
+    row("standings", "classement", &[SEASON], standings).home(CLUB),
+    row("rating", "cote", &[PLAYER], |a| Ok(Command::Rating { user: a.user(PLAYER.name) })).home(CLUB),
+    row("record", "bilan", &[PLAYER.required(), OPPONENT], record).home(CLUB),
+    row("openings", "ouvertures", &[], |_| Ok(Command::Openings)).home(CLUB),
+    group("puzzle", "probleme", &[
+        row("next", "suivant", &[], |_| puzzle(PuzzleAction::Next)),
+        // Without a move, the puzzle to answer: `/puzzle` alone shows it.
+        row("answer", "reponse", &[ANSWER], answer).aka(&["réponse"]),
+        row("solvers", "solveurs", &[], |_| puzzle(PuzzleAction::Solvers)).aka(&["top", "classement"]),
+    ]).default_sub("answer").aka(&["problème"]).home(CLUB),
+    group("ladder", "echelle", &[
+        row("show", "voir", &[], |_| ladder(LadderAction::Show)),
+        row("join", "rejoindre", &[], |_| ladder(LadderAction::Join)),
+        row("leave", "quitter", &[], |_| ladder(LadderAction::Leave)),
+        row("challenge", "defi", &[PLAYER.required()], ladder_challenge).aka(&["défi"]),
+    ]).default_sub("show").aka(&["échelle"]).home(CLUB),
+];
+
+fn standings(a: &Args) -> Result<Command, CommandError> {
+    Ok(match a.owned(SEASON.name) {
+        None => Command::Standings,
+        Some(season) => Command::SeasonStandings { season },
+    })
 }
 
-pub const ROWS: &[Spec] = &[
-    in_club(row(
-        "standings",
-        "classement",
-        &[opt("season", "saison", Kind::Text { max: MAX_SEASON })],
-        |a| {
-            Ok(match a.owned("season") {
-                None => Command::Standings,
-                Some(season) => Command::SeasonStandings { season },
-            })
-        },
-    )),
-    in_club(row("rating", "cote", &[PLAYER], |a| {
-        Ok(Command::Rating {
-            user: a.user("player"),
-        })
-    })),
-    in_club(row(
-        "record",
-        "bilan",
-        &[
-            PLAYER.required(),
-            opt("opponent", "adversaire", Kind::User).at(Pos::Mention),
-        ],
-        |a| {
-            let player = a
-                .user("player")
-                .ok_or(CommandError::MissingArgument("player"))?;
-            Ok(Command::Record {
-                player,
-                opponent: a.user("opponent"),
-            })
-        },
-    )),
-    in_club(row("openings", "ouvertures", &[], |_| {
-        Ok(Command::Openings)
-    })),
-    in_club(
-        group(
-            "puzzle",
-            "probleme",
-            &[
-                row("next", "suivant", &[], |_| {
-                    Ok(Command::Puzzle(PuzzleAction::Next))
-                }),
-                // Without a move, the puzzle to answer: `/puzzle` alone shows it.
-                row(
-                    "answer",
-                    "reponse",
-                    &[opt("move", "coup", Kind::Text { max: MAX_ANSWER }).at(Pos::First)],
-                    |a| {
-                        Ok(Command::Puzzle(match a.owned("move") {
-                            Some(answer) => PuzzleAction::Answer(answer),
-                            None => PuzzleAction::Next,
-                        }))
-                    },
-                )
-                .aka(&["réponse"]),
-                row("solvers", "solveurs", &[], |_| {
-                    Ok(Command::Puzzle(PuzzleAction::Solvers))
-                })
-                .aka(&["top", "classement"]),
-            ],
-        )
-        .default_sub("answer")
-        .aka(&["problème"]),
-    ),
-    in_club(
-        group(
-            "ladder",
-            "echelle",
-            &[
-                row("show", "voir", &[], |_| {
-                    Ok(Command::Ladder(LadderAction::Show))
-                }),
-                row("join", "rejoindre", &[], |_| {
-                    Ok(Command::Ladder(LadderAction::Join))
-                }),
-                row("leave", "quitter", &[], |_| {
-                    Ok(Command::Ladder(LadderAction::Leave))
-                }),
-                row("challenge", "defi", &[PLAYER.required()], |a| {
-                    let opponent = a
-                        .user("player")
-                        .ok_or(CommandError::MissingArgument("player"))?;
-                    Ok(Command::Ladder(LadderAction::Challenge { opponent }))
-                })
-                .aka(&["défi"]),
-            ],
-        )
-        .default_sub("show")
-        .aka(&["échelle"]),
-    ),
-];
+fn player(a: &Args) -> Result<UserRef, CommandError> {
+    a.user(PLAYER.name)
+        .ok_or(CommandError::MissingArgument(PLAYER.name))
+}
+
+fn record(a: &Args) -> Result<Command, CommandError> {
+    let opponent = a.user(OPPONENT.name);
+    Ok(Command::Record {
+        player: player(a)?,
+        opponent,
+    })
+}
+
+fn puzzle(action: PuzzleAction) -> Result<Command, CommandError> {
+    Ok(Command::Puzzle(action))
+}
+
+fn answer(a: &Args) -> Result<Command, CommandError> {
+    puzzle(
+        a.owned(ANSWER.name)
+            .map_or(PuzzleAction::Next, PuzzleAction::Answer),
+    )
+}
+
+fn ladder(action: LadderAction) -> Result<Command, CommandError> {
+    Ok(Command::Ladder(action))
+}
+
+fn ladder_challenge(a: &Args) -> Result<Command, CommandError> {
+    ladder(LadderAction::Challenge {
+        opponent: player(a)?,
+    })
+}

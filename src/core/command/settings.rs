@@ -1,7 +1,7 @@
 //! A player's settings and leave, the moderators' status, and help.
 
-use super::table::{Choice, Home, Kind, Pos, Spec, group, opt, row};
-use super::{Command, CommandError};
+use super::table::{Choice, Home, Kind, Opt, Pos, Spec, choice, group, opt, row, text};
+use super::{Args, Command, CommandError};
 use crate::core::choices::Notify;
 use crate::core::notation::Lang;
 
@@ -19,121 +19,65 @@ pub enum LeaveAction {
 }
 
 const LANGUAGES: &[Choice] = &[
-    Choice {
-        value: "en",
-        fr: "anglais",
-        words: &["english"],
-    },
-    Choice {
-        value: "fr",
-        fr: "francais",
-        words: &["french", "français"],
-    },
-    Choice {
-        value: "default",
-        fr: "defaut",
-        words: &["server", "auto", "défaut", "serveur"],
-    },
-];
-
-const NOTICES: &[Choice] = &[
-    Choice {
-        value: "channel",
-        fr: "salon",
-        words: &["mention"],
-    },
-    Choice {
-        value: "direct",
-        fr: "prive",
-        words: &["dm", "privé"],
-    },
-    Choice {
-        value: "off",
-        fr: "aucune",
-        words: &["none"],
-    },
-];
-
-pub const ROWS: &[Spec] = &[
-    group(
-        "settings",
-        "reglages",
-        &[
-            row(
-                "language",
-                "langue",
-                &[opt("language", "langue", Kind::Choice(LANGUAGES))
-                    .at(Pos::First)
-                    .required()],
-                |a| {
-                    Ok(Command::SetLanguage(match a.need("language")? {
-                        "en" => Some(Lang::En),
-                        "fr" => Some(Lang::Fr),
-                        _ => None,
-                    }))
-                },
-            ),
-            row(
-                "notify",
-                "notifications",
-                &[opt("notify", "notifications", Kind::Choice(NOTICES))
-                    .at(Pos::First)
-                    .required()],
-                |a| {
-                    Ok(Command::SetNotify(match a.need("notify")? {
-                        "channel" => Notify::Channel,
-                        "direct" => Notify::Direct,
-                        _ => Notify::Off,
-                    }))
-                },
-            ),
-        ],
-    )
-    .aka(&["réglages"]),
-    group(
-        "leave",
-        "conge",
-        &[
-            row(
-                "start",
-                "debut",
-                &[opt(
-                    "days",
-                    "jours",
-                    Kind::Days {
-                        max: MAX_LEAVE_DAYS,
-                    },
-                )
-                .at(Pos::First)
-                .required()],
-                |a| {
-                    Ok(Command::Leave(LeaveAction::Start {
-                        days: a.need_count("days")?,
-                    }))
-                },
-            )
-            .aka(&["début"]),
-            row("end", "fin", &[], |_| Ok(Command::Leave(LeaveAction::End))).aka(&["stop"]),
-            row("status", "etat", &[], |_| {
-                Ok(Command::Leave(LeaveAction::Status))
-            })
-            .aka(&["état"]),
-        ],
-    )
-    .default_sub("status")
-    .aka(&["congé"])
-    .home(Home::In("settings")),
-    row("status", "etat", &[], |_| Ok(Command::Status))
-        .aka(&["état"])
-        .home(Home::In("settings")),
-    row(
-        HELP,
-        "aide",
-        &[opt("command", "commande", Kind::Text { max: 40 }).at(Pos::Rest)],
-        |a| -> Result<Command, CommandError> {
-            Ok(Command::Help {
-                about: a.owned("command"),
-            })
-        },
+    choice("en", "anglais", &["english"]),
+    choice("fr", "francais", &["french", "français"]),
+    choice(
+        "default",
+        "defaut",
+        &["server", "auto", "défaut", "serveur"],
     ),
 ];
+const NOTICES: &[Choice] = &[
+    choice("channel", "salon", &["mention"]),
+    choice("direct", "prive", &["dm", "privé"]),
+    choice("off", "aucune", &["none"]),
+];
+const LANGUAGE: Opt = opt("language", "langue", Kind::Choice(LANGUAGES)).at(Pos::First);
+const NOTIFY: Opt = opt("notify", "notifications", Kind::Choice(NOTICES)).at(Pos::First);
+const DAYS: Opt = opt(
+    "days",
+    "jours",
+    Kind::Days {
+        max: MAX_LEAVE_DAYS,
+    },
+)
+.at(Pos::First);
+/// `/help draw accept`: the command to tell about.
+const ABOUT: Opt = opt("command", "commande", text(40)).at(Pos::Rest);
+const SETTINGS: Home = Home::In("settings");
+
+#[rustfmt::skip]
+pub const ROWS: &[Spec] = &[
+    group("settings", "reglages", &[
+        row("language", "langue", &[LANGUAGE.required()], language),
+        row("notify", "notifications", &[NOTIFY.required()], notify),
+    ]).aka(&["réglages"]),
+    group("leave", "conge", &[
+        row("start", "debut", &[DAYS.required()], start_leave).aka(&["début"]),
+        row("end", "fin", &[], |_| Ok(Command::Leave(LeaveAction::End))).aka(&["stop"]),
+        row("status", "etat", &[], |_| Ok(Command::Leave(LeaveAction::Status))).aka(&["état"]),
+    ]).default_sub("status").aka(&["congé"]).home(SETTINGS),
+    row("status", "etat", &[], |_| Ok(Command::Status)).aka(&["état"]).home(SETTINGS),
+    row(HELP, "aide", &[ABOUT], |a| Ok(Command::Help { about: a.owned(ABOUT.name) })),
+];
+
+fn language(a: &Args) -> Result<Command, CommandError> {
+    Ok(Command::SetLanguage(match a.need(LANGUAGE.name)? {
+        "en" => Some(Lang::En),
+        "fr" => Some(Lang::Fr),
+        _ => None,
+    }))
+}
+
+fn notify(a: &Args) -> Result<Command, CommandError> {
+    Ok(Command::SetNotify(match a.need(NOTIFY.name)? {
+        "channel" => Notify::Channel,
+        "direct" => Notify::Direct,
+        _ => Notify::Off,
+    }))
+}
+
+fn start_leave(a: &Args) -> Result<Command, CommandError> {
+    let days = a.need_count(DAYS.name)?;
+    Ok(Command::Leave(LeaveAction::Start { days }))
+}

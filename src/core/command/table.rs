@@ -128,6 +128,25 @@ pub enum Suggest {
 /// The largest id an option takes: Discord's integers stay below 2^53.
 pub const MAX_ID: i64 = i64::MAX >> 11;
 
+/// At most `max` characters.
+pub const fn text(max: usize) -> Kind {
+    Kind::Text { max }
+}
+
+/// A whole number in `min..=max`.
+pub const fn number(min: i64, max: i64) -> Kind {
+    Kind::Number { min, max }
+}
+
+/// A choice's value, its French name and the other words text accepts.
+pub const fn choice(
+    value: &'static str,
+    fr: &'static str,
+    words: &'static [&'static str],
+) -> Choice {
+    Choice { value, fr, words }
+}
+
 pub const fn opt(name: &'static str, fr: &'static str, kind: Kind) -> Opt {
     Opt {
         name,

@@ -22,32 +22,20 @@ pub enum TeamAction {
 /// A team's name: the rest of the words (`/team create Les Tours`).
 const NAME: Opt = opt("team", "equipe", TEAM).at(Pos::Rest);
 
-pub const ROWS: &[Spec] = &[group(
-    "team",
-    "equipe",
-    &[
-        row("list", "liste", &[], |_| {
-            Ok(Command::Team(TeamAction::List))
-        }),
-        row("create", "creer", &[NAME.required()], |a| {
-            named(a, TeamAction::Create)
-        })
-        .aka(&["créer"]),
-        row("join", "rejoindre", &[NAME.required()], |a| {
-            named(a, TeamAction::Join)
-        }),
-        row("leave", "quitter", &[NAME], |a| {
-            let name = a.text("team").map(team_name).transpose()?;
-            Ok(Command::Team(TeamAction::Leave(name)))
-        }),
-        row("delete", "supprimer", &[NAME.required()], |a| {
-            named(a, TeamAction::Delete)
-        }),
-    ],
-)
-.default_sub("list")
-.aka(&["équipe"])];
+#[rustfmt::skip]
+pub const ROWS: &[Spec] = &[group("team", "equipe", &[
+    row("list", "liste", &[], |_| Ok(Command::Team(TeamAction::List))),
+    row("create", "creer", &[NAME.required()], |a| named(a, TeamAction::Create)).aka(&["créer"]),
+    row("join", "rejoindre", &[NAME.required()], |a| named(a, TeamAction::Join)),
+    row("leave", "quitter", &[NAME], leave),
+    row("delete", "supprimer", &[NAME.required()], |a| named(a, TeamAction::Delete)),
+]).default_sub("list").aka(&["équipe"])];
 
 fn named(a: &Args, action: fn(TeamName) -> TeamAction) -> Result<Command, CommandError> {
-    Ok(Command::Team(action(team_name(a.need("team")?)?)))
+    Ok(Command::Team(action(team_name(a.need(NAME.name)?)?)))
+}
+
+fn leave(a: &Args) -> Result<Command, CommandError> {
+    let name = a.text(NAME.name).map(team_name).transpose()?;
+    Ok(Command::Team(TeamAction::Leave(name)))
 }

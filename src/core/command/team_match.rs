@@ -3,7 +3,7 @@
 //! `match accept|join|start|withdraw|show [#N]`.
 
 use super::challenge::{AGAINST, TEAM, TIME};
-use super::table::{Home, Kind, MAX_ID, Opt, Pos, Spec, group, opt, row};
+use super::table::{Home, MAX_ID, Opt, Pos, Spec, group, number, opt, row, text};
 use super::{Args, Command, CommandError, bad, team_name};
 use crate::core::team::{MAX_MATCH_BOARDS, TeamName};
 
@@ -39,95 +39,47 @@ pub enum MatchCommand {
 }
 
 /// The match named by `match:N`, `id:N`, `#N` or a bare number.
-const ID: Opt = opt(
-    "match",
-    "rencontre",
-    Kind::Number {
-        min: 1,
-        max: MAX_ID,
-    },
-)
-.at(Pos::FirstIf)
-.or(&["id"]);
+const ID: Opt = opt("match", "rencontre", number(1, MAX_ID))
+    .at(Pos::FirstIf)
+    .or(&["id"]);
+const SERVER: Opt = opt("server", "serveur", text(MAX_SERVER_ID));
+const BOARDS: Opt = opt("boards", "echiquiers", number(1, MAX_MATCH_BOARDS as i64));
 
-const fn act(name: &'static str, fr: &'static str, build: super::table::Build) -> Spec {
-    row(name, fr, &[ID], build)
-}
-
-pub const ROWS: &[Spec] = &[group(
-    "match",
-    "rencontre",
-    &[
-        act("show", "voir", |a| {
-            matched(MatchCommand::Show {
-                id: a.number("match"),
-            })
-        })
-        .aka(&["table", "tableau"]),
-        row(
-            "create",
-            "creer",
-            &[
-                opt("team", "equipe", TEAM).required(),
-                AGAINST.required(),
-                opt("server", "serveur", Kind::Text { max: MAX_SERVER_ID }),
-                opt(
-                    "boards",
-                    "echiquiers",
-                    Kind::Number {
-                        min: 1,
-                        max: MAX_MATCH_BOARDS as i64,
-                    },
-                ),
-                TIME,
-            ],
-            create,
-        )
+#[rustfmt::skip]
+pub const ROWS: &[Spec] = &[group("match", "rencontre", &[
+    row("show", "voir", &[ID], |a| matched(MatchCommand::Show { id: id(a) })).aka(&["table", "tableau"]),
+    row("create", "creer", &[TEAM_OPT.required(), AGAINST.required(), SERVER, BOARDS, TIME], create)
         .aka(&["créer"]),
-        act("accept", "accepter", |a| {
-            matched(MatchCommand::Accept {
-                id: a.number("match"),
-            })
-        }),
-        act("join", "rejoindre", |a| {
-            matched(MatchCommand::Join {
-                id: a.number("match"),
-            })
-        }),
-        act("start", "lancer", |a| {
-            matched(MatchCommand::Start {
-                id: a.number("match"),
-            })
-        })
-        .aka(&["commencer"]),
-        act("withdraw", "retirer", |a| {
-            matched(MatchCommand::Withdraw {
-                id: a.number("match"),
-            })
-        })
-        .aka(&["forfait"]),
-    ],
-)
-.default_sub("show")
-.home(Home::In("team"))];
+    row("accept", "accepter", &[ID], |a| matched(MatchCommand::Accept { id: id(a) })),
+    row("join", "rejoindre", &[ID], |a| matched(MatchCommand::Join { id: id(a) })),
+    row("start", "lancer", &[ID], |a| matched(MatchCommand::Start { id: id(a) })).aka(&["commencer"]),
+    row("withdraw", "retirer", &[ID], |a| matched(MatchCommand::Withdraw { id: id(a) })).aka(&["forfait"]),
+]).default_sub("show").home(Home::In("team"))];
+
+/// The proposing team.
+const TEAM_OPT: Opt = opt("team", "equipe", TEAM);
+
+fn id(a: &Args) -> Option<i64> {
+    a.number(ID.name)
+}
 
 fn matched(command: MatchCommand) -> Result<Command, CommandError> {
     Ok(Command::Match(command))
 }
 
 fn create(a: &Args) -> Result<Command, CommandError> {
-    let server = match a.text("server") {
+    let server = match a.text(SERVER.name) {
         Some(id) if id.chars().any(|c| c.is_whitespace() || c.is_control()) => {
-            return Err(bad("server", id));
+            return Err(bad(SERVER.name, id));
         }
         other => other.map(str::to_owned),
     };
     matched(MatchCommand::Create(Box::new(NewMatchWish {
-        team: team_name(a.need("team")?)?,
-        versus: team_name(a.need("against")?)?,
+        team: team_name(a.need(TEAM_OPT.name)?)?,
+        versus: team_name(a.need(AGAINST.name)?)?,
         server,
-        boards: a.count("boards").unwrap_or(DEFAULT_BOARDS),
-        time_control: a.owned("time"),
+        boards: a.count(BOARDS.name).unwrap_or(DEFAULT_BOARDS),
+        time_control: a.owned(TIME.name),
     })))
 }
 

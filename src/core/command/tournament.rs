@@ -8,7 +8,7 @@
 //! acronyms in any case.
 
 use super::challenge::TIME;
-use super::table::{Choice, Kind, MAX_ID, Opt, Pos, Spec, group, opt, row};
+use super::table::{Choice, Kind, MAX_ID, Opt, Pos, Spec, choice, group, number, opt, row, text};
 use super::{Args, Command, CommandError, bad, bounded};
 use crate::core::names::Named;
 use crate::core::tournament::{System, TieBreak};
@@ -90,175 +90,66 @@ pub fn tie_breaks_from_words(text: &str) -> Result<Vec<TieBreak>, CommandError> 
 
 /// The tournament named by `tournament:N`, `id:N` or `#N`; the channel's
 /// latest without one.
-const ID: Opt = opt(
-    "tournament",
-    "tournoi",
-    Kind::Number {
-        min: 1,
-        max: MAX_ID,
-    },
-)
-.at(Pos::Hashed)
-.or(&["id"]);
+const ID: Opt = opt("tournament", "tournoi", number(1, MAX_ID))
+    .at(Pos::Hashed)
+    .or(&["id"]);
+const ROUND: Opt = opt("round", "ronde", number(1, 999)).at(Pos::Spaced);
 
 const SYSTEMS: &[Choice] = &[
-    Choice {
-        value: "round_robin",
-        fr: "toutes_rondes",
-        words: &["roundrobin", "rr"],
-    },
-    Choice {
-        value: "double_round_robin",
-        fr: "double_toutes_rondes",
-        words: &["double", "drr"],
-    },
-    Choice {
-        value: "swiss",
-        fr: "suisse",
-        words: &[],
-    },
-    Choice {
-        value: "knockout",
-        fr: "elimination",
-        words: &["ko", "élimination"],
-    },
-    Choice {
-        value: "scheveningen",
-        fr: "scheveningue",
-        words: &[],
-    },
+    choice("round_robin", "toutes_rondes", &["roundrobin", "rr"]),
+    choice(
+        "double_round_robin",
+        "double_toutes_rondes",
+        &["double", "drr"],
+    ),
+    choice("swiss", "suisse", &[]),
+    choice("knockout", "elimination", &["ko", "élimination"]),
+    choice("scheveningen", "scheveningue", &[]),
 ];
-
-/// A bye's worth, in half points: `bye:1`, `bye:0.5`, `bye:0`.
+/// A bye's worth: `bye:1`, `bye:0.5`, `bye:0`.
 const BYES: &[Choice] = &[
-    Choice {
-        value: "one",
-        fr: "un",
-        words: &["1"],
-    },
-    Choice {
-        value: "half",
-        fr: "demi",
-        words: &["0.5", "½", "1/2"],
-    },
-    Choice {
-        value: "zero",
-        fr: "zero",
-        words: &["0"],
-    },
+    choice("one", "un", &["1"]),
+    choice("half", "demi", &["0.5", "½", "1/2"]),
+    choice("zero", "zero", &["0"]),
 ];
-
 const REVIEWS: &[Choice] = &[
-    Choice {
-        value: "anytime",
-        fr: "toujours",
-        words: &[],
-    },
-    Choice {
-        value: "after_round",
-        fr: "apres_ronde",
-        words: &["après_ronde"],
-    },
+    choice("anytime", "toujours", &[]),
+    choice("after_round", "apres_ronde", &["après_ronde"]),
 ];
 
-const fn act(name: &'static str, fr: &'static str, build: super::table::Build) -> Spec {
-    row(name, fr, &[ID], build)
+#[rustfmt::skip]
+const CREATE: &[Opt] = &[
+    opt("system", "systeme", Kind::Choice(SYSTEMS)).at(Pos::Any).required(),
+    opt("name", "nom", text(MAX_NAME)),
+    opt("rounds", "rondes", number(1, MAX_ROUNDS as i64)).at(Pos::Spaced),
+    TIME.at(Pos::Spaced),
+    opt("rated", "classe", Kind::Bool).at(Pos::Flag),
+    opt("max", "max", number(2, MAX_PLAYERS as i64)).at(Pos::Spaced),
+    opt("entry", "inscriptions", number(1, MAX_ENTRY_DAYS as i64)).at(Pos::Spaced),
+    opt("bye", "exempt", Kind::Choice(BYES)).at(Pos::Spaced),
+    opt("tiebreaks", "departages", text(60)).at(Pos::Spaced).or(&["tiebreak"]),
+    opt("reviews", "analyses", Kind::Choice(REVIEWS)).at(Pos::Spaced),
+];
+
+#[rustfmt::skip]
+pub const ROWS: &[Spec] = &[group("tournament", "tournoi", &[
+    row("create", "creer", CREATE, create).aka(&["créer"]),
+    row("join", "rejoindre", &[ID], |a| act(TournamentCommand::Join { tournament: id(a) })),
+    row("leave", "quitter", &[ID], |a| act(TournamentCommand::Leave { tournament: id(a) })),
+    row("start", "lancer", &[ID], |a| act(TournamentCommand::Start { tournament: id(a) })),
+    row("pairings", "appariements", &[ID, ROUND], |a| {
+        act(TournamentCommand::Pairings { tournament: id(a), round: a.count(ROUND.name) })
+    }),
+    row("standings", "grille", &[ID], |a| act(TournamentCommand::Standings { tournament: id(a) }))
+        .aka(&["crosstable"]),
+    row("withdraw", "abandonner", &[ID], |a| act(TournamentCommand::Withdraw { tournament: id(a) })),
+])];
+
+fn id(a: &Args) -> Option<i64> {
+    a.number(ID.name)
 }
 
-pub const ROWS: &[Spec] = &[group(
-    "tournament",
-    "tournoi",
-    &[
-        row(
-            "create",
-            "creer",
-            &[
-                opt("system", "systeme", Kind::Choice(SYSTEMS))
-                    .at(Pos::Any)
-                    .required(),
-                opt("name", "nom", Kind::Text { max: MAX_NAME }),
-                opt(
-                    "rounds",
-                    "rondes",
-                    Kind::Number {
-                        min: 1,
-                        max: MAX_ROUNDS as i64,
-                    },
-                )
-                .at(Pos::Spaced),
-                TIME.at(Pos::Spaced),
-                opt("rated", "classe", Kind::Bool).at(Pos::Flag),
-                opt(
-                    "max",
-                    "max",
-                    Kind::Number {
-                        min: 2,
-                        max: MAX_PLAYERS as i64,
-                    },
-                )
-                .at(Pos::Spaced),
-                opt(
-                    "entry",
-                    "inscriptions",
-                    Kind::Number {
-                        min: 1,
-                        max: MAX_ENTRY_DAYS as i64,
-                    },
-                )
-                .at(Pos::Spaced),
-                opt("bye", "exempt", Kind::Choice(BYES)).at(Pos::Spaced),
-                opt("tiebreaks", "departages", Kind::Text { max: 60 })
-                    .at(Pos::Spaced)
-                    .or(&["tiebreak"]),
-                opt("reviews", "analyses", Kind::Choice(REVIEWS)).at(Pos::Spaced),
-            ],
-            create,
-        )
-        .aka(&["créer"]),
-        act("join", "rejoindre", |a| {
-            tournament(TournamentCommand::Join {
-                tournament: a.number("tournament"),
-            })
-        }),
-        act("leave", "quitter", |a| {
-            tournament(TournamentCommand::Leave {
-                tournament: a.number("tournament"),
-            })
-        }),
-        act("start", "lancer", |a| {
-            tournament(TournamentCommand::Start {
-                tournament: a.number("tournament"),
-            })
-        }),
-        row(
-            "pairings",
-            "appariements",
-            &[
-                ID,
-                opt("round", "ronde", Kind::Number { min: 1, max: 999 }).at(Pos::Spaced),
-            ],
-            |a| {
-                tournament(TournamentCommand::Pairings {
-                    tournament: a.number("tournament"),
-                    round: a.count("round"),
-                })
-            },
-        ),
-        act("standings", "grille", |a| {
-            tournament(TournamentCommand::Standings {
-                tournament: a.number("tournament"),
-            })
-        })
-        .aka(&["crosstable"]),
-        act("withdraw", "abandonner", |a| {
-            tournament(TournamentCommand::Withdraw {
-                tournament: a.number("tournament"),
-            })
-        }),
-    ],
-)];
-
-fn tournament(command: TournamentCommand) -> Result<Command, CommandError> {
+fn act(command: TournamentCommand) -> Result<Command, CommandError> {
     Ok(Command::Tournament(command))
 }
 
@@ -270,7 +161,7 @@ fn create(a: &Args) -> Result<Command, CommandError> {
         "knockout" => System::Knockout,
         _ => System::Scheveningen,
     };
-    tournament(TournamentCommand::Create(NewTournamentWish {
+    act(TournamentCommand::Create(NewTournamentWish {
         system,
         name: a.owned("name"),
         rounds: a.count("rounds"),
