@@ -4,12 +4,10 @@
 use super::table::{Choice, Home, Kind, Opt, Pos, Spec, choice, number, opt, row, text};
 use super::{Args, Command, CommandError, TeamChallenge, UserRef, bad, team_name};
 use crate::core::choices::ColorChoice;
+use crate::core::clock::MAX_TIME_CONTROL;
+use crate::core::game::MAX_FEN;
 use crate::core::variant::Variant;
 
-/// The longest FEN accepted (a legal FEN is under 100 bytes).
-pub const MAX_FEN: usize = 100;
-/// The longest time control text accepted (`30d+1d max 45d`).
-pub const MAX_TIME_CONTROL: usize = 32;
 /// The longest game to continue, as PGN (the whole command line must fit
 /// in [`super::MAX_COMMAND_BYTES`]).
 pub const MAX_PGN: usize = 1900;
