@@ -197,6 +197,8 @@ leave-already = You are already on leave; /leave end ends it.
 leave-too-long = You have only { $left } days of leave left this year.
 leave-notice = { $player } is on leave until { $until }: their clock in game #{ $game } is stopped.
 leave-back = { $player } is back from leave: their clock in game #{ $game } runs again.
+server-back = pawnpost is back in this server: the clock of game #{ $game } runs again ({ $player } to move).
+channel-gone = The channel of game #{ $game } was deleted: its notices now come to you here. Go on in any channel of the server, naming the game: /move game:{ $game }.
 
 ## Discord
 cmd-move = Play a move in your game
@@ -284,6 +286,9 @@ discord-servers-only = pawnpost plays in servers: use this command in a channel 
 discord-rate-limited = You are sending commands a little fast: please wait a minute and try again.
 discord-unknown-button = This button no longer does anything.
 discord-done = Done.
+discord-not-installed = pawnpost is not installed in this server, so it could never post a game's notices here: ask the server's admins to add it, or play in a server where it is.
+discord-private-undelivered = I could not answer you privately in time, and your direct messages are closed: run the command again to see your answer.
+discord-answered-privately = Answered privately.
 ## competitions
 rating-current = { $player }: rating { $rating } (deviation { $deviation }, { $games ->
         [one] { $games } rated game

@@ -234,6 +234,8 @@ leave-too-long = Il ne vous reste que { $left } { $left ->
     } de congé cette année.
 leave-notice = { $player } est en congé jusqu’au { $until } : sa pendule est arrêtée dans la partie n° { $game }.
 leave-back = { $player } est de retour de congé : sa pendule tourne à nouveau dans la partie n° { $game }.
+server-back = pawnpost est de retour sur ce serveur : la pendule de la partie n° { $game } tourne à nouveau ({ $player } au trait).
+channel-gone = Le salon de la partie n° { $game } a été supprimé : ses annonces vous arrivent désormais ici. Continuez dans n’importe quel salon du serveur en nommant la partie : /move game:{ $game }.
 
 ## Discord
 cmd-move = Jouer un coup dans votre partie
@@ -321,6 +323,9 @@ discord-servers-only = pawnpost joue dans les serveurs : utilisez cette commande
 discord-rate-limited = Vous envoyez des commandes un peu vite : merci d'attendre une minute avant de réessayer.
 discord-unknown-button = Ce bouton ne fait plus rien.
 discord-done = C'est fait.
+discord-not-installed = pawnpost n’est pas installé sur ce serveur : il ne pourrait jamais y publier les annonces d’une partie. Demandez aux administrateurs du serveur de l’ajouter, ou jouez sur un serveur où il est.
+discord-private-undelivered = Je n’ai pas pu vous répondre en privé à temps et vos messages privés sont fermés : relancez la commande pour voir la réponse.
+discord-answered-privately = Réponse envoyée en privé.
 ## competitions
 rating-current = { $player } : cote { $rating } (écart { $deviation }, { $games } { $games ->
         [one] partie classée

@@ -39,6 +39,7 @@ mod notifier;
 mod openings;
 mod outbox;
 mod pictures;
+mod presence;
 mod puzzles;
 mod ratings;
 mod renders;

@@ -57,8 +57,9 @@ impl Table {
 #[rustfmt::skip]
 pub const TABLES: &[Table] = &[
     table("servers", 1, true, "id, platform, platform_id, language, time_control, \
-                 draw_agreement_allowed, draw_min_moves, moderator_role, created_at"),
-    table("channels", 1, true, "id, server_id, platform_id"),
+                 draw_agreement_allowed, draw_min_moves, moderator_role, created_at, \
+                 absent_since"),
+    table("channels", 1, true, "id, server_id, platform_id, gone_since"),
     table("players", 1, true, "id, platform, platform_id, display_name, language, notify, \
                  created_at, client_language"),
     table("challenges", 1, true, "id, server_id, channel_id, challenger_id, challenged_id, color, \
