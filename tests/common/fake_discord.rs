@@ -669,6 +669,12 @@ impl FakeDiscord {
         self.inner.dispatch_event("GUILD_DELETE", &event, guild);
     }
 
+    /// The bot is out of `guild` without the gateway saying so (removed
+    /// while it was not connected).
+    pub fn leave_quietly(&self, guild: u64) {
+        self.inner.left.lock().unwrap().insert(guild);
+    }
+
     /// A guild is out of reach at Discord (GUILD_DELETE with `unavailable`).
     pub fn guild_outage(&self, guild: u64) {
         let event = json!({ "id": guild.to_string(), "unavailable": true });
