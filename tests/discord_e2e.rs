@@ -438,6 +438,26 @@ async fn threads_moderators_rate_limits_and_junk() {
     );
     let name = thread.json["name"].as_str().unwrap_or_default();
     assert!(name.contains("alice") && name.contains("bob"), "{name}");
+    // The game lives in its thread from then on: played there.
+    let opened = fake.threads_of(CHANNEL);
+    assert_eq!(opened.len(), 1, "{opened:?}");
+    let in_thread = send(
+        &fake,
+        fake.command(
+            GUILD,
+            opened[0],
+            &bob,
+            "move",
+            move_options("e5", json!([])),
+        ),
+    )
+    .await;
+    assert!(!in_thread.is_ephemeral(), "{in_thread:?}");
+    assert!(
+        in_thread.all_text().contains("bob played e5"),
+        "{}",
+        in_thread.all_text()
+    );
 
     // A command from a direct message with the bot is refused privately:
     // games live in servers, and no "server" is made of the conversation.
@@ -488,13 +508,8 @@ async fn threads_moderators_rate_limits_and_junk() {
     .await;
     assert!(odd.is_ephemeral(), "{odd:?}");
 
-    // Only a moderator may abort a started game.
-    let e5 = send(
-        &fake,
-        fake.command(GUILD, CHANNEL, &bob, "move", move_options("e5", json!([]))),
-    )
-    .await;
-    assert!(!e5.is_ephemeral());
+    // Only a moderator may abort a started game (e4 e5, from anywhere in
+    // the server, naming it).
     let abort = |user: &FakeUser| {
         fake.command(
             GUILD,

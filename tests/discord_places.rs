@@ -426,6 +426,21 @@ async fn app_permissions_choose_the_delivery_without_a_refused_request() {
     assert!(to == Some(alice().id) || to == Some(bob().id), "{to:?}");
     scheduler.stop().await;
     assert_eq!(print_refused(&fake, "app_permissions"), 0);
+    // The accepted challenges' buttons went with the clicks' own answers
+    // (UPDATE_MESSAGE), not through the channel.
+    let update = fake
+        .requests()
+        .into_iter()
+        .find(|r| r.path.ends_with("/callback") && r.json["type"] == 7)
+        .expect("an UPDATE_MESSAGE answer");
+    assert_eq!(update.json["data"]["components"], json!([]), "{update:?}");
+    assert!(
+        !fake
+            .requests()
+            .iter()
+            .any(|r| r.method == "PATCH" && r.path.contains("/channels/")),
+        "no channel edit"
+    );
     bot.stop(&fake).await;
 }
 

@@ -250,6 +250,7 @@ pub struct FakeChannel {
     pub deleted: bool,
     /// The bot's permissions there (`app_permissions`).
     pub permissions: u64,
+    pub name: String,
 }
 
 impl FakeChannel {
@@ -262,6 +263,7 @@ impl FakeChannel {
             locked: false,
             deleted: false,
             permissions: ALL_PERMISSIONS,
+            name: "chess".to_owned(),
         }
     }
 
@@ -650,6 +652,18 @@ impl FakeDiscord {
         change(channel);
     }
 
+    /// The threads of channel `parent` (those the bot opened included).
+    pub fn threads_of(&self, parent: u64) -> Vec<u64> {
+        let channels = self.inner.channels.lock().unwrap();
+        let mut threads: Vec<u64> = channels
+            .iter()
+            .filter(|(_, c)| c.parent == Some(parent) && c.is_thread())
+            .map(|(id, _)| *id)
+            .collect();
+        threads.sort_unstable();
+        threads
+    }
+
     pub fn channel(&self, id: u64) -> Option<FakeChannel> {
         self.inner.channels.lock().unwrap().get(&id).cloned()
     }
@@ -970,7 +984,7 @@ impl FakeDiscord {
             },
         );
         let mut channel_json =
-            json!({ "id": channel.to_string(), "type": known.kind, "name": "chess" });
+            json!({ "id": channel.to_string(), "type": known.kind, "name": known.name });
         if let Some(parent) = known.parent {
             channel_json["parent_id"] = json!(parent.to_string());
         }

@@ -223,6 +223,7 @@ fn other(inner: &Inner, method: &Method, parts: &[&str], json: &Value) -> Answer
             let mut thread = FakeChannel::text(guild);
             thread.kind = 11;
             thread.parent = Some(parent);
+            thread.name = json["name"].as_str().unwrap_or("thread").to_owned();
             inner.channels.lock().unwrap().insert(id, thread);
             Answer::ok(json!({
                 "id": id.to_string(), "type": 11, "guild_id": guild.to_string(), "parent_id": parent.to_string(),

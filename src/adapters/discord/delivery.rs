@@ -525,27 +525,26 @@ impl Responder<'_> {
         self.courier.send_all(items).await
     }
 
-    /// Starts a thread on the message that announced a new game: the one
-    /// Discord made of a followup, else the interaction's response.
-    async fn open_thread(&self, reply: &Reply, announced: Option<Value>) {
-        let Some(board) = &reply.board else { return };
+    /// Starts a thread on the message that announced a new game (the one
+    /// Discord made of a followup, else the interaction's response), named
+    /// after the game (`#12 alice – bob`): acts in it are the game's
+    /// channel's ([`super::origin::game_thread`]). The thread's id.
+    async fn open_thread(&self, reply: &Reply, announced: Option<Value>) -> Option<String> {
+        let board = reply.board.as_ref()?;
         let message = match announced {
             Some(message) => message,
             None => {
                 let get = self.webhook(Method::Get, "/messages/@original", Body::None);
-                match self.rest.send(&get, FOLLOWUP_PATIENCE).await {
-                    Ok(message) => message,
-                    Err(_) => return,
-                }
+                self.rest.send(&get, FOLLOWUP_PATIENCE).await.ok()?
             }
         };
         let made = super::rest::Made::of(&message);
         // Only in the channel itself (an interaction in a thread answers in it).
         let (Some(channel), id) = (made.channel_id.filter(|c| *c == self.channel), made.id) else {
-            return;
+            return None;
         };
         if id.is_empty() {
-            return;
+            return None;
         }
         let name: String = format!("#{} {} – {}", board.game, board.white, board.black)
             .chars()
@@ -565,8 +564,12 @@ impl Responder<'_> {
             format!("channels/{channel}/messages/{id}/threads"),
             Body::Json(serde_json::to_value(thread).unwrap_or(Value::Null)),
         );
-        if let Err(failure) = self.rest.send(&call, FOLLOWUP_PATIENCE).await {
-            tracing::info!(%failure, "could not open a game's thread");
+        match self.rest.send(&call, FOLLOWUP_PATIENCE).await {
+            Ok(thread) => Some(super::rest::Made::of(&thread).id).filter(|id| !id.is_empty()),
+            Err(failure) => {
+                tracing::info!(%failure, "could not open a game's thread");
+                None
+            }
         }
     }
 }

@@ -52,7 +52,7 @@ use crate::core::platform::Platform;
 use crate::service::{NoticeId, Reply, Sent, Service, TimeSource};
 
 /// How long a stop waits for the interactions already taken to be answered.
-const FINISH_WITHIN: Duration = Duration::from_secs(20);
+const FINISH_WITHIN: Duration = Duration::from_secs(15);
 
 /// What the bot needs to know, from the configuration.
 #[derive(Clone, Debug)]

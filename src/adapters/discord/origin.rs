@@ -23,9 +23,11 @@ const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
 pub struct Origin {
     pub server: String,
     pub guild: Option<u64>,
-    /// The channel the interaction came from: a thread or a forum post is
-    /// its own place, so its games' notices go there.
+    /// The place the act is for: the channel the interaction came from (a
+    /// thread or a forum post is its own place, so its games' notices go
+    /// there), except in a thread the bot opened for a game (its parent).
     pub channel: String,
+    /// The channel the interaction came from.
     pub channel_id: u64,
     /// A thread or a forum post.
     pub thread: bool,
@@ -57,7 +59,12 @@ impl Origin {
                 ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
             )
         });
-        let channel = fields.channel_id;
+        // A thread the bot opened for a game started in its channel (with
+        // `threads`): acts in it are the channel's, where the game lives.
+        let channel = match fields.channel.and_then(|c| c.parent_id) {
+            Some(parent) if thread && fields.channel.is_some_and(game_thread) => parent.get(),
+            _ => fields.channel_id,
+        };
         let server = match fields.guild {
             Some(guild) => guild.get().to_string(),
             // Direct messages with the bot: each conversation is its own place.
@@ -87,7 +94,7 @@ impl Origin {
             server,
             guild: fields.guild.map(GuildId::get),
             channel: channel.to_string(),
-            channel_id: channel,
+            channel_id: fields.channel_id,
             thread,
             user: User {
                 id: user.id.get().to_string(),
@@ -104,6 +111,19 @@ impl Origin {
             permissions: fields.permissions,
         }
     }
+}
+
+/// Whether `channel` is a thread the bot opened for a game of its parent
+/// channel: named `#<game> <white> – <black>`. A game started in any other
+/// thread or forum post lives in it.
+pub fn game_thread(channel: &PartialChannel) -> bool {
+    let Some(name) = channel.name.as_deref() else {
+        return false;
+    };
+    let Some((number, rest)) = name.strip_prefix('#').and_then(|n| n.split_once(' ')) else {
+        return false;
+    };
+    !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) && rest.contains(" – ")
 }
 
 /// Why an interaction is not for the bot to act on, if it is not.
@@ -175,6 +195,26 @@ mod tests {
             0,
             "from the future"
         );
+    }
+
+    #[test]
+    fn a_game_s_own_thread_is_known_by_its_name() {
+        let thread = |name: &str| -> PartialChannel {
+            serde_json::from_value(serde_json::json!({
+                "id": "5", "type": 11, "name": name, "parent_id": "4"
+            }))
+            .expect("a channel")
+        };
+        assert!(game_thread(&thread("#12 alice – bob")));
+        for name in [
+            "#x alice – bob",
+            "12 alice – bob",
+            "#12 openings",
+            "#",
+            "# – ",
+        ] {
+            assert!(!game_thread(&thread(name)), "{name:?}");
+        }
     }
 
     #[test]
