@@ -380,21 +380,32 @@ impl Responder<'_> {
         match *gate {
             Gate::Expired => Err(expired()),
             Gate::Waiting | Gate::Answering => {
-                let result = match close {
-                    // The click's own answer closes its message; the answer follows.
+                // The click's own answer closes its message; the answer
+                // follows. Should Discord not take the update, the answer
+                // itself is the response.
+                let updated = match close {
                     Some(_) => {
                         let update = Body::Json(json!({ "type": 7, "data": { "components": [] } }));
                         self.respond(&update).await.map(|_| ())
                     }
-                    None => self.respond(&message.response_body()).await.map(|_| ()),
+                    None => Err(expired()),
+                };
+                let result = match &updated {
+                    Ok(()) => Ok(()),
+                    Err(failure)
+                        if close.is_some() && failure.code == code::UNKNOWN_INTERACTION =>
+                    {
+                        updated.clone()
+                    }
+                    Err(_) => self.respond(&message.response_body()).await.map(|_| ()),
                 };
                 *gate = match &result {
                     Err(failure) if failure.code == code::UNKNOWN_INTERACTION => Gate::Expired,
                     _ => Gate::Answering,
                 };
                 drop(gate);
-                match (result, close) {
-                    (Ok(()), Some(_)) => self.follow_up(message).await,
+                match (result, updated) {
+                    (Ok(()), Ok(())) => self.follow_up(message).await,
                     (result, _) => result.map(|()| Value::Null),
                 }
             }

@@ -125,18 +125,14 @@ impl Handler {
     async fn register(&self, ctx: &Context) {
         let commands = commands::registrations(self.service.i18n());
         if self.options.guilds.is_empty() {
-            let result =
-                serenity::all::Command::set_global_commands(&ctx.http, commands.clone()).await;
-            match result {
-                Ok(_) => tracing::info!("commands registered globally"),
-                Err(error) => tracing::error!(%error, "registering the commands failed"),
+            let set = || serenity::all::Command::set_global_commands(&ctx.http, commands.clone());
+            if registered(set).await {
+                tracing::info!("commands registered globally");
             }
         } else {
             for guild in &self.options.guilds {
                 let guild = GuildId::new((*guild).max(1));
-                if let Err(error) = guild.set_commands(&ctx.http, commands.clone()).await {
-                    tracing::error!(%error, guild = guild.get(), "registering the commands failed");
-                }
+                registered(|| guild.set_commands(&ctx.http, commands.clone())).await;
             }
         }
     }
@@ -362,6 +358,37 @@ impl Handler {
             self.service.answered(&key);
         }
     }
+}
+
+/// Registers commands with `set`, tried again a few times while Discord
+/// fails in passing (a server error, no answer); whether it took them.
+async fn registered<T, F, Fut>(set: F) -> bool
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = serenity::Result<T>>,
+{
+    use serenity::http::HttpError;
+    let mut pause = std::time::Duration::from_secs(1);
+    for attempt in 1..=4 {
+        let error = match set().await {
+            Ok(_) => return true,
+            Err(error) => error,
+        };
+        let passing = match &error {
+            serenity::Error::Http(HttpError::UnsuccessfulRequest(response)) => {
+                response.status_code.as_u16() == 429 || response.status_code.is_server_error()
+            }
+            serenity::Error::Http(HttpError::Request(_)) => true,
+            _ => false,
+        };
+        if !passing || attempt == 4 {
+            tracing::error!(%error, "registering the commands failed");
+            return false;
+        }
+        tokio::time::sleep(pause).await;
+        pause *= 2;
+    }
+    false
 }
 
 /// Why the adapter could not make a command of an interaction, for the user.
