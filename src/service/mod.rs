@@ -70,7 +70,7 @@ use crate::storage::{
     ServerRow, StorageError, Store,
 };
 
-pub use help::reference as command_reference;
+pub use help::{discord_tree, reference as command_reference};
 pub use import::{ImportOutcome, ImportTarget, ImportedGame};
 pub use moderation::Moderation;
 pub use notifier::{NoticeId, Notifier, Sent};
