@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, GameResult, Reason};
 use pawnpost::core::platform::Platform;
-use pawnpost::scheduler::{self, Settings};
+use pawnpost::scheduler::{self, SchedulerSettings};
 use pawnpost::service::{
     BoardImages, Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource,
     TokioTime, User,
@@ -144,7 +144,7 @@ async fn a_flag_falls_exactly_at_its_deadline() {
         Arc::clone(&service),
         notifier,
         time,
-        Settings::default(),
+        SchedulerSettings::default(),
         async {
             let _ = stopped.await;
         },
@@ -185,7 +185,7 @@ async fn a_move_in_time_moves_the_deadline() {
         Arc::clone(&service),
         notifier,
         time,
-        Settings::default(),
+        SchedulerSettings::default(),
         async {
             let _ = stopped.await;
         },
@@ -247,7 +247,7 @@ async fn a_restart_between_two_deadlines_fires_both() {
             Arc::clone(&service),
             notifier,
             time,
-            Settings::default(),
+            SchedulerSettings::default(),
             async {
                 let _ = stopped.await;
             },
@@ -273,7 +273,7 @@ async fn a_restart_between_two_deadlines_fires_both() {
         Arc::clone(&service),
         notifier,
         time,
-        Settings::default(),
+        SchedulerSettings::default(),
         async {
             let _ = stopped.await;
         },
@@ -310,7 +310,7 @@ async fn an_outage_is_credited_and_announced_before_any_flag_falls() {
             Arc::clone(&service),
             notifier,
             time,
-            Settings::default(),
+            SchedulerSettings::default(),
             async {
                 let _ = stopped.await;
             },
@@ -336,7 +336,7 @@ async fn an_outage_is_credited_and_announced_before_any_flag_falls() {
         Arc::clone(&service),
         notifier,
         time,
-        Settings::default(),
+        SchedulerSettings::default(),
         async {
             let _ = stopped.await;
         },
@@ -401,7 +401,7 @@ async fn a_reminder_is_sent_once_even_when_the_scheduler_restarts() {
             Arc::clone(&service),
             notifier,
             time,
-            Settings::default(),
+            SchedulerSettings::default(),
             async {
                 let _ = stopped.await;
             },

@@ -100,14 +100,14 @@ pub struct ServiceConfig {
     /// Named date ranges for `standings season:NAME`.
     pub seasons: Vec<crate::competition::standings::Season>,
     /// How Glicko-2 ratings are computed.
-    pub ratings: crate::competition::glicko2::Settings,
+    pub ratings: crate::competition::glicko2::RatingSettings,
     /// Attach a board PNG to every reply that shows a position.
     pub board_images: bool,
     /// The board images' width in pixels (240..=1024).
     pub board_size: u32,
     pub board_theme: crate::render::Theme,
     /// How the challenge ladder runs.
-    pub ladder: crate::competition::ladder::Settings,
+    pub ladder: crate::competition::ladder::LadderSettings,
     /// Open challenges one player may have at once; 0: no limit.
     pub max_open_challenges: u32,
     /// How many game GIFs are drawn, and how often one player may ask.
@@ -128,12 +128,12 @@ impl Default for ServiceConfig {
             remind_when_used: Some(0.8),
             remind_before_flag: Some(Duration::hours(24)),
             leave_days_per_year: 45,
-            ratings: crate::competition::glicko2::Settings::default(),
+            ratings: crate::competition::glicko2::RatingSettings::default(),
             seasons: Vec::new(),
             board_images: true,
             board_size: 480,
             board_theme: crate::render::Theme::Brown,
-            ladder: crate::competition::ladder::Settings::default(),
+            ladder: crate::competition::ladder::LadderSettings::default(),
             max_open_challenges: 20,
             renders: RenderLimits::default(),
             notice_handoff: Duration::seconds(30),

@@ -200,7 +200,7 @@ impl Service {
 /// idle player's rating reads as the less certain one it has become.
 fn aged_rating(
     row: Option<&RatingRow>,
-    settings: &glicko2::Settings,
+    settings: &glicko2::RatingSettings,
     now: DateTime<Utc>,
 ) -> (Rating, u32) {
     match row {
@@ -223,7 +223,7 @@ fn idle_days(from: DateTime<Utc>, to: DateTime<Utc>) -> f64 {
 }
 
 /// A rating rounded, with `?` while it is provisional (as lichess shows it).
-pub(super) fn rating_text(rating: &Rating, settings: &glicko2::Settings) -> String {
+pub(super) fn rating_text(rating: &Rating, settings: &glicko2::RatingSettings) -> String {
     let whole = rating.rating.round() as i64;
     if rating.is_provisional(settings) {
         format!("{whole}?")

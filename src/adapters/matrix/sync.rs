@@ -29,7 +29,7 @@ use super::ids::platform_id_of;
 use super::offers::is_accept_reaction;
 use super::rooms::{answer_invites, display_name};
 use super::send::{deliver, offer_of};
-use super::{MatrixError, Settings};
+use super::{MatrixError, MatrixSettings};
 
 /// Set in the state store once the first sync has been skipped.
 const CAUGHT_UP_KEY: &[u8] = b"pawnpost.caught_up";
@@ -41,7 +41,7 @@ const SYNC_RETRY: Duration = Duration::from_secs(5);
 /// Syncs until `shutdown` completes.
 pub async fn run(
     client: &Client,
-    settings: &Settings,
+    settings: &MatrixSettings,
     service: &Service,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), MatrixError> {
@@ -149,7 +149,7 @@ fn command_in(body: &str, html: Option<&str>, prefix: &str) -> Option<String> {
 /// Answers the response's invitations and queues its new events.
 fn queue_events(
     client: &Client,
-    settings: &Settings,
+    settings: &MatrixSettings,
     queue: &tokio::sync::mpsc::UnboundedSender<(Room, Incoming)>,
     response: SyncResponse,
 ) {
@@ -177,7 +177,7 @@ fn queue_events(
 
 async fn handle_event(
     client: &Client,
-    settings: &Settings,
+    settings: &MatrixSettings,
     service: &Service,
     choices: &mut PendingChoices,
     room: &Room,
