@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use shakmaty::{Color, Position};
 
 use super::texts::{Names, variant_line};
-use super::{Attempt, Context, Failure, Prompt, Reply, Service};
+use super::{Attempt, Context, Prompt, Reply, Service};
 use crate::core::chess960;
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
@@ -295,7 +295,7 @@ impl Service {
         let white = self.store.player(players.white).await?;
         let black = self.store.player(players.black).await?;
         let (Some(white), Some(black)) = (white, black) else {
-            return Err(StorageError::NotFound("player").into());
+            return Err(StorageError::NotFound("player"));
         };
         let names = Names::new(&white, &black);
         let turn = game.turn();
@@ -430,7 +430,7 @@ impl Service {
         id: Option<i64>,
         now: DateTime<Utc>,
         role: Role,
-    ) -> Result<Result<ChallengeRow, Vec<Reply>>, Failure> {
+    ) -> Result<Result<ChallengeRow, Vec<Reply>>, StorageError> {
         let open = self.store.open_challenges(ctx.channel.id, now).await?;
         // The player, and the teams they answer and challenge for.
         let acting = self.acting_for(ctx).await?;

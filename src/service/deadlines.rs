@@ -23,7 +23,7 @@ use super::games::{Saved, game_update};
 use super::outbox::notices_on;
 use super::texts::{self, Names};
 use super::votes::Decided;
-use super::{BoardImages, Failure, GameEvent, Reply, Service};
+use super::{BoardImages, GameEvent, Reply, Service};
 use crate::core::clock::Alarms;
 use crate::core::game::{Act, Actor, Game, GameError, PlayerId};
 use crate::storage::{Commit, Committed, DueGame, GameRecord, GameUpdate, StorageError, WakeUp};
@@ -74,7 +74,7 @@ impl Service {
         &self,
         due: DueGame,
         now: DateTime<Utc>,
-    ) -> Result<Option<Vec<Reply>>, Failure> {
+    ) -> Result<Option<Vec<Reply>>, StorageError> {
         let Some(record) = self.store.game(due.id).await? else {
             return Ok(None);
         };
@@ -144,7 +144,7 @@ impl Service {
         match self.store.commit(commit, now, move |_| replies).await {
             Ok((_, replies)) => Ok(Some(replies)),
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(None),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 
@@ -293,7 +293,7 @@ impl Service {
                     for game in page {
                         match self.credit(game, outage, last, now).await {
                             Ok(notice) => replies.extend(notice),
-                            Err(Failure::Storage(error)) => {
+                            Err(error) => {
                                 tracing::error!(%error, game = game.id, "cannot credit a clock");
                             }
                         }
@@ -312,7 +312,7 @@ impl Service {
         outage: chrono::Duration,
         down_since: DateTime<Utc>,
         now: DateTime<Utc>,
-    ) -> Result<Vec<Reply>, Failure> {
+    ) -> Result<Vec<Reply>, StorageError> {
         let Some(record) = self.store.game(target.id).await? else {
             return Ok(Vec::new());
         };
@@ -355,7 +355,7 @@ impl Service {
         match self.store.commit(commit, now, move |_| vec![reply]).await {
             Ok((_, replies)) => Ok(replies),
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 
@@ -364,7 +364,7 @@ impl Service {
         &self,
         due: DueGame,
         now: DateTime<Utc>,
-    ) -> Result<Option<Vec<Reply>>, Failure> {
+    ) -> Result<Option<Vec<Reply>>, StorageError> {
         let Some(end) = self.work_out_expiry(due, now).await? else {
             return Ok(None);
         };
@@ -374,7 +374,7 @@ impl Service {
             Ok((_, replies)) => Ok(Some(replies)),
             // Another scheduler (or a move) got there first: nothing to say twice.
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Some(Vec::new())),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 
@@ -384,7 +384,7 @@ impl Service {
         &self,
         due: DueGame,
         now: DateTime<Utc>,
-    ) -> Result<Option<Expiry>, Failure> {
+    ) -> Result<Option<Expiry>, StorageError> {
         let loaded = match self.games.get(due.id, due.version) {
             Some(loaded) => loaded,
             None => match self.store.game(due.id).await? {
@@ -479,7 +479,7 @@ impl Service {
         record: &GameRecord,
         game: &Game,
         now: DateTime<Utc>,
-    ) -> Result<Option<Expiry>, Failure> {
+    ) -> Result<Option<Expiry>, StorageError> {
         let side = game.turn();
         let teams = self.store.game_teams(record.id).await?;
         let Some((_, team)) = teams.iter().find(|(colour, _)| *colour == side) else {
@@ -534,7 +534,7 @@ impl Service {
 /// Whether a flag fall was worked out from what a flag fall waiting in
 /// `ends` changes, or what one committed since (`written`) has changed.
 fn stale(
-    worked_out: &Result<Option<Expiry>, Failure>,
+    worked_out: &Result<Option<Expiry>, StorageError>,
     ends: &[(usize, DueGame, Expiry)],
     written: &[Read],
 ) -> bool {
@@ -547,10 +547,13 @@ fn stale(
 
 /// The notices of one attended game (`None` if it needed nothing), with a
 /// failure logged.
-fn attended(game: DueGame, outcome: Result<Option<Vec<Reply>>, Failure>) -> Option<Vec<Reply>> {
+fn attended(
+    game: DueGame,
+    outcome: Result<Option<Vec<Reply>>, StorageError>,
+) -> Option<Vec<Reply>> {
     match outcome {
         Ok(notices) => notices,
-        Err(Failure::Storage(error)) => {
+        Err(error) => {
             tracing::error!(%error, game = game.id, "cannot attend a due game");
             None
         }

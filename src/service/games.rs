@@ -7,7 +7,7 @@ use shakmaty::{Color, EnPassantMode, fen::Fen, uci::UciMove};
 
 use super::cache::LoadedGame;
 use super::texts::{self, Names};
-use super::{Attempt, BoardView, Context, Failure, GameEvent, Reply, Service, choice};
+use super::{Attempt, BoardView, Context, GameEvent, Reply, Service, choice};
 use crate::core::command::{Command, DrawAction};
 use crate::core::conditional;
 use crate::core::game::{
@@ -274,7 +274,7 @@ impl Service {
         ctx: &Context,
         game_id: Option<i64>,
         ongoing_only: bool,
-    ) -> Result<Pick, Failure> {
+    ) -> Result<Pick, StorageError> {
         if let Some(id) = game_id {
             // A game of this server, or a team match game of its away side's.
             return match self.store.game(id).await? {
@@ -321,7 +321,7 @@ impl Service {
     }
 
     /// Rebuilds a stored game and keeps it for the next act.
-    fn loaded(&self, record: GameRecord) -> Result<Arc<LoadedGame>, Failure> {
+    fn loaded(&self, record: GameRecord) -> Result<Arc<LoadedGame>, StorageError> {
         let game = restore(&record)?;
         Ok(self.games.put(LoadedGame::new(record, game)))
     }
@@ -532,7 +532,7 @@ fn move_text(command: &Command) -> Option<&str> {
 }
 
 /// Rebuilds the core's game from its stored record.
-pub(super) fn restore(record: &GameRecord) -> Result<Game, Failure> {
+pub(super) fn restore(record: &GameRecord) -> Result<Game, StorageError> {
     let players = Players {
         white: record.white,
         black: record.black,

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
 use super::outbox::notices_on;
-use super::{Attachment, Attempt, Context, Failure, Prompt, Reply, Service};
+use super::{Attachment, Attempt, Context, Prompt, Reply, Service};
 use crate::competition::ladder::{Ladder, LadderError, LadderOutcome};
 use crate::core::clock::TimeControl;
 use crate::core::command::{LadderAction, UserRef};
@@ -346,7 +346,7 @@ impl Service {
     pub(super) async fn pending_ladder_match(
         &self,
         challenge_id: i64,
-    ) -> Result<Option<LadderMatchRow>, Failure> {
+    ) -> Result<Option<LadderMatchRow>, StorageError> {
         let found = self.store.ladder_match_of_challenge(challenge_id).await?;
         Ok(found.filter(|m| m.status == LadderMatchStatus::Pending))
     }
@@ -359,7 +359,7 @@ impl Service {
         status: LadderMatchStatus,
         active: &[PlayerId],
         at: DateTime<Utc>,
-    ) -> Result<Settlement, Failure> {
+    ) -> Result<Settlement, StorageError> {
         let name = |id| async move {
             let player = self.store.player(id).await?;
             Ok::<_, StorageError>(player.map(|p| p.display_name).unwrap_or_default())
@@ -405,7 +405,7 @@ impl Service {
         &self,
         record: &GameRecord,
         state: &Status,
-    ) -> Result<Option<Settlement>, Failure> {
+    ) -> Result<Option<Settlement>, StorageError> {
         let Status::Over {
             result,
             at: ended_at,
@@ -477,7 +477,7 @@ impl Service {
                 for matched in due {
                     match self.forfeit(&matched, now).await {
                         Ok(notices) => replies.extend(notices),
-                        Err(Failure::Storage(error)) => {
+                        Err(error) => {
                             tracing::error!(%error, ladder_match = matched.id, "cannot forfeit");
                         }
                     }
@@ -493,7 +493,7 @@ impl Service {
                 for rung in idle {
                     match self.retire_idle(rung, now).await {
                         Ok(notices) => replies.extend(notices),
-                        Err(Failure::Storage(error)) => {
+                        Err(error) => {
                             tracing::error!(%error, server = rung.server_id, "cannot apply inactivity");
                         }
                     }
@@ -509,7 +509,7 @@ impl Service {
         &self,
         matched: &LadderMatchRow,
         now: DateTime<Utc>,
-    ) -> Result<Vec<Reply>, Failure> {
+    ) -> Result<Vec<Reply>, StorageError> {
         let settlement = self
             .settle_ladder_match(
                 matched,
@@ -542,13 +542,17 @@ impl Service {
             Ok((_, replies)) => Ok(replies),
             // Accepted, declined or forfeited meanwhile: the next round looks again.
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 
     /// Applies the inactivity rule to one idle player, unless a ladder
     /// challenge of theirs is under way (then their activity is renewed).
-    async fn retire_idle(&self, rung: IdleRung, now: DateTime<Utc>) -> Result<Vec<Reply>, Failure> {
+    async fn retire_idle(
+        &self,
+        rung: IdleRung,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Reply>, StorageError> {
         let row = self.store.ladder(rung.server_id).await?;
         let (mut ladder, activity) = ranking_of(&row);
         if activity.get(&rung.player) != Some(&rung.active_at) {
@@ -604,7 +608,7 @@ impl Service {
         match self.store.commit(commit, now, move |_| replies).await {
             Ok((_, replies)) => Ok(replies),
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 }

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use super::{Attempt, Context, Failure, Reply, Service, TournamentEvent};
+use super::{Attempt, Context, Reply, Service, TournamentEvent};
 use crate::competition::team_match::{self, Score, SignUp};
 use crate::competition::tiebreak::halves;
 use crate::core::clock::TimeControl;
@@ -321,7 +321,10 @@ impl Service {
         let (Some((home_channel, home_pid)), Some((_, away_pid))) =
             (row.home.channel.clone(), row.away.channel.clone())
         else {
-            return Err(StorageError::Corrupt(format!("match {} has no channel", row.id)).into());
+            return Err(StorageError::Corrupt(format!(
+                "match {} has no channel",
+                row.id
+            )));
         };
         if row.created_by != ctx.player.id && !ctx.moderates(row.home.server_id, home_channel) {
             return self.match_refusal(ctx, "match-start-refused", &row);
@@ -501,7 +504,7 @@ impl Service {
         ctx: &Context,
         team_id: i64,
         now: DateTime<Utc>,
-    ) -> Result<Withdrawal, Failure> {
+    ) -> Result<Withdrawal, StorageError> {
         let mut all = Withdrawal::default();
         for row in self.store.matches_joined(team_id, ctx.player.id).await? {
             let entrants = self.store.match_entrants(row.id).await?;
@@ -524,7 +527,7 @@ impl Service {
         row: &MatchRow,
         entrants: &[MatchEntrant],
         now: DateTime<Utc>,
-    ) -> Result<Withdrawal, Failure> {
+    ) -> Result<Withdrawal, StorageError> {
         let player = ctx.player.id;
         let mut args = match_args(row);
         args.push(("player", Arg::from(ctx.player.display_name.as_str())));
@@ -685,7 +688,7 @@ impl Service {
         state: &Status,
         lang: Lang,
         lines: &mut Vec<String>,
-    ) -> Result<Option<MatchProgress>, Failure> {
+    ) -> Result<Option<MatchProgress>, StorageError> {
         // Most games are not a match's: they read nothing more on a move.
         if !record.team_match {
             return Ok(None);
@@ -729,7 +732,11 @@ impl Service {
     }
 
     /// The final result, in each side's channel and language.
-    async fn result_replies(&self, row: &MatchRow, score: Score) -> Result<Vec<Reply>, Failure> {
+    async fn result_replies(
+        &self,
+        row: &MatchRow,
+        score: Score,
+    ) -> Result<Vec<Reply>, StorageError> {
         let mut args = match_args(row);
         args.push(("home_points", Arg::from(halves(score.home_halves))));
         args.push(("away_points", Arg::from(halves(score.away_halves))));
@@ -770,7 +777,7 @@ impl Service {
         &self,
         ctx: &Context,
         record: &GameRecord,
-    ) -> Result<bool, Failure> {
+    ) -> Result<bool, StorageError> {
         if record.server_id == ctx.server.id {
             return Ok(true);
         }
@@ -784,7 +791,7 @@ impl Service {
         &self,
         record: &GameRecord,
         player: PlayerId,
-    ) -> Result<String, Failure> {
+    ) -> Result<String, StorageError> {
         let Some(row) = self.store.match_of_game(record.id).await? else {
             return Ok(record.channel.clone());
         };
@@ -798,7 +805,7 @@ impl Service {
         })
     }
 
-    async fn server_language(&self, server_id: i64) -> Result<Lang, Failure> {
+    async fn server_language(&self, server_id: i64) -> Result<Lang, StorageError> {
         Ok(self
             .store
             .server(server_id)

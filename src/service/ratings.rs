@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use super::{Attachment, Attempt, Context, Failure, Service};
+use super::{Attachment, Attempt, Context, Service};
 use crate::competition::glicko2::{self, Rating};
 use crate::core::command::UserRef;
 use crate::core::event::GameResult;
@@ -13,7 +13,7 @@ use crate::core::notation::Lang;
 use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::render::rating_chart::{ChartLabels, RatingSample, rating_chart_png};
-use crate::storage::{GameRecord, RatingRow, RatingUpdate, Status};
+use crate::storage::{GameRecord, RatingRow, RatingUpdate, Status, StorageError};
 
 /// How one player's rating moved with a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,7 +30,7 @@ impl Service {
         &self,
         record: &GameRecord,
         state: &Status,
-    ) -> Result<(Vec<RatingUpdate>, Vec<RatingChange>), Failure> {
+    ) -> Result<(Vec<RatingUpdate>, Vec<RatingChange>), StorageError> {
         let Status::Over {
             result,
             at: ended_at,

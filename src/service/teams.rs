@@ -9,14 +9,16 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Attempt, Context, Failure, Moderation, Prompt, Reply, Service};
+use super::{Attempt, Context, Moderation, Prompt, Reply, Service};
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
 use crate::core::command::{TeamAction, TeamChallenge};
 use crate::core::game::PlayerId;
 use crate::core::team::{MAX_MEMBERS, MAX_TEAMS_PER_SERVER, TeamName};
 use crate::i18n::Arg;
-use crate::storage::{Commit, Committed, NewChallenge, PlayerRow, TeamChange, TeamRow};
+use crate::storage::{
+    Commit, Committed, NewChallenge, PlayerRow, StorageError, TeamChange, TeamRow,
+};
 
 /// Teams a list shows at most (the rest are counted).
 const LISTED_TEAMS: usize = 50;
@@ -210,8 +212,8 @@ impl Service {
         &self,
         ctx: &Context,
         name: &TeamName,
-    ) -> Result<Option<TeamRow>, Failure> {
-        Ok(self.store.team_by_name(ctx.server.id, &name.key()).await?)
+    ) -> Result<Option<TeamRow>, StorageError> {
+        self.store.team_by_name(ctx.server.id, &name.key()).await
     }
 
     pub(super) fn no_such_team(&self, ctx: &Context, name: &TeamName) -> Reply {
@@ -226,7 +228,7 @@ impl Service {
 
     /// The players `ctx`'s player may act for in a challenge: themselves and
     /// the stand-ins of their teams on this server.
-    pub(super) async fn acting_for(&self, ctx: &Context) -> Result<Vec<PlayerId>, Failure> {
+    pub(super) async fn acting_for(&self, ctx: &Context) -> Result<Vec<PlayerId>, StorageError> {
         let teams = self.store.teams_of(ctx.server.id, ctx.player.id).await?;
         Ok(std::iter::once(ctx.player.id)
             .chain(teams.iter().map(|t| t.player))
@@ -258,7 +260,7 @@ impl Service {
                     return refuse("team-challenge-not-member", &args);
                 }
                 let Some(stand_in) = self.store.player(team.player).await? else {
-                    return Err(crate::storage::StorageError::NotFound("player").into());
+                    return Err(StorageError::NotFound("player"));
                 };
                 (stand_in, Some((team, members)))
             }
@@ -269,7 +271,7 @@ impl Service {
                     return Ok(vec![self.no_such_team(ctx, name)]);
                 };
                 let Some(stand_in) = self.store.player(team.player).await? else {
-                    return Err(crate::storage::StorageError::NotFound("player").into());
+                    return Err(StorageError::NotFound("player"));
                 };
                 let members = self.store.team_members(team.id).await?;
                 (stand_in, Some((team, members)))

@@ -11,7 +11,7 @@ use chrono::{DateTime, Duration, Utc};
 
 use super::games::{Saved, game_update};
 use super::tournament_flow::{Announcements, Snapshot, outcome, score_of};
-use super::{Attachment, Attempt, Context, Failure, Reply, Service};
+use super::{Attachment, Attempt, Context, Reply, Service};
 use crate::competition::tiebreak::{TieBreak, halves, value_text};
 use crate::competition::tournament::{self, Outcome};
 use crate::core::clock::TimeControl;
@@ -22,7 +22,8 @@ use crate::core::notation::Lang;
 use crate::i18n::Arg;
 use crate::render::table::{Caption, table_png};
 use crate::storage::{
-    Commit, GameUpdate, NewTournament, TournamentChange, TournamentRow, TournamentState,
+    Commit, GameUpdate, NewTournament, StorageError, TournamentChange, TournamentRow,
+    TournamentState,
 };
 
 /// A crosstable as text, its PNG, and the winner's name.
@@ -476,7 +477,7 @@ impl Service {
         snapshot: &Snapshot,
         lang: Lang,
         now: DateTime<Utc>,
-    ) -> Result<Crosstable, Failure> {
+    ) -> Result<Crosstable, StorageError> {
         let n = snapshot.entrants.len();
         let pairings = snapshot.pure_pairings()?;
         let order = &snapshot.row.tie_breaks;
@@ -590,7 +591,7 @@ impl Service {
         ctx: &Context,
         id: Option<i64>,
         wanted: Wanted,
-    ) -> Result<Result<TournamentRow, Vec<Reply>>, Failure> {
+    ) -> Result<Result<TournamentRow, Vec<Reply>>, StorageError> {
         let found = match id {
             Some(id) => self
                 .store

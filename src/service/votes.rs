@@ -16,14 +16,14 @@ use super::cache::LoadedGame;
 use super::game_end::GameEnd;
 use super::games::{Saved, addressee, board_view, game_update, restore};
 use super::texts::{self, Names, is_stand_in};
-use super::{Attempt, Context, Failure, GameEvent, Prompt, Reply, Service};
+use super::{Attempt, Context, GameEvent, Prompt, Reply, Service};
 use crate::core::command::VoteChoice;
 use crate::core::conditional;
 use crate::core::game::{Game, GameError, PlayerId};
 use crate::core::notation::{self, Lang, Reader, Style};
 use crate::core::vote::{self, Ballot, Choice};
 use crate::i18n::Arg;
-use crate::storage::{Commit, GameRecord, GameUpdate, NewVote, TeamRow, VoteRow};
+use crate::storage::{Commit, GameRecord, GameUpdate, NewVote, StorageError, TeamRow, VoteRow};
 
 /// A team's move decided by its votes, not committed yet.
 pub(super) struct Decided {
@@ -283,7 +283,7 @@ impl Service {
         server_lang: Lang,
         at: DateTime<Utc>,
         now: DateTime<Utc>,
-    ) -> Result<Option<Decided>, Failure> {
+    ) -> Result<Option<Decided>, StorageError> {
         let tally = vote::tally(game.position(), ballots);
         let offer = game.pending_offer() == Some(!side);
         let Some(decision) = tally.decision(offer) else {
@@ -371,7 +371,7 @@ impl Service {
         record: &GameRecord,
         game: &Game,
         team: &TeamRow,
-    ) -> Result<Vec<Ballot>, Failure> {
+    ) -> Result<Vec<Ballot>, StorageError> {
         let ply = game.moves().len() as u32 + 1;
         let votes = self.store.votes(record.id, ply, team.id).await?;
         Ok(votes.iter().map(ballot).collect())
