@@ -142,7 +142,7 @@ impl Service {
 
         let names = Names::new(&record.white_player, &record.black_player);
         let update = GameUpdate {
-            conditionals: lines.clone(),
+            conditionals: lines,
             truncate_to: truncate_to.map(|(moves, notes)| (moves as u32, notes as u32)),
             ..game_update(record, &game, saved, self.next_reminder(&game, now))
         };
@@ -176,12 +176,9 @@ impl Service {
         let end = self
             .game_end(record, &update.state, public_lang, now)
             .await?;
-        let mut next = record.clone();
-        next.version += 1;
-        next.state = update.state;
-        next.pending_offer = update.pending_offer;
-        next.clock = update.clock;
-        next.conditionals = lines;
+        // Once committed, the next act on this game starts from here without a reload.
+        let next = LoadedGame::saved(record, &update, game);
+        let game = &next.game;
         let (mut commit, notices) = match leave_commit {
             None => (
                 Commit {
@@ -199,13 +196,13 @@ impl Service {
         };
         let answer = end.apply(&mut commit, &mut reply);
         // A player who asked for direct messages gets their turn there too.
-        let direct = self.direct_turn_notice(&reply, &game, record, actor_side);
+        let direct = self.direct_turn_notice(&reply, game, record, actor_side);
         let mut replies = vec![reply];
         replies.extend(confirmation);
         if let Some((_, side)) = storing {
             let key = "if-stored";
-            let stored =
-                self.lines_text(ctx.lang, key, record.id, &game, next.conditionals.of(side));
+            let lines = next.record.conditionals.of(side);
+            let stored = self.lines_text(ctx.lang, key, record.id, game, lines);
             replies.push(self.secret(ctx, stored));
         }
         replies.extend(away_notice);
@@ -216,8 +213,7 @@ impl Service {
                 answer(committed, replies)
             })
             .await?;
-        // Committed: the next act on this game starts from here without a reload.
-        self.games.put(LoadedGame::new(next, game));
+        self.games.put(next);
         self.deadline_changed.notify_one();
         Ok(replies)
     }

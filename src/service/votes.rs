@@ -347,21 +347,15 @@ impl Service {
             ..Reply::default()
         };
         let update = GameUpdate {
-            conditionals: lines.clone(),
+            conditionals: lines,
             ..game_update(record, &game, saved, self.next_reminder(&game, now))
         };
         let end = self.game_end(record, &update.state, lang, now).await?;
-        let mut next = record.clone();
-        next.version += 1;
-        next.state = update.state;
-        next.pending_offer = update.pending_offer;
-        next.clock = update.clock;
-        next.conditionals = lines;
         Ok(Some(Decided {
+            next: LoadedGame::saved(record, &update, game),
             update,
             reply,
             end,
-            next: LoadedGame::new(next, game),
         }))
     }
 
