@@ -444,3 +444,41 @@ async fn flags_falling_together_end_every_game_once_in_order() {
     assert!(replies[1].text.contains("bob 1741 → 1494"), "{replies:?}");
     assert!(!replies.iter().any(|r| r.ephemeral), "{replies:?}");
 }
+
+/// A conditional line stored right after a move keeps the reminder that
+/// move set: the game kept between acts must not hand back an older one.
+#[tokio::test]
+async fn a_line_stored_after_a_move_keeps_the_moves_reminder() {
+    let service = Service::new(
+        SqliteStore::open_in_memory().unwrap(),
+        ServiceConfig::default(),
+    );
+    started_game(&service, start(), "alice", "bob", "1d").await;
+    let moved = start() + Duration::hours(1);
+    act(&service, moved, "alice", "/move Nf3").await;
+    let after_move = stored_reminder(&service).await;
+    assert!(after_move.is_some());
+    let line = Request {
+        platform: Platform::Console,
+        server: "club".into(),
+        channel: "room-alice".into(),
+        user: User {
+            id: "alice".into(),
+            name: "alice".into(),
+            locale: None,
+            moderation: Moderation::None,
+        },
+        key: None,
+        input: Input::Text("/if Nc6 Bb5".into()),
+        board_images: BoardImages::Omitted,
+    };
+    let replies = service.handle(line, moved).await;
+    assert!(replies[0].text.contains("Bb5"), "{replies:?}");
+    assert_eq!(stored_reminder(&service).await, after_move);
+}
+
+/// The next reminder the store holds for game 1.
+async fn stored_reminder(service: &Service) -> Option<DateTime<Utc>> {
+    let record = service.store().game(1).await.unwrap().expect("game 1");
+    record.remind_at
+}

@@ -42,6 +42,8 @@ impl LoadedGame {
             state: update.state,
             pending_offer: update.pending_offer,
             clock: update.clock,
+            // An act that saves the game again from here (`/if`) keeps this one.
+            remind_at: update.remind_at,
             conditionals: update.conditionals.clone(),
             ..record.clone()
         };
