@@ -65,8 +65,8 @@ pub async fn run<N, T>(
     }
     let mut last_beat = time.now();
     loop {
-        // The replies are in the outbox already: no image is drawn for them here.
-        service.run_due(time.now(), BoardImages::Omitted).await;
+        // What it tells waits in the outbox, delivered (boards drawn) below.
+        service.run_due(time.now()).await;
         service
             .deliver_notices(&notifier, time.now(), BoardImages::Drawn)
             .await;

@@ -427,9 +427,18 @@ async fn flags_falling_together_end_every_game_once_in_order() {
     for (white, black) in [("alice", "bob"), ("bob", "carol"), ("dave", "erin")] {
         started_game(&service, start(), white, black, "1d").await;
     }
-    let replies = service
-        .run_due(start() + Duration::days(2), BoardImages::Omitted)
+    let flags = start() + Duration::days(2);
+    service.run_due(flags).await;
+    // What they tell waits in the outbox, in the order the games ended.
+    let seen = Collected::default();
+    let notifier = Collector {
+        seen: seen.clone(),
+        time: TokioTime::starting_at(flags),
+    };
+    service
+        .deliver_notices(&notifier, flags, BoardImages::Omitted)
         .await;
+    let replies: Vec<Reply> = seen.0.lock().unwrap().drain(..).map(|(_, r)| r).collect();
     let endings: Vec<_> = replies
         .iter()
         .flat_map(|r| &r.events)

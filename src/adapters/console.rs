@@ -241,7 +241,7 @@ pub async fn run(
             if session.simulated_now.is_some() {
                 // What the scheduler did waits in the outbox, as on a chat:
                 // printed as the console's worker delivers it.
-                service.run_due(session.now(), BoardImages::Omitted).await;
+                service.run_due(session.now()).await;
                 service.review_finished_games(session.now()).await;
                 let outbox = Printed::default();
                 service

@@ -23,7 +23,7 @@ use super::games::{Saved, game_update};
 use super::outbox::notices_on;
 use super::texts::{self, Names};
 use super::votes::Decided;
-use super::{BoardImages, GameEvent, Reply, Service};
+use super::{GameEvent, Reply, Service};
 use crate::core::clock::Alarms;
 use crate::core::game::{Act, Actor, Game, GameError, PlayerId};
 use crate::storage::{Commit, Committed, DueGame, GameRecord, GameUpdate, StorageError, WakeUp};
@@ -51,22 +51,24 @@ impl Service {
             .min())
     }
 
-    /// Ends every game whose flag has fallen at `now`, sends the reminders
-    /// that are due, and returns the notices, with board images if their
-    /// readers see them. Games a player saved meanwhile are left alone.
-    pub async fn run_due(&self, now: DateTime<Utc>, board_images: BoardImages) -> Vec<Reply> {
+    /// Ends every game whose flag has fallen at `now`, the leaves and
+    /// ladder challenges that ran out, starts the tournaments due, reminds
+    /// the players whose reminder came, and returns how many notices that
+    /// queued. They wait in the outbox, written in the same commits, for
+    /// [`Service::deliver_notices`] (which draws their boards). Games a
+    /// player saved meanwhile are left alone.
+    pub async fn run_due(&self, now: DateTime<Utc>) -> usize {
         // Leaves first: a clock that restarted may be the next to run out.
-        let mut replies = self.end_due_leaves(now).await;
+        let mut queued = self.end_due_leaves(now).await.len();
         // Boxed as `Send` here, where that is proven: left to callers generic
         // over their notifier, the compiler fails to see it (a rustc
         // limitation with lifetimes inside nested async types).
         let due: Pin<Box<dyn Future<Output = Vec<Reply>> + Send + '_>> =
             Box::pin(self.attend_due_games(now));
-        replies.extend(due.await);
-        replies.extend(self.attend_ladders(now).await);
-        replies.extend(self.start_due_tournaments(now).await);
-        self.draw_boards(&mut replies, board_images);
-        replies
+        queued += due.await.len();
+        queued += self.attend_ladders(now).await.len();
+        queued += self.start_due_tournaments(now).await.len();
+        queued
     }
 
     /// Reminds the player to move once, and moves the game's next reminder on.

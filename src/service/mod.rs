@@ -14,8 +14,9 @@
 //! are answered afresh each time: repeating them changes nothing.
 //!
 //! What happens without a user (flag falls, reminders, tournament rounds)
-//! comes from [`Service::run_due`], whose notices the scheduler hands to a
-//! [`Notifier`]: the interface the chat adapters implement, defined here
+//! comes from [`Service::run_due`], which queues its notices in the outbox;
+//! [`Service::deliver_notices`] hands them to a [`Notifier`]: the
+//! interface the chat adapters implement, defined here
 //! with [`TimeSource`], so adapters and the scheduler depend on the service
 //! and not on each other.
 
