@@ -73,9 +73,7 @@ impl Service {
         );
         // Nor where a team plays: its members vote on moves, not on takebacks.
         let applied = if takes_back
-            && (record.rated
-                || super::votes::has_team(record)
-                || self.store.in_competition(record.id).await?)
+            && (record.rated || super::votes::has_team(record) || record.is_in_competition())
         {
             Err(GameError::TakebackNotAllowed)
         } else {

@@ -414,7 +414,8 @@ impl Service {
         else {
             return Ok(None);
         };
-        if record.state != Status::Ongoing {
+        // Most games are no ladder challenge's: they read nothing more.
+        if !record.ladder_match || record.state != Status::Ongoing {
             return Ok(None);
         }
         let Some(matched) = self.store.ladder_match_of_game(record.id).await? else {

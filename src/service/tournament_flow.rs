@@ -493,7 +493,8 @@ impl Service {
         lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<Option<(Vec<TournamentChange>, Announcements)>, StorageError> {
-        if !matches!(state, Status::Over { .. }) {
+        // Most games are no tournament's: they read nothing more.
+        if !record.tournament_game || !matches!(state, Status::Over { .. }) {
             return Ok(None);
         }
         let Some(id) = self.store.tournament_of_game(record.id).await? else {
