@@ -10,6 +10,7 @@ use super::texts::{self, Names};
 use super::{Attempt, BoardView, Context, GameEvent, Reply, Service, choice};
 use crate::core::command::{Command, DrawAction};
 use crate::core::conditional;
+use crate::core::event::Event;
 use crate::core::game::{
     Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, Players, Status, StoredMove,
     TakebackAction,
@@ -56,54 +57,17 @@ impl Service {
         };
         let record = &loaded.record;
         let mut game = loaded.game.clone();
-        let saved = Saved::all_of(&game);
         let actor_side = game.players().side_of(ctx.player.id);
-        // Aborting a started game takes a moderator of the game's own channel
-        // or server, wherever the command came from; the core checks the rest.
-        let actor = match act {
-            GameAct::Abort if ctx.moderates(record.server_id, record.channel_id) => {
-                Actor::Moderator(ctx.player.id)
-            }
-            _ => Actor::Player(ctx.player.id),
-        };
-        // Correspondence fair play: no takeback where the result counts.
-        let takes_back = matches!(
-            act,
-            GameAct::Takeback(TakebackAction::Request | TakebackAction::Accept)
-        );
-        // Nor where a team plays: its members vote on moves, not on takebacks.
-        let applied = if takes_back
-            && (record.rated || super::votes::has_team(record) || record.is_in_competition())
-        {
-            Err(GameError::TakebackNotAllowed)
-        } else {
-            game.apply(&actor, act, now)
-        };
-        let mut events = match applied {
+        let mut events = match self.try_game_act(ctx, command, record, &mut game, act, now) {
             Ok(events) => events,
-            Err(error) => {
-                let input = move_text(command).unwrap_or_default();
-                let text =
-                    texts::game_refusal(&self.i18n, ctx.lang, &error, game.position(), input);
-                let mut reply = self.private(ctx, text);
-                // Nothing was played: the player picks the reading they meant.
-                if let GameError::Move(MoveInputError::Ambiguous { candidates }) = &error {
-                    let style = Style::for_lang(ctx.lang);
-                    reply.prompt =
-                        choice::prompt(record.id, command, game.position(), candidates, style);
-                }
-                return Ok(vec![reply]);
-            }
+            Err(refusal) => return Ok(refusal),
         };
         // A takeback shortened the score: the store keeps what is left of
         // it and appends the takeback's note.
-        let taken_back = events
-            .iter()
-            .any(|e| matches!(e, crate::core::event::Event::TakenBack { .. }));
-        let truncate_to = taken_back.then(|| (game.moves().len(), game.notes().len() - 1));
+        let truncate_to = taken_back_to(&game, &events);
         let saved = match truncate_to {
             Some((moves, notes)) => Saved { moves, notes },
-            None => saved,
+            None => Saved::all_of(&loaded.game),
         };
 
         // A move is answered at once from the lines the player it leaves to
@@ -120,38 +84,17 @@ impl Service {
         let away_notice = self.conditional_notice(ctx, record, &game, actor_side, &answered);
         events.extend(answered);
 
-        // Leave: a move ends the mover's leave; a player on leave gets the
-        // move with their clock stopped.
         let moved = game.moves().len() > saved.moves;
-        let mut leave_commit = None;
-        if moved && maybe_on_leave {
-            let next_player = game.players().get(game.turn());
-            let leaves = self
-                .store
-                .running_leaves(ctx.server.id, [ctx.player.id, next_player])
-                .await?;
-            if let Some(leave) = leaves.iter().find(|l| l.player == ctx.player.id) {
-                leave_commit = Some(self.ending(leave, now, None, Some(record.id)).await?);
-            }
-            if !game.is_over() && leaves.iter().any(|l| l.player == next_player) {
-                game.pause_clock(now);
-            }
-        }
+        let leave_commit = match moved && maybe_on_leave {
+            true => self.leave_after_move(ctx, record, &mut game, now).await?,
+            false => None,
+        };
 
         let names = Names::new(&record.white_player, &record.black_player);
         let update = GameUpdate {
             conditionals: lines,
             truncate_to: truncate_to.map(|(moves, notes)| (moves as u32, notes as u32)),
             ..game_update(record, &game, saved, self.next_reminder(&game, now))
-        };
-        // The channel's message goes first to the opponent: in their language
-        // when they chose one. The actor then gets the same lines in theirs,
-        // so each reads the move in their own notation.
-        // Once the game is over the message is for both: the server's language.
-        let public_lang = if game.is_over() {
-            ctx.server.language
-        } else {
-            opponent_lang(ctx, record, actor_side)
         };
         let claimed = claimed_move(loaded.game.position(), &game.notes()[saved.notes..]);
         let told = Told {
@@ -162,14 +105,12 @@ impl Service {
             actor_side,
             claimed: claimed.as_deref(),
         };
-        let mut reply = self.game_reply(ctx, public_lang, &told);
+        let (public_lang, mut reply, confirmation) = self.tell_act(ctx, record, &told);
         if line.is_some() {
             // Lines may be written to the bot directly; the move they
             // begin with is told where the game is played.
             reply.channel = record.channel.clone();
         }
-        let confirmation = (public_lang != ctx.lang)
-            .then(|| self.private(ctx, self.describe(ctx, ctx.lang, &told).join("\n")));
         // Ratings, ladder and tournament move in the commit that ends the game.
         let end = self
             .game_end(record, &update.state, public_lang, now)
@@ -177,21 +118,7 @@ impl Service {
         // Once committed, the next act on this game starts from here without a reload.
         let next = LoadedGame::saved(record, &update, game);
         let game = &next.game;
-        let (mut commit, notices) = match leave_commit {
-            None => (
-                Commit {
-                    act_key: ctx.act_key.clone(),
-                    game_updates: vec![update],
-                    ..Commit::default()
-                },
-                Vec::new(),
-            ),
-            Some((mut ending, notices)) => {
-                ending.act_key = ctx.act_key.clone();
-                ending.game_updates.push(update);
-                (ending, notices)
-            }
-        };
+        let (mut commit, notices) = act_commit(ctx, update, leave_commit);
         let answer = end.apply(&mut commit, &mut reply);
         // A player who asked for direct messages gets their turn there too.
         let direct = self.direct_turn_notice(&reply, game, record, actor_side);
@@ -214,6 +141,100 @@ impl Service {
         self.games.put(next);
         self.deadline_changed.notify_one();
         Ok(replies)
+    }
+
+    /// Lets the core carry out `act` on `game` for the actor: its events,
+    /// or the answer saying why not (then `game` is unchanged).
+    fn try_game_act(
+        &self,
+        ctx: &Context,
+        command: &Command,
+        record: &GameRecord,
+        game: &mut Game,
+        act: GameAct,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, Vec<Reply>> {
+        // Aborting a started game takes a moderator of the game's own channel
+        // or server, wherever the command came from; the core checks the rest.
+        let actor = match act {
+            GameAct::Abort if ctx.moderates(record.server_id, record.channel_id) => {
+                Actor::Moderator(ctx.player.id)
+            }
+            _ => Actor::Player(ctx.player.id),
+        };
+        // Correspondence fair play: no takeback where the result counts.
+        let takes_back = matches!(
+            act,
+            GameAct::Takeback(TakebackAction::Request | TakebackAction::Accept)
+        );
+        // Nor where a team plays: its members vote on moves, not on takebacks.
+        let applied = if takes_back
+            && (record.rated || super::votes::has_team(record) || record.is_in_competition())
+        {
+            Err(GameError::TakebackNotAllowed)
+        } else {
+            game.apply(&actor, act, now)
+        };
+        applied.map_err(|error| {
+            let input = move_text(command).unwrap_or_default();
+            let text = texts::game_refusal(&self.i18n, ctx.lang, &error, game.position(), input);
+            let mut reply = self.private(ctx, text);
+            // Nothing was played: the player picks the reading they meant.
+            if let GameError::Move(MoveInputError::Ambiguous { candidates }) = &error {
+                let style = Style::for_lang(ctx.lang);
+                reply.prompt =
+                    choice::prompt(record.id, command, game.position(), candidates, style);
+            }
+            vec![reply]
+        })
+    }
+
+    /// After a move: the mover's leave ends (its ending's commit and
+    /// notices, for the act to join), and a player on leave gets the move
+    /// with their clock stopped.
+    async fn leave_after_move(
+        &self,
+        ctx: &Context,
+        record: &GameRecord,
+        game: &mut Game,
+        now: DateTime<Utc>,
+    ) -> Result<Option<(Commit, Vec<Reply>)>, StorageError> {
+        let next_player = game.players().get(game.turn());
+        let leaves = self
+            .store
+            .running_leaves(ctx.server.id, [ctx.player.id, next_player])
+            .await?;
+        let mut leave_commit = None;
+        if let Some(leave) = leaves.iter().find(|l| l.player == ctx.player.id) {
+            leave_commit = Some(self.ending(leave, now, None, Some(record.id)).await?);
+        }
+        if !game.is_over() && leaves.iter().any(|l| l.player == next_player) {
+            game.pause_clock(now);
+        }
+        Ok(leave_commit)
+    }
+
+    /// An accepted act told: the language of the channel's message, the
+    /// message, and the actor's copy in their own language if it differs.
+    /// The channel's message goes first to the opponent: in their language
+    /// when they chose one. The actor then gets the same lines in theirs,
+    /// so each reads the move in their own notation. Once the game is over
+    /// the message is for both: the server's language.
+    fn tell_act(
+        &self,
+        ctx: &Context,
+        record: &GameRecord,
+        told: &Told<'_>,
+    ) -> (Lang, Reply, Option<Reply>) {
+        let public_lang = if told.game.is_over() {
+            ctx.server.language
+        } else {
+            opponent_lang(ctx, record, told.actor_side)
+        };
+        let reply = self.game_reply(ctx, public_lang, told);
+        let confirmation = (public_lang != ctx.lang)
+            .then(|| self.private(ctx, self.describe(ctx, ctx.lang, told).join("\n")));
+        (public_lang, reply, confirmation)
     }
 
     /// The core act a command asks for, with the game it names; `None` for
@@ -360,7 +381,7 @@ impl Service {
         let moved = told
             .events
             .iter()
-            .any(|e| matches!(e, crate::core::event::Event::MovePlayed { .. }));
+            .any(|e| matches!(e, Event::MovePlayed { .. }));
         if let Some(opening) = game.opening_reached().filter(|_| moved) {
             lines.push(self.i18n.text(
                 lang,
@@ -476,10 +497,41 @@ struct Told<'a> {
     game: &'a Game,
     id: i64,
     names: &'a Names,
-    events: &'a [crate::core::event::Event],
+    events: &'a [Event],
     actor_side: Option<Color>,
     /// The move written with an upheld claim (English SAN); it is not played.
     claimed: Option<&'a str>,
+}
+
+/// The moves and notes a takeback in `events` keeps of the stored score
+/// (its own note is appended), if there was one.
+fn taken_back_to(game: &Game, events: &[Event]) -> Option<(usize, usize)> {
+    let taken_back = events.iter().any(|e| matches!(e, Event::TakenBack { .. }));
+    taken_back.then(|| (game.moves().len(), game.notes().len() - 1))
+}
+
+/// An act's commit: the game's save, joined to the commit that ends the
+/// mover's leave when the move ended it (with that ending's notices).
+fn act_commit(
+    ctx: &Context,
+    update: GameUpdate,
+    leave_commit: Option<(Commit, Vec<Reply>)>,
+) -> (Commit, Vec<Reply>) {
+    match leave_commit {
+        None => (
+            Commit {
+                act_key: ctx.act_key.clone(),
+                game_updates: vec![update],
+                ..Commit::default()
+            },
+            Vec::new(),
+        ),
+        Some((mut ending, notices)) => {
+            ending.act_key = ctx.act_key.clone();
+            ending.game_updates.push(update);
+            (ending, notices)
+        }
+    }
 }
 
 /// The language of the actor's opponent, who reads the channel's message:
