@@ -9,7 +9,7 @@ use super::cache::LoadedGame;
 use super::texts::{self, Names};
 use super::{Attempt, BoardView, Context, GameEvent, Reply, Service, choice};
 use crate::core::command::{Command, DrawAction};
-use crate::core::conditional;
+use crate::core::conditional::{self, Conditionals};
 use crate::core::event::Event;
 use crate::core::game::{
     Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, Players, Status, StoredMove,
@@ -70,19 +70,12 @@ impl Service {
             None => Saved::all_of(&loaded.game),
         };
 
-        // A move is answered at once from the lines the player it leaves to
-        // move stored, in this same commit; an offer, a claim or the end
-        // clears every line.
-        let mut lines = record.conditionals.clone();
         let storing = line.zip(actor_side).filter(|_| !game.is_over());
-        if let Some((words, side)) = storing
-            && let Err(refusal) = self.add_line(ctx, &game, &mut lines, side, words)
-        {
-            return Ok(vec![self.secret(ctx, refusal)]);
-        }
-        let answered = conditional::after_act(&mut game, &mut lines, &events, now);
-        let away_notice = self.conditional_notice(ctx, record, &game, actor_side, &answered);
-        events.extend(answered);
+        let (lines, away_notice) =
+            match self.follow_lines(ctx, record, &mut game, &mut events, storing, now) {
+                Ok(followed) => followed,
+                Err(refusal) => return Ok(refusal),
+            };
 
         let moved = game.moves().len() > saved.moves;
         let leave_commit = match moved && maybe_on_leave {
@@ -187,6 +180,33 @@ impl Service {
             }
             vec![reply]
         })
+    }
+
+    /// The game's conditional lines after the act: the actor's new line
+    /// stored first (`storing`: its moves and the actor's side; the act is
+    /// refused if they cannot be), then a move answered at once from the
+    /// lines the player it leaves to move stored, in this same commit (an
+    /// offer, a claim or the end clears every line). Returns the lines and
+    /// the notice for the player whose line answered.
+    fn follow_lines(
+        &self,
+        ctx: &Context,
+        record: &GameRecord,
+        game: &mut Game,
+        events: &mut Vec<Event>,
+        storing: Option<(&[String], Color)>,
+        now: DateTime<Utc>,
+    ) -> Result<(Conditionals, Option<Reply>), Vec<Reply>> {
+        let mut lines = record.conditionals.clone();
+        if let Some((words, side)) = storing {
+            self.add_line(ctx, game, &mut lines, side, words)
+                .map_err(|refusal| vec![self.secret(ctx, refusal)])?;
+        }
+        let answered = conditional::after_act(game, &mut lines, events, now);
+        let actor_side = game.players().side_of(ctx.player.id);
+        let away_notice = self.conditional_notice(ctx, record, game, actor_side, &answered);
+        events.extend(answered);
+        Ok((lines, away_notice))
     }
 
     /// After a move: the mover's leave ends (its ending's commit and
