@@ -23,7 +23,7 @@ use crate::render::table::{Caption, table_png};
 use crate::storage::{
     ChallengeClosing, ChallengeStatus, ColorChoice, Commit, Committed, GameRecord, IdleRung,
     LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow, LadderWrite, NewChallenge,
-    NewLadderMatch, Status, StorageError,
+    NewLadderMatch, PlayerRow, Status, StorageError,
 };
 
 /// Ladder deadlines handled per store query.
@@ -260,52 +260,10 @@ impl Service {
             };
             return Ok(vec![self.ladder_refusal(ctx, error, other)]);
         }
-        let unsettled = self.store.unsettled_ladder_matches(ctx.server.id).await?;
-        let busy = [me, defender.id].into_iter().find(|player| {
-            unsettled
-                .iter()
-                .any(|m| m.challenger == *player || m.defender == *player)
-        });
-        if let Some(busy) = busy {
-            let name = if busy == me {
-                &ctx.player.display_name
-            } else {
-                &defender.display_name
-            };
-            let text = self.text(ctx, "ladder-busy", &[("player", Arg::from(name.as_str()))]);
-            return Ok(vec![self.private(ctx, text)]);
+        if let Some(refusal) = self.busy_in_ladder(ctx, &defender).await? {
+            return Ok(vec![refusal]);
         }
-        // Checked at start-up; a bad one falls back to the server's default.
-        let time_control = settings
-            .time_control
-            .parse::<TimeControl>()
-            .map(|control| control.to_string())
-            .unwrap_or_else(|_| ctx.server.time_control.clone());
-        let accept_by = settings.accept_by(now);
-        let commit = Commit {
-            act_key: ctx.act_key.clone(),
-            new_challenge: Some(NewChallenge {
-                server_id: ctx.server.id,
-                channel_id: ctx.channel.id,
-                challenger: me,
-                challenged: Some(defender.id),
-                color: ColorChoice::Random,
-                time_control,
-                rated: settings.rated,
-                variant: Variant::Standard,
-                start_fen: None,
-                expires_at: accept_by,
-                start_moves: None,
-                votes_changeable: None,
-            }),
-            new_ladder_match: Some(NewLadderMatch {
-                server_id: ctx.server.id,
-                challenger: me,
-                defender: defender.id,
-                accept_by,
-            }),
-            ..Commit::default()
-        };
+        let commit = self.ladder_challenge_commit(ctx, defender.id, now);
         let (i18n, lang) = (self.i18n.clone(), ctx.lang);
         let channel = ctx.channel_platform_id.clone();
         let challenger = ctx.player.display_name.clone();
@@ -340,6 +298,74 @@ impl Service {
             .await?;
         self.deadline_changed.notify_one();
         Ok(replies)
+    }
+
+    /// The refusal of a ladder challenge when the challenger or `defender`
+    /// is in one that is not settled yet, if one is.
+    async fn busy_in_ladder(
+        &self,
+        ctx: &Context,
+        defender: &PlayerRow,
+    ) -> Result<Option<Reply>, StorageError> {
+        let me = ctx.player.id;
+        let unsettled = self.store.unsettled_ladder_matches(ctx.server.id).await?;
+        let busy = [me, defender.id].into_iter().find(|player| {
+            unsettled
+                .iter()
+                .any(|m| m.challenger == *player || m.defender == *player)
+        });
+        Ok(busy.map(|busy| {
+            let name = if busy == me {
+                &ctx.player.display_name
+            } else {
+                &defender.display_name
+            };
+            let text = self.text(ctx, "ladder-busy", &[("player", Arg::from(name.as_str()))]);
+            self.private(ctx, text)
+        }))
+    }
+
+    /// A ladder challenge to `defender` written: the challenge itself, by
+    /// the ladder's settings, and the ladder match it opens.
+    fn ladder_challenge_commit(
+        &self,
+        ctx: &Context,
+        defender: PlayerId,
+        now: DateTime<Utc>,
+    ) -> Commit {
+        let settings = &self.config.ladder;
+        // Checked at start-up; a bad one falls back to the server's default.
+        let time_control = settings
+            .time_control
+            .parse::<TimeControl>()
+            .map(|control| control.to_string())
+            .unwrap_or_else(|_| ctx.server.time_control.clone());
+        let accept_by = settings.accept_by(now);
+        let me = ctx.player.id;
+        Commit {
+            act_key: ctx.act_key.clone(),
+            new_challenge: Some(NewChallenge {
+                server_id: ctx.server.id,
+                channel_id: ctx.channel.id,
+                challenger: me,
+                challenged: Some(defender),
+                color: ColorChoice::Random,
+                time_control,
+                rated: settings.rated,
+                variant: Variant::Standard,
+                start_fen: None,
+                expires_at: accept_by,
+                start_moves: None,
+                votes_changeable: None,
+            }),
+            new_ladder_match: Some(NewLadderMatch {
+                server_id: ctx.server.id,
+                challenger: me,
+                defender,
+                accept_by,
+            }),
+            ..Commit::default()
+        }
     }
 
     /// The ladder challenge behind challenge `challenge_id`, while it waits.
