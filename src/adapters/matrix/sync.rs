@@ -183,49 +183,8 @@ async fn handle_event(
     room: &Room,
     incoming: Incoming,
 ) {
-    let (event_id, sender, input) = match incoming {
-        Incoming::Text {
-            event_id,
-            sender,
-            body,
-            html,
-        } => {
-            let Some(text) = command_in(&body, html.as_deref(), &settings.prefix) else {
-                return;
-            };
-            (event_id, sender, Input::Text(text))
-        }
-        Incoming::Edit {
-            event_id,
-            sender,
-            original,
-            body,
-            html,
-        } => {
-            let Some(text) = command_in(&body, html.as_deref(), &settings.prefix) else {
-                return;
-            };
-            let original = format!("matrix:{original}");
-            (event_id, sender, Input::Edit { original, text })
-        }
-        Incoming::Reaction {
-            event_id,
-            sender,
-            target,
-            key,
-        } => {
-            if !is_accept_reaction(&key) {
-                return;
-            }
-            let Some(offer) = offer_of(client, &target).await else {
-                return;
-            };
-            (event_id, sender, Input::Command(offer.accept()))
-        }
-        Incoming::Unreadable { event_id, sender } => {
-            tracing::warn!(%event_id, %sender, room = %room.room_id(), "cannot decrypt an event");
-            return;
-        }
+    let Some((event_id, sender, input)) = input_of(client, settings, room, incoming).await else {
+        return;
     };
     if sender == settings.own_user.as_str() {
         return;
@@ -284,6 +243,55 @@ async fn handle_event(
     {
         // Else the outbox worker sends them again, under the same transaction ids.
         service.answered(&key);
+    }
+}
+
+/// What an event asks the service, with its id and sender: a command's
+/// text, an edit of one, or the accept of an offer reacted to; `None` for
+/// an event that asks nothing (no prefix, another reaction, unreadable).
+async fn input_of(
+    client: &Client,
+    settings: &MatrixSettings,
+    room: &Room,
+    incoming: Incoming,
+) -> Option<(String, String, Input)> {
+    match incoming {
+        Incoming::Text {
+            event_id,
+            sender,
+            body,
+            html,
+        } => {
+            let text = command_in(&body, html.as_deref(), &settings.prefix)?;
+            Some((event_id, sender, Input::Text(text)))
+        }
+        Incoming::Edit {
+            event_id,
+            sender,
+            original,
+            body,
+            html,
+        } => {
+            let text = command_in(&body, html.as_deref(), &settings.prefix)?;
+            let original = format!("matrix:{original}");
+            Some((event_id, sender, Input::Edit { original, text }))
+        }
+        Incoming::Reaction {
+            event_id,
+            sender,
+            target,
+            key,
+        } => {
+            if !is_accept_reaction(&key) {
+                return None;
+            }
+            let offer = offer_of(client, &target).await?;
+            Some((event_id, sender, Input::Command(offer.accept())))
+        }
+        Incoming::Unreadable { event_id, sender } => {
+            tracing::warn!(%event_id, %sender, room = %room.room_id(), "cannot decrypt an event");
+            None
+        }
     }
 }
 
