@@ -17,7 +17,7 @@ use pawnpost::adapters::discord::shards::ShardPlan;
 use pawnpost::adapters::discord::{Bot, DiscordOptions};
 use pawnpost::config::Secret;
 use pawnpost::core::notation::Lang;
-use pawnpost::scheduler::{self, Settings};
+use pawnpost::scheduler::{self, SchedulerSettings};
 use pawnpost::service::{Service, ServiceConfig, TimeSource};
 use pawnpost::storage::sqlite::SqliteStore;
 use serde_json::{Value, json};
@@ -594,9 +594,9 @@ async fn a_flag_fall_is_posted_in_the_game_channel_with_a_mention() {
     let game = open_game(&fake, &alice, &bob, "1d").await;
 
     let (stop, stopped) = oneshot::channel::<()>();
-    let settings = Settings {
+    let settings = SchedulerSettings {
         heartbeat_every: StdDuration::from_millis(50),
-        ..Settings::default()
+        ..SchedulerSettings::default()
     };
     let scheduler = tokio::spawn(scheduler::run(
         Arc::clone(&bot.service),
@@ -954,7 +954,7 @@ async fn a_refused_flag_fall_notice_still_reaches_the_player() {
             Arc::clone(&bot.service),
             bot.notifier.clone(),
             time.clone(),
-            Settings::default(),
+            SchedulerSettings::default(),
             async move {
                 let _ = stopped.await;
             },
@@ -1170,7 +1170,7 @@ async fn a_rate_limited_notice_is_posted_once_the_limit_passes() {
         Arc::clone(&bot.service),
         bot.notifier.clone(),
         time.clone(),
-        Settings::default(),
+        SchedulerSettings::default(),
         async move {
             let _ = stopped.await;
         },

@@ -6,7 +6,7 @@ use shakmaty::{Color, Position};
 
 use super::games::{Pick, board_view, restore};
 use super::texts::{self, Names, variant_line};
-use super::{Attachment, Attempt, Context, Failure, Service};
+use super::{Attachment, Attempt, Context, Service};
 use crate::competition::standings::{self, Line};
 use crate::core::command::UserRef;
 use crate::core::game::{Game, PlayerId};
@@ -24,7 +24,7 @@ impl Service {
         let Some(record) = self.store.game(game_id).await? else {
             return Ok(None);
         };
-        let game = restore(&record).map_err(|Failure::Storage(e)| e)?;
+        let game = restore(&record)?;
         self.game_pgn(&record, &game, None)
             .await
             .map(|(text, _)| Some(text))

@@ -17,7 +17,7 @@ use super::games::restore;
 use super::outbox::notices_on;
 use super::reviewer::ReviewerError;
 use super::texts::Names;
-use super::{Attachment, Attempt, Context, Failure, GameEvent, Reply, ReviewView, Service};
+use super::{Attachment, Attempt, Context, GameEvent, Reply, ReviewView, Service};
 use crate::core::event::{Event, ReviewSide};
 use crate::core::game::Game;
 use crate::core::notation::{Lang, Style, write_san};
@@ -79,7 +79,7 @@ impl Service {
         &self,
         ctx: &Context,
         game_id: Option<i64>,
-    ) -> Result<Option<GameRecord>, Failure> {
+    ) -> Result<Option<GameRecord>, StorageError> {
         if let Some(id) = game_id {
             return Ok(self
                 .store
@@ -108,7 +108,7 @@ impl Service {
         record: &GameRecord,
         game: &Game,
         now: DateTime<Utc>,
-    ) -> Result<Result<StoredReview, Refusal>, Failure> {
+    ) -> Result<Result<StoredReview, Refusal>, StorageError> {
         if !game.is_over() {
             return Ok(Err(Refusal::Running));
         }
@@ -210,7 +210,7 @@ impl Service {
         record: &GameRecord,
         game: &Game,
         kept: &StoredReview,
-    ) -> Result<Reply, Failure> {
+    ) -> Result<Reply, StorageError> {
         let evals = read_evals(kept)?;
         let first = game.start_position().turn();
         let plain = review::evals_only(&evals);
@@ -318,7 +318,7 @@ impl Service {
         }
     }
 
-    async fn review_files(&self, view: ReviewView) -> Result<Vec<Attachment>, Failure> {
+    async fn review_files(&self, view: ReviewView) -> Result<Vec<Attachment>, StorageError> {
         let record = self
             .store
             .game(view.game)
@@ -420,7 +420,7 @@ impl Service {
             match self.review_and_post(id, now).await {
                 Ok(true) => made += 1,
                 Ok(false) => {}
-                Err(Failure::Storage(error)) => {
+                Err(error) => {
                     tracing::error!(kind = error.kind(), %error, game = id, "automatic review");
                 }
             }
@@ -433,7 +433,7 @@ impl Service {
     }
 
     /// One automatic review; `false` when the game is not to be reviewed now.
-    async fn review_and_post(&self, id: i64, now: DateTime<Utc>) -> Result<bool, Failure> {
+    async fn review_and_post(&self, id: i64, now: DateTime<Utc>) -> Result<bool, StorageError> {
         let Some(record) = self.store.game(id).await? else {
             return Ok(false);
         };
@@ -473,7 +473,7 @@ impl Service {
             Ok(_) => Ok(true),
             // Reviewed and posted already (another process, or a replay).
             Err(StorageError::DuplicateAct(_)) => Ok(false),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 }
@@ -489,7 +489,7 @@ fn positions_of(game: &Game) -> Vec<Chess> {
     positions
 }
 
-fn read_evals(kept: &StoredReview) -> Result<Vec<PositionEval>, Failure> {
+fn read_evals(kept: &StoredReview) -> Result<Vec<PositionEval>, StorageError> {
     review::evals_from_text(&kept.evals)
-        .ok_or_else(|| StorageError::Corrupt(format!("review of game {}", kept.game_id)).into())
+        .ok_or_else(|| StorageError::Corrupt(format!("review of game {}", kept.game_id)))
 }
