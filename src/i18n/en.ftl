@@ -30,6 +30,10 @@ claim-with-move = { $player } claimed with the move { $san }, which is written b
 ## Challenges
 challenge-open = { $player } offers a game (challenge C{ $challenge }) to anyone here: /accept C{ $challenge }.
 challenge-direct = { $player } challenges { $opponent } (challenge C{ $challenge }): /accept or /decline.
+challenge-rematch = { $player } offers { $opponent } a rematch of game #{ $game }, colours swapped (challenge C{ $challenge }): /accept or /decline.
+rematch-no-game = You have no finished game here to play again. Name it: /rematch <game>.
+rematch-not-over = That game is still running: a rematch comes after it ends.
+rematch-not-two-players = Only a game between two players can be played again (not a team's or a team match's).
 challenge-continued = { $player } challenges { $opponent } (challenge C{ $challenge }) to continue a game begun elsewhere, from move { $move } with { $side ->
     [white] White
    *[black] Black
@@ -205,6 +209,7 @@ cmd-challenge = Challenge a player (or anyone here) to a game
 cmd-accept = Accept a challenge
 cmd-decline = Decline a challenge
 cmd-cancel = Withdraw your challenge
+cmd-rematch = After a finished game: the same game again, colours swapped
 cmd-draw = Offer, accept or decline a draw
 cmd-claim = Claim a draw by threefold repetition or the fifty-move rule
 cmd-resign = Resign the game

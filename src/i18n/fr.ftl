@@ -39,6 +39,10 @@ claim-with-move = { $player } a réclamé avec le coup { $san }, qui est noté m
 ## Défis
 challenge-open = { $player } propose une partie (défi C{ $challenge }) à qui veut ici : /accept C{ $challenge }.
 challenge-direct = { $player } défie { $opponent } (défi C{ $challenge }) : /accept ou /decline.
+challenge-rematch = { $player } propose à { $opponent } une revanche de la partie n° { $game }, couleurs inversées (défi C{ $challenge }) : /accept ou /decline.
+rematch-no-game = Vous n’avez ici aucune partie terminée à rejouer. Nommez-la : /revanche <partie>.
+rematch-not-over = Cette partie continue : la revanche vient après sa fin.
+rematch-not-two-players = Seule une partie entre deux joueurs peut être rejouée (pas celle d’une équipe ni d’une rencontre).
 challenge-continued = { $player } défie { $opponent } (défi C{ $challenge }) de continuer une partie commencée ailleurs, à partir du coup { $move }, { $side ->
     [white] les Blancs
    *[black] les Noirs
@@ -242,6 +246,7 @@ cmd-challenge = Défier un joueur (ou n'importe qui ici)
 cmd-accept = Accepter un défi
 cmd-decline = Refuser un défi
 cmd-cancel = Retirer votre défi
+cmd-rematch = Après une partie terminée : la même, couleurs inversées
 cmd-draw = Proposer, accepter ou refuser la nulle
 cmd-claim = Réclamer la nulle par triple répétition ou règle des cinquante coups
 cmd-resign = Abandonner la partie

@@ -11,13 +11,13 @@ use crate::core::chess960;
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
 use crate::core::command::{ChallengeCommand, ChallengeWish, UserRef};
-use crate::core::game::{Game, PlayerId, Players, SetupError};
+use crate::core::game::{Game, PlayerId, Players, SetupError, Status};
 use crate::core::notation::Lang;
 use crate::core::pgn::{Continuation, PgnError};
 use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::storage::{
-    ChallengeClosing, ChallengeRow, ChallengeStatus, Commit, Committed, GameHistory,
+    ChallengeClosing, ChallengeRow, ChallengeStatus, Commit, Committed, GameHistory, GameRecord,
     LadderMatchStatus, LadderMatchUpdate, NewChallenge, NewGame, PlayerRow, StorageError,
 };
 
@@ -34,6 +34,81 @@ impl Service {
             ChallengeCommand::Accept { challenge } => self.accept(ctx, *challenge, now).await,
             ChallengeCommand::Decline { challenge } => self.decline(ctx, *challenge, now).await,
             ChallengeCommand::Cancel { challenge } => self.cancel(ctx, *challenge, now).await,
+            ChallengeCommand::Rematch { game } => self.rematch(ctx, *game, now).await,
+        }
+    }
+
+    /// The same game again with colours swapped, as lichess's rematch: a
+    /// challenge to the opponent of a finished game at its time control,
+    /// rated as it was, from its start. If the opponent already offered
+    /// it, asking for it accepts their offer.
+    async fn rematch(&self, ctx: &Context, game: Option<i64>, now: DateTime<Utc>) -> Attempt {
+        let record = match game {
+            Some(id) => self
+                .store
+                .game(id)
+                .await?
+                .filter(|r| r.server_id == ctx.server.id),
+            None => self.latest_finished_game(ctx).await?,
+        };
+        let refuse = |key: &str| Ok(vec![self.private(ctx, self.text(ctx, key, &[]))]);
+        let Some(record) = record else {
+            let Some(id) = game else {
+                return refuse("rematch-no-game");
+            };
+            let text = self.text(ctx, "game-not-found", &[("game", Arg::from(id))]);
+            return Ok(vec![self.private(ctx, text)]);
+        };
+        let side = match ctx.player.id {
+            id if id == record.white => Color::White,
+            id if id == record.black => Color::Black,
+            _ => return refuse("refused-not_a_player"),
+        };
+        if !matches!(record.state, Status::Over { .. }) {
+            return refuse("rematch-not-over");
+        }
+        let opponent = record.player(!side);
+        let user = UserRef::new(&opponent.platform_id).ok();
+        let (Some(user), false) = (user, record.team_match || super::votes::has_team(&record))
+        else {
+            return refuse("rematch-not-two-players");
+        };
+        let open = self.store.open_challenges(ctx.channel.id, now).await?;
+        let offered = open
+            .iter()
+            .find(|c| c.challenger == opponent.id && c.challenged == Some(ctx.player.id));
+        if let Some(offer) = offered {
+            return self.accept(ctx, Some(offer.id), now).await;
+        }
+        let wish = ChallengeWish {
+            opponent: Some(user.with_name(&opponent.display_name)),
+            color: side.fold_wb(ColorChoice::Black, ColorChoice::White),
+            rated: record.rated,
+            fen: record.start_fen.clone(),
+            time_control: Some(record.time_control.clone()),
+            pgn: None,
+            variant: record.variant,
+            start: None,
+            rematch_of: Some(record.id),
+        };
+        self.challenge(ctx, &wish, now).await
+    }
+
+    /// The caller's latest finished game in this channel.
+    async fn latest_finished_game(
+        &self,
+        ctx: &Context,
+    ) -> Result<Option<GameRecord>, StorageError> {
+        let games = self
+            .store
+            .games_in_channel(ctx.channel.id, ctx.player.id, false)
+            .await?;
+        match games
+            .iter()
+            .find(|g| matches!(g.state, Status::Over { .. }))
+        {
+            Some(summary) => self.store.game(summary.id).await,
+            None => Ok(None),
         }
     }
 
@@ -47,6 +122,7 @@ impl Service {
             pgn,
             variant,
             start,
+            rematch_of,
         } = wish;
         if let Some(refusal) = self.over_challenge_limit(ctx, now).await? {
             return Ok(vec![refusal]);
@@ -112,6 +188,7 @@ impl Service {
                 let side = continued.turn.fold_wb("white", "black");
                 (continued.next_move, side)
             }),
+            rematch_of: *rematch_of,
             variant_line,
         };
         let commit = Commit {
@@ -600,6 +677,8 @@ struct ChallengeNotice {
     challenged: Option<PlayerRow>,
     /// A continued game's next move number and side to play.
     continued_from: Option<(u32, &'static str)>,
+    /// The finished game a rematch plays again.
+    rematch_of: Option<i64>,
     variant_line: Option<(&'static str, Vec<(&'static str, Arg)>)>,
 }
 
@@ -616,6 +695,7 @@ impl ChallengeNotice {
             own,
             challenged,
             continued_from,
+            rematch_of,
             variant_line,
         } = self;
         let id = Arg::from(committed.challenge_id.unwrap_or_default());
@@ -630,10 +710,12 @@ impl ChallengeNotice {
                     ("challenge", id),
                     ("move", Arg::from(number)),
                     ("side", Arg::from(side)),
+                    ("game", Arg::from(rematch_of.unwrap_or_default())),
                 ];
-                let key = match continued_from {
-                    Some(_) => "challenge-continued",
-                    None => "challenge-direct",
+                let key = match (continued_from, rematch_of) {
+                    (Some(_), _) => "challenge-continued",
+                    (None, Some(_)) => "challenge-rematch",
+                    (None, None) => "challenge-direct",
                 };
                 if lang != own_lang {
                     // The challenger reads it in their own language too.
