@@ -3,7 +3,9 @@
 //! # Layout
 //!
 //! - [`core`]: the pure rules core. Move input and output in several notations
-//!   and languages, commands, the game state machine, results and their
+//!   and languages, the command language (one table, [`core::command`],
+//!   that the text parser, Discord's registration, `/help` and the docs'
+//!   reference all read), the game state machine, results and their
 //!   precedence, the "can this side still mate?" seam, PGN, and the
 //!   vocabulary every layer shares: [`core::platform::Platform`], what
 //!   players choose ([`core::choices`]), the pairing systems
@@ -36,7 +38,8 @@
 //! - [`render`]: pictures of games (board PNGs, game GIFs, charts, text
 //!   diagrams); pure CPU, sprites prepared once per size.
 //! - [`adapters`]: the console, Discord and Matrix; they only
-//!   translate between a platform and the service.
+//!   translate between a platform and the service, reading commands from
+//!   the core's table (they name none themselves).
 //! - [`config`]: defaults, file, environment; secrets never logged.
 
 // matrix-sdk's deeply nested futures and event types need a deeper limit.

@@ -1,4 +1,4 @@
-//! The Discord bot: serenity's gateway client, our own command table.
+//! The Discord bot: serenity's gateway client, the core's command table.
 //!
 //! [`Bot::connect`] builds the client (REST through `api_base` when set,
 //! with serenity's rate limiter off so a proxy or a test's fake decides);
@@ -8,8 +8,10 @@
 //! followups, channel messages or direct messages. [`DiscordNotifier`] posts
 //! the scheduler's notices.
 //!
-//! Modules: [`commands`] (the table and its registration), [`interactions`]
-//! (options to commands), [`components`] (buttons), [`autocomplete`],
+//! Modules: [`commands`] (the slash commands, generated from
+//! [`crate::core::command::table`]), [`interactions`] (a payload's path and
+//! options to a command, through the same rows), [`components`] (buttons),
+//! [`autocomplete`],
 //! [`replies`] (replies to messages), [`delivery`] (sending them),
 //! [`ratelimit`], [`rest`] (retries) and [`shards`].
 
