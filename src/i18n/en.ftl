@@ -14,6 +14,7 @@ result-resignation-draw = { $loser } resigns, but { $winner } could not checkmat
 result-timeout-win = { $loser } ran out of time; { $winner } wins.
 result-timeout-draw = { $loser } ran out of time, but { $winner } could not checkmate: draw.
 result-abort = Game aborted: no result.
+result-no_show = { $loser } never made a first move: { $winner } wins by forfeit (+/-, not rated).
 result-adjudication = Adjudicated by a moderator: { $result }.
 result-recorded = Result as recorded where the game was played: { $result }.
 game-over = Game #{ $game } is over: { $result }
@@ -390,6 +391,10 @@ tournament-pairing-bye = { $player }: bye ({ $points })
 tournament-pairings-none = No pairings yet.
 tournament-crosstable-header = Tournament { $tournament }: crosstable after round { $round }
 tournament-col-player = Player
+tournament-col-round = R{ $round }
+tournament-cell-white = w
+tournament-cell-black = b
+tournament-cell-bye = bye
 tournament-col-points = Pts
 # Tie-break columns: FIDE's acronyms (C.07), the number of wins in words.
 tournament-col-de = DE
@@ -541,6 +546,7 @@ refused-takeback_not_allowed = Takebacks are for casual games only: never in rat
 ## Engine reviews of finished games (/review)
 review-no-finished-game = You have no finished game in this channel to review; name one with game:N.
 review-running = Game #{ $game } is still being played: it can be reviewed once it is over.
+review-no-moves = Game #{ $game } ended before any move was played: there is nothing to review.
 review-after-round = Game #{ $game } is in a tournament whose organiser keeps reviews until the round is over: ask again when every game of its round has ended.
 review-too-long = Game #{ $game } is too long to review (at most { $max } moves).
 review-no-engine = This bot has no chess engine, so it cannot review games. Its operator can install Stockfish and set [analysis] engine.

@@ -20,6 +20,7 @@ result-resignation-draw = { $loser } abandonne, mais { $winner } ne pouvait plus
 result-timeout-win = { $loser } a dépassé son temps ; { $winner } gagne.
 result-timeout-draw = { $loser } a dépassé son temps, mais { $winner } ne pouvait plus mater : nulle.
 result-abort = Partie annulée : aucun résultat.
+result-no_show = { $loser } n’a jamais joué son premier coup : { $winner } gagne par forfait (+/-, sans effet sur les cotes).
 result-adjudication = Arbitrée par un modérateur : { $result }.
 result-recorded = Résultat tel qu’enregistré là où la partie s’est jouée : { $result }.
 game-over = La partie n° { $game } est terminée : { $result }
@@ -472,6 +473,10 @@ tournament-pairing-bye = { $player } : exempt ({ $points })
 tournament-pairings-none = Pas encore d’appariements.
 tournament-crosstable-header = Tournoi { $tournament } : grille américaine après la ronde { $round }
 tournament-col-player = Joueur
+tournament-col-round = R{ $round }
+tournament-cell-white = b
+tournament-cell-black = n
+tournament-cell-bye = exempt
 tournament-col-points = Pts
 # Colonnes des départages : les sigles de la FIDE (C.07), le nombre de victoires en mots.
 tournament-col-de = DE
@@ -632,6 +637,7 @@ refused-takeback_not_allowed = Les reprises de coup sont réservées aux parties
 ## Analyse des parties terminées par le moteur (/review)
 review-no-finished-game = Vous n’avez pas de partie terminée à analyser dans ce salon ; désignez-en une avec game:N.
 review-running = La partie n° { $game } est en cours : elle pourra être analysée une fois terminée.
+review-no-moves = La partie n° { $game } s’est terminée avant le moindre coup : il n’y a rien à analyser.
 review-after-round = La partie n° { $game } fait partie d’un tournoi dont l’organisateur réserve les analyses à la fin de chaque ronde : redemandez quand toutes les parties de sa ronde seront terminées.
 review-too-long = La partie n° { $game } est trop longue pour être analysée ({ $max ->
     [one] { $max } coup
