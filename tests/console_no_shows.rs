@@ -177,3 +177,41 @@ fn a_casual_no_show_is_aborted() {
     );
     assert!(!all.iter().any(|t| t.contains("by forfeit")), "{all:#?}");
 }
+
+/// The Swiss crosstable just after round 2 is paired, in English and in
+/// French: ranked by round 1 only (bob's round-2 bye waits for its round),
+/// one cell a round (opponent's rank, colour, result).
+#[test]
+fn a_swiss_crosstable_has_a_round_grid_and_counts_finished_rounds() {
+    let out = run("alice: /tournament create swiss rounds:3
+        alice: /tournament join
+        bob: /tournament join
+        carol: /tournament join
+        dave: /tournament join
+        eve: /tournament join
+        alice: /tournament start
+        carol: /resign game:1
+        bob: /resign game:2
+        alice: /tournament standings
+        :lang alice fr
+        alice: /tournament standings");
+    let english = last(&out, "Tournament #1: crosstable after round 1");
+    assert!(english.contains("# | Player | R1 | R2 | Pts"), "{english}");
+    assert_eq!(
+        line_of(english, "bob")[..5],
+        ["4", "bob", "3b0", "bye …", "0"],
+        "{english}"
+    );
+    assert_eq!(
+        line_of(english, "eve")[..5],
+        ["1", "eve", "bye 1", "2w…", "1"],
+        "{english}"
+    );
+    let french = last(&out, "Tournoi #1 : grille américaine après la ronde 1");
+    assert!(french.contains("# | Joueur | R1 | R2 | Pts"), "{french}");
+    assert_eq!(
+        line_of(french, "alice")[..4],
+        ["2", "alice", "5b1", "1n…"],
+        "{french}"
+    );
+}
