@@ -159,7 +159,7 @@ async fn measure(
         .iter()
         .map(|service| {
             let service = Arc::clone(service);
-            tokio::spawn(async move { service.run_due(flag, BoardImages::Omitted).await.len() })
+            tokio::spawn(async move { service.run_due(flag).await })
         })
         .collect();
     let mut notices = 0;

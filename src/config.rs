@@ -210,7 +210,7 @@ pub struct LadderConfig {
 
 impl Default for LadderConfig {
     fn default() -> LadderConfig {
-        let rules = crate::competition::ladder::Settings::default();
+        let rules = crate::competition::ladder::LadderSettings::default();
         LadderConfig {
             max_places_up: rules.max_places_up as u32,
             accept_days: rules.accept_days,
@@ -228,8 +228,8 @@ impl Default for LadderConfig {
 
 impl LadderConfig {
     /// The settings the ladder code uses, or why they make no sense.
-    pub fn to_settings(&self) -> Result<crate::competition::ladder::Settings, String> {
-        use crate::competition::ladder::{Inactivity, Settings};
+    pub fn to_settings(&self) -> Result<crate::competition::ladder::LadderSettings, String> {
+        use crate::competition::ladder::{Inactivity, LadderSettings};
         let inactivity = match self.inactive_action.as_str() {
             "drop" => Inactivity::Drop(self.inactive_drop as usize),
             "remove" => Inactivity::Remove,
@@ -249,7 +249,7 @@ impl LadderConfig {
         {
             return Err(format!("time_control: cannot read {:?}", self.time_control));
         }
-        Ok(Settings {
+        Ok(LadderSettings {
             max_places_up: self.max_places_up as usize,
             accept_days: self.accept_days,
             inactive_days: self.inactive_days,
@@ -296,7 +296,7 @@ pub struct RatingsConfig {
 
 impl Default for RatingsConfig {
     fn default() -> RatingsConfig {
-        let glicko = crate::competition::glicko2::Settings::default();
+        let glicko = crate::competition::glicko2::RatingSettings::default();
         RatingsConfig {
             initial_rating: glicko.initial_rating,
             initial_deviation: glicko.initial_deviation,
@@ -311,8 +311,8 @@ impl Default for RatingsConfig {
 
 impl RatingsConfig {
     /// The settings the rating code uses.
-    pub fn to_settings(&self) -> crate::competition::glicko2::Settings {
-        crate::competition::glicko2::Settings {
+    pub fn to_settings(&self) -> crate::competition::glicko2::RatingSettings {
+        crate::competition::glicko2::RatingSettings {
             initial_rating: self.initial_rating,
             initial_deviation: self.initial_deviation,
             initial_volatility: self.initial_volatility,
@@ -320,7 +320,7 @@ impl RatingsConfig {
             min_deviation: self.min_deviation,
             max_deviation: self.max_deviation,
             provisional_deviation: self.provisional_deviation,
-            ..crate::competition::glicko2::Settings::default()
+            ..crate::competition::glicko2::RatingSettings::default()
         }
     }
 }
@@ -793,7 +793,7 @@ mod tests {
         assert_eq!(settings.accept_days, 3);
         assert_eq!(
             LadderConfig::default().to_settings(),
-            Ok(crate::competition::ladder::Settings::default())
+            Ok(crate::competition::ladder::LadderSettings::default())
         );
         for bad in [
             "inactive_action = \"fly\"",

@@ -364,9 +364,9 @@ async fn serve_platform(service: Arc<Service>, config: &Config) -> Result<()> {
 async fn serve_on(service: Arc<Service>, config: &Config, options: DiscordOptions) -> Result<()> {
     let time: Arc<dyn TimeSource> = Arc::new(SystemTime);
     let bot = Bot::connect(Arc::clone(&service), options, time).await?;
-    let settings = scheduler::Settings {
+    let settings = scheduler::SchedulerSettings {
         outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),
-        ..scheduler::Settings::default()
+        ..scheduler::SchedulerSettings::default()
     };
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let reviews = tokio::spawn(scheduler::run_reviews(
@@ -432,9 +432,9 @@ async fn serve_matrix(service: Arc<Service>, config: &Config) -> Result<()> {
 
     let bot = MatrixBot::connect(&config.matrix).await?;
     let stop = shutdown_signal();
-    let settings = scheduler::Settings {
+    let settings = scheduler::SchedulerSettings {
         outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),
-        ..scheduler::Settings::default()
+        ..scheduler::SchedulerSettings::default()
     };
     let deadlines = tokio::spawn(scheduler::run(
         Arc::clone(&service),

@@ -25,7 +25,7 @@ const MIN_SLEEP: StdDuration = StdDuration::from_millis(100);
 
 /// How the scheduler keeps time across restarts.
 #[derive(Clone, Copy, Debug)]
-pub struct Settings {
+pub struct SchedulerSettings {
     /// A gap since the last heartbeat longer than this is an outage, and
     /// running clocks get it back.
     pub outage_threshold: chrono::Duration,
@@ -33,9 +33,9 @@ pub struct Settings {
     pub heartbeat_every: StdDuration,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
+impl Default for SchedulerSettings {
+    fn default() -> SchedulerSettings {
+        SchedulerSettings {
             outage_threshold: chrono::Duration::minutes(10),
             heartbeat_every: StdDuration::from_secs(60),
         }
@@ -47,7 +47,7 @@ pub async fn run<N, T>(
     service: Arc<Service>,
     notifier: N,
     time: T,
-    settings: Settings,
+    settings: SchedulerSettings,
     shutdown: impl Future<Output = ()>,
 ) where
     N: Notifier,
@@ -65,8 +65,8 @@ pub async fn run<N, T>(
     }
     let mut last_beat = time.now();
     loop {
-        // The replies are in the outbox already: no image is drawn for them here.
-        service.run_due(time.now(), BoardImages::Omitted).await;
+        // What it tells waits in the outbox, delivered (boards drawn) below.
+        service.run_due(time.now()).await;
         service
             .deliver_notices(&notifier, time.now(), BoardImages::Drawn)
             .await;

@@ -337,6 +337,8 @@ const TEMPLATES: &[&str] = &[
     "/match create team:Rooks vs:Knights boards:{}",
     "/match join {}",
     "/rencontre voir {}",
+    "/rematch {}",
+    "/revanche game:{}",
     "/play {}",
     "/play draw {}",
     "/jouer nulle {}",

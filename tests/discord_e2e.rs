@@ -17,7 +17,7 @@ use chrono::Duration;
 use fake_discord::{FakeDiscord, FakeUser, Recorded};
 use harness::*;
 use pawnpost::core::notation::Lang;
-use pawnpost::scheduler::{self, Settings};
+use pawnpost::scheduler::{self, SchedulerSettings};
 use pawnpost::service::{ServiceConfig, TimeSource};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
@@ -369,6 +369,65 @@ async fn a_restarted_bot_continues_the_game() {
     bot.stop(&fake).await;
 }
 
+/// `/play rematch` after a resignation: the opponent gets the same game with
+/// colours swapped, accepted with the challenge's own button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_is_offered_and_accepted_with_a_button() {
+    let fake = FakeDiscord::start(1).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let (alice, bob) = (alice(), bob());
+    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    let first = open_game(&fake, &alice, &bob, "4d").await;
+    let resign = json!([{ "name": "game", "type": 4, "value": first }]);
+    let resigned = send(
+        &fake,
+        fake.command(GUILD, CHANNEL, &bob, "play resign", resign),
+    )
+    .await;
+    assert!(resigned.all_text().contains("resigns"), "{resigned:?}");
+    fake.know(&alice);
+    let offer = send(
+        &fake,
+        fake.command(GUILD, CHANNEL, &bob, "play rematch", json!([])),
+    )
+    .await;
+    assert!(!offer.is_ephemeral(), "{offer:?}");
+    assert!(
+        offer.content().contains(&alice.mention()),
+        "{}",
+        offer.content()
+    );
+    assert!(
+        offer
+            .all_text()
+            .contains(&format!("rematch of game #{first}")),
+        "{offer:?}"
+    );
+    let accept = offer
+        .buttons()
+        .into_iter()
+        .find(|b| b.starts_with("challenge-accept:"));
+    let accept = accept.expect("an Accept button");
+    let started = send(&fake, fake.click(GUILD, CHANNEL, &alice, &accept)).await;
+    let second = game_in_title(&started);
+    assert!(second > first, "{started:?}");
+    // Bob had Black: now he has White, and it is his move.
+    assert!(
+        started.content().contains(&bob.mention()),
+        "{}",
+        started.content()
+    );
+    let record = bot.service.store().game(second).await.unwrap().unwrap();
+    let old = bot.service.store().game(first).await.unwrap().unwrap();
+    assert_eq!((record.white, record.black), (old.black, old.white));
+    assert_eq!(
+        (record.time_control.as_str(), record.rated),
+        (old.time_control.as_str(), old.rated)
+    );
+    bot.stop(&fake).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flag_fall_is_posted_in_the_game_channel_with_a_mention() {
     let fake = FakeDiscord::start(1).await;
@@ -379,9 +438,9 @@ async fn a_flag_fall_is_posted_in_the_game_channel_with_a_mention() {
     let game = open_game(&fake, &alice, &bob, "1d").await;
 
     let (stop, stopped) = oneshot::channel::<()>();
-    let settings = Settings {
+    let settings = SchedulerSettings {
         heartbeat_every: StdDuration::from_millis(50),
-        ..Settings::default()
+        ..SchedulerSettings::default()
     };
     let scheduler = tokio::spawn(scheduler::run(
         Arc::clone(&bot.service),
@@ -754,7 +813,7 @@ async fn a_refused_flag_fall_notice_still_reaches_the_player() {
             Arc::clone(&bot.service),
             bot.notifier.clone(),
             time.clone(),
-            Settings::default(),
+            SchedulerSettings::default(),
             async move {
                 let _ = stopped.await;
             },
@@ -970,7 +1029,7 @@ async fn a_rate_limited_notice_is_posted_once_the_limit_passes() {
         Arc::clone(&bot.service),
         bot.notifier.clone(),
         time.clone(),
-        Settings::default(),
+        SchedulerSettings::default(),
         async move {
             let _ = stopped.await;
         },

@@ -648,6 +648,44 @@ async fn an_ambiguous_move_is_answered_by_number(alice: &Player, bob: &Player, r
         .await;
 }
 
+/// `!chess rematch` after the game just resigned: the same game with colours
+/// swapped, offered to the opponent, who accepts with ✅ as any challenge.
+async fn a_rematch_is_accepted_with_a_reaction(alice: &Player, bob: &Player, room: &OwnedRoomId) {
+    let (a, b) = (alice.id(), bob.id());
+    let mark = alice.inbox.mark();
+    bob.say(room, "!chess rematch").await;
+    let offer = alice
+        .inbox
+        .after(mark, "the rematch offer", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &a)
+        })
+        .await;
+    assert!(offer.body.contains("a rematch of game #"), "{}", offer.body);
+    assert!(offer.body.contains("!chess accept"), "{}", offer.body);
+    let mark = bob.inbox.mark();
+    alice.react(room, &offer.event_id, "✅").await;
+    // bob had Black: now White, and to move.
+    let started = bob
+        .inbox
+        .after(mark, "the rematch's start", |s| {
+            &s.room == room && s.sender == BOT && mentions(s, &b) && s.body.contains("begins")
+        })
+        .await;
+    assert!(
+        started.body.contains("bob (White) against alice (Black)"),
+        "{}",
+        started.body
+    );
+    let mark = alice.inbox.mark();
+    bob.say(room, "!chess resign").await;
+    alice
+        .inbox
+        .after(mark, "the rematch's resignation", |s| {
+            &s.room == room && s.sender == BOT && s.body.contains("resigns")
+        })
+        .await;
+}
+
 /// The room of the bot's first message to `player` after `mark` holding
 /// `text` outside `room`: its direct-message room with them, joined if
 /// the bot had to invite them (a room from an earlier run is reused).
@@ -1134,6 +1172,7 @@ async fn scenario(homeserver: &str) {
     alice.until_joined(&plain, bob.id().as_str()).await;
     bot = play_a_game(&alice, &bob, &plain, bot, None).await;
     an_ambiguous_move_is_answered_by_number(&alice, &bob, &plain).await;
+    a_rematch_is_accepted_with_a_reaction(&alice, &bob, &plain).await;
     conditional_moves_stay_private(&alice, &bob, &plain).await;
     a_team_votes_in_secret(homeserver, &alice, &bob).await;
 

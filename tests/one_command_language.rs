@@ -19,6 +19,7 @@ use pawnpost::core::platform::Platform;
 use pawnpost::i18n::I18n;
 use pawnpost::service::{
     BoardImages, Input, Moderation, Request, Service, ServiceConfig, User, command_reference,
+    discord_tree,
 };
 use pawnpost::storage::sqlite::SqliteStore;
 
@@ -85,30 +86,40 @@ async fn help_lists_every_command_and_option() {
     }
 }
 
+/// The block of `file` between the markers of `what`, checked against (or,
+/// with PAWNPOST_WRITE_DOCS set, rewritten as) `expected`.
+fn generated_block(file: &str, what: &str, expected: &str) -> String {
+    let begin = format!("<!-- {what}: generated from src/core/command, do not edit by hand -->");
+    let end = format!("<!-- end of {what} -->");
+    let path = Path::new(ROOT).join(file);
+    let docs = std::fs::read_to_string(&path).expect("the docs");
+    let (before, rest) = docs.split_once(&begin).expect("the first marker");
+    let (written, after) = rest.split_once(&end).expect("the last marker");
+    if written.trim() != expected.trim() {
+        if std::env::var_os("PAWNPOST_WRITE_DOCS").is_some() {
+            let docs = format!("{before}{begin}\n{}\n{end}{after}", expected.trim());
+            std::fs::write(&path, docs).expect("write the docs");
+            return expected.to_owned();
+        }
+        panic!(
+            "{file}'s {what} differs from the table's; run \
+             `PAWNPOST_WRITE_DOCS=1 cargo test --test one_command_language` to rewrite it"
+        );
+    }
+    written.to_owned()
+}
+
+/// The Discord command tree in docs/hosting.md is the table's.
+#[test]
+fn the_docs_command_tree_is_the_tables() {
+    generated_block("docs/hosting.md", "command tree", &discord_tree());
+}
+
 /// The reference in docs/playing.md is the one the table writes.
 #[test]
 fn the_docs_reference_is_the_tables() {
-    const BEGIN: &str =
-        "<!-- command reference: generated from src/core/command, do not edit by hand -->";
-    const END: &str = "<!-- end of command reference -->";
-    let path = Path::new(ROOT).join("docs/playing.md");
-    let docs = std::fs::read_to_string(&path).expect("docs/playing.md");
-    let (before, rest) = docs
-        .split_once(BEGIN)
-        .expect("the reference's first marker");
-    let (written, after) = rest.split_once(END).expect("the reference's last marker");
     let expected = command_reference(&I18n::new());
-    if written.trim() != expected.trim() {
-        if std::env::var_os("PAWNPOST_WRITE_DOCS").is_some() {
-            let docs = format!("{before}{BEGIN}\n{}\n{END}{after}", expected.trim());
-            std::fs::write(&path, docs).expect("write docs/playing.md");
-            return;
-        }
-        panic!(
-            "docs/playing.md's command reference differs from the table's; \
-             run `PAWNPOST_WRITE_DOCS=1 cargo test --test one_command_language` to rewrite it"
-        );
-    }
+    let written = generated_block("docs/playing.md", "command reference", &expected);
     // And it writes every command with every option, in both languages.
     let markdown = |text: String| text.replace('|', "\\|");
     for path in help::commands() {

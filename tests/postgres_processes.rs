@@ -15,7 +15,7 @@ use std::time::Duration as StdDuration;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, Reason};
 use pawnpost::core::platform::Platform;
-use pawnpost::scheduler::{self, Settings};
+use pawnpost::scheduler::{self, SchedulerSettings};
 use pawnpost::service::{
     BoardImages, Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource,
     User,
@@ -182,7 +182,7 @@ async fn two_processes_end_each_game_exactly_once() {
                 Arc::clone(&process.service),
                 process.delivered.clone(),
                 StoppedClock(flag),
-                Settings::default(),
+                SchedulerSettings::default(),
                 async move {
                     let _ = stopped.wait_for(|stop| *stop).await;
                 },

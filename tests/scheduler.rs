@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use pawnpost::core::event::{Event, GameResult, Reason};
 use pawnpost::core::platform::Platform;
-use pawnpost::scheduler::{self, Settings};
+use pawnpost::scheduler::{self, SchedulerSettings};
 use pawnpost::service::{
     BoardImages, Input, Moderation, Notifier, Reply, Request, Service, ServiceConfig, TimeSource,
     TokioTime, User,
@@ -144,7 +144,7 @@ async fn a_flag_falls_exactly_at_its_deadline() {
         Arc::clone(&service),
         notifier,
         time,
-        Settings::default(),
+        SchedulerSettings::default(),
         async {
             let _ = stopped.await;
         },
@@ -185,7 +185,7 @@ async fn a_move_in_time_moves_the_deadline() {
         Arc::clone(&service),
         notifier,
         time,
-        Settings::default(),
+        SchedulerSettings::default(),
         async {
             let _ = stopped.await;
         },
@@ -247,7 +247,7 @@ async fn a_restart_between_two_deadlines_fires_both() {
             Arc::clone(&service),
             notifier,
             time,
-            Settings::default(),
+            SchedulerSettings::default(),
             async {
                 let _ = stopped.await;
             },
@@ -273,7 +273,7 @@ async fn a_restart_between_two_deadlines_fires_both() {
         Arc::clone(&service),
         notifier,
         time,
-        Settings::default(),
+        SchedulerSettings::default(),
         async {
             let _ = stopped.await;
         },
@@ -310,7 +310,7 @@ async fn an_outage_is_credited_and_announced_before_any_flag_falls() {
             Arc::clone(&service),
             notifier,
             time,
-            Settings::default(),
+            SchedulerSettings::default(),
             async {
                 let _ = stopped.await;
             },
@@ -336,7 +336,7 @@ async fn an_outage_is_credited_and_announced_before_any_flag_falls() {
         Arc::clone(&service),
         notifier,
         time,
-        Settings::default(),
+        SchedulerSettings::default(),
         async {
             let _ = stopped.await;
         },
@@ -401,7 +401,7 @@ async fn a_reminder_is_sent_once_even_when_the_scheduler_restarts() {
             Arc::clone(&service),
             notifier,
             time,
-            Settings::default(),
+            SchedulerSettings::default(),
             async {
                 let _ = stopped.await;
             },
@@ -427,9 +427,18 @@ async fn flags_falling_together_end_every_game_once_in_order() {
     for (white, black) in [("alice", "bob"), ("bob", "carol"), ("dave", "erin")] {
         started_game(&service, start(), white, black, "1d").await;
     }
-    let replies = service
-        .run_due(start() + Duration::days(2), BoardImages::Omitted)
+    let flags = start() + Duration::days(2);
+    service.run_due(flags).await;
+    // What they tell waits in the outbox, in the order the games ended.
+    let seen = Collected::default();
+    let notifier = Collector {
+        seen: seen.clone(),
+        time: TokioTime::starting_at(flags),
+    };
+    service
+        .deliver_notices(&notifier, flags, BoardImages::Omitted)
         .await;
+    let replies: Vec<Reply> = seen.0.lock().unwrap().drain(..).map(|(_, r)| r).collect();
     let endings: Vec<_> = replies
         .iter()
         .flat_map(|r| &r.events)
@@ -443,4 +452,42 @@ async fn flags_falling_together_end_every_game_once_in_order() {
     assert!(replies[0].text.contains("bob 1500 → 1741"), "{replies:?}");
     assert!(replies[1].text.contains("bob 1741 → 1494"), "{replies:?}");
     assert!(!replies.iter().any(|r| r.ephemeral), "{replies:?}");
+}
+
+/// A conditional line stored right after a move keeps the reminder that
+/// move set: the game kept between acts must not hand back an older one.
+#[tokio::test]
+async fn a_line_stored_after_a_move_keeps_the_moves_reminder() {
+    let service = Service::new(
+        SqliteStore::open_in_memory().unwrap(),
+        ServiceConfig::default(),
+    );
+    started_game(&service, start(), "alice", "bob", "1d").await;
+    let moved = start() + Duration::hours(1);
+    act(&service, moved, "alice", "/move Nf3").await;
+    let after_move = stored_reminder(&service).await;
+    assert!(after_move.is_some());
+    let line = Request {
+        platform: Platform::Console,
+        server: "club".into(),
+        channel: "room-alice".into(),
+        user: User {
+            id: "alice".into(),
+            name: "alice".into(),
+            locale: None,
+            moderation: Moderation::None,
+        },
+        key: None,
+        input: Input::Text("/if Nc6 Bb5".into()),
+        board_images: BoardImages::Omitted,
+    };
+    let replies = service.handle(line, moved).await;
+    assert!(replies[0].text.contains("Bb5"), "{replies:?}");
+    assert_eq!(stored_reminder(&service).await, after_move);
+}
+
+/// The next reminder the store holds for game 1.
+async fn stored_reminder(service: &Service) -> Option<DateTime<Utc>> {
+    let record = service.store().game(1).await.unwrap().expect("game 1");
+    record.remind_at
 }

@@ -109,6 +109,30 @@ impl Session {
         self.simulated_now.unwrap_or_else(Utc::now)
     }
 
+    /// `user`'s act `command` in the session's channel, under `key`.
+    fn request(
+        &self,
+        user: &str,
+        command: &str,
+        key: Option<String>,
+        board_images: BoardImages,
+    ) -> Request {
+        Request {
+            platform: Platform::Console,
+            server: self.server.clone(),
+            channel: self.channel.clone(),
+            user: User {
+                id: user.to_owned(),
+                name: user.to_owned(),
+                locale: self.locale_of(user),
+                moderation: Moderation::None,
+            },
+            key,
+            input: Input::Text(command.trim().to_owned()),
+            board_images,
+        }
+    }
+
     fn locale_of(&self, user: &str) -> Option<String> {
         self.locales
             .iter()
@@ -239,18 +263,7 @@ pub async fn run(
             }
             // Moving the simulated clock is what wakes the scheduler here.
             if session.simulated_now.is_some() {
-                // What the scheduler did waits in the outbox, as on a chat:
-                // printed as the console's worker delivers it.
-                service.run_due(session.now(), BoardImages::Omitted).await;
-                service.review_finished_games(session.now()).await;
-                let outbox = Printed::default();
-                service
-                    .deliver_notices(&outbox, session.now(), options.board_images())
-                    .await;
-                for reply in outbox.take() {
-                    print_reply(&mut output, &session, &reply, options)?;
-                }
-                output.flush()?;
+                scheduler_pass(service, &session, &mut output, options).await?;
             }
             continue;
         }
@@ -267,20 +280,7 @@ pub async fn run(
             .script_name
             .as_deref()
             .map(|name| session.act_key(name, user, trimmed));
-        let act = Request {
-            platform: Platform::Console,
-            server: session.server.clone(),
-            channel: session.channel.clone(),
-            user: User {
-                id: user.to_owned(),
-                name: user.to_owned(),
-                locale: session.locale_of(user),
-                moderation: Moderation::None,
-            },
-            key: key.clone(),
-            input: Input::Text(command.trim().to_owned()),
-            board_images: options.board_images(),
-        };
+        let act = session.request(user, command, key.clone(), options.board_images());
         let replies = service.handle(act, session.now()).await;
         for (index, reply) in replies.iter().enumerate() {
             print_reply(&mut output, &session, reply, options)?;
@@ -304,6 +304,28 @@ pub async fn run(
     }
     // Not left for the outbox to print again in the next session.
     service.settle_answered().await;
+    Ok(())
+}
+
+/// What the scheduler does once the simulated clock moved: its notices
+/// wait in the outbox, as on a chat, and are printed as the console's
+/// worker delivers them.
+async fn scheduler_pass(
+    service: &Service,
+    session: &Session,
+    output: &mut impl Write,
+    options: &ConsoleOptions,
+) -> Result<(), ConsoleError> {
+    service.run_due(session.now()).await;
+    service.review_finished_games(session.now()).await;
+    let outbox = Printed::default();
+    service
+        .deliver_notices(&outbox, session.now(), options.board_images())
+        .await;
+    for reply in outbox.take() {
+        print_reply(output, session, &reply, options)?;
+    }
+    output.flush()?;
     Ok(())
 }
 

@@ -15,7 +15,7 @@ const EPSILON: f64 = 0.000_001;
 
 /// How ratings are computed on a server.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Settings {
+pub struct RatingSettings {
     pub initial_rating: f64,
     pub initial_deviation: f64,
     pub initial_volatility: f64,
@@ -33,9 +33,9 @@ pub struct Settings {
     pub provisional_deviation: f64,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
+impl Default for RatingSettings {
+    fn default() -> RatingSettings {
+        RatingSettings {
             initial_rating: 1500.0,
             initial_deviation: 500.0,
             initial_volatility: 0.09,
@@ -58,7 +58,7 @@ pub struct Rating {
 }
 
 impl Rating {
-    pub fn initial(settings: &Settings) -> Rating {
+    pub fn initial(settings: &RatingSettings) -> Rating {
         Rating {
             rating: settings.initial_rating,
             deviation: settings.initial_deviation,
@@ -66,13 +66,13 @@ impl Rating {
         }
     }
 
-    pub fn is_provisional(&self, settings: &Settings) -> bool {
+    pub fn is_provisional(&self, settings: &RatingSettings) -> bool {
         self.deviation > settings.provisional_deviation
     }
 
     /// The deviation after `days` without a rated game (step 6 of the
     /// paper, for a fractional number of periods), capped.
-    pub fn aged(&self, days: f64, settings: &Settings) -> Rating {
+    pub fn aged(&self, days: f64, settings: &RatingSettings) -> Rating {
         let periods = (days * settings.periods_per_day).max(0.0);
         let phi = self.deviation / SCALE;
         let grown = (phi * phi + periods * self.volatility * self.volatility).sqrt() * SCALE;
@@ -183,7 +183,7 @@ pub fn rate_game(
     white: (Rating, f64),
     black: (Rating, f64),
     white_score: f64,
-    settings: &Settings,
+    settings: &RatingSettings,
 ) -> (Rating, Rating) {
     let w = white.0.aged(white.1, settings);
     let b = black.0.aged(black.1, settings);
@@ -208,7 +208,7 @@ pub fn rate_game(
     (clamp(new_w, settings), clamp(new_b, settings))
 }
 
-fn clamp(rating: Rating, settings: &Settings) -> Rating {
+fn clamp(rating: Rating, settings: &RatingSettings) -> Rating {
     Rating {
         rating: rating.rating,
         deviation: rating
@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn a_game_moves_ratings_apart_and_deviations_down() {
-        let settings = Settings::default();
+        let settings = RatingSettings::default();
         let start = Rating::initial(&settings);
         let (w, b) = rate_game((start, 0.0), (start, 0.0), 1.0, &settings);
         assert!(w.rating > 1500.0 && b.rating < 1500.0);
@@ -282,7 +282,7 @@ mod tests {
     /// deviation and volatility agrees within 0.01.
     #[test]
     fn a_game_sequence_matches_the_lichess_style_reference() {
-        let settings = Settings::default();
+        let settings = RatingSettings::default();
         let reference = include_str!("../../tests/fixtures/glicko/lichess_style.csv");
         let mut players = [(Rating::initial(&settings), None::<f64>); 8];
         for line in reference.lines().skip(1) {
@@ -313,7 +313,7 @@ mod tests {
     fn one_game_adds_no_growth_beyond_ageing() {
         // Two games on the same day shrink the deviation twice; Glickman's
         // step 6 on top would have grown it before each.
-        let settings = Settings::default();
+        let settings = RatingSettings::default();
         let settled = Rating {
             rating: 1500.0,
             deviation: 60.0,
@@ -334,7 +334,7 @@ mod tests {
 
     #[test]
     fn deviation_grows_with_idle_days_within_bounds() {
-        let settings = Settings::default();
+        let settings = RatingSettings::default();
         let settled = Rating {
             rating: 1800.0,
             deviation: 50.0,

@@ -7,18 +7,18 @@
 //!
 //! - **Joining** puts a player at the bottom; **leaving** closes the gap
 //!   (everyone below moves up one).
-//! - **Challenges** reach at most [`Settings::max_places_up`] places up, and
+//! - **Challenges** reach at most [`LadderSettings::max_places_up`] places up, and
 //!   a player is in at most one unsettled ladder challenge at a time (as
 //!   challenger or as defender), so nobody can be swamped or dodge forever.
 //! - **Forfeit**: a ladder challenge not accepted within
-//!   [`Settings::accept_days`] days, or declined, is a forfeit win for the
+//!   [`LadderSettings::accept_days`] days, or declined, is a forfeit win for the
 //!   challenger: the ladder moves exactly as if the challenger had won the
 //!   game over the board. A challenger who cancels withdraws: nothing moves.
 //! - **Results**: the challenger's win takes the defender's place and moves
 //!   everyone from there down one; a draw, the defender's win or an aborted
 //!   game change nothing.
 //! - **Inactivity**: a player whose last ladder game (or joining) is
-//!   [`Settings::inactive_days`] days old and who has no ladder challenge
+//!   [`LadderSettings::inactive_days`] days old and who has no ladder challenge
 //!   under way drops [`Inactivity::Drop`] places (the players passed move up
 //!   one) or is removed, and the count starts again from then. A player
 //!   with a challenge under way is not inactive.
@@ -41,7 +41,7 @@ pub enum Inactivity {
 
 /// How a server's ladder runs (`[ladder]` in the configuration).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
+pub struct LadderSettings {
     /// How many places up a challenge may reach.
     pub max_places_up: usize,
     /// Days the defender has to accept before forfeiting.
@@ -55,9 +55,9 @@ pub struct Settings {
     pub rated: bool,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
+impl Default for LadderSettings {
+    fn default() -> LadderSettings {
+        LadderSettings {
             max_places_up: 3,
             accept_days: 3,
             inactive_days: 30,
@@ -68,7 +68,7 @@ impl Default for Settings {
     }
 }
 
-impl Settings {
+impl LadderSettings {
     /// When a challenge made at `now` is forfeited unless accepted.
     pub fn accept_by(&self, now: DateTime<Utc>) -> DateTime<Utc> {
         now + Duration::days(i64::from(self.accept_days))
@@ -312,14 +312,14 @@ mod tests {
     fn inactivity_counts_whole_days_and_can_be_off() {
         let at = |s: &str| s.parse::<DateTime<Utc>>().expect("instant");
         let joined = at("2026-01-01T12:00:00Z");
-        let settings = Settings::default();
+        let settings = LadderSettings::default();
         let cases = [
             ("2026-01-31T11:59:59Z", 30, false),
             ("2026-01-31T12:00:00Z", 30, true),
             ("2026-03-01T00:00:00Z", 0, false),
         ];
         for (now, days, inactive) in cases {
-            let settings = Settings {
+            let settings = LadderSettings {
                 inactive_days: days,
                 ..settings.clone()
             };

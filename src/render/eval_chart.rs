@@ -170,16 +170,7 @@ pub fn eval_chart_png(
             .map_err(draw_error)?;
 
         if curve.len() >= 2 {
-            let split = split_at_even(&curve);
-            let (start, end) = (split[0].0, split[split.len() - 1].0);
-            for (keep, color) in [
-                (f64::max as fn(f64, f64) -> f64, WHITE_AREA),
-                (f64::min, BLACK_AREA),
-            ] {
-                let edge: Vec<(f64, f64)> = std::iter::once((start, 50.0))
-                    .chain(split.iter().map(|&(x, y)| (x, keep(y, 50.0))))
-                    .chain(std::iter::once((end, 50.0)))
-                    .collect();
+            for (edge, color) in advantage_areas(&curve) {
                 chart
                     .draw_series(std::iter::once(Polygon::new(edge, color.filled())))
                     .map_err(draw_error)?;
@@ -198,16 +189,7 @@ pub fn eval_chart_png(
                 .map_err(draw_error)?;
         }
 
-        // The worst on top where marks meet.
-        let mut shown: Vec<(usize, EvalMark)> = marks
-            .iter()
-            .filter_map(|&(ply, mark)| {
-                let after = ply.checked_add(1)?;
-                (after < curve.len() && curve.len() >= 2).then_some((after, mark))
-            })
-            .collect();
-        shown.sort_by_key(|&(_, mark)| mark as u8);
-        for (after, mark) in shown {
+        for (after, mark) in shown_marks(marks, curve.len()) {
             mark.draw(&root, chart.backend_coord(&curve[after]))?;
         }
         root.present().map_err(draw_error)?;
@@ -306,6 +288,36 @@ fn clamp_win(win: f64) -> f64 {
     } else {
         win.clamp(0.0, 100.0)
     }
+}
+
+/// The areas between a curve of at least two points and the even line,
+/// as polygons with their colour: White's advantage above it, Black's
+/// below.
+fn advantage_areas(curve: &[(f64, f64)]) -> [(Vec<(f64, f64)>, RGBColor); 2] {
+    let split = split_at_even(curve);
+    let (start, end) = (split[0].0, split[split.len() - 1].0);
+    let area = |keep: fn(f64, f64) -> f64| -> Vec<(f64, f64)> {
+        std::iter::once((start, 50.0))
+            .chain(split.iter().map(|&(x, y)| (x, keep(y, 50.0))))
+            .chain(std::iter::once((end, 50.0)))
+            .collect()
+    };
+    [(area(f64::max), WHITE_AREA), (area(f64::min), BLACK_AREA)]
+}
+
+/// The marks drawn on a curve of `points` values, each at the point after
+/// its move, the worst last (on top where marks meet); none on a curve of
+/// fewer than two points, nor past its end.
+fn shown_marks(marks: &[(usize, EvalMark)], points: usize) -> Vec<(usize, EvalMark)> {
+    let mut shown: Vec<(usize, EvalMark)> = marks
+        .iter()
+        .filter_map(|&(ply, mark)| {
+            let after = ply.checked_add(1)?;
+            (after < points && points >= 2).then_some((after, mark))
+        })
+        .collect();
+    shown.sort_by_key(|&(_, mark)| mark as u8);
+    shown
 }
 
 /// The curve with a point added where each segment crosses 50%, so that

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use lru::LruCache;
 
 use crate::core::game::Game;
-use crate::storage::GameRecord;
+use crate::storage::{GameRecord, GameUpdate};
 
 /// A stored game and the core's game rebuilt from it.
 #[derive(Clone, Debug)]
@@ -26,6 +26,28 @@ impl LoadedGame {
         record.moves = Vec::new();
         record.notes = Vec::new();
         LoadedGame { record, game }
+    }
+
+    /// `record` as the store holds it once `update` of it commits, with
+    /// `game` as the act left it: the next act starts from here without a
+    /// reload. Every save bumps a game's version by one in the store; this
+    /// is the one place the service follows that bump.
+    pub fn saved(record: &GameRecord, update: &GameUpdate, game: Game) -> LoadedGame {
+        debug_assert_eq!(
+            (record.id, record.version),
+            (update.id, update.expected_version)
+        );
+        let record = GameRecord {
+            version: update.expected_version + 1,
+            state: update.state,
+            pending_offer: update.pending_offer,
+            clock: update.clock,
+            // An act that saves the game again from here (`/if`) keeps this one.
+            remind_at: update.remind_at,
+            conditionals: update.conditionals.clone(),
+            ..record.clone()
+        };
+        LoadedGame::new(record, game)
     }
 }
 

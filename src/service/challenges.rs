@@ -1,20 +1,23 @@
 //! Challenges: proposing a game, accepting, declining, cancelling.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use shakmaty::{Color, Position};
 
 use super::texts::{Names, variant_line};
-use super::{Attempt, Context, Failure, Prompt, Reply, Service};
+use super::{Attempt, Context, Prompt, Reply, Service};
 use crate::core::chess960;
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
-use crate::core::command::{ChallengeCommand, ChallengeWish};
-use crate::core::game::{Game, PlayerId, Players, SetupError};
+use crate::core::command::{ChallengeCommand, ChallengeWish, UserRef};
+use crate::core::game::{Game, PlayerId, Players, SetupError, Status};
+use crate::core::notation::Lang;
 use crate::core::pgn::{Continuation, PgnError};
 use crate::core::variant::Variant;
-use crate::i18n::Arg;
+use crate::i18n::{Arg, I18n};
 use crate::storage::{
-    ChallengeClosing, ChallengeRow, ChallengeStatus, Commit, Committed, GameHistory,
+    ChallengeClosing, ChallengeRow, ChallengeStatus, Commit, Committed, GameHistory, GameRecord,
     LadderMatchStatus, LadderMatchUpdate, NewChallenge, NewGame, PlayerRow, StorageError,
 };
 
@@ -31,6 +34,81 @@ impl Service {
             ChallengeCommand::Accept { challenge } => self.accept(ctx, *challenge, now).await,
             ChallengeCommand::Decline { challenge } => self.decline(ctx, *challenge, now).await,
             ChallengeCommand::Cancel { challenge } => self.cancel(ctx, *challenge, now).await,
+            ChallengeCommand::Rematch { game } => self.rematch(ctx, *game, now).await,
+        }
+    }
+
+    /// The same game again with colours swapped, as lichess's rematch: a
+    /// challenge to the opponent of a finished game at its time control,
+    /// rated as it was, from its start. If the opponent already offered
+    /// it, asking for it accepts their offer.
+    async fn rematch(&self, ctx: &Context, game: Option<i64>, now: DateTime<Utc>) -> Attempt {
+        let record = match game {
+            Some(id) => self
+                .store
+                .game(id)
+                .await?
+                .filter(|r| r.server_id == ctx.server.id),
+            None => self.latest_finished_game(ctx).await?,
+        };
+        let refuse = |key: &str| Ok(vec![self.private(ctx, self.text(ctx, key, &[]))]);
+        let Some(record) = record else {
+            let Some(id) = game else {
+                return refuse("rematch-no-game");
+            };
+            let text = self.text(ctx, "game-not-found", &[("game", Arg::from(id))]);
+            return Ok(vec![self.private(ctx, text)]);
+        };
+        let side = match ctx.player.id {
+            id if id == record.white => Color::White,
+            id if id == record.black => Color::Black,
+            _ => return refuse("refused-not_a_player"),
+        };
+        if !matches!(record.state, Status::Over { .. }) {
+            return refuse("rematch-not-over");
+        }
+        let opponent = record.player(!side);
+        let user = UserRef::new(&opponent.platform_id).ok();
+        let (Some(user), false) = (user, record.team_match || super::votes::has_team(&record))
+        else {
+            return refuse("rematch-not-two-players");
+        };
+        let open = self.store.open_challenges(ctx.channel.id, now).await?;
+        let offered = open
+            .iter()
+            .find(|c| c.challenger == opponent.id && c.challenged == Some(ctx.player.id));
+        if let Some(offer) = offered {
+            return self.accept(ctx, Some(offer.id), now).await;
+        }
+        let wish = ChallengeWish {
+            opponent: Some(user.with_name(&opponent.display_name)),
+            color: side.fold_wb(ColorChoice::Black, ColorChoice::White),
+            rated: record.rated,
+            fen: record.start_fen.clone(),
+            time_control: Some(record.time_control.clone()),
+            pgn: None,
+            variant: record.variant,
+            start: None,
+            rematch_of: Some(record.id),
+        };
+        self.challenge(ctx, &wish, now).await
+    }
+
+    /// The caller's latest finished game in this channel.
+    async fn latest_finished_game(
+        &self,
+        ctx: &Context,
+    ) -> Result<Option<GameRecord>, StorageError> {
+        let games = self
+            .store
+            .games_in_channel(ctx.channel.id, ctx.player.id, false)
+            .await?;
+        match games
+            .iter()
+            .find(|g| matches!(g.state, Status::Over { .. }))
+        {
+            Some(summary) => self.store.game(summary.id).await,
+            None => Ok(None),
         }
     }
 
@@ -44,73 +122,30 @@ impl Service {
             pgn,
             variant,
             start,
+            rematch_of,
         } = wish;
-        // Checked before anything is written (even the opponent's row).
-        // Two challenges sent at the same instant may both pass: the cap
-        // bounds the work one player makes, it is not a rule of the game.
-        let limit = self.config.max_open_challenges;
-        if limit > 0 && self.store.open_challenge_count(ctx.player.id, now).await? >= limit {
-            let text = self.text(ctx, "challenge-limit", &[("limit", Arg::from(limit))]);
-            return Ok(vec![self.private(ctx, text)]);
+        if let Some(refusal) = self.over_challenge_limit(ctx, now).await? {
+            return Ok(vec![refusal]);
         }
-        let challenged = match opponent {
-            None => None,
-            Some(user) => {
-                let row = self
-                    .store
-                    .ensure_player(ctx.platform, user.as_str(), user.display_name(), now)
-                    .await?;
-                if row.id == ctx.player.id {
-                    return Ok(vec![
-                        self.private(ctx, self.text(ctx, "challenge-self", &[])),
-                    ]);
-                }
-                Some(row)
-            }
+        let challenged = match self.challenged_player(ctx, opponent.as_ref(), now).await? {
+            Ok(challenged) => challenged,
+            Err(refusal) => return Ok(refusal),
         };
-        if start.is_some() && fen.is_some() {
-            let text = self.text(ctx, "challenge-start_and_fen", &[]);
-            return Ok(vec![self.private(ctx, text)]);
-        }
-        // A Chess960 game's start is drawn now, so the challenge shows it.
-        let fen = match variant {
-            Variant::Chess960 if fen.is_none() && pgn.is_none() => {
-                chess960::fen(start.unwrap_or_else(|| random_start(now)))
-            }
-            _ => fen.clone(),
+        let wish = StartWish {
+            variant: *variant,
+            fen: fen.as_deref(),
+            start: *start,
+            pgn: pgn.as_deref(),
+            rated: *rated,
+            color: *color,
         };
-        if let Some(error) = fen
-            .as_deref()
-            .and_then(|fen| check_start(*variant, fen, now).err())
-        {
-            return Ok(vec![self.setup_refusal(ctx, &error)]);
-        }
-        let (continuation, color) = match pgn {
-            None => (None, *color),
-            Some(_) if start.is_some() => {
-                let text = self.text(ctx, "challenge-continued-fen", &[]);
-                return Ok(vec![self.private(ctx, text)]);
-            }
-            Some(text) => {
-                match continuation(ctx, text, challenged.as_ref(), &fen, *rated, *color) {
-                    Ok((continuation, color)) => (Some(continuation), color),
-                    Err(Refusal::Text(key)) => {
-                        return Ok(vec![self.private(ctx, self.text(ctx, key, &[]))]);
-                    }
-                    Err(Refusal::Pgn(error)) => return Ok(vec![self.pgn_refusal(ctx, &error)]),
-                }
-            }
+        let (continuation, color, fen) = match self.challenge_start(ctx, &wish, &challenged, now) {
+            Ok(start) => start,
+            Err(refusal) => return Ok(refusal),
         };
-        let time_control = match time_control.as_deref().map(str::parse::<TimeControl>) {
-            Some(Ok(control)) => control.to_string(),
-            Some(Err(_)) => {
-                let text = time_control.as_deref().unwrap_or_default();
-                let args = [("what", Arg::from("time")), ("value", Arg::from(text))];
-                return Ok(vec![
-                    self.private(ctx, self.text(ctx, "command-bad_value", &args)),
-                ]);
-            }
-            None => ctx.server.time_control.clone(),
+        let time_control = match self.challenge_time_control(ctx, time_control.as_deref()) {
+            Ok(control) => control,
+            Err(refusal) => return Ok(refusal),
         };
         // A game to continue is played by its record's rules.
         let variant = continuation.as_ref().map_or(*variant, |c| c.variant);
@@ -134,87 +169,140 @@ impl Service {
             start_moves: continuation.as_ref().map(Continuation::moves_text),
             votes_changeable: None,
         };
-        // What the challenged player reads of the game to continue: the
-        // move it goes on from and the side to play.
-        let continued_from = continuation.as_ref().map(|continued| {
-            let side = continued.turn.fold_wb("white", "black");
-            (continued.next_move, side)
-        });
+        // A challenge to someone is written in their language; an open one
+        // in the challenger's.
+        let lang = challenged
+            .as_ref()
+            .map_or(ctx.lang, |row| row.reading_language(ctx.server.language));
+        let notice = ChallengeNotice {
+            i18n: self.i18n.clone(),
+            channel: ctx.channel_platform_id.clone(),
+            lang,
+            own_lang: ctx.lang,
+            challenger: ctx.player.display_name.clone(),
+            own: ctx.player.platform_id.clone(),
+            challenged,
+            // What the challenged player reads of the game to continue: the
+            // move it goes on from and the side to play.
+            continued_from: continuation.as_ref().map(|continued| {
+                let side = continued.turn.fold_wb("white", "black");
+                (continued.next_move, side)
+            }),
+            rematch_of: *rematch_of,
+            variant_line,
+        };
         let commit = Commit {
             act_key: ctx.act_key.clone(),
             new_challenge: Some(new),
             ..Commit::default()
         };
-        let i18n = self.i18n.clone();
-        let channel = ctx.channel_platform_id.clone();
-        // A challenge to someone is written in their language; an open one
-        // in the challenger's.
-        let (own_lang, server_lang) = (ctx.lang, ctx.server.language);
-        let lang = challenged
-            .as_ref()
-            .map_or(own_lang, |row| row.reading_language(server_lang));
-        let challenger = ctx.player.display_name.clone();
-        let own = ctx.player.platform_id.clone();
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
-                let id = Arg::from(committed.challenge_id.unwrap_or_default());
-                let player = Arg::from(challenger.as_str());
-                let mut own_copy = None;
-                let (text, to) = match &challenged {
-                    Some(row) => {
-                        let (number, side) = continued_from.unwrap_or_default();
-                        let args = [
-                            ("player", player),
-                            ("opponent", Arg::from(row.display_name.as_str())),
-                            ("challenge", id),
-                            ("move", Arg::from(number)),
-                            ("side", Arg::from(side)),
-                        ];
-                        let key = match continued_from {
-                            Some(_) => "challenge-continued",
-                            None => "challenge-direct",
-                        };
-                        if lang != own_lang {
-                            // The challenger reads it in their own language too.
-                            own_copy = Some(Reply {
-                                channel: channel.clone(),
-                                to: Some(own),
-                                ephemeral: true,
-                                text: i18n.text(own_lang, key, &args),
-                                ..Reply::default()
-                            });
-                        }
-                        (i18n.text(lang, key, &args), Some(row.platform_id.clone()))
-                    }
-                    None => (
-                        i18n.text(
-                            lang,
-                            "challenge-open",
-                            &[("player", player), ("challenge", id)],
-                        ),
-                        None,
-                    ),
-                };
-                let text = match &variant_line {
-                    Some((key, args)) => format!("{text}\n{}", i18n.text(lang, key, args)),
-                    None => text,
-                };
-                let challenge = Reply {
-                    channel,
-                    to,
-                    text,
-                    prompt: match committed.challenge_id {
-                        Some(challenge) => Prompt::Challenge { challenge },
-                        None => Prompt::None,
-                    },
-                    ..Reply::default()
-                };
-                std::iter::once(challenge)
-                    .chain(own_copy)
-                    .collect::<Vec<_>>()
+                notice.replies(committed)
             })
             .await?;
         Ok(replies)
+    }
+
+    /// The refusal of a challenge over the open challenges one player may
+    /// have, if it is. Checked before anything is written (even the
+    /// opponent's row). Two challenges sent at the same instant may both
+    /// pass: the cap bounds the work one player makes, it is not a rule of
+    /// the game.
+    async fn over_challenge_limit(
+        &self,
+        ctx: &Context,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Reply>, StorageError> {
+        let limit = self.config.max_open_challenges;
+        if limit > 0 && self.store.open_challenge_count(ctx.player.id, now).await? >= limit {
+            let text = self.text(ctx, "challenge-limit", &[("limit", Arg::from(limit))]);
+            return Ok(Some(self.private(ctx, text)));
+        }
+        Ok(None)
+    }
+
+    /// The player challenged, if one is (`None`: an open challenge), or
+    /// the refusal of a challenge to oneself.
+    async fn challenged_player(
+        &self,
+        ctx: &Context,
+        opponent: Option<&UserRef>,
+        now: DateTime<Utc>,
+    ) -> Result<Result<Option<PlayerRow>, Vec<Reply>>, StorageError> {
+        let Some(user) = opponent else {
+            return Ok(Ok(None));
+        };
+        let row = self
+            .store
+            .ensure_player(ctx.platform, user.as_str(), user.display_name(), now)
+            .await?;
+        if row.id == ctx.player.id {
+            let text = self.text(ctx, "challenge-self", &[]);
+            return Ok(Err(vec![self.private(ctx, text)]));
+        }
+        Ok(Ok(Some(row)))
+    }
+
+    /// Where the challenged game starts: the game it continues (if any),
+    /// the challenger's colour (a continued game's record may decide it)
+    /// and the start position (a Chess960 start is drawn now, so the
+    /// challenge shows it); or why it cannot start there.
+    fn challenge_start(
+        &self,
+        ctx: &Context,
+        wish: &StartWish,
+        challenged: &Option<PlayerRow>,
+        now: DateTime<Utc>,
+    ) -> Result<(Option<Continuation>, ColorChoice, Option<String>), Vec<Reply>> {
+        if wish.start.is_some() && wish.fen.is_some() {
+            let text = self.text(ctx, "challenge-start_and_fen", &[]);
+            return Err(vec![self.private(ctx, text)]);
+        }
+        let fen = match wish.variant {
+            Variant::Chess960 if wish.fen.is_none() && wish.pgn.is_none() => {
+                chess960::fen(wish.start.unwrap_or_else(|| random_start(now)))
+            }
+            _ => wish.fen.map(str::to_owned),
+        };
+        if let Some(error) = fen
+            .as_deref()
+            .and_then(|fen| check_start(wish.variant, fen, now).err())
+        {
+            return Err(vec![self.setup_refusal(ctx, &error)]);
+        }
+        let Some(text) = wish.pgn else {
+            return Ok((None, wish.color, fen));
+        };
+        if wish.start.is_some() {
+            let text = self.text(ctx, "challenge-continued-fen", &[]);
+            return Err(vec![self.private(ctx, text)]);
+        }
+        match continuation(ctx, text, challenged.as_ref(), &fen, wish.rated, wish.color) {
+            Ok((continuation, color)) => Ok((Some(continuation), color, fen)),
+            Err(Refusal::Text(key)) => Err(vec![self.private(ctx, self.text(ctx, key, &[]))]),
+            Err(Refusal::Pgn(error)) => Err(vec![self.pgn_refusal(ctx, &error)]),
+        }
+    }
+
+    /// The challenge's time control as stored, the server's when none is
+    /// named, or the refusal of one that cannot be read.
+    fn challenge_time_control(
+        &self,
+        ctx: &Context,
+        asked: Option<&str>,
+    ) -> Result<String, Vec<Reply>> {
+        match asked.map(str::parse::<TimeControl>) {
+            Some(Ok(control)) => Ok(control.to_string()),
+            Some(Err(_)) => {
+                let text = asked.unwrap_or_default();
+                let args = [("what", Arg::from("time")), ("value", Arg::from(text))];
+                Err(vec![
+                    self.private(ctx, self.text(ctx, "command-bad_value", &args)),
+                ])
+            }
+            None => Ok(ctx.server.time_control.clone()),
+        }
     }
 
     pub(super) async fn accept(
@@ -233,54 +321,11 @@ impl Service {
             challenge.challenged.unwrap_or(ctx.player.id),
             now,
         );
-        let (fen, rules) = (challenge.start_fen.as_deref(), ctx.server.draw_rules);
-        let variant = challenge.variant;
-        let mut game = match &challenge.start_moves {
-            None => match Game::new_variant(variant, players, fen, rules, now) {
-                Ok(game) => game,
-                Err(error) => return Ok(vec![self.setup_refusal(ctx, &error)]),
-            },
-            // Checked when the challenge was made; played out again here.
-            Some(moves) => match Continuation::resume(variant, players, fen, moves, rules, now) {
-                Ok(game) => game,
-                Err(error) => return Ok(vec![self.pgn_refusal(ctx, &error)]),
-            },
+        let game = match self.accepted_game(ctx, &challenge, players, now) {
+            Ok(game) => game,
+            Err(refusal) => return Ok(refusal),
         };
-        // Stored controls were checked when the challenge was made.
-        let control = challenge.time_control.parse().unwrap_or_else(|_| {
-            tracing::warn!(
-                challenge = challenge.id,
-                "unreadable time control; no clock"
-            );
-            TimeControl::Unlimited
-        });
-        game.start_clock(control);
-        let new_game = NewGame {
-            server_id: challenge.server_id,
-            channel_id: challenge.channel_id,
-            white: players.white,
-            black: players.black,
-            variant: game.variant(),
-            start_fen: game.start_fen().map(str::to_owned),
-            time_control: challenge.time_control.clone(),
-            rated: challenge.rated,
-            draw_rules: ctx.server.draw_rules,
-            turn: game.turn(),
-            challenge_id: Some(challenge.id),
-            clock: Some(*game.clock()),
-            remind_at: self.next_reminder(&game, now),
-            history: challenge.start_moves.is_some().then(|| {
-                Box::new(GameHistory {
-                    started_at: now,
-                    moves: super::games::to_rows(&game, 0),
-                    notes: Vec::new(),
-                    ending: None,
-                })
-            }),
-        };
-        let continued_moves = game.moves().len();
-        let started_variant = variant_line(game.variant(), game.start_fen());
-        let next_move = game.position().fullmoves().get();
+        let new_game = self.new_game_of(ctx, &challenge, &game, now);
         // A ladder challenge becomes a ladder game.
         let ladder_match = self.pending_ladder_match(challenge.id).await?;
         let is_ladder_game = ladder_match.is_some();
@@ -302,63 +347,96 @@ impl Service {
         let white = self.store.player(players.white).await?;
         let black = self.store.player(players.black).await?;
         let (Some(white), Some(black)) = (white, black) else {
-            return Err(StorageError::NotFound("player").into());
+            return Err(StorageError::NotFound("player"));
         };
-        let names = Names::new(&white, &black);
-        let turn = game.turn();
         // Written for the player who moves first.
-        let first_mover = if turn == Color::White { &white } else { &black };
-        let lang = first_mover.reading_language(ctx.server.language);
-        let own_lang = ctx.lang;
-        let own = ctx.player.platform_id.clone();
-        let i18n = self.i18n.clone();
-        let channel = ctx.channel_platform_id.clone();
+        let first_mover = if game.turn() == Color::White {
+            &white
+        } else {
+            &black
+        };
+        let notice = GameStartNotice {
+            i18n: self.i18n.clone(),
+            channel: ctx.channel_platform_id.clone(),
+            lang: first_mover.reading_language(ctx.server.language),
+            own_lang: ctx.lang,
+            own: ctx.player.platform_id.clone(),
+            names: Names::new(&white, &black),
+            is_ladder_game,
+            game,
+        };
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
-                let game_id = committed.game_id.unwrap_or_default();
-                let args = [
-                    ("game", Arg::from(game_id)),
-                    ("white", Arg::from(names.display(Color::White))),
-                    ("black", Arg::from(names.display(Color::Black))),
-                    ("turn", Arg::from(names.display(turn))),
-                    ("move", Arg::from(next_move)),
-                ];
-                let id = match (is_ladder_game, continued_moves) {
-                    (true, _) => "ladder-game-started",
-                    (false, 0) => "game-started",
-                    (false, _) => "game-continued",
-                };
-                let mut text = i18n.text(lang, id, &args);
-                if let Some((key, variant_args)) = &started_variant {
-                    text = format!("{text}\n{}", i18n.text(lang, key, variant_args));
-                }
-                if names.mention(turn).is_none() {
-                    // A team moves first: its members are told how.
-                    let team = [("player", Arg::from(names.display(turn)))];
-                    text = format!("{text}\n{}", i18n.text(lang, "vote-your-move", &team));
-                }
-                let mut reply = Reply {
-                    channel: channel.clone(),
-                    to: names.mention(turn),
-                    text,
-                    prompt: Prompt::NewGame { game: game_id },
-                    ..Reply::default()
-                };
-                reply.board = Some(super::games::board_view(&game, game_id, &names, turn));
-                // The one who accepted reads it in their own language too.
-                let confirmation = (lang != own_lang).then(|| Reply {
-                    channel,
-                    to: Some(own),
-                    ephemeral: true,
-                    text: i18n.text(own_lang, id, &args),
-                    ..Reply::default()
-                });
-                std::iter::once(reply)
-                    .chain(confirmation)
-                    .collect::<Vec<_>>()
+                notice.replies(committed)
             })
             .await?;
         Ok(replies)
+    }
+
+    /// The game an accepted challenge starts, its clock running: from its
+    /// start position, or the game it continues played out again; or why
+    /// it cannot start.
+    fn accepted_game(
+        &self,
+        ctx: &Context,
+        challenge: &ChallengeRow,
+        players: Players,
+        now: DateTime<Utc>,
+    ) -> Result<Game, Vec<Reply>> {
+        let (fen, rules) = (challenge.start_fen.as_deref(), ctx.server.draw_rules);
+        let variant = challenge.variant;
+        let mut game = match &challenge.start_moves {
+            None => Game::new_variant(variant, players, fen, rules, now)
+                .map_err(|error| vec![self.setup_refusal(ctx, &error)])?,
+            // Checked when the challenge was made; played out again here.
+            Some(moves) => Continuation::resume(variant, players, fen, moves, rules, now)
+                .map_err(|error| vec![self.pgn_refusal(ctx, &error)])?,
+        };
+        // Stored controls were checked when the challenge was made.
+        let control = challenge.time_control.parse().unwrap_or_else(|_| {
+            tracing::warn!(
+                challenge = challenge.id,
+                "unreadable time control; no clock"
+            );
+            TimeControl::Unlimited
+        });
+        game.start_clock(control);
+        Ok(game)
+    }
+
+    /// The store's row of `game`, started by accepting `challenge`; a
+    /// continued game keeps the moves it had.
+    fn new_game_of(
+        &self,
+        ctx: &Context,
+        challenge: &ChallengeRow,
+        game: &Game,
+        now: DateTime<Utc>,
+    ) -> NewGame {
+        let players = game.players();
+        NewGame {
+            server_id: challenge.server_id,
+            channel_id: challenge.channel_id,
+            white: players.white,
+            black: players.black,
+            variant: game.variant(),
+            start_fen: game.start_fen().map(str::to_owned),
+            time_control: challenge.time_control.clone(),
+            rated: challenge.rated,
+            draw_rules: ctx.server.draw_rules,
+            turn: game.turn(),
+            challenge_id: Some(challenge.id),
+            clock: Some(*game.clock()),
+            remind_at: self.next_reminder(game, now),
+            history: challenge.start_moves.is_some().then(|| {
+                Box::new(GameHistory {
+                    started_at: now,
+                    moves: super::games::to_rows(game, 0),
+                    notes: Vec::new(),
+                    ending: None,
+                })
+            }),
+        }
     }
 
     pub(super) async fn decline(
@@ -437,7 +515,7 @@ impl Service {
         id: Option<i64>,
         now: DateTime<Utc>,
         role: Role,
-    ) -> Result<Result<ChallengeRow, Vec<Reply>>, Failure> {
+    ) -> Result<Result<ChallengeRow, Vec<Reply>>, StorageError> {
         let open = self.store.open_challenges(ctx.channel.id, now).await?;
         // The player, and the teams they answer and challenge for.
         let acting = self.acting_for(ctx).await?;
@@ -498,6 +576,183 @@ impl Service {
             SetupError::SamePlayer => "challenge-self",
         };
         self.private(ctx, self.text(ctx, key, &[]))
+    }
+}
+
+/// A started game's message, written once the commit has numbered it.
+struct GameStartNotice {
+    i18n: Arc<I18n>,
+    channel: String,
+    /// The language of the player who moves first.
+    lang: Lang,
+    /// The language of the player who accepted.
+    own_lang: Lang,
+    /// The platform id of the player who accepted.
+    own: String,
+    names: Names,
+    is_ladder_game: bool,
+    game: Game,
+}
+
+impl GameStartNotice {
+    /// The start told to the player who moves first, with the board (and
+    /// to the one who accepted in their own language when it differs).
+    fn replies(self, committed: &Committed) -> Vec<Reply> {
+        let GameStartNotice {
+            i18n,
+            channel,
+            lang,
+            own_lang,
+            own,
+            names,
+            is_ladder_game,
+            game,
+        } = self;
+        let game_id = committed.game_id.unwrap_or_default();
+        let turn = game.turn();
+        let args = [
+            ("game", Arg::from(game_id)),
+            ("white", Arg::from(names.display(Color::White))),
+            ("black", Arg::from(names.display(Color::Black))),
+            ("turn", Arg::from(names.display(turn))),
+            ("move", Arg::from(game.position().fullmoves().get())),
+        ];
+        let id = match (is_ladder_game, game.moves().len()) {
+            (true, _) => "ladder-game-started",
+            (false, 0) => "game-started",
+            (false, _) => "game-continued",
+        };
+        let mut text = i18n.text(lang, id, &args);
+        if let Some((key, variant_args)) = variant_line(game.variant(), game.start_fen()) {
+            text = format!("{text}\n{}", i18n.text(lang, key, &variant_args));
+        }
+        if names.mention(turn).is_none() {
+            // A team moves first: its members are told how.
+            let team = [("player", Arg::from(names.display(turn)))];
+            text = format!("{text}\n{}", i18n.text(lang, "vote-your-move", &team));
+        }
+        let mut reply = Reply {
+            channel: channel.clone(),
+            to: names.mention(turn),
+            text,
+            prompt: Prompt::NewGame { game: game_id },
+            ..Reply::default()
+        };
+        reply.board = Some(super::games::board_view(&game, game_id, &names, turn));
+        // The one who accepted reads it in their own language too.
+        let confirmation = (lang != own_lang).then(|| Reply {
+            channel,
+            to: Some(own),
+            ephemeral: true,
+            text: i18n.text(own_lang, id, &args),
+            ..Reply::default()
+        });
+        std::iter::once(reply).chain(confirmation).collect()
+    }
+}
+
+/// What a challenge asks of the game's start, as the command gave it.
+struct StartWish<'a> {
+    variant: Variant,
+    fen: Option<&'a str>,
+    /// A Chess960 start position's number.
+    start: Option<u16>,
+    /// The record of a game to continue.
+    pgn: Option<&'a str>,
+    rated: bool,
+    color: ColorChoice,
+}
+
+/// A challenge's message, written once the commit has numbered it.
+struct ChallengeNotice {
+    i18n: Arc<I18n>,
+    channel: String,
+    /// The challenged player's language, or the challenger's for an open
+    /// challenge.
+    lang: Lang,
+    own_lang: Lang,
+    challenger: String,
+    /// The challenger's platform id.
+    own: String,
+    challenged: Option<PlayerRow>,
+    /// A continued game's next move number and side to play.
+    continued_from: Option<(u32, &'static str)>,
+    /// The finished game a rematch plays again.
+    rematch_of: Option<i64>,
+    variant_line: Option<(&'static str, Vec<(&'static str, Arg)>)>,
+}
+
+impl ChallengeNotice {
+    /// The challenge told to the challenged player (and to the challenger
+    /// in their own language when it differs), or to the channel when open.
+    fn replies(self, committed: &Committed) -> Vec<Reply> {
+        let ChallengeNotice {
+            i18n,
+            channel,
+            lang,
+            own_lang,
+            challenger,
+            own,
+            challenged,
+            continued_from,
+            rematch_of,
+            variant_line,
+        } = self;
+        let id = Arg::from(committed.challenge_id.unwrap_or_default());
+        let player = Arg::from(challenger.as_str());
+        let mut own_copy = None;
+        let (text, to) = match &challenged {
+            Some(row) => {
+                let (number, side) = continued_from.unwrap_or_default();
+                let args = [
+                    ("player", player),
+                    ("opponent", Arg::from(row.display_name.as_str())),
+                    ("challenge", id),
+                    ("move", Arg::from(number)),
+                    ("side", Arg::from(side)),
+                    ("game", Arg::from(rematch_of.unwrap_or_default())),
+                ];
+                let key = match (continued_from, rematch_of) {
+                    (Some(_), _) => "challenge-continued",
+                    (None, Some(_)) => "challenge-rematch",
+                    (None, None) => "challenge-direct",
+                };
+                if lang != own_lang {
+                    // The challenger reads it in their own language too.
+                    own_copy = Some(Reply {
+                        channel: channel.clone(),
+                        to: Some(own),
+                        ephemeral: true,
+                        text: i18n.text(own_lang, key, &args),
+                        ..Reply::default()
+                    });
+                }
+                (i18n.text(lang, key, &args), Some(row.platform_id.clone()))
+            }
+            None => (
+                i18n.text(
+                    lang,
+                    "challenge-open",
+                    &[("player", player), ("challenge", id)],
+                ),
+                None,
+            ),
+        };
+        let text = match &variant_line {
+            Some((key, args)) => format!("{text}\n{}", i18n.text(lang, key, args)),
+            None => text,
+        };
+        let challenge = Reply {
+            channel,
+            to,
+            text,
+            prompt: match committed.challenge_id {
+                Some(challenge) => Prompt::Challenge { challenge },
+                None => Prompt::None,
+            },
+            ..Reply::default()
+        };
+        std::iter::once(challenge).chain(own_copy).collect()
     }
 }
 

@@ -119,9 +119,12 @@ impl Service {
         now: DateTime<Utc>,
     ) -> Attempt {
         let update = GameUpdate {
-            conditionals: lines.clone(),
+            conditionals: lines,
             ..game_update(record, game, Saved::all_of(game), record.remind_at)
         };
+        // Once committed, the next act on the game starts from its new
+        // lines without a reload.
+        let next = LoadedGame::saved(record, &update, game.clone());
         let commit = Commit {
             act_key: ctx.act_key.clone(),
             game_updates: vec![update],
@@ -129,7 +132,7 @@ impl Service {
         };
         let replies = vec![self.secret(ctx, answer)];
         let (_, replies) = self.commit_act(ctx, commit, now, move |_| replies).await?;
-        self.keep_lines(record, game, lines);
+        self.games.put(next);
         Ok(replies)
     }
 
@@ -139,15 +142,6 @@ impl Service {
             secret: true,
             ..self.private(ctx, text)
         }
-    }
-
-    /// Committed: the next act on the game starts from its new lines
-    /// without a reload.
-    fn keep_lines(&self, record: &GameRecord, game: &Game, lines: Conditionals) {
-        let mut next = record.clone();
-        next.version += 1;
-        next.conditionals = lines;
-        self.games.put(LoadedGame::new(next, game.clone()));
     }
 
     /// `key`'s heading, then each line in the reader's notation with move

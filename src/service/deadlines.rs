@@ -23,9 +23,9 @@ use super::games::{Saved, game_update};
 use super::outbox::notices_on;
 use super::texts::{self, Names};
 use super::votes::Decided;
-use super::{BoardImages, Failure, GameEvent, Reply, Service};
+use super::{GameEvent, Reply, Service};
 use crate::core::clock::Alarms;
-use crate::core::game::{Act, Actor, Game, GameError, PlayerId};
+use crate::core::game::{Act, Actor, Game, GameError, NoShow, PlayerId};
 use crate::storage::{Commit, Committed, DueGame, GameRecord, GameUpdate, StorageError, WakeUp};
 
 /// Games handled per store query; more are fetched until none are due.
@@ -51,22 +51,24 @@ impl Service {
             .min())
     }
 
-    /// Ends every game whose flag has fallen at `now`, sends the reminders
-    /// that are due, and returns the notices, with board images if their
-    /// readers see them. Games a player saved meanwhile are left alone.
-    pub async fn run_due(&self, now: DateTime<Utc>, board_images: BoardImages) -> Vec<Reply> {
+    /// Ends every game whose flag has fallen at `now`, the leaves and
+    /// ladder challenges that ran out, starts the tournaments due, reminds
+    /// the players whose reminder came, and returns how many notices that
+    /// queued. They wait in the outbox, written in the same commits, for
+    /// [`Service::deliver_notices`] (which draws their boards). Games a
+    /// player saved meanwhile are left alone.
+    pub async fn run_due(&self, now: DateTime<Utc>) -> usize {
         // Leaves first: a clock that restarted may be the next to run out.
-        let mut replies = self.end_due_leaves(now).await;
+        let mut queued = self.end_due_leaves(now).await.len();
         // Boxed as `Send` here, where that is proven: left to callers generic
         // over their notifier, the compiler fails to see it (a rustc
         // limitation with lifetimes inside nested async types).
         let due: Pin<Box<dyn Future<Output = Vec<Reply>> + Send + '_>> =
             Box::pin(self.attend_due_games(now));
-        replies.extend(due.await);
-        replies.extend(self.attend_ladders(now).await);
-        replies.extend(self.start_due_tournaments(now).await);
-        self.draw_boards(&mut replies, board_images);
-        replies
+        queued += due.await.len();
+        queued += self.attend_ladders(now).await.len();
+        queued += self.start_due_tournaments(now).await.len();
+        queued
     }
 
     /// Reminds the player to move once, and moves the game's next reminder on.
@@ -74,7 +76,7 @@ impl Service {
         &self,
         due: DueGame,
         now: DateTime<Utc>,
-    ) -> Result<Option<Vec<Reply>>, Failure> {
+    ) -> Result<Option<Vec<Reply>>, StorageError> {
         let Some(record) = self.store.game(due.id).await? else {
             return Ok(None);
         };
@@ -144,7 +146,7 @@ impl Service {
         match self.store.commit(commit, now, move |_| replies).await {
             Ok((_, replies)) => Ok(Some(replies)),
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(None),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 
@@ -293,7 +295,7 @@ impl Service {
                     for game in page {
                         match self.credit(game, outage, last, now).await {
                             Ok(notice) => replies.extend(notice),
-                            Err(Failure::Storage(error)) => {
+                            Err(error) => {
                                 tracing::error!(%error, game = game.id, "cannot credit a clock");
                             }
                         }
@@ -312,7 +314,7 @@ impl Service {
         outage: chrono::Duration,
         down_since: DateTime<Utc>,
         now: DateTime<Utc>,
-    ) -> Result<Vec<Reply>, Failure> {
+    ) -> Result<Vec<Reply>, StorageError> {
         let Some(record) = self.store.game(target.id).await? else {
             return Ok(Vec::new());
         };
@@ -355,7 +357,7 @@ impl Service {
         match self.store.commit(commit, now, move |_| vec![reply]).await {
             Ok((_, replies)) => Ok(replies),
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 
@@ -364,7 +366,7 @@ impl Service {
         &self,
         due: DueGame,
         now: DateTime<Utc>,
-    ) -> Result<Option<Vec<Reply>>, Failure> {
+    ) -> Result<Option<Vec<Reply>>, StorageError> {
         let Some(end) = self.work_out_expiry(due, now).await? else {
             return Ok(None);
         };
@@ -374,7 +376,7 @@ impl Service {
             Ok((_, replies)) => Ok(Some(replies)),
             // Another scheduler (or a move) got there first: nothing to say twice.
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Some(Vec::new())),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 
@@ -384,7 +386,7 @@ impl Service {
         &self,
         due: DueGame,
         now: DateTime<Utc>,
-    ) -> Result<Option<Expiry>, Failure> {
+    ) -> Result<Option<Expiry>, StorageError> {
         let loaded = match self.games.get(due.id, due.version) {
             Some(loaded) => loaded,
             None => match self.store.game(due.id).await? {
@@ -409,7 +411,12 @@ impl Service {
         {
             return Ok(Some(expiry));
         }
-        let events = match game.apply(&Actor::Clock, Act::ClockExpired, now) {
+        // RULES.md: a no-show forfeits in a competition, aborts elsewhere.
+        let no_show = match record.is_in_competition() {
+            true => NoShow::Forfeit,
+            false => NoShow::Abort,
+        };
+        let events = match game.apply(&Actor::Clock, Act::ClockExpired { no_show }, now) {
             Ok(events) => events,
             Err(GameError::NotFlagged | GameError::GameOver) => return Ok(None),
             Err(error) => {
@@ -479,7 +486,7 @@ impl Service {
         record: &GameRecord,
         game: &Game,
         now: DateTime<Utc>,
-    ) -> Result<Option<Expiry>, Failure> {
+    ) -> Result<Option<Expiry>, StorageError> {
         let side = game.turn();
         let teams = self.store.game_teams(record.id).await?;
         let Some((_, team)) = teams.iter().find(|(colour, _)| *colour == side) else {
@@ -534,7 +541,7 @@ impl Service {
 /// Whether a flag fall was worked out from what a flag fall waiting in
 /// `ends` changes, or what one committed since (`written`) has changed.
 fn stale(
-    worked_out: &Result<Option<Expiry>, Failure>,
+    worked_out: &Result<Option<Expiry>, StorageError>,
     ends: &[(usize, DueGame, Expiry)],
     written: &[Read],
 ) -> bool {
@@ -547,10 +554,13 @@ fn stale(
 
 /// The notices of one attended game (`None` if it needed nothing), with a
 /// failure logged.
-fn attended(game: DueGame, outcome: Result<Option<Vec<Reply>>, Failure>) -> Option<Vec<Reply>> {
+fn attended(
+    game: DueGame,
+    outcome: Result<Option<Vec<Reply>>, StorageError>,
+) -> Option<Vec<Reply>> {
     match outcome {
         Ok(notices) => notices,
-        Err(Failure::Storage(error)) => {
+        Err(error) => {
             tracing::error!(%error, game = game.id, "cannot attend a due game");
             None
         }

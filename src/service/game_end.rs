@@ -7,9 +7,11 @@ use chrono::{DateTime, Utc};
 use super::ladder::Settlement;
 use super::matches::MatchProgress;
 use super::tournament_flow::Announcements;
-use super::{Failure, Reply, Service};
+use super::{Reply, Service};
 use crate::core::notation::Lang;
-use crate::storage::{Commit, Committed, GameRecord, RatingUpdate, Status, TournamentChange};
+use crate::storage::{
+    Commit, Committed, GameRecord, RatingUpdate, Status, StorageError, TournamentChange,
+};
 
 /// The writes and sentences a game's end adds; all empty while it runs.
 pub(super) struct GameEnd {
@@ -34,7 +36,7 @@ impl Service {
         state: &Status,
         lang: Lang,
         now: DateTime<Utc>,
-    ) -> Result<GameEnd, Failure> {
+    ) -> Result<GameEnd, StorageError> {
         let mut lines = Vec::new();
         let (rating_updates, changes) = self.rating_updates(record, state).await?;
         if !changes.is_empty() {

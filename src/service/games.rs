@@ -7,9 +7,10 @@ use shakmaty::{Color, EnPassantMode, fen::Fen, uci::UciMove};
 
 use super::cache::LoadedGame;
 use super::texts::{self, Names};
-use super::{Attempt, BoardView, Context, Failure, GameEvent, Reply, Service, choice};
+use super::{Attempt, BoardView, Context, GameEvent, Reply, Service, choice};
 use crate::core::command::{Command, DrawAction};
-use crate::core::conditional;
+use crate::core::conditional::{self, Conditionals};
+use crate::core::event::Event;
 use crate::core::game::{
     Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, Players, Status, StoredMove,
     TakebackAction,
@@ -56,8 +57,96 @@ impl Service {
         };
         let record = &loaded.record;
         let mut game = loaded.game.clone();
-        let saved = Saved::all_of(&game);
         let actor_side = game.players().side_of(ctx.player.id);
+        let mut events = match self.try_game_act(ctx, command, record, &mut game, act, now) {
+            Ok(events) => events,
+            Err(refusal) => return Ok(refusal),
+        };
+        // A takeback shortened the score: the store keeps what is left of
+        // it and appends the takeback's note.
+        let truncate_to = taken_back_to(&game, &events);
+        let saved = match truncate_to {
+            Some((moves, notes)) => Saved { moves, notes },
+            None => Saved::all_of(&loaded.game),
+        };
+
+        let storing = line.zip(actor_side).filter(|_| !game.is_over());
+        let (lines, away_notice) =
+            match self.follow_lines(ctx, record, &mut game, &mut events, storing, now) {
+                Ok(followed) => followed,
+                Err(refusal) => return Ok(refusal),
+            };
+
+        let moved = game.moves().len() > saved.moves;
+        let leave_commit = match moved && maybe_on_leave {
+            true => self.leave_after_move(ctx, record, &mut game, now).await?,
+            false => None,
+        };
+
+        let names = Names::new(&record.white_player, &record.black_player);
+        let update = GameUpdate {
+            conditionals: lines,
+            truncate_to: truncate_to.map(|(moves, notes)| (moves as u32, notes as u32)),
+            ..game_update(record, &game, saved, self.next_reminder(&game, now))
+        };
+        let claimed = claimed_move(loaded.game.position(), &game.notes()[saved.notes..]);
+        let told = Told {
+            game: &game,
+            id: record.id,
+            names: &names,
+            events: &events,
+            actor_side,
+            claimed: claimed.as_deref(),
+        };
+        let (public_lang, mut reply, confirmation) = self.tell_act(ctx, record, &told);
+        if line.is_some() {
+            // Lines may be written to the bot directly; the move they
+            // begin with is told where the game is played.
+            reply.channel = record.channel.clone();
+        }
+        // Ratings, ladder and tournament move in the commit that ends the game.
+        let end = self
+            .game_end(record, &update.state, public_lang, now)
+            .await?;
+        // Once committed, the next act on this game starts from here without a reload.
+        let next = LoadedGame::saved(record, &update, game);
+        let game = &next.game;
+        let (mut commit, notices) = act_commit(ctx, update, leave_commit);
+        let answer = end.apply(&mut commit, &mut reply);
+        // A player who asked for direct messages gets their turn there too.
+        let direct = self.direct_turn_notice(&reply, game, record, actor_side);
+        let mut replies = vec![reply];
+        replies.extend(confirmation);
+        if let Some((_, side)) = storing {
+            let key = "if-stored";
+            let lines = next.record.conditionals.of(side);
+            let stored = self.lines_text(ctx.lang, key, record.id, game, lines);
+            replies.push(self.secret(ctx, stored));
+        }
+        replies.extend(away_notice);
+        replies.extend(direct);
+        replies.extend(notices);
+        let (_, replies) = self
+            .commit_act(ctx, commit, now, move |committed| {
+                answer(committed, replies)
+            })
+            .await?;
+        self.games.put(next);
+        self.deadline_changed.notify_one();
+        Ok(replies)
+    }
+
+    /// Lets the core carry out `act` on `game` for the actor: its events,
+    /// or the answer saying why not (then `game` is unchanged).
+    fn try_game_act(
+        &self,
+        ctx: &Context,
+        command: &Command,
+        record: &GameRecord,
+        game: &mut Game,
+        act: GameAct,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Event>, Vec<Reply>> {
         // Aborting a started game takes a moderator of the game's own channel
         // or server, wherever the command came from; the core checks the rest.
         let actor = match act {
@@ -73,153 +162,99 @@ impl Service {
         );
         // Nor where a team plays: its members vote on moves, not on takebacks.
         let applied = if takes_back
-            && (record.rated
-                || super::votes::has_team(record)
-                || self.store.in_competition(record.id).await?)
+            && (record.rated || super::votes::has_team(record) || record.is_in_competition())
         {
             Err(GameError::TakebackNotAllowed)
         } else {
             game.apply(&actor, act, now)
         };
-        let mut events = match applied {
-            Ok(events) => events,
-            Err(error) => {
-                let input = move_text(command).unwrap_or_default();
-                let text =
-                    texts::game_refusal(&self.i18n, ctx.lang, &error, game.position(), input);
-                let mut reply = self.private(ctx, text);
-                // Nothing was played: the player picks the reading they meant.
-                if let GameError::Move(MoveInputError::Ambiguous { candidates }) = &error {
-                    let style = Style::for_lang(ctx.lang);
-                    reply.prompt =
-                        choice::prompt(record.id, command, game.position(), candidates, style);
-                }
-                return Ok(vec![reply]);
+        applied.map_err(|error| {
+            let input = move_text(command).unwrap_or_default();
+            let text = texts::game_refusal(&self.i18n, ctx.lang, &error, game.position(), input);
+            let mut reply = self.private(ctx, text);
+            // Nothing was played: the player picks the reading they meant.
+            if let GameError::Move(MoveInputError::Ambiguous { candidates }) = &error {
+                let style = Style::for_lang(ctx.lang);
+                reply.prompt =
+                    choice::prompt(record.id, command, game.position(), candidates, style);
             }
-        };
-        // A takeback shortened the score: the store keeps what is left of
-        // it and appends the takeback's note.
-        let taken_back = events
-            .iter()
-            .any(|e| matches!(e, crate::core::event::Event::TakenBack { .. }));
-        let truncate_to = taken_back.then(|| (game.moves().len(), game.notes().len() - 1));
-        let saved = match truncate_to {
-            Some((moves, notes)) => Saved { moves, notes },
-            None => saved,
-        };
+            vec![reply]
+        })
+    }
 
-        // A move is answered at once from the lines the player it leaves to
-        // move stored, in this same commit; an offer, a claim or the end
-        // clears every line.
+    /// The game's conditional lines after the act: the actor's new line
+    /// stored first (`storing`: its moves and the actor's side; the act is
+    /// refused if they cannot be), then a move answered at once from the
+    /// lines the player it leaves to move stored, in this same commit (an
+    /// offer, a claim or the end clears every line). Returns the lines and
+    /// the notice for the player whose line answered.
+    fn follow_lines(
+        &self,
+        ctx: &Context,
+        record: &GameRecord,
+        game: &mut Game,
+        events: &mut Vec<Event>,
+        storing: Option<(&[String], Color)>,
+        now: DateTime<Utc>,
+    ) -> Result<(Conditionals, Option<Reply>), Vec<Reply>> {
         let mut lines = record.conditionals.clone();
-        let storing = line.zip(actor_side).filter(|_| !game.is_over());
-        if let Some((words, side)) = storing
-            && let Err(refusal) = self.add_line(ctx, &game, &mut lines, side, words)
-        {
-            return Ok(vec![self.secret(ctx, refusal)]);
+        if let Some((words, side)) = storing {
+            self.add_line(ctx, game, &mut lines, side, words)
+                .map_err(|refusal| vec![self.secret(ctx, refusal)])?;
         }
-        let answered = conditional::after_act(&mut game, &mut lines, &events, now);
-        let away_notice = self.conditional_notice(ctx, record, &game, actor_side, &answered);
+        let answered = conditional::after_act(game, &mut lines, events, now);
+        let actor_side = game.players().side_of(ctx.player.id);
+        let away_notice = self.conditional_notice(ctx, record, game, actor_side, &answered);
         events.extend(answered);
+        Ok((lines, away_notice))
+    }
 
-        // Leave: a move ends the mover's leave; a player on leave gets the
-        // move with their clock stopped.
-        let moved = game.moves().len() > saved.moves;
+    /// After a move: the mover's leave ends (its ending's commit and
+    /// notices, for the act to join), and a player on leave gets the move
+    /// with their clock stopped.
+    async fn leave_after_move(
+        &self,
+        ctx: &Context,
+        record: &GameRecord,
+        game: &mut Game,
+        now: DateTime<Utc>,
+    ) -> Result<Option<(Commit, Vec<Reply>)>, StorageError> {
+        let next_player = game.players().get(game.turn());
+        let leaves = self
+            .store
+            .running_leaves(ctx.server.id, [ctx.player.id, next_player])
+            .await?;
         let mut leave_commit = None;
-        if moved && maybe_on_leave {
-            let next_player = game.players().get(game.turn());
-            let leaves = self
-                .store
-                .running_leaves(ctx.server.id, [ctx.player.id, next_player])
-                .await?;
-            if let Some(leave) = leaves.iter().find(|l| l.player == ctx.player.id) {
-                leave_commit = Some(self.ending(leave, now, None, Some(record.id)).await?);
-            }
-            if !game.is_over() && leaves.iter().any(|l| l.player == next_player) {
-                game.pause_clock(now);
-            }
+        if let Some(leave) = leaves.iter().find(|l| l.player == ctx.player.id) {
+            leave_commit = Some(self.ending(leave, now, None, Some(record.id)).await?);
         }
+        if !game.is_over() && leaves.iter().any(|l| l.player == next_player) {
+            game.pause_clock(now);
+        }
+        Ok(leave_commit)
+    }
 
-        let names = Names::new(&record.white_player, &record.black_player);
-        let update = GameUpdate {
-            conditionals: lines.clone(),
-            truncate_to: truncate_to.map(|(moves, notes)| (moves as u32, notes as u32)),
-            ..game_update(record, &game, saved, self.next_reminder(&game, now))
-        };
-        // The channel's message goes first to the opponent: in their language
-        // when they chose one. The actor then gets the same lines in theirs,
-        // so each reads the move in their own notation.
-        // Once the game is over the message is for both: the server's language.
-        let public_lang = if game.is_over() {
+    /// An accepted act told: the language of the channel's message, the
+    /// message, and the actor's copy in their own language if it differs.
+    /// The channel's message goes first to the opponent: in their language
+    /// when they chose one. The actor then gets the same lines in theirs,
+    /// so each reads the move in their own notation. Once the game is over
+    /// the message is for both: the server's language.
+    fn tell_act(
+        &self,
+        ctx: &Context,
+        record: &GameRecord,
+        told: &Told<'_>,
+    ) -> (Lang, Reply, Option<Reply>) {
+        let public_lang = if told.game.is_over() {
             ctx.server.language
         } else {
-            opponent_lang(ctx, record, actor_side)
+            opponent_lang(ctx, record, told.actor_side)
         };
-        let claimed = claimed_move(loaded.game.position(), &game.notes()[saved.notes..]);
-        let told = Told {
-            game: &game,
-            id: record.id,
-            names: &names,
-            events: &events,
-            actor_side,
-            claimed: claimed.as_deref(),
-        };
-        let mut reply = self.game_reply(ctx, public_lang, &told);
-        if line.is_some() {
-            // Lines may be written to the bot directly; the move they
-            // begin with is told where the game is played.
-            reply.channel = record.channel.clone();
-        }
+        let reply = self.game_reply(ctx, public_lang, told);
         let confirmation = (public_lang != ctx.lang)
-            .then(|| self.private(ctx, self.describe(ctx, ctx.lang, &told).join("\n")));
-        // Ratings, ladder and tournament move in the commit that ends the game.
-        let end = self
-            .game_end(record, &update.state, public_lang, now)
-            .await?;
-        let mut next = record.clone();
-        next.version += 1;
-        next.state = update.state;
-        next.pending_offer = update.pending_offer;
-        next.clock = update.clock;
-        next.conditionals = lines;
-        let (mut commit, notices) = match leave_commit {
-            None => (
-                Commit {
-                    act_key: ctx.act_key.clone(),
-                    game_updates: vec![update],
-                    ..Commit::default()
-                },
-                Vec::new(),
-            ),
-            Some((mut ending, notices)) => {
-                ending.act_key = ctx.act_key.clone();
-                ending.game_updates.push(update);
-                (ending, notices)
-            }
-        };
-        let answer = end.apply(&mut commit, &mut reply);
-        // A player who asked for direct messages gets their turn there too.
-        let direct = self.direct_turn_notice(&reply, &game, record, actor_side);
-        let mut replies = vec![reply];
-        replies.extend(confirmation);
-        if let Some((_, side)) = storing {
-            let key = "if-stored";
-            let stored =
-                self.lines_text(ctx.lang, key, record.id, &game, next.conditionals.of(side));
-            replies.push(self.secret(ctx, stored));
-        }
-        replies.extend(away_notice);
-        replies.extend(direct);
-        replies.extend(notices);
-        let (_, replies) = self
-            .commit_act(ctx, commit, now, move |committed| {
-                answer(committed, replies)
-            })
-            .await?;
-        // Committed: the next act on this game starts from here without a reload.
-        self.games.put(LoadedGame::new(next, game));
-        self.deadline_changed.notify_one();
-        Ok(replies)
+            .then(|| self.private(ctx, self.describe(ctx, ctx.lang, told).join("\n")));
+        (public_lang, reply, confirmation)
     }
 
     /// The core act a command asks for, with the game it names; `None` for
@@ -274,7 +309,7 @@ impl Service {
         ctx: &Context,
         game_id: Option<i64>,
         ongoing_only: bool,
-    ) -> Result<Pick, Failure> {
+    ) -> Result<Pick, StorageError> {
         if let Some(id) = game_id {
             // A game of this server, or a team match game of its away side's.
             return match self.store.game(id).await? {
@@ -321,7 +356,7 @@ impl Service {
     }
 
     /// Rebuilds a stored game and keeps it for the next act.
-    fn loaded(&self, record: GameRecord) -> Result<Arc<LoadedGame>, Failure> {
+    fn loaded(&self, record: GameRecord) -> Result<Arc<LoadedGame>, StorageError> {
         let game = restore(&record)?;
         Ok(self.games.put(LoadedGame::new(record, game)))
     }
@@ -366,7 +401,7 @@ impl Service {
         let moved = told
             .events
             .iter()
-            .any(|e| matches!(e, crate::core::event::Event::MovePlayed { .. }));
+            .any(|e| matches!(e, Event::MovePlayed { .. }));
         if let Some(opening) = game.opening_reached().filter(|_| moved) {
             lines.push(self.i18n.text(
                 lang,
@@ -482,10 +517,41 @@ struct Told<'a> {
     game: &'a Game,
     id: i64,
     names: &'a Names,
-    events: &'a [crate::core::event::Event],
+    events: &'a [Event],
     actor_side: Option<Color>,
     /// The move written with an upheld claim (English SAN); it is not played.
     claimed: Option<&'a str>,
+}
+
+/// The moves and notes a takeback in `events` keeps of the stored score
+/// (its own note is appended), if there was one.
+fn taken_back_to(game: &Game, events: &[Event]) -> Option<(usize, usize)> {
+    let taken_back = events.iter().any(|e| matches!(e, Event::TakenBack { .. }));
+    taken_back.then(|| (game.moves().len(), game.notes().len() - 1))
+}
+
+/// An act's commit: the game's save, joined to the commit that ends the
+/// mover's leave when the move ended it (with that ending's notices).
+fn act_commit(
+    ctx: &Context,
+    update: GameUpdate,
+    leave_commit: Option<(Commit, Vec<Reply>)>,
+) -> (Commit, Vec<Reply>) {
+    match leave_commit {
+        None => (
+            Commit {
+                act_key: ctx.act_key.clone(),
+                game_updates: vec![update],
+                ..Commit::default()
+            },
+            Vec::new(),
+        ),
+        Some((mut ending, notices)) => {
+            ending.act_key = ctx.act_key.clone();
+            ending.game_updates.push(update);
+            (ending, notices)
+        }
+    }
 }
 
 /// The language of the actor's opponent, who reads the channel's message:
@@ -532,7 +598,7 @@ fn move_text(command: &Command) -> Option<&str> {
 }
 
 /// Rebuilds the core's game from its stored record.
-pub(super) fn restore(record: &GameRecord) -> Result<Game, Failure> {
+pub(super) fn restore(record: &GameRecord) -> Result<Game, StorageError> {
     let players = Players {
         white: record.white,
         black: record.black,

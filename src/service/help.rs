@@ -60,10 +60,19 @@ fn overview(i18n: &I18n, lang: Lang, discord: bool) -> String {
             }
         };
         let about = i18n.text(lang, &description_id(&[top]), &[]);
-        lines.push(format!("{about}: {calls}"));
+        lines.push(line(i18n, lang, about, calls));
     }
     lines.push(i18n.text(lang, "help-notes", &[]));
     lines.join("\n")
+}
+
+/// `what: about`, punctuated for the reader's language.
+fn line(i18n: &I18n, lang: Lang, what: String, about: String) -> String {
+    i18n.text(
+        lang,
+        "help-line",
+        &[("about", Arg::from(what)), ("calls", Arg::from(about))],
+    )
 }
 
 fn names(rows: &[&Spec], lang: Lang, separator: &str) -> String {
@@ -161,6 +170,37 @@ pub fn reference(i18n: &I18n) -> String {
                 row(choices_note(&path)),
             ));
         }
+    }
+    out
+}
+
+/// The Discord command tree (docs/hosting.md): each command with its French
+/// name and what sits in it, French names beside.
+pub fn discord_tree() -> String {
+    let mut out = String::from("| command | French | subcommands |\n|---|---|---|\n");
+    for top in table::top_level().filter(|row| row.home == Home::Top) {
+        let children: Vec<&Spec> = top.children().collect();
+        let inside = match children.is_empty() {
+            true => {
+                let names: Vec<String> = top
+                    .options
+                    .iter()
+                    .map(|o| format!("`{}`", o.name))
+                    .collect();
+                format!("options {}", names.join(", "))
+            }
+            false => {
+                let each = children.iter().map(|child| {
+                    let (en, fr) = (
+                        names(&[child], Lang::En, "|"),
+                        names(&[child], Lang::Fr, "|"),
+                    );
+                    format!("`{en}` (`{fr}`)").replace('|', "\\|")
+                });
+                each.collect::<Vec<_>>().join(", ")
+            }
+        };
+        out.push_str(&format!("| `/{}` | `/{}` | {inside} |\n", top.name, top.fr));
     }
     out
 }

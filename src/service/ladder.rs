@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
 use super::outbox::notices_on;
-use super::{Attachment, Attempt, Context, Failure, Prompt, Reply, Service};
+use super::{Attachment, Attempt, Context, Prompt, Reply, Service};
 use crate::competition::ladder::{Ladder, LadderError, LadderOutcome};
 use crate::core::clock::TimeControl;
 use crate::core::command::{LadderAction, UserRef};
@@ -23,7 +23,7 @@ use crate::render::table::{Caption, table_png};
 use crate::storage::{
     ChallengeClosing, ChallengeStatus, ColorChoice, Commit, Committed, GameRecord, IdleRung,
     LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow, LadderWrite, NewChallenge,
-    NewLadderMatch, Status, StorageError,
+    NewLadderMatch, PlayerRow, Status, StorageError,
 };
 
 /// Ladder deadlines handled per store query.
@@ -260,52 +260,10 @@ impl Service {
             };
             return Ok(vec![self.ladder_refusal(ctx, error, other)]);
         }
-        let unsettled = self.store.unsettled_ladder_matches(ctx.server.id).await?;
-        let busy = [me, defender.id].into_iter().find(|player| {
-            unsettled
-                .iter()
-                .any(|m| m.challenger == *player || m.defender == *player)
-        });
-        if let Some(busy) = busy {
-            let name = if busy == me {
-                &ctx.player.display_name
-            } else {
-                &defender.display_name
-            };
-            let text = self.text(ctx, "ladder-busy", &[("player", Arg::from(name.as_str()))]);
-            return Ok(vec![self.private(ctx, text)]);
+        if let Some(refusal) = self.busy_in_ladder(ctx, &defender).await? {
+            return Ok(vec![refusal]);
         }
-        // Checked at start-up; a bad one falls back to the server's default.
-        let time_control = settings
-            .time_control
-            .parse::<TimeControl>()
-            .map(|control| control.to_string())
-            .unwrap_or_else(|_| ctx.server.time_control.clone());
-        let accept_by = settings.accept_by(now);
-        let commit = Commit {
-            act_key: ctx.act_key.clone(),
-            new_challenge: Some(NewChallenge {
-                server_id: ctx.server.id,
-                channel_id: ctx.channel.id,
-                challenger: me,
-                challenged: Some(defender.id),
-                color: ColorChoice::Random,
-                time_control,
-                rated: settings.rated,
-                variant: Variant::Standard,
-                start_fen: None,
-                expires_at: accept_by,
-                start_moves: None,
-                votes_changeable: None,
-            }),
-            new_ladder_match: Some(NewLadderMatch {
-                server_id: ctx.server.id,
-                challenger: me,
-                defender: defender.id,
-                accept_by,
-            }),
-            ..Commit::default()
-        };
+        let commit = self.ladder_challenge_commit(ctx, defender.id, now);
         let (i18n, lang) = (self.i18n.clone(), ctx.lang);
         let channel = ctx.channel_platform_id.clone();
         let challenger = ctx.player.display_name.clone();
@@ -342,11 +300,79 @@ impl Service {
         Ok(replies)
     }
 
+    /// The refusal of a ladder challenge when the challenger or `defender`
+    /// is in one that is not settled yet, if one is.
+    async fn busy_in_ladder(
+        &self,
+        ctx: &Context,
+        defender: &PlayerRow,
+    ) -> Result<Option<Reply>, StorageError> {
+        let me = ctx.player.id;
+        let unsettled = self.store.unsettled_ladder_matches(ctx.server.id).await?;
+        let busy = [me, defender.id].into_iter().find(|player| {
+            unsettled
+                .iter()
+                .any(|m| m.challenger == *player || m.defender == *player)
+        });
+        Ok(busy.map(|busy| {
+            let name = if busy == me {
+                &ctx.player.display_name
+            } else {
+                &defender.display_name
+            };
+            let text = self.text(ctx, "ladder-busy", &[("player", Arg::from(name.as_str()))]);
+            self.private(ctx, text)
+        }))
+    }
+
+    /// A ladder challenge to `defender` written: the challenge itself, by
+    /// the ladder's settings, and the ladder match it opens.
+    fn ladder_challenge_commit(
+        &self,
+        ctx: &Context,
+        defender: PlayerId,
+        now: DateTime<Utc>,
+    ) -> Commit {
+        let settings = &self.config.ladder;
+        // Checked at start-up; a bad one falls back to the server's default.
+        let time_control = settings
+            .time_control
+            .parse::<TimeControl>()
+            .map(|control| control.to_string())
+            .unwrap_or_else(|_| ctx.server.time_control.clone());
+        let accept_by = settings.accept_by(now);
+        let me = ctx.player.id;
+        Commit {
+            act_key: ctx.act_key.clone(),
+            new_challenge: Some(NewChallenge {
+                server_id: ctx.server.id,
+                channel_id: ctx.channel.id,
+                challenger: me,
+                challenged: Some(defender),
+                color: ColorChoice::Random,
+                time_control,
+                rated: settings.rated,
+                variant: Variant::Standard,
+                start_fen: None,
+                expires_at: accept_by,
+                start_moves: None,
+                votes_changeable: None,
+            }),
+            new_ladder_match: Some(NewLadderMatch {
+                server_id: ctx.server.id,
+                challenger: me,
+                defender,
+                accept_by,
+            }),
+            ..Commit::default()
+        }
+    }
+
     /// The ladder challenge behind challenge `challenge_id`, while it waits.
     pub(super) async fn pending_ladder_match(
         &self,
         challenge_id: i64,
-    ) -> Result<Option<LadderMatchRow>, Failure> {
+    ) -> Result<Option<LadderMatchRow>, StorageError> {
         let found = self.store.ladder_match_of_challenge(challenge_id).await?;
         Ok(found.filter(|m| m.status == LadderMatchStatus::Pending))
     }
@@ -359,7 +385,7 @@ impl Service {
         status: LadderMatchStatus,
         active: &[PlayerId],
         at: DateTime<Utc>,
-    ) -> Result<Settlement, Failure> {
+    ) -> Result<Settlement, StorageError> {
         let name = |id| async move {
             let player = self.store.player(id).await?;
             Ok::<_, StorageError>(player.map(|p| p.display_name).unwrap_or_default())
@@ -405,7 +431,7 @@ impl Service {
         &self,
         record: &GameRecord,
         state: &Status,
-    ) -> Result<Option<Settlement>, Failure> {
+    ) -> Result<Option<Settlement>, StorageError> {
         let Status::Over {
             result,
             at: ended_at,
@@ -414,7 +440,8 @@ impl Service {
         else {
             return Ok(None);
         };
-        if record.state != Status::Ongoing {
+        // Most games are no ladder challenge's: they read nothing more.
+        if !record.ladder_match || record.state != Status::Ongoing {
             return Ok(None);
         }
         let Some(matched) = self.store.ladder_match_of_game(record.id).await? else {
@@ -477,7 +504,7 @@ impl Service {
                 for matched in due {
                     match self.forfeit(&matched, now).await {
                         Ok(notices) => replies.extend(notices),
-                        Err(Failure::Storage(error)) => {
+                        Err(error) => {
                             tracing::error!(%error, ladder_match = matched.id, "cannot forfeit");
                         }
                     }
@@ -493,7 +520,7 @@ impl Service {
                 for rung in idle {
                     match self.retire_idle(rung, now).await {
                         Ok(notices) => replies.extend(notices),
-                        Err(Failure::Storage(error)) => {
+                        Err(error) => {
                             tracing::error!(%error, server = rung.server_id, "cannot apply inactivity");
                         }
                     }
@@ -509,7 +536,7 @@ impl Service {
         &self,
         matched: &LadderMatchRow,
         now: DateTime<Utc>,
-    ) -> Result<Vec<Reply>, Failure> {
+    ) -> Result<Vec<Reply>, StorageError> {
         let settlement = self
             .settle_ladder_match(
                 matched,
@@ -542,13 +569,17 @@ impl Service {
             Ok((_, replies)) => Ok(replies),
             // Accepted, declined or forfeited meanwhile: the next round looks again.
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 
     /// Applies the inactivity rule to one idle player, unless a ladder
     /// challenge of theirs is under way (then their activity is renewed).
-    async fn retire_idle(&self, rung: IdleRung, now: DateTime<Utc>) -> Result<Vec<Reply>, Failure> {
+    async fn retire_idle(
+        &self,
+        rung: IdleRung,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Reply>, StorageError> {
         let row = self.store.ladder(rung.server_id).await?;
         let (mut ladder, activity) = ranking_of(&row);
         if activity.get(&rung.player) != Some(&rung.active_at) {
@@ -604,7 +635,7 @@ impl Service {
         match self.store.commit(commit, now, move |_| replies).await {
             Ok((_, replies)) => Ok(replies),
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 }

@@ -10,7 +10,7 @@ use chrono::{DateTime, Datelike, Duration, Utc};
 use super::games::{Saved, game_update};
 use super::outbox::notices_on;
 use super::texts::{self, Names};
-use super::{Attempt, Context, Failure, Reply, Service};
+use super::{Attempt, Context, Reply, Service};
 use crate::core::command::LeaveAction;
 use crate::core::game::{Game, PlayerId};
 use crate::i18n::Arg;
@@ -60,7 +60,7 @@ impl Service {
         player: PlayerId,
         server_id: i64,
         now: DateTime<Utc>,
-    ) -> Result<u32, Failure> {
+    ) -> Result<u32, StorageError> {
         let used = self
             .store
             .leave_days_in_year(player, server_id, now.year())
@@ -139,7 +139,7 @@ impl Service {
         now: DateTime<Utc>,
         act_key: Option<String>,
         moving_in: Option<i64>,
-    ) -> Result<(Commit, Vec<Reply>), Failure> {
+    ) -> Result<(Commit, Vec<Reply>), StorageError> {
         let (game_updates, notices) = self
             .switch_clocks(
                 leave.player,
@@ -188,7 +188,7 @@ impl Service {
                     }
                     Err(error) => Err(error),
                 },
-                Err(Failure::Storage(error)) => Err(error),
+                Err(error) => Err(error),
             };
             match attempt {
                 Ok((_, notices)) => replies.extend(notices),
@@ -210,7 +210,7 @@ impl Service {
         switch: Switch,
         now: DateTime<Utc>,
         except: Option<i64>,
-    ) -> Result<(Vec<GameUpdate>, Vec<(GameRecord, Game)>), Failure> {
+    ) -> Result<(Vec<GameUpdate>, Vec<(GameRecord, Game)>), StorageError> {
         let mut updates = Vec::new();
         let mut changed = Vec::new();
         for summary in self

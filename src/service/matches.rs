@@ -17,13 +17,13 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use super::{Attempt, Context, Failure, Reply, Service, TournamentEvent};
-use crate::competition::team_match::{self, Score, SignUp};
+use super::{Attempt, Context, Reply, Service, TournamentEvent};
+use crate::competition::team_match::{self, Board, Score, SignUp};
 use crate::competition::tiebreak::halves;
 use crate::core::clock::TimeControl;
 use crate::core::command::{MatchCommand, NewMatchWish};
 use crate::core::event::GameResult;
-use crate::core::game::{Act as GameAct, Actor, Game, PlayerId, Players};
+use crate::core::game::{Act as GameAct, Actor, DrawRules, Game, PlayerId, Players};
 use crate::core::names::Named;
 use crate::core::notation::Lang;
 use crate::core::team::MatchSide;
@@ -322,7 +322,10 @@ impl Service {
         let (Some((home_channel, home_pid)), Some((_, away_pid))) =
             (row.home.channel.clone(), row.away.channel.clone())
         else {
-            return Err(StorageError::Corrupt(format!("match {} has no channel", row.id)).into());
+            return Err(StorageError::Corrupt(format!(
+                "match {} has no channel",
+                row.id
+            )));
         };
         if row.created_by != ctx.player.id && !ctx.moderates(row.home.server_id, home_channel) {
             return self.match_refusal(ctx, "match-start-refused", &row);
@@ -334,9 +337,65 @@ impl Service {
             .into_iter()
             .filter(|e| e.withdrawn_at.is_none())
             .collect();
+        let lists = self.match_sign_ups(&row, &entrants).await?;
+        let boards = team_match::pair(&lists[0], &lists[1], row.boards);
+        if boards.is_empty() {
+            return self.match_refusal(ctx, "match-too-few", &row);
+        }
+        let home_server = self
+            .store
+            .server(row.home.server_id)
+            .await?
+            .ok_or(StorageError::NotFound("server"))?;
+        let seating = Seating {
+            row: &row,
+            channel_id: home_channel,
+            draw_rules: home_server.draw_rules,
+            lists: &lists,
+            initial_rating: self.config.ratings.initial_rating,
+        };
+        let (games, planned) = self.match_games(&seating, &boards, now);
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            match_changes: vec![MatchChange::Start {
+                id: row.id,
+                expected_version: row.version,
+                games,
+                at: now,
+            }],
+            ..Commit::default()
+        };
+        let notice = MatchStartNotice {
+            i18n: Arc::clone(&self.i18n),
+            match_id: row.id,
+            home: row.home.team_name.clone(),
+            away: row.away.team_name.clone(),
+            board_count: boards.len(),
+            channels: [home_pid, away_pid],
+            langs: [
+                home_server.language,
+                self.server_language(row.away.server_id).await?,
+            ],
+            planned,
+        };
+        let (_, replies) = self
+            .commit_act(ctx, commit, now, move |committed: &Committed| {
+                notice.replies(committed)
+            })
+            .await?;
+        self.deadline_changed.notify_one();
+        Ok(replies)
+    }
+
+    /// Each side's sign-ups (home, then away) with their rating, each
+    /// rated on their own side's server.
+    async fn match_sign_ups<'a>(
+        &self,
+        row: &MatchRow,
+        entrants: &'a [MatchEntrant],
+    ) -> Result<[Vec<SignUp<&'a MatchEntrant>>; 2], StorageError> {
         let mut lists: [Vec<SignUp<&MatchEntrant>>; 2] = [Vec::new(), Vec::new()];
-        for entrant in &entrants {
-            // Each rated on their own side's server.
+        for entrant in entrants {
             let server = row.side(entrant.side).server_id;
             let rating = self
                 .store
@@ -353,32 +412,28 @@ impl Service {
                 order: entrant.seq,
             });
         }
-        let rating_of = |player: PlayerId| {
-            lists
-                .iter()
-                .flatten()
-                .find(|s| s.player.player == player)
-                .map_or(self.config.ratings.initial_rating, |s| s.rating)
-        };
-        let boards = team_match::pair(&lists[0], &lists[1], row.boards);
-        if boards.is_empty() {
-            return self.match_refusal(ctx, "match-too-few", &row);
-        }
-        let home_server = self
-            .store
-            .server(row.home.server_id)
-            .await?
-            .ok_or(StorageError::NotFound("server"))?;
+        Ok(lists)
+    }
+
+    /// The games of `boards`, two a board, their clocks started: each
+    /// game's board and row, and the line that announces it.
+    fn match_games(
+        &self,
+        seating: &Seating<'_>,
+        boards: &[Board<&MatchEntrant>],
+        now: DateTime<Utc>,
+    ) -> (Vec<(u32, NewGame)>, Vec<PlannedGame>) {
+        let row = seating.row;
         let control: TimeControl = row.time_control.parse().unwrap_or(TimeControl::Unlimited);
         let mut games = Vec::with_capacity(boards.len() * 2);
         let mut planned = Vec::with_capacity(boards.len() * 2);
-        for board in &boards {
+        for board in boards {
             for (white, black) in board.games() {
                 let players = Players {
                     white: white.player,
                     black: black.player,
                 };
-                let Ok(mut game) = Game::new(players, None, home_server.draw_rules, now) else {
+                let Ok(mut game) = Game::new(players, None, seating.draw_rules, now) else {
                     // Only a player paired with themselves fails; sign-ups are one side each.
                     continue;
                 };
@@ -387,14 +442,14 @@ impl Service {
                     board.number,
                     NewGame {
                         server_id: row.home.server_id,
-                        channel_id: home_channel,
+                        channel_id: seating.channel_id,
                         white: white.player,
                         black: black.player,
                         variant: Variant::Standard,
                         start_fen: None,
                         time_control: row.time_control.clone(),
                         rated: false,
-                        draw_rules: home_server.draw_rules,
+                        draw_rules: seating.draw_rules,
                         turn: game.turn(),
                         challenge_id: None,
                         clock: Some(*game.clock()),
@@ -404,71 +459,13 @@ impl Service {
                 ));
                 planned.push(PlannedGame {
                     board: board.number,
-                    white: (white.name.clone(), rating_of(white.player)),
-                    black: (black.name.clone(), rating_of(black.player)),
+                    white: (white.name.clone(), seating.rating_of(white.player)),
+                    black: (black.name.clone(), seating.rating_of(black.player)),
                     home_white: white.side == MatchSide::Home,
                 });
             }
         }
-        let commit = Commit {
-            act_key: ctx.act_key.clone(),
-            match_changes: vec![MatchChange::Start {
-                id: row.id,
-                expected_version: row.version,
-                games,
-                at: now,
-            }],
-            ..Commit::default()
-        };
-        let langs = [
-            home_server.language,
-            self.server_language(row.away.server_id).await?,
-        ];
-        let channels = [home_pid, away_pid];
-        let i18n = Arc::clone(&self.i18n);
-        let (home_name, away_name) = (row.home.team_name.clone(), row.away.team_name.clone());
-        let board_count = boards.len();
-        let match_id = row.id;
-        let (_, replies) = self
-            .commit_act(ctx, commit, now, move |committed: &Committed| {
-                let args = [
-                    ("match", Arg::from(match_id)),
-                    ("home", Arg::from(home_name.as_str())),
-                    ("away", Arg::from(away_name.as_str())),
-                ];
-                let mut replies = Vec::new();
-                let channels = match channels[0] == channels[1] {
-                    true => &channels[..1],
-                    false => &channels[..],
-                };
-                for (channel, lang) in channels.iter().zip(langs) {
-                    let mut header = args.to_vec();
-                    header.push(("boards", Arg::from(board_count as i64)));
-                    let mut lines = vec![i18n.text(lang, "match-started", &header)];
-                    let mut events = Vec::new();
-                    for (plan, &game) in planned.iter().zip(&committed.match_games) {
-                        lines.push(plan.line(&i18n, lang, game));
-                        events.push(TournamentEvent::MatchPairing {
-                            team_match: match_id,
-                            board: plan.board,
-                            game,
-                            white: plan.white.0.clone(),
-                            black: plan.black.0.clone(),
-                            home_white: plan.home_white,
-                        });
-                    }
-                    replies.push(Reply {
-                        channel: channel.clone(),
-                        text: lines.join("\n"),
-                        tournament_events: events,
-                        ..Reply::default()
-                    });
-                }
-                replies
-            })
-            .await?;
-        self.deadline_changed.notify_one();
-        Ok(replies)
+        (games, planned)
     }
 
     /// Before the start, a sign-up withdrawn; after it, the player's games
@@ -502,7 +499,7 @@ impl Service {
         ctx: &Context,
         team_id: i64,
         now: DateTime<Utc>,
-    ) -> Result<Withdrawal, Failure> {
+    ) -> Result<Withdrawal, StorageError> {
         let mut all = Withdrawal::default();
         for row in self.store.matches_joined(team_id, ctx.player.id).await? {
             let entrants = self.store.match_entrants(row.id).await?;
@@ -525,7 +522,7 @@ impl Service {
         row: &MatchRow,
         entrants: &[MatchEntrant],
         now: DateTime<Utc>,
-    ) -> Result<Withdrawal, Failure> {
+    ) -> Result<Withdrawal, StorageError> {
         let player = ctx.player.id;
         let mut args = match_args(row);
         args.push(("player", Arg::from(ctx.player.display_name.as_str())));
@@ -686,7 +683,7 @@ impl Service {
         state: &Status,
         lang: Lang,
         lines: &mut Vec<String>,
-    ) -> Result<Option<MatchProgress>, Failure> {
+    ) -> Result<Option<MatchProgress>, StorageError> {
         // Most games are not a match's: they read nothing more on a move.
         if !record.team_match {
             return Ok(None);
@@ -730,7 +727,11 @@ impl Service {
     }
 
     /// The final result, in each side's channel and language.
-    async fn result_replies(&self, row: &MatchRow, score: Score) -> Result<Vec<Reply>, Failure> {
+    async fn result_replies(
+        &self,
+        row: &MatchRow,
+        score: Score,
+    ) -> Result<Vec<Reply>, StorageError> {
         let mut args = match_args(row);
         args.push(("home_points", Arg::from(halves(score.home_halves))));
         args.push(("away_points", Arg::from(halves(score.away_halves))));
@@ -771,7 +772,7 @@ impl Service {
         &self,
         ctx: &Context,
         record: &GameRecord,
-    ) -> Result<bool, Failure> {
+    ) -> Result<bool, StorageError> {
         if record.server_id == ctx.server.id {
             return Ok(true);
         }
@@ -785,7 +786,7 @@ impl Service {
         &self,
         record: &GameRecord,
         player: PlayerId,
-    ) -> Result<String, Failure> {
+    ) -> Result<String, StorageError> {
         let Some(row) = self.store.match_of_game(record.id).await? else {
             return Ok(record.channel.clone());
         };
@@ -799,7 +800,7 @@ impl Service {
         })
     }
 
-    async fn server_language(&self, server_id: i64) -> Result<Lang, Failure> {
+    async fn server_language(&self, server_id: i64) -> Result<Lang, StorageError> {
         Ok(self
             .store
             .server(server_id)
@@ -814,6 +815,84 @@ pub(super) struct Withdrawal {
     pub game_updates: Vec<GameUpdate>,
     pub match_changes: Vec<MatchChange>,
     pub replies: Vec<Reply>,
+}
+
+/// Where a match's games are played and by which rules, and each side's
+/// sign-ups with their ratings.
+struct Seating<'a> {
+    row: &'a MatchRow,
+    /// The home side's channel, where the games live.
+    channel_id: i64,
+    draw_rules: DrawRules,
+    lists: &'a [Vec<SignUp<&'a MatchEntrant>>; 2],
+    /// The rating of a player without one.
+    initial_rating: f64,
+}
+
+impl Seating<'_> {
+    /// A signed-up player's rating.
+    fn rating_of(&self, player: PlayerId) -> f64 {
+        self.lists
+            .iter()
+            .flatten()
+            .find(|s| s.player.player == player)
+            .map_or(self.initial_rating, |s| s.rating)
+    }
+}
+
+/// A started match's announcement in each side's channel, written once the
+/// commit has numbered its games.
+struct MatchStartNotice {
+    i18n: Arc<I18n>,
+    match_id: i64,
+    home: String,
+    away: String,
+    board_count: usize,
+    /// Both sides' channels (platform ids), home first, and their languages.
+    channels: [String; 2],
+    langs: [Lang; 2],
+    planned: Vec<PlannedGame>,
+}
+
+impl MatchStartNotice {
+    /// The match's boards, in each channel (once if both sides share one).
+    fn replies(&self, committed: &Committed) -> Vec<Reply> {
+        let (i18n, match_id) = (&self.i18n, self.match_id);
+        let args = [
+            ("match", Arg::from(match_id)),
+            ("home", Arg::from(self.home.as_str())),
+            ("away", Arg::from(self.away.as_str())),
+        ];
+        let mut replies = Vec::new();
+        let channels = match self.channels[0] == self.channels[1] {
+            true => &self.channels[..1],
+            false => &self.channels[..],
+        };
+        for (channel, &lang) in channels.iter().zip(&self.langs) {
+            let mut header = args.to_vec();
+            header.push(("boards", Arg::from(self.board_count as i64)));
+            let mut lines = vec![i18n.text(lang, "match-started", &header)];
+            let mut events = Vec::new();
+            for (plan, &game) in self.planned.iter().zip(&committed.match_games) {
+                lines.push(plan.line(i18n, lang, game));
+                events.push(TournamentEvent::MatchPairing {
+                    team_match: match_id,
+                    board: plan.board,
+                    game,
+                    white: plan.white.0.clone(),
+                    black: plan.black.0.clone(),
+                    home_white: plan.home_white,
+                });
+            }
+            replies.push(Reply {
+                channel: channel.clone(),
+                text: lines.join("\n"),
+                tournament_events: events,
+                ..Reply::default()
+            });
+        }
+        replies
+    }
 }
 
 /// A new game's line in the start's announcement.

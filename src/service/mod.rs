@@ -14,8 +14,9 @@
 //! are answered afresh each time: repeating them changes nothing.
 //!
 //! What happens without a user (flag falls, reminders, tournament rounds)
-//! comes from [`Service::run_due`], whose notices the scheduler hands to a
-//! [`Notifier`]: the interface the chat adapters implement, defined here
+//! comes from [`Service::run_due`], which queues its notices in the outbox;
+//! [`Service::deliver_notices`] hands them to a [`Notifier`]: the
+//! interface the chat adapters implement, defined here
 //! with [`TimeSource`], so adapters and the scheduler depend on the service
 //! and not on each other.
 
@@ -71,7 +72,7 @@ use crate::storage::{
     ServerRow, StorageError, Store,
 };
 
-pub use help::reference as command_reference;
+pub use help::{discord_tree, reference as command_reference};
 pub use import::{ImportOutcome, ImportTarget, ImportedGame};
 pub use moderation::Moderation;
 pub use notifier::{NoticeId, Notifier, Sent};
@@ -103,14 +104,14 @@ pub struct ServiceConfig {
     /// Named date ranges for `standings season:NAME`.
     pub seasons: Vec<crate::competition::standings::Season>,
     /// How Glicko-2 ratings are computed.
-    pub ratings: crate::competition::glicko2::Settings,
+    pub ratings: crate::competition::glicko2::RatingSettings,
     /// Attach a board PNG to every reply that shows a position.
     pub board_images: bool,
     /// The board images' width in pixels (240..=1024).
     pub board_size: u32,
     pub board_theme: crate::render::Theme,
     /// How the challenge ladder runs.
-    pub ladder: crate::competition::ladder::Settings,
+    pub ladder: crate::competition::ladder::LadderSettings,
     /// Open challenges one player may have at once; 0: no limit.
     pub max_open_challenges: u32,
     /// How many game GIFs are drawn, and how often one player may ask.
@@ -131,12 +132,12 @@ impl Default for ServiceConfig {
             remind_when_used: Some(0.8),
             remind_before_flag: Some(Duration::hours(24)),
             leave_days_per_year: 45,
-            ratings: crate::competition::glicko2::Settings::default(),
+            ratings: crate::competition::glicko2::RatingSettings::default(),
             seasons: Vec::new(),
             board_images: true,
             board_size: 480,
             board_theme: crate::render::Theme::Brown,
-            ladder: crate::competition::ladder::Settings::default(),
+            ladder: crate::competition::ladder::LadderSettings::default(),
             max_open_challenges: 20,
             renders: RenderLimits::default(),
             notice_handoff: Duration::seconds(30),
@@ -390,9 +391,8 @@ enum Opened {
     New(Box<Context>),
 }
 
-fn parse_answer(json: &str) -> Result<Vec<Reply>, Failure> {
-    serde_json::from_str(json)
-        .map_err(|e| StorageError::Corrupt(format!("stored answer: {e}")).into())
+fn parse_answer(json: &str) -> Result<Vec<Reply>, StorageError> {
+    serde_json::from_str(json).map_err(|e| StorageError::Corrupt(format!("stored answer: {e}")))
 }
 
 /// The message telling the user why their act failed: what they can do
@@ -409,19 +409,8 @@ fn failure_message(error: &StorageError) -> &'static str {
     }
 }
 
-/// Why an attempt stopped short of an answer.
-#[derive(Debug)]
-enum Failure {
-    Storage(StorageError),
-}
-
-impl From<StorageError> for Failure {
-    fn from(error: StorageError) -> Failure {
-        Failure::Storage(error)
-    }
-}
-
-type Attempt = Result<Vec<Reply>, Failure>;
+/// An act's answer, or the store's failure that stopped it short of one.
+type Attempt = Result<Vec<Reply>, StorageError>;
 
 /// The bot's behaviour, independent of any chat platform.
 pub struct Service {
@@ -490,7 +479,7 @@ impl Service {
                 self.attach_reviews(&mut replies).await;
                 replies
             }
-            Err(Failure::Storage(error)) => {
+            Err(error) => {
                 // The error's text ends with its driver source's, so the
                 // operator sees the kind and the whole cause in one line.
                 tracing::error!(
@@ -539,18 +528,18 @@ impl Service {
                 Ok(replies) if !command.only_looks() => {
                     return self.keep_answer(&ctx, replies, now).await;
                 }
-                Err(Failure::Storage(StorageError::Conflict)) => continue,
-                Err(Failure::Storage(StorageError::DuplicateAct(_))) => {
+                Err(StorageError::Conflict) => continue,
+                Err(StorageError::DuplicateAct(_)) => {
                     // Another delivery of the same act won the race: give its answer.
                     if let Some(answer) = self.stored_answer(ctx.act_key.as_deref()).await? {
                         return Ok(answer);
                     }
-                    return Err(StorageError::Conflict.into());
+                    return Err(StorageError::Conflict);
                 }
                 other => return other,
             }
         }
-        Err(StorageError::Conflict.into())
+        Err(StorageError::Conflict)
     }
 
     /// `text` as a command, or the kept answer refusing it.
@@ -559,7 +548,7 @@ impl Service {
         ctx: &Context,
         text: &str,
         now: DateTime<Utc>,
-    ) -> Result<Result<Command, Vec<Reply>>, Failure> {
+    ) -> Result<Result<Command, Vec<Reply>>, StorageError> {
         match command::parse(text) {
             Ok(command) => Ok(Ok(command)),
             Err(error) => {
@@ -572,7 +561,7 @@ impl Service {
 
     /// Whether the act `key` changed something: its stored answer has a
     /// reply for others (a refusal, or an act that only looked, has none).
-    async fn changed_something(&self, key: &str) -> Result<bool, Failure> {
+    async fn changed_something(&self, key: &str) -> Result<bool, StorageError> {
         Ok(self
             .stored_answer(Some(key))
             .await?
@@ -637,8 +626,8 @@ impl Service {
             Err(StorageError::DuplicateAct(_)) => self
                 .stored_answer(ctx.act_key.as_deref())
                 .await?
-                .ok_or(Failure::from(StorageError::Conflict)),
-            Err(error) => Err(error.into()),
+                .ok_or(StorageError::Conflict),
+            Err(error) => Err(error),
         }
     }
 
@@ -673,7 +662,7 @@ impl Service {
         Ok(done)
     }
 
-    async fn stored_answer(&self, key: Option<&str>) -> Result<Option<Vec<Reply>>, Failure> {
+    async fn stored_answer(&self, key: Option<&str>) -> Result<Option<Vec<Reply>>, StorageError> {
         let Some(key) = key else { return Ok(None) };
         match self.store.answer_of(key).await? {
             None => Ok(None),
@@ -682,7 +671,7 @@ impl Service {
     }
 
     /// The stored answer of a replayed act, or the context of a new one.
-    async fn open(&self, act: &Request, now: DateTime<Utc>) -> Result<Opened, Failure> {
+    async fn open(&self, act: &Request, now: DateTime<Utc>) -> Result<Opened, StorageError> {
         let request = ActRequest {
             act_key: act.key.clone(),
             platform: act.platform,

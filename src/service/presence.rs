@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use super::games::{Saved, game_update};
 use super::outbox::notices_on;
 use super::texts::Names;
-use super::{Failure, Reply, Service};
+use super::{Reply, Service};
 use crate::core::platform::Platform;
 use crate::i18n::Arg;
 use crate::storage::{Commit, GameRecord, StorageError};
@@ -119,7 +119,7 @@ impl Service {
             after = last;
             for game in page {
                 let attempt = self.switch_game_clock(game, presence, key, now).await;
-                if let Err(Failure::Storage(error)) = attempt {
+                if let Err(error) = attempt {
                     tracing::error!(%error, game, "cannot stop or restart a game's clock");
                 }
             }
@@ -132,7 +132,7 @@ impl Service {
         presence: Presence,
         key: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), StorageError> {
         let Some(record) = self.store.game(id).await? else {
             return Ok(());
         };
@@ -178,7 +178,7 @@ impl Service {
         commit: Commit,
         now: DateTime<Utc>,
         replies: Vec<Reply>,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), StorageError> {
         match self.store.commit(commit, now, move |_| replies).await {
             Ok(_) | Err(StorageError::DuplicateAct(_) | StorageError::Conflict) => Ok(()),
             Err(error) => Err(error.into()),
@@ -210,7 +210,7 @@ impl Service {
         channel: &str,
         now: DateTime<Utc>,
     ) {
-        if let Err(Failure::Storage(error)) =
+        if let Err(error) =
             self.tell_channel_gone(platform, server, channel, now).await
         {
             tracing::error!(%error, "cannot record a deleted channel");
@@ -223,7 +223,7 @@ impl Service {
         server: &str,
         channel: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), StorageError> {
         let Some(server) = self.store.find_server(platform, server).await? else {
             return Ok(());
         };

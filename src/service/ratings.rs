@@ -5,15 +5,15 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use super::{Attachment, Attempt, Context, Failure, Service};
+use super::{Attachment, Attempt, Context, Service};
 use crate::competition::glicko2::{self, Rating};
 use crate::core::command::UserRef;
-use crate::core::event::GameResult;
+use crate::core::event::{GameResult, Reason};
 use crate::core::notation::Lang;
 use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::render::rating_chart::{ChartLabels, RatingSample, rating_chart_png};
-use crate::storage::{GameRecord, RatingRow, RatingUpdate, Status};
+use crate::storage::{GameRecord, RatingRow, RatingUpdate, Status, StorageError};
 
 /// How one player's rating moved with a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,15 +30,19 @@ impl Service {
         &self,
         record: &GameRecord,
         state: &Status,
-    ) -> Result<(Vec<RatingUpdate>, Vec<RatingChange>), Failure> {
+    ) -> Result<(Vec<RatingUpdate>, Vec<RatingChange>), StorageError> {
         let Status::Over {
             result,
+            reason,
             at: ended_at,
-            ..
         } = *state
         else {
             return Ok((Vec::new(), Vec::new()));
         };
+        // A forfeit was never played: it scores, but is not rated.
+        if reason == Reason::NoShow {
+            return Ok((Vec::new(), Vec::new()));
+        }
         let white_score = match result {
             GameResult::WhiteWins => 1.0,
             GameResult::BlackWins => 0.0,
@@ -200,7 +204,7 @@ impl Service {
 /// idle player's rating reads as the less certain one it has become.
 fn aged_rating(
     row: Option<&RatingRow>,
-    settings: &glicko2::Settings,
+    settings: &glicko2::RatingSettings,
     now: DateTime<Utc>,
 ) -> (Rating, u32) {
     match row {
@@ -223,7 +227,7 @@ fn idle_days(from: DateTime<Utc>, to: DateTime<Utc>) -> f64 {
 }
 
 /// A rating rounded, with `?` while it is provisional (as lichess shows it).
-pub(super) fn rating_text(rating: &Rating, settings: &glicko2::Settings) -> String {
+pub(super) fn rating_text(rating: &Rating, settings: &glicko2::RatingSettings) -> String {
     let whole = rating.rating.round() as i64;
     if rating.is_provisional(settings) {
         format!("{whole}?")

@@ -17,7 +17,7 @@ use super::games::restore;
 use super::outbox::notices_on;
 use super::reviewer::ReviewerError;
 use super::texts::Names;
-use super::{Attachment, Attempt, Context, Failure, GameEvent, Reply, ReviewView, Service};
+use super::{Attachment, Attempt, Context, GameEvent, Reply, ReviewView, Service};
 use crate::core::event::{Event, ReviewSide};
 use crate::core::game::Game;
 use crate::core::notation::{Lang, Style, write_san};
@@ -42,6 +42,8 @@ const AUTOMATIC_BATCH: usize = 20;
 /// Why a game gets no review (now).
 enum Refusal {
     Running,
+    /// Over before a move was made (aborted, a no-show): nothing to review.
+    NoMoves,
     WaitsForRound,
     TooLong(usize),
     NoEngine,
@@ -79,7 +81,7 @@ impl Service {
         &self,
         ctx: &Context,
         game_id: Option<i64>,
-    ) -> Result<Option<GameRecord>, Failure> {
+    ) -> Result<Option<GameRecord>, StorageError> {
         if let Some(id) = game_id {
             return Ok(self
                 .store
@@ -108,9 +110,12 @@ impl Service {
         record: &GameRecord,
         game: &Game,
         now: DateTime<Utc>,
-    ) -> Result<Result<StoredReview, Refusal>, Failure> {
+    ) -> Result<Result<StoredReview, Refusal>, StorageError> {
         if !game.is_over() {
             return Ok(Err(Refusal::Running));
+        }
+        if game.moves().is_empty() {
+            return Ok(Err(Refusal::NoMoves));
         }
         if self.store.review_waits_for_round(record.id).await? {
             return Ok(Err(Refusal::WaitsForRound));
@@ -185,6 +190,7 @@ impl Service {
         let game = ("game", Arg::from(record.id));
         let text = match refusal {
             Refusal::Running => self.text(ctx, "review-running", &[game]),
+            Refusal::NoMoves => self.text(ctx, "review-no-moves", &[game]),
             Refusal::WaitsForRound => self.text(ctx, "review-after-round", &[game]),
             Refusal::TooLong(max) => self.text(
                 ctx,
@@ -210,7 +216,7 @@ impl Service {
         record: &GameRecord,
         game: &Game,
         kept: &StoredReview,
-    ) -> Result<Reply, Failure> {
+    ) -> Result<Reply, StorageError> {
         let evals = read_evals(kept)?;
         let first = game.start_position().turn();
         let plain = review::evals_only(&evals);
@@ -318,7 +324,7 @@ impl Service {
         }
     }
 
-    async fn review_files(&self, view: ReviewView) -> Result<Vec<Attachment>, Failure> {
+    async fn review_files(&self, view: ReviewView) -> Result<Vec<Attachment>, StorageError> {
         let record = self
             .store
             .game(view.game)
@@ -341,7 +347,8 @@ impl Service {
         }
         let server = self.store.server(record.server_id).await?;
         let names = Names::new(&record.white_player, &record.black_player);
-        let tags = super::info::tags_for(&record, &names, server.as_ref());
+        let mut tags = super::info::tags_for(&record, &names, server.as_ref());
+        self.tournament_tags(&record, &mut tags).await?;
         let text = pgn::export_reviewed(&game, &tags, &evals, &[]);
         files.push(Attachment {
             filename: format!("game-{}-review.pgn", record.id),
@@ -420,7 +427,7 @@ impl Service {
             match self.review_and_post(id, now).await {
                 Ok(true) => made += 1,
                 Ok(false) => {}
-                Err(Failure::Storage(error)) => {
+                Err(error) => {
                     tracing::error!(kind = error.kind(), %error, game = id, "automatic review");
                 }
             }
@@ -433,7 +440,7 @@ impl Service {
     }
 
     /// One automatic review; `false` when the game is not to be reviewed now.
-    async fn review_and_post(&self, id: i64, now: DateTime<Utc>) -> Result<bool, Failure> {
+    async fn review_and_post(&self, id: i64, now: DateTime<Utc>) -> Result<bool, StorageError> {
         let Some(record) = self.store.game(id).await? else {
             return Ok(false);
         };
@@ -473,7 +480,7 @@ impl Service {
             Ok(_) => Ok(true),
             // Reviewed and posted already (another process, or a replay).
             Err(StorageError::DuplicateAct(_)) => Ok(false),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 }
@@ -489,7 +496,7 @@ fn positions_of(game: &Game) -> Vec<Chess> {
     positions
 }
 
-fn read_evals(kept: &StoredReview) -> Result<Vec<PositionEval>, Failure> {
+fn read_evals(kept: &StoredReview) -> Result<Vec<PositionEval>, StorageError> {
     review::evals_from_text(&kept.evals)
-        .ok_or_else(|| StorageError::Corrupt(format!("review of game {}", kept.game_id)).into())
+        .ok_or_else(|| StorageError::Corrupt(format!("review of game {}", kept.game_id)))
 }

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use shakmaty::Position;
 
 use super::games::Pick;
-use super::{Failure, Opened, Request, Service};
+use super::{Opened, Request, Service};
 use crate::core::notation::{self, Style};
 use crate::storage::StorageError;
 
@@ -25,19 +25,11 @@ impl Service {
         limit: usize,
         now: DateTime<Utc>,
     ) -> Result<Vec<String>, StorageError> {
-        let ctx = match self
-            .open(&without_key(act), now)
-            .await
-            .map_err(into_storage)?
-        {
+        let ctx = match self.open(&without_key(act), now).await? {
             Opened::New(ctx) => ctx,
             Opened::Answered(_) => return Ok(Vec::new()),
         };
-        let loaded = match self
-            .pick_game(&ctx, game, true)
-            .await
-            .map_err(into_storage)?
-        {
+        let loaded = match self.pick_game(&ctx, game, true).await? {
             Pick::Game(loaded, _) => loaded,
             Pick::Answer(_) => return Ok(Vec::new()),
         };
@@ -62,11 +54,7 @@ impl Service {
         limit: usize,
         now: DateTime<Utc>,
     ) -> Result<Vec<(i64, String)>, StorageError> {
-        let ctx = match self
-            .open(&without_key(act), now)
-            .await
-            .map_err(into_storage)?
-        {
+        let ctx = match self.open(&without_key(act), now).await? {
             Opened::New(ctx) => ctx,
             Opened::Answered(_) => return Ok(Vec::new()),
         };
@@ -92,12 +80,6 @@ fn without_key(act: &Request) -> Request {
     Request {
         key: None,
         ..act.clone()
-    }
-}
-
-fn into_storage(failure: Failure) -> StorageError {
-    match failure {
-        Failure::Storage(error) => error,
     }
 }
 

@@ -7,16 +7,21 @@
 //! any other: the challenge names the stand-in, and a member (or the
 //! player challenged) accepts for it.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 
-use super::{Attempt, Context, Failure, Moderation, Prompt, Reply, Service};
+use super::{Attempt, Context, Moderation, Prompt, Reply, Service};
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
 use crate::core::command::{TeamAction, TeamChallenge};
 use crate::core::game::PlayerId;
+use crate::core::notation::Lang;
 use crate::core::team::{MAX_MEMBERS, MAX_TEAMS_PER_SERVER, TeamName};
-use crate::i18n::Arg;
-use crate::storage::{Commit, Committed, NewChallenge, PlayerRow, TeamChange, TeamRow};
+use crate::i18n::{Arg, I18n};
+use crate::storage::{
+    Commit, Committed, NewChallenge, PlayerRow, StorageError, TeamChange, TeamRow,
+};
 
 /// Teams a list shows at most (the rest are counted).
 const LISTED_TEAMS: usize = 50;
@@ -210,8 +215,8 @@ impl Service {
         &self,
         ctx: &Context,
         name: &TeamName,
-    ) -> Result<Option<TeamRow>, Failure> {
-        Ok(self.store.team_by_name(ctx.server.id, &name.key()).await?)
+    ) -> Result<Option<TeamRow>, StorageError> {
+        self.store.team_by_name(ctx.server.id, &name.key()).await
     }
 
     pub(super) fn no_such_team(&self, ctx: &Context, name: &TeamName) -> Reply {
@@ -226,7 +231,7 @@ impl Service {
 
     /// The players `ctx`'s player may act for in a challenge: themselves and
     /// the stand-ins of their teams on this server.
-    pub(super) async fn acting_for(&self, ctx: &Context) -> Result<Vec<PlayerId>, Failure> {
+    pub(super) async fn acting_for(&self, ctx: &Context) -> Result<Vec<PlayerId>, StorageError> {
         let teams = self.store.teams_of(ctx.server.id, ctx.player.id).await?;
         Ok(std::iter::once(ctx.player.id)
             .chain(teams.iter().map(|t| t.player))
@@ -245,63 +250,19 @@ impl Service {
         let refuse = |key: &str, args: &[(&str, Arg)]| {
             Ok(vec![self.private(ctx, self.text(ctx, key, args))])
         };
-        // The challenger's side: their team (they must be in it), or themselves.
-        let (challenger, challenger_team) = match &wish.team {
-            None => (ctx.player.clone(), None),
-            Some(name) => {
-                let Some(team) = self.named_team(ctx, name).await? else {
-                    return Ok(vec![self.no_such_team(ctx, name)]);
-                };
-                let members = self.store.team_members(team.id).await?;
-                if !members.contains(&ctx.player.id) {
-                    let args = [("team", Arg::from(team.name.as_str()))];
-                    return refuse("team-challenge-not-member", &args);
-                }
-                let Some(stand_in) = self.store.player(team.player).await? else {
-                    return Err(crate::storage::StorageError::NotFound("player").into());
-                };
-                (stand_in, Some((team, members)))
-            }
+        let challenger = match self.challenger_side(ctx, wish).await? {
+            Ok(side) => side,
+            Err(refusal) => return Ok(refusal),
         };
-        let (opponent, opponent_team) = match (&wish.versus, &wish.opponent) {
-            (Some(name), _) => {
-                let Some(team) = self.named_team(ctx, name).await? else {
-                    return Ok(vec![self.no_such_team(ctx, name)]);
-                };
-                let Some(stand_in) = self.store.player(team.player).await? else {
-                    return Err(crate::storage::StorageError::NotFound("player").into());
-                };
-                let members = self.store.team_members(team.id).await?;
-                (stand_in, Some((team, members)))
-            }
-            (None, Some(user)) => {
-                let row = self
-                    .store
-                    .ensure_player(ctx.platform, user.as_str(), user.display_name(), now)
-                    .await?;
-                (row, None)
-            }
-            (None, None) => return refuse("command-missing_argument", &[]),
+        let opponent = match self.opponent_side(ctx, wish, now).await? {
+            Ok(side) => side,
+            Err(refusal) => return Ok(refusal),
         };
-        if opponent.id == challenger.id || (wish.team.is_some() && opponent.id == ctx.player.id) {
+        let (player, versus) = (&challenger.player, &opponent.player);
+        if versus.id == player.id || (wish.team.is_some() && versus.id == ctx.player.id) {
             return refuse("team-challenge-same", &[]);
         }
-        // Nobody plays against a team they are in.
-        let crossed = |person: &PlayerRow, team: &Option<(TeamRow, Vec<PlayerId>)>| {
-            team.as_ref()
-                .filter(|(_, members)| members.contains(&person.id))
-                .map(|(team, _)| (person.display_name.clone(), team.name.clone()))
-        };
-        let conflict = crossed(&opponent, &challenger_team)
-            .or_else(|| crossed(&challenger, &opponent_team))
-            .or_else(|| match (&challenger_team, &opponent_team) {
-                (Some((mine, ours)), Some((theirs, members))) => ours
-                    .iter()
-                    .any(|m| members.contains(m))
-                    .then(|| (mine.name.clone(), theirs.name.clone())),
-                _ => None,
-            });
-        if let Some((player, team)) = conflict {
+        if let Some((player, team)) = crossed(&challenger, &opponent) {
             let args = [
                 ("player", Arg::from(player.as_str())),
                 ("team", Arg::from(team.as_str())),
@@ -319,8 +280,8 @@ impl Service {
         let new = NewChallenge {
             server_id: ctx.server.id,
             channel_id: ctx.channel.id,
-            challenger: challenger.id,
-            challenged: Some(opponent.id),
+            challenger: player.id,
+            challenged: Some(versus.id),
             color: wish.color,
             time_control,
             rated: false,
@@ -335,50 +296,167 @@ impl Service {
             new_challenge: Some(new),
             ..Commit::default()
         };
-        let i18n = self.i18n.clone();
-        let lang = match opponent_team {
-            Some(_) => ctx.server.language,
-            None => opponent.reading_language(ctx.server.language),
-        };
-        let channel = ctx.channel_platform_id.clone();
-        let to = opponent_team
-            .is_none()
-            .then(|| opponent.platform_id.clone());
-        let (player, versus) = (challenger.display_name, opponent.display_name);
-        let change_vote = wish.change_vote;
-        let colour = match wish.color {
-            ColorChoice::White => "white",
-            ColorChoice::Black => "black",
-            ColorChoice::Random => "random",
+        let notice = VoteChallengeNotice {
+            i18n: self.i18n.clone(),
+            lang: match opponent.team {
+                Some(_) => ctx.server.language,
+                None => versus.reading_language(ctx.server.language),
+            },
+            channel: ctx.channel_platform_id.clone(),
+            to: opponent.team.is_none().then(|| versus.platform_id.clone()),
+            player: player.display_name.clone(),
+            versus: versus.display_name.clone(),
+            colour: match wish.color {
+                ColorChoice::White => "white",
+                ColorChoice::Black => "black",
+                ColorChoice::Random => "random",
+            },
+            change_vote: wish.change_vote,
         };
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
-                let challenge = committed.challenge_id.unwrap_or_default();
-                let args = [
-                    ("player", Arg::from(player.as_str())),
-                    ("opponent", Arg::from(versus.as_str())),
-                    ("challenge", Arg::from(challenge)),
-                    ("color", Arg::from(colour)),
-                    (
-                        "changeable",
-                        Arg::from(if change_vote { "yes" } else { "no" }),
-                    ),
-                ];
-                let text = [
-                    i18n.text(lang, "challenge-direct", &args),
-                    i18n.text(lang, "vote-game-line", &args),
-                ]
-                .join("\n");
-                vec![Reply {
-                    channel,
-                    to,
-                    text,
-                    prompt: Prompt::Challenge { challenge },
-                    ..Reply::default()
-                }]
+                notice.replies(committed)
             })
             .await?;
         Ok(replies)
+    }
+
+    /// The challenger's side: their team's (they must be in it), or
+    /// themselves; or the refusal.
+    async fn challenger_side(
+        &self,
+        ctx: &Context,
+        wish: &TeamChallenge,
+    ) -> Result<Result<VoteSide, Vec<Reply>>, StorageError> {
+        let Some(name) = &wish.team else {
+            let player = ctx.player.clone();
+            return Ok(Ok(VoteSide { player, team: None }));
+        };
+        let Some(team) = self.named_team(ctx, name).await? else {
+            return Ok(Err(vec![self.no_such_team(ctx, name)]));
+        };
+        let members = self.store.team_members(team.id).await?;
+        if !members.contains(&ctx.player.id) {
+            let args = [("team", Arg::from(team.name.as_str()))];
+            let text = self.text(ctx, "team-challenge-not-member", &args);
+            return Ok(Err(vec![self.private(ctx, text)]));
+        }
+        let Some(stand_in) = self.store.player(team.player).await? else {
+            return Err(StorageError::NotFound("player"));
+        };
+        Ok(Ok(VoteSide {
+            player: stand_in,
+            team: Some((team, members)),
+        }))
+    }
+
+    /// The side challenged: a team (`vs:`) or a player; or the refusal.
+    async fn opponent_side(
+        &self,
+        ctx: &Context,
+        wish: &TeamChallenge,
+        now: DateTime<Utc>,
+    ) -> Result<Result<VoteSide, Vec<Reply>>, StorageError> {
+        match (&wish.versus, &wish.opponent) {
+            (Some(name), _) => {
+                let Some(team) = self.named_team(ctx, name).await? else {
+                    return Ok(Err(vec![self.no_such_team(ctx, name)]));
+                };
+                let Some(stand_in) = self.store.player(team.player).await? else {
+                    return Err(StorageError::NotFound("player"));
+                };
+                let members = self.store.team_members(team.id).await?;
+                Ok(Ok(VoteSide {
+                    player: stand_in,
+                    team: Some((team, members)),
+                }))
+            }
+            (None, Some(user)) => {
+                let row = self
+                    .store
+                    .ensure_player(ctx.platform, user.as_str(), user.display_name(), now)
+                    .await?;
+                Ok(Ok(VoteSide {
+                    player: row,
+                    team: None,
+                }))
+            }
+            (None, None) => {
+                let text = self.text(ctx, "command-missing_argument", &[]);
+                Ok(Err(vec![self.private(ctx, text)]))
+            }
+        }
+    }
+}
+
+/// A side of a vote game.
+struct VoteSide {
+    /// Who plays it: a team's stand-in, or a player.
+    player: PlayerRow,
+    /// Its team, with the team's members.
+    team: Option<(TeamRow, Vec<PlayerId>)>,
+}
+
+/// Who would play against a team they are in, named with that team:
+/// nobody may. Either side's player in the other's team, or a member of
+/// both teams (then the two teams are named).
+fn crossed(challenger: &VoteSide, opponent: &VoteSide) -> Option<(String, String)> {
+    let in_team = |person: &PlayerRow, team: &Option<(TeamRow, Vec<PlayerId>)>| {
+        team.as_ref()
+            .filter(|(_, members)| members.contains(&person.id))
+            .map(|(team, _)| (person.display_name.clone(), team.name.clone()))
+    };
+    in_team(&opponent.player, &challenger.team)
+        .or_else(|| in_team(&challenger.player, &opponent.team))
+        .or_else(|| match (&challenger.team, &opponent.team) {
+            (Some((mine, ours)), Some((theirs, members))) => ours
+                .iter()
+                .any(|m| members.contains(m))
+                .then(|| (mine.name.clone(), theirs.name.clone())),
+            _ => None,
+        })
+}
+
+/// A vote game's challenge, written once the commit has numbered it.
+struct VoteChallengeNotice {
+    i18n: Arc<I18n>,
+    /// The challenged player's language; the server's for a team.
+    lang: Lang,
+    channel: String,
+    /// The challenged player's platform id; `None` for a team.
+    to: Option<String>,
+    player: String,
+    versus: String,
+    colour: &'static str,
+    change_vote: bool,
+}
+
+impl VoteChallengeNotice {
+    fn replies(self, committed: &Committed) -> Vec<Reply> {
+        let challenge = committed.challenge_id.unwrap_or_default();
+        let args = [
+            ("player", Arg::from(self.player.as_str())),
+            ("opponent", Arg::from(self.versus.as_str())),
+            ("challenge", Arg::from(challenge)),
+            ("color", Arg::from(self.colour)),
+            (
+                "changeable",
+                Arg::from(if self.change_vote { "yes" } else { "no" }),
+            ),
+        ];
+        let (i18n, lang) = (&self.i18n, self.lang);
+        let text = [
+            i18n.text(lang, "challenge-direct", &args),
+            i18n.text(lang, "vote-game-line", &args),
+        ]
+        .join("\n");
+        vec![Reply {
+            channel: self.channel,
+            to: self.to,
+            text,
+            prompt: Prompt::Challenge { challenge },
+            ..Reply::default()
+        }]
     }
 }
 

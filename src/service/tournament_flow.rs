@@ -7,10 +7,10 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::outbox::notices_on;
-use super::{Failure, Prompt, Reply, Service, TournamentEvent};
+use super::{Prompt, Reply, Service, TournamentEvent};
 use crate::competition::tournament::{self, Next, Outcome, Pairing, Planned, StartError};
 use crate::core::clock::TimeControl;
-use crate::core::event::GameResult;
+use crate::core::event::{GameResult, Reason};
 use crate::core::game::{DrawRules, Game, PlayerId, Players};
 use crate::core::notation::Lang;
 use crate::core::variant::Variant;
@@ -33,7 +33,7 @@ pub(super) struct Snapshot {
 }
 
 impl Snapshot {
-    pub(super) async fn load(store: &Store, row: TournamentRow) -> Result<Snapshot, Failure> {
+    pub(super) async fn load(store: &Store, row: TournamentRow) -> Result<Snapshot, StorageError> {
         let mut entrants = store.tournament_entrants(row.id).await?;
         entrants.sort_by_key(|e| (e.seed.unwrap_or(u32::MAX), e.joined_at, e.player.0));
         let pairings = store.tournament_pairings(row.id).await?;
@@ -57,7 +57,7 @@ impl Snapshot {
     }
 
     /// The pairings as the pure code sees them.
-    pub(super) fn pure_pairings(&self) -> Result<Vec<Pairing>, Failure> {
+    pub(super) fn pure_pairings(&self) -> Result<Vec<Pairing>, StorageError> {
         let index = |player: PlayerId| {
             self.index_of(player).ok_or(StorageError::Corrupt(format!(
                 "pairing of non-entrant {}",
@@ -112,6 +112,17 @@ pub(super) fn outcome(p: &PairingRow) -> Outcome {
         Some(PairingScore::DoubleForfeit) => Outcome::DoubleForfeit,
         Some(PairingScore::Annulled) => Outcome::Annulled,
         None => match p.game_state {
+            // A no-show's loss is a forfeit: decided without play.
+            Some(Status::Over {
+                result,
+                reason: Reason::NoShow,
+                ..
+            }) => Outcome::Forfeit {
+                white_half: match result {
+                    GameResult::WhiteWins => 2,
+                    _ => 0,
+                },
+            },
             Some(Status::Over { result, .. }) => match result {
                 GameResult::WhiteWins => Outcome::Played { white_half: 2 },
                 GameResult::BlackWins => Outcome::Played { white_half: 0 },
@@ -362,7 +373,7 @@ impl Service {
         draw_rules: DrawRules,
         lang: Lang,
         now: DateTime<Utc>,
-    ) -> Result<Result<(Vec<TournamentChange>, Announcements), StartError>, Failure> {
+    ) -> Result<Result<(Vec<TournamentChange>, Announcements), StartError>, StorageError> {
         let mut rated = Vec::with_capacity(snapshot.entrants.len());
         for entrant in &snapshot.entrants {
             let rating = self
@@ -431,7 +442,7 @@ impl Service {
         draw_rules: DrawRules,
         lang: Lang,
         now: DateTime<Utc>,
-    ) -> Result<(Vec<TournamentChange>, Announcements), Failure> {
+    ) -> Result<(Vec<TournamentChange>, Announcements), StorageError> {
         let row = &snapshot.row;
         let pairings = snapshot.pure_pairings()?;
         let next = tournament::next(
@@ -492,8 +503,9 @@ impl Service {
         state: &Status,
         lang: Lang,
         now: DateTime<Utc>,
-    ) -> Result<Option<(Vec<TournamentChange>, Announcements)>, Failure> {
-        if !matches!(state, Status::Over { .. }) {
+    ) -> Result<Option<(Vec<TournamentChange>, Announcements)>, StorageError> {
+        // Most games are no tournament's: they read nothing more.
+        if !record.tournament_game || !matches!(state, Status::Over { .. }) {
             return Ok(None);
         }
         let Some(id) = self.store.tournament_of_game(record.id).await? else {
@@ -529,7 +541,7 @@ impl Service {
         for tournament in due {
             match self.start_due(tournament.id, tournament.version, now).await {
                 Ok(notices) => replies.extend(notices),
-                Err(Failure::Storage(error)) => {
+                Err(error) => {
                     tracing::error!(%error, tournament = tournament.id, "cannot start a tournament");
                 }
             }
@@ -542,7 +554,7 @@ impl Service {
         id: i64,
         version: i64,
         now: DateTime<Utc>,
-    ) -> Result<Vec<Reply>, Failure> {
+    ) -> Result<Vec<Reply>, StorageError> {
         let Some(row) = self.store.tournament(id).await? else {
             return Ok(Vec::new());
         };
@@ -587,7 +599,7 @@ impl Service {
                 Ok(replies)
             }
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 

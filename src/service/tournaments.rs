@@ -11,9 +11,9 @@ use chrono::{DateTime, Duration, Utc};
 
 use super::games::{Saved, game_update};
 use super::tournament_flow::{Announcements, Snapshot, outcome, score_of};
-use super::{Attachment, Attempt, Context, Failure, Reply, Service};
+use super::{Attachment, Attempt, Context, Reply, Service};
 use crate::competition::tiebreak::{TieBreak, halves, value_text};
-use crate::competition::tournament::{self, Outcome};
+use crate::competition::tournament::{self, Outcome, Pairing};
 use crate::core::clock::TimeControl;
 use crate::core::command::{NewTournamentWish, TournamentCommand};
 use crate::core::game::{Act as GameAct, Actor};
@@ -22,7 +22,8 @@ use crate::core::notation::Lang;
 use crate::i18n::Arg;
 use crate::render::table::{Caption, table_png};
 use crate::storage::{
-    Commit, GameUpdate, NewTournament, TournamentChange, TournamentRow, TournamentState,
+    Commit, GameUpdate, NewTournament, StorageError, TournamentChange, TournamentRow,
+    TournamentState,
 };
 
 /// A crosstable as text, its PNG, and the winner's name.
@@ -476,7 +477,7 @@ impl Service {
         snapshot: &Snapshot,
         lang: Lang,
         now: DateTime<Utc>,
-    ) -> Result<Crosstable, Failure> {
+    ) -> Result<Crosstable, StorageError> {
         let n = snapshot.entrants.len();
         let pairings = snapshot.pure_pairings()?;
         let order = &snapshot.row.tie_breaks;
@@ -488,10 +489,16 @@ impl Service {
             order,
         );
         let t = |id: &str| self.i18n.text(lang, id, &[]);
+        // Round robins cross every player with every other; the other
+        // systems show each round: opponent's rank, colour, result.
         let grid = matches!(
             snapshot.row.system,
             tournament::System::RoundRobin | tournament::System::DoubleRoundRobin
         );
+        let rounds = match grid {
+            true => 0,
+            false => pairings.iter().map(|p| p.round).max().unwrap_or(0),
+        };
         // Rank of each player, for the grid's columns.
         let mut rank_of = vec![0; n];
         for (rank, line) in lines.iter().enumerate() {
@@ -501,6 +508,10 @@ impl Service {
         if grid {
             header.extend((1..=n).map(|r| r.to_string()));
         }
+        header.extend((1..=rounds).map(|round| {
+            let args = [("round", Arg::from(round))];
+            self.i18n.text(lang, "tournament-col-round", &args)
+        }));
         header.push(t("tournament-col-points"));
         header.extend(order.iter().map(|tb| t(&tie_break_header(*tb))));
         let mut rows = Vec::with_capacity(n);
@@ -512,21 +523,12 @@ impl Service {
             }
             let mut row = vec![(rank + 1).to_string(), name];
             if grid {
-                let mut cells = vec![String::new(); n];
-                cells[rank] = "x".to_owned();
-                for p in &pairings {
-                    let Some(black) = p.black else { continue };
-                    let (me, them) = match (p.white == line.player, black == line.player) {
-                        (true, _) => (true, black),
-                        (_, true) => (false, p.white),
-                        _ => continue,
-                    };
-                    let cell = cell_text(p.outcome, me);
-                    let slot = &mut cells[rank_of[them]];
-                    slot.push_str(&cell);
-                }
-                row.extend(cells);
+                row.extend(grid_cells(&pairings, line.player, rank, &rank_of));
             }
+            let bye = snapshot.bye_half();
+            let cell =
+                |round| self.round_cell(lang, &pairings, bye, (round, line.player), &rank_of);
+            row.extend((1..=rounds).map(cell));
             row.push(halves(line.half_points));
             row.extend(
                 order
@@ -536,20 +538,7 @@ impl Service {
             );
             rows.push(row);
         }
-        // Round robins play every round at once: the last round whose
-        // games (and every earlier round's) are all decided.
-        let round = match snapshot.row.system {
-            tournament::System::Swiss | tournament::System::Knockout => snapshot.row.round,
-            _ => {
-                let open = pairings
-                    .iter()
-                    .filter(|p| !p.outcome.is_decided())
-                    .map(|p| p.round)
-                    .min();
-                let last = pairings.iter().map(|p| p.round).max().unwrap_or(0);
-                open.map_or(last, |r| r.saturating_sub(1))
-            }
-        };
+        let round = crosstable_round(&pairings);
         let mut text = vec![self.i18n.text(
             lang,
             "tournament-crosstable-header",
@@ -564,17 +553,7 @@ impl Service {
             title: &text[0],
             detail: &super::texts::picture_date(now),
         };
-        let png = match table_png(&caption, &header, &rows) {
-            Ok(png) => Some(Attachment {
-                filename: format!("tournament-{}.png", snapshot.row.id),
-                content_type: "image/png".to_owned(),
-                bytes: Arc::from(png),
-            }),
-            Err(error) => {
-                tracing::error!(%error, "cannot draw the crosstable");
-                None
-            }
-        };
+        let png = crosstable_png(snapshot.row.id, &caption, &header, &rows);
         Ok(Crosstable {
             text: text.join("\n"),
             png,
@@ -590,7 +569,7 @@ impl Service {
         ctx: &Context,
         id: Option<i64>,
         wanted: Wanted,
-    ) -> Result<Result<TournamentRow, Vec<Reply>>, Failure> {
+    ) -> Result<Result<TournamentRow, Vec<Reply>>, StorageError> {
         let found = match id {
             Some(id) => self
                 .store
@@ -616,9 +595,109 @@ impl Service {
     }
 }
 
+impl Service {
+    /// `player`'s cell for `round` in a round-by-round crosstable: the
+    /// opponent's rank, their colour and the result (`3w1`, `2b½`, `4w+`,
+    /// `1b…` while it runs), or the bye and its worth.
+    fn round_cell(
+        &self,
+        lang: Lang,
+        pairings: &[Pairing],
+        bye_half: u32,
+        (round, player): (u32, usize),
+        rank_of: &[usize],
+    ) -> String {
+        let mine = pairings
+            .iter()
+            .find(|p| p.round == round && (p.white == player || p.black == Some(player)));
+        let Some(pairing) = mine else {
+            return String::new();
+        };
+        let Some(black) = pairing.black else {
+            // A bye is worth its points once its round is over.
+            let open = pairings
+                .iter()
+                .any(|p| p.round == round && !p.outcome.is_decided());
+            let worth = match open {
+                true => "…".to_owned(),
+                false => halves(bye_half),
+            };
+            return format!(
+                "{} {worth}",
+                self.i18n.text(lang, "tournament-cell-bye", &[])
+            );
+        };
+        let white = pairing.white == player;
+        let opponent = if white { black } else { pairing.white };
+        let colour = if white {
+            "tournament-cell-white"
+        } else {
+            "tournament-cell-black"
+        };
+        let result = match pairing.outcome {
+            Outcome::Pending => "…".to_owned(),
+            outcome => cell_text(outcome, white),
+        };
+        let colour = self.i18n.text(lang, colour, &[]);
+        format!("{}{colour}{result}", rank_of[opponent] + 1)
+    }
+}
+
 /// The message id of a tie-break's column header: `tournament-col-bh-c1`.
 pub(super) fn tie_break_header(tie_break: TieBreak) -> String {
     format!("tournament-col-{}", tie_break.as_str().to_ascii_lowercase())
+}
+
+/// A round robin crosstable's cells for `player`, ranked `rank`: one per
+/// opponent in ranking order (`rank_of` each player), `x` on their own.
+fn grid_cells(pairings: &[Pairing], player: usize, rank: usize, rank_of: &[usize]) -> Vec<String> {
+    let mut cells = vec![String::new(); rank_of.len()];
+    cells[rank] = "x".to_owned();
+    for p in pairings {
+        let Some(black) = p.black else { continue };
+        let (me, them) = match (p.white == player, black == player) {
+            (true, _) => (true, black),
+            (_, true) => (false, p.white),
+            _ => continue,
+        };
+        let cell = cell_text(p.outcome, me);
+        let slot = &mut cells[rank_of[them]];
+        slot.push_str(&cell);
+    }
+    cells
+}
+
+/// The round a crosstable stands after. Round robins play every round at
+/// once: the last round whose games (and every earlier round's) are all
+/// decided.
+fn crosstable_round(pairings: &[Pairing]) -> u32 {
+    let open = pairings
+        .iter()
+        .filter(|p| !p.outcome.is_decided())
+        .map(|p| p.round)
+        .min();
+    let last = pairings.iter().map(|p| p.round).max().unwrap_or(0);
+    open.map_or(last, |r| r.saturating_sub(1))
+}
+
+/// Tournament `id`'s crosstable as a PNG, if it can be drawn.
+fn crosstable_png(
+    id: i64,
+    caption: &Caption<'_>,
+    header: &[String],
+    rows: &[Vec<String>],
+) -> Option<Attachment> {
+    match table_png(caption, header, rows) {
+        Ok(png) => Some(Attachment {
+            filename: format!("tournament-{id}.png"),
+            content_type: "image/png".to_owned(),
+            bytes: Arc::from(png),
+        }),
+        Err(error) => {
+            tracing::error!(%error, "cannot draw the crosstable");
+            None
+        }
+    }
 }
 
 /// A pairing's result as a crosstable cell, from one side: 1 ½ 0, + - for

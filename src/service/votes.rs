@@ -16,14 +16,14 @@ use super::cache::LoadedGame;
 use super::game_end::GameEnd;
 use super::games::{Saved, addressee, board_view, game_update, restore};
 use super::texts::{self, Names, is_stand_in};
-use super::{Attempt, Context, Failure, GameEvent, Prompt, Reply, Service};
+use super::{Attempt, Context, GameEvent, Prompt, Reply, Service};
 use crate::core::command::VoteChoice;
 use crate::core::conditional;
 use crate::core::game::{Game, GameError, PlayerId};
 use crate::core::notation::{self, Lang, Reader, Style};
 use crate::core::vote::{self, Ballot, Choice};
 use crate::i18n::Arg;
-use crate::storage::{Commit, GameRecord, GameUpdate, NewVote, TeamRow, VoteRow};
+use crate::storage::{Commit, GameRecord, GameUpdate, NewVote, StorageError, TeamRow, VoteRow};
 
 /// A team's move decided by its votes, not committed yet.
 pub(super) struct Decided {
@@ -45,22 +45,9 @@ impl Service {
     ) -> Attempt {
         let refuse =
             |key: &str, args: &[(&str, Arg)]| Ok(vec![self.secret(ctx, self.text(ctx, key, args))]);
-        let id = match game_id {
-            Some(id) => id,
-            None => {
-                let games = self
-                    .store
-                    .vote_games_in_channel(ctx.channel.id, ctx.player.id)
-                    .await?;
-                match games.as_slice() {
-                    [] => return refuse("vote-no-game", &[]),
-                    [one] => *one,
-                    several => {
-                        let list: Vec<String> = several.iter().map(|g| format!("#{g}")).collect();
-                        return refuse("vote-which-game", &[("games", Arg::from(list.join(", ")))]);
-                    }
-                }
-            }
+        let id = match self.vote_game(ctx, game_id).await? {
+            Ok(id) => id,
+            Err(refusal) => return Ok(refusal),
         };
         let game_arg = [("game", Arg::from(id))];
         let record = match self.store.game(id).await? {
@@ -71,35 +58,11 @@ impl Service {
         if game.is_over() {
             return refuse("refused-game_over", &[]);
         }
-        let teams = self.store.game_teams(id).await?;
         let side = game.turn();
         let me = ctx.player.id;
-        // The members of each team playing, and which teams the voter is in.
-        let mut mine = None;
-        let mut in_other_team = false;
-        let mut opponents: Vec<PlayerId> = vec![game.players().get(!side)];
-        for (colour, team) in &teams {
-            let members = self.store.team_members(team.id).await?;
-            if *colour != side {
-                opponents.extend(&members);
-            }
-            if members.contains(&me) {
-                match *colour == side {
-                    true => mine = Some((team, members)),
-                    false => in_other_team = true,
-                }
-            }
-        }
-        // Who plays against the team never votes for it.
-        if game.players().side_of(me).is_some() || (mine.is_some() && in_other_team) {
-            return refuse("vote-opponent", &game_arg);
-        }
-        let Some((team, members)) = mine else {
-            let key = match in_other_team {
-                true => "vote-not-your-turn",
-                false => "vote-not-member",
-            };
-            return refuse(key, &game_arg);
+        let (team, voters) = match self.voting_team(ctx, id, &game).await? {
+            Ok(voting) => voting,
+            Err(key) => return refuse(key, &game_arg),
         };
         if game.clock().is_flagged(now) {
             return refuse("vote-closed", &game_arg);
@@ -121,23 +84,10 @@ impl Service {
                 return refuse("vote-final", &game_arg);
             }
         }
-        // Counted last: the store numbers it after every vote on this move.
-        let order = votes.iter().map(|v| v.seq).max().unwrap_or(0) + 1;
-        let mut ballots: Vec<Ballot> = votes
-            .iter()
-            .filter(|v| v.player != me)
-            .map(ballot)
-            .collect();
-        ballots.push(Ballot {
-            voter: me,
-            choice: choice.clone(),
-            order,
-        });
-        // Every member who may vote (not one who also plays against the team).
-        let voters: Vec<&PlayerId> = members.iter().filter(|m| !opponents.contains(m)).collect();
+        let ballots = ballots_with(&votes, me, &choice);
         let everyone = voters
             .iter()
-            .all(|member| ballots.iter().any(|b| b.voter == **member));
+            .all(|member| ballots.iter().any(|b| b.voter == *member));
         let decided = match everyone {
             true => {
                 let lang = ctx.server.language;
@@ -150,20 +100,14 @@ impl Service {
             Some(_) => "vote-changed",
             None => "vote-cast",
         };
-        let confirmation = self.secret(
-            ctx,
-            self.text(
-                ctx,
-                key,
-                &[
-                    ("choice", Arg::from(described)),
-                    ("game", Arg::from(id)),
-                    ("team", Arg::from(team.name.as_str())),
-                    ("cast", Arg::from(ballots.len() as i64)),
-                    ("members", Arg::from(voters.len() as i64)),
-                ],
-            ),
-        );
+        let args = [
+            ("choice", Arg::from(described)),
+            ("game", Arg::from(id)),
+            ("team", Arg::from(team.name.as_str())),
+            ("cast", Arg::from(ballots.len() as i64)),
+            ("members", Arg::from(voters.len() as i64)),
+        ];
+        let confirmation = self.secret(ctx, self.text(ctx, key, &args));
         let new_vote = NewVote {
             game_id: id,
             ply,
@@ -186,6 +130,93 @@ impl Service {
                 .commit_replies(ctx, commit, now, vec![confirmation])
                 .await;
         };
+        self.commit_deciding_vote(ctx, new_vote, confirmation, decided, now)
+            .await
+    }
+
+    /// The game a vote is for: the one named, or the voter's only vote
+    /// game in this channel; else the answer saying there is none, or
+    /// which ones there are.
+    async fn vote_game(
+        &self,
+        ctx: &Context,
+        game_id: Option<i64>,
+    ) -> Result<Result<i64, Vec<Reply>>, StorageError> {
+        if let Some(id) = game_id {
+            return Ok(Ok(id));
+        }
+        let games = self
+            .store
+            .vote_games_in_channel(ctx.channel.id, ctx.player.id)
+            .await?;
+        let (key, args) = match games.as_slice() {
+            [one] => return Ok(Ok(*one)),
+            [] => ("vote-no-game", Vec::new()),
+            several => {
+                let list: Vec<String> = several.iter().map(|g| format!("#{g}")).collect();
+                (
+                    "vote-which-game",
+                    vec![("games", Arg::from(list.join(", ")))],
+                )
+            }
+        };
+        Ok(Err(vec![self.secret(ctx, self.text(ctx, key, &args))]))
+    }
+
+    /// The team whose move the voter votes on in game `id`, with the members
+    /// who may vote (not one who also plays against it); or the refusal's
+    /// message when the voter may not.
+    async fn voting_team(
+        &self,
+        ctx: &Context,
+        id: i64,
+        game: &Game,
+    ) -> Result<Result<(TeamRow, Vec<PlayerId>), &'static str>, StorageError> {
+        let teams = self.store.game_teams(id).await?;
+        let side = game.turn();
+        let me = ctx.player.id;
+        // The members of each team playing, and which teams the voter is in.
+        let mut mine = None;
+        let mut in_other_team = false;
+        let mut opponents: Vec<PlayerId> = vec![game.players().get(!side)];
+        for (colour, team) in teams {
+            let members = self.store.team_members(team.id).await?;
+            if colour != side {
+                opponents.extend(&members);
+            }
+            if members.contains(&me) {
+                match colour == side {
+                    true => mine = Some((team, members)),
+                    false => in_other_team = true,
+                }
+            }
+        }
+        // Who plays against the team never votes for it.
+        if game.players().side_of(me).is_some() || (mine.is_some() && in_other_team) {
+            return Ok(Err("vote-opponent"));
+        }
+        let Some((team, members)) = mine else {
+            return Ok(Err(match in_other_team {
+                true => "vote-not-your-turn",
+                false => "vote-not-member",
+            }));
+        };
+        let voters = members
+            .into_iter()
+            .filter(|m| !opponents.contains(m))
+            .collect();
+        Ok(Ok((team, voters)))
+    }
+
+    /// Commits a vote that decided the team's move, with that move.
+    async fn commit_deciding_vote(
+        &self,
+        ctx: &Context,
+        new_vote: NewVote,
+        confirmation: Reply,
+        decided: Decided,
+        now: DateTime<Utc>,
+    ) -> Attempt {
         let Decided {
             update,
             mut reply,
@@ -283,7 +314,7 @@ impl Service {
         server_lang: Lang,
         at: DateTime<Utc>,
         now: DateTime<Utc>,
-    ) -> Result<Option<Decided>, Failure> {
+    ) -> Result<Option<Decided>, StorageError> {
         let tally = vote::tally(game.position(), ballots);
         let offer = game.pending_offer() == Some(!side);
         let Some(decision) = tally.decision(offer) else {
@@ -347,21 +378,15 @@ impl Service {
             ..Reply::default()
         };
         let update = GameUpdate {
-            conditionals: lines.clone(),
+            conditionals: lines,
             ..game_update(record, &game, saved, self.next_reminder(&game, now))
         };
         let end = self.game_end(record, &update.state, lang, now).await?;
-        let mut next = record.clone();
-        next.version += 1;
-        next.state = update.state;
-        next.pending_offer = update.pending_offer;
-        next.clock = update.clock;
-        next.conditionals = lines;
         Ok(Some(Decided {
+            next: LoadedGame::saved(record, &update, game),
             update,
             reply,
             end,
-            next: LoadedGame::new(next, game),
         }))
     }
 
@@ -371,11 +396,29 @@ impl Service {
         record: &GameRecord,
         game: &Game,
         team: &TeamRow,
-    ) -> Result<Vec<Ballot>, Failure> {
+    ) -> Result<Vec<Ballot>, StorageError> {
         let ply = game.moves().len() as u32 + 1;
         let votes = self.store.votes(record.id, ply, team.id).await?;
         Ok(votes.iter().map(ballot).collect())
     }
+}
+
+/// The ballots on a move once `me` votes `choice`: the others' as stored,
+/// and `me`'s counted last (the store numbers it after every vote on this
+/// move), replacing an earlier one.
+fn ballots_with(votes: &[VoteRow], me: PlayerId, choice: &Choice) -> Vec<Ballot> {
+    let order = votes.iter().map(|v| v.seq).max().unwrap_or(0) + 1;
+    let mut ballots: Vec<Ballot> = votes
+        .iter()
+        .filter(|v| v.player != me)
+        .map(ballot)
+        .collect();
+    ballots.push(Ballot {
+        voter: me,
+        choice: choice.clone(),
+        order,
+    });
+    ballots
 }
 
 fn ballot(row: &VoteRow) -> Ballot {

@@ -302,6 +302,11 @@ pub struct GameRecord {
     pub variant: Variant,
     /// Whether it is a board of a team match (never changes once created).
     pub team_match: bool,
+    /// Whether it is a ladder challenge's game (linked in the commit that
+    /// creates it, and never unlinked).
+    pub ladder_match: bool,
+    /// Whether a tournament paired it (likewise).
+    pub tournament_game: bool,
     pub start_fen: Option<String>,
     pub time_control: String,
     pub rated: bool,
@@ -316,6 +321,11 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// Whether it belongs to a tournament, a ladder challenge or a team match.
+    pub fn is_in_competition(&self) -> bool {
+        self.team_match || self.ladder_match || self.tournament_game
+    }
+
     /// The player who has `side`.
     pub fn player(&self, side: Color) -> &PlayerRow {
         match side {

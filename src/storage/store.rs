@@ -250,8 +250,6 @@ delegate! {
     read fn votes(game_id: i64, ply: u32, team_id: i64) -> Vec<VoteRow> = teams::votes;
     /// Whether a vote game's members may change their votes.
     read fn votes_changeable(game_id: i64) -> bool = teams::votes_changeable;
-    /// Whether game `id` belongs to a tournament, a ladder match or a team match.
-    read fn in_competition(id: i64) -> bool = games::in_competition;
     read fn game(id: i64) -> Option<GameRecord> = games::game;
     /// Every game, oldest first, or those `player_name` played, or those of
     /// tournament `tournament`.

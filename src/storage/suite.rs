@@ -500,6 +500,8 @@ pub async fn game_updates_append_and_check_versions(store: &Store) -> Result<()>
         conditionals: Conditionals::default(),
         variant: Variant::Standard,
         team_match: false,
+        ladder_match: false,
+        tournament_game: false,
         start_fen: None,
         time_control: "3d".to_owned(),
         rated: true,
@@ -2138,6 +2140,8 @@ pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) -> Re
     let committed = put(store, t(2), accept(LadderMatchStatus::Pending)).await?;
     let game_id = committed.game_id.expect("game");
     let playing = store.ladder_match_of_game(game_id).await?.expect("by game");
+    let record = store.game(game_id).await?.expect("the game");
+    assert!(record.ladder_match && !record.tournament_game && !record.team_match);
     assert_eq!(
         (playing.id, playing.status),
         (pending.id, LadderMatchStatus::Playing)
@@ -2308,6 +2312,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
     let stored = store.game(game_id).await?.expect("the game exists");
     assert_eq!((stored.white, stored.black), (w.alice.id, w.bob.id));
     assert_eq!(store.tournament_of_game(game_id).await?, Some(id));
+    assert!(stored.tournament_game && !stored.ladder_match && !stored.team_match);
     let row = store.tournament(id).await?.expect("row");
     assert_eq!(
         (row.state, row.round, row.version),

@@ -12,7 +12,7 @@ use pawnpost::adapters::discord::shards::ShardPlan;
 use pawnpost::adapters::discord::{Bot, DiscordOptions};
 use pawnpost::config::Secret;
 use pawnpost::core::notation::Lang;
-use pawnpost::scheduler::{self, Settings};
+use pawnpost::scheduler::{self, SchedulerSettings};
 use pawnpost::service::{Service, ServiceConfig, TimeSource};
 use pawnpost::storage::sqlite::SqliteStore;
 use serde_json::{Value, json};
@@ -257,9 +257,9 @@ pub struct Scheduler {
 impl Scheduler {
     pub fn start(bot: &Running, time: &ManualTime) -> Scheduler {
         let (stop, stopped) = oneshot::channel::<()>();
-        let settings = Settings {
+        let settings = SchedulerSettings {
             heartbeat_every: StdDuration::from_millis(50),
-            ..Settings::default()
+            ..SchedulerSettings::default()
         };
         let task = tokio::spawn(scheduler::run(
             Arc::clone(&bot.service),

@@ -1,5 +1,5 @@
-//! The Discord bot: serenity's gateway client, our own command table and
-//! our own paced REST calls for messages.
+//! The Discord bot: serenity's gateway client, the core's command table
+//! and our own paced REST calls for messages.
 //!
 //! [`Bot::connect`] builds the client; [`Bot::run`] runs the configured
 //! shards until shutdown, then stops taking interactions and waits for
@@ -10,7 +10,8 @@
 //! notices.
 //!
 //! Modules: [`handler`] (the gateway's events), [`origin`] (who and where),
-//! [`commands`] (the table and its registration), [`interactions`]
+//! [`commands`] (the slash commands, generated from
+//! [`crate::core::command::table`]), [`interactions`]
 //! (options to commands), [`components`] (buttons), [`autocomplete`],
 //! [`replies`] (replies to messages), [`digest`] (many replies as few
 //! messages), [`delivery`] (answering an interaction), [`notices`]

@@ -76,7 +76,7 @@ impl MatrixError {
 
 /// What the running bot needs besides its client.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct MatrixSettings {
     pub prefix: String,
     pub allowed_inviters: Vec<String>,
     /// The community of rooms outside any space.
@@ -87,7 +87,7 @@ pub struct Settings {
 /// The bot, logged in and ready to sync.
 pub struct MatrixBot {
     client: Client,
-    settings: Arc<Settings>,
+    settings: Arc<MatrixSettings>,
 }
 
 impl MatrixBot {
@@ -115,7 +115,7 @@ impl MatrixBot {
             .server
             .clone()
             .unwrap_or_else(|| own_user.server_name().to_string());
-        let settings = Settings {
+        let settings = MatrixSettings {
             prefix: config.prefix.clone(),
             allowed_inviters: config.allowed_inviters.clone(),
             fallback_server,
@@ -127,7 +127,7 @@ impl MatrixBot {
         })
     }
 
-    pub fn settings(&self) -> &Settings {
+    pub fn settings(&self) -> &MatrixSettings {
         &self.settings
     }
 
@@ -159,7 +159,7 @@ impl MatrixBot {
 #[derive(Clone)]
 pub struct MatrixNotifier {
     client: Client,
-    settings: Arc<Settings>,
+    settings: Arc<MatrixSettings>,
 }
 
 impl Notifier for MatrixNotifier {

@@ -29,7 +29,7 @@ use super::ids::platform_id_of;
 use super::offers::is_accept_reaction;
 use super::rooms::{answer_invites, display_name};
 use super::send::{deliver, offer_of};
-use super::{MatrixError, Settings};
+use super::{MatrixError, MatrixSettings};
 
 /// Set in the state store once the first sync has been skipped.
 const CAUGHT_UP_KEY: &[u8] = b"pawnpost.caught_up";
@@ -41,7 +41,7 @@ const SYNC_RETRY: Duration = Duration::from_secs(5);
 /// Syncs until `shutdown` completes.
 pub async fn run(
     client: &Client,
-    settings: &Settings,
+    settings: &MatrixSettings,
     service: &Service,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), MatrixError> {
@@ -149,7 +149,7 @@ fn command_in(body: &str, html: Option<&str>, prefix: &str) -> Option<String> {
 /// Answers the response's invitations and queues its new events.
 fn queue_events(
     client: &Client,
-    settings: &Settings,
+    settings: &MatrixSettings,
     queue: &tokio::sync::mpsc::UnboundedSender<(Room, Incoming)>,
     response: SyncResponse,
 ) {
@@ -177,55 +177,14 @@ fn queue_events(
 
 async fn handle_event(
     client: &Client,
-    settings: &Settings,
+    settings: &MatrixSettings,
     service: &Service,
     choices: &mut PendingChoices,
     room: &Room,
     incoming: Incoming,
 ) {
-    let (event_id, sender, input) = match incoming {
-        Incoming::Text {
-            event_id,
-            sender,
-            body,
-            html,
-        } => {
-            let Some(text) = command_in(&body, html.as_deref(), &settings.prefix) else {
-                return;
-            };
-            (event_id, sender, Input::Text(text))
-        }
-        Incoming::Edit {
-            event_id,
-            sender,
-            original,
-            body,
-            html,
-        } => {
-            let Some(text) = command_in(&body, html.as_deref(), &settings.prefix) else {
-                return;
-            };
-            let original = format!("matrix:{original}");
-            (event_id, sender, Input::Edit { original, text })
-        }
-        Incoming::Reaction {
-            event_id,
-            sender,
-            target,
-            key,
-        } => {
-            if !is_accept_reaction(&key) {
-                return;
-            }
-            let Some(offer) = offer_of(client, &target).await else {
-                return;
-            };
-            (event_id, sender, Input::Command(offer.accept()))
-        }
-        Incoming::Unreadable { event_id, sender } => {
-            tracing::warn!(%event_id, %sender, room = %room.room_id(), "cannot decrypt an event");
-            return;
-        }
+    let Some((event_id, sender, input)) = input_of(client, settings, room, incoming).await else {
+        return;
     };
     if sender == settings.own_user.as_str() {
         return;
@@ -284,6 +243,55 @@ async fn handle_event(
     {
         // Else the outbox worker sends them again, under the same transaction ids.
         service.answered(&key);
+    }
+}
+
+/// What an event asks the service, with its id and sender: a command's
+/// text, an edit of one, or the accept of an offer reacted to; `None` for
+/// an event that asks nothing (no prefix, another reaction, unreadable).
+async fn input_of(
+    client: &Client,
+    settings: &MatrixSettings,
+    room: &Room,
+    incoming: Incoming,
+) -> Option<(String, String, Input)> {
+    match incoming {
+        Incoming::Text {
+            event_id,
+            sender,
+            body,
+            html,
+        } => {
+            let text = command_in(&body, html.as_deref(), &settings.prefix)?;
+            Some((event_id, sender, Input::Text(text)))
+        }
+        Incoming::Edit {
+            event_id,
+            sender,
+            original,
+            body,
+            html,
+        } => {
+            let text = command_in(&body, html.as_deref(), &settings.prefix)?;
+            let original = format!("matrix:{original}");
+            Some((event_id, sender, Input::Edit { original, text }))
+        }
+        Incoming::Reaction {
+            event_id,
+            sender,
+            target,
+            key,
+        } => {
+            if !is_accept_reaction(&key) {
+                return None;
+            }
+            let offer = offer_of(client, &target).await?;
+            Some((event_id, sender, Input::Command(offer.accept())))
+        }
+        Incoming::Unreadable { event_id, sender } => {
+            tracing::warn!(%event_id, %sender, room = %room.room_id(), "cannot decrypt an event");
+            None
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Challenges: propose a game (to a player, to anyone here, or as a vote
 //! game between teams), accept, decline or withdraw one.
 
+use super::play::GAME;
 use super::table::{Choice, Home, Kind, Opt, Pos, Spec, choice, number, opt, row, text};
 use super::{Args, Command, CommandError, TeamChallenge, UserRef, bad, team_name};
 use crate::core::choices::ColorChoice;
@@ -26,6 +27,11 @@ pub enum ChallengeCommand {
     Cancel {
         challenge: Option<i64>,
     },
+    /// The same game again with colours swapped, after a finished one
+    /// (`None`: the caller's latest finished game here).
+    Rematch {
+        game: Option<i64>,
+    },
 }
 
 /// The game a challenge proposes.
@@ -45,6 +51,8 @@ pub struct ChallengeWish {
     pub variant: Variant,
     /// A Chess960 start by its number (0–959, 518 the standard one).
     pub start: Option<u16>,
+    /// The finished game this one plays again, colours swapped.
+    pub rematch_of: Option<i64>,
 }
 
 const COLORS: &[Choice] = &[
@@ -88,6 +96,9 @@ pub const ROWS: &[Spec] = &[
     row("accept", "accepter", &[CHALLENGE_ID], |a| answer(a, ChallengeCommand::accept)).home(PLAY),
     row("decline", "refuser", &[CHALLENGE_ID], |a| answer(a, ChallengeCommand::decline)).home(PLAY),
     row("cancel", "retirer", &[CHALLENGE_ID], |a| answer(a, ChallengeCommand::cancel)).home(PLAY),
+    row("rematch", "revanche", &[GAME.at(Pos::First)], |a| {
+        Ok(Command::Challenge(ChallengeCommand::Rematch { game: a.game() }))
+    }).home(PLAY),
 ];
 
 impl ChallengeCommand {
@@ -135,6 +146,7 @@ fn challenge(a: &Args) -> Result<Command, CommandError> {
             pgn,
             variant,
             start,
+            rematch_of: None,
         },
     ))))
 }

@@ -351,20 +351,13 @@ mod tests {
     use crate::core::notation::MAX_MOVE_INPUT;
     use crate::core::variant::Variant;
 
-    /// A challenge offer: the default wish, changed by `change`.
+    /// A challenge offer: the wish `/challenge` alone makes, changed by `change`.
     fn offer(change: impl FnOnce(&mut ChallengeWish)) -> Command {
-        let mut wish = ChallengeWish {
-            opponent: None,
-            color: ColorChoice::Random,
-            rated: true,
-            fen: None,
-            time_control: None,
-            pgn: None,
-            variant: Variant::Standard,
-            start: None,
+        let Ok(Command::Challenge(ChallengeCommand::Offer(mut wish))) = parse("/challenge") else {
+            panic!("/challenge is an offer");
         };
         change(&mut wish);
-        Command::Challenge(ChallengeCommand::Offer(Box::new(wish)))
+        Command::Challenge(ChallengeCommand::Offer(wish))
     }
 
     fn user(name: &str) -> UserRef {

@@ -278,10 +278,11 @@ const THEMES: &[Spec] = &[
 ];
 
 /// The rows of each theme's file.
+/// In the order `/help` and Discord list them: `/move` first.
 const ROWS: [&[Spec]; 9] = [
-    THEMES,
     challenge::ROWS,
     play::ROWS,
+    THEMES,
     game::ROWS,
     club::ROWS,
     tournament::ROWS,

@@ -10,8 +10,8 @@ use chrono::{DateTime, Utc};
 use super::commit::{changed_one, insert_game};
 use crate::storage::sql::{Conn, params, value_rows};
 use crate::storage::{
-    Commit, Committed, LadderWrite, PairingScore, RatingUpdate, Result, StorageError,
-    TournamentChange,
+    Commit, Committed, LadderWrite, NewPairing, NewTournament, PairingScore, RatingUpdate, Result,
+    StorageError, TournamentChange,
 };
 
 /// A new rating. The update names the count of rated games it read (0: no
@@ -167,34 +167,7 @@ pub(super) async fn write_tournament_change(
 ) -> Result<()> {
     match change {
         TournamentChange::Create(new) => {
-            let id = c
-                .query_one(
-                    "INSERT INTO tournaments (server_id, channel_id, name, system, time_control,
-                         rated, rounds, bye_half_points, max_players, entry_closes_at, state,
-                         round, created_by, created_at, version, tiebreaks, reviews_after_round)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'entry', 0, ?11, ?12, 0,
-                         ?13, ?14)
-                     RETURNING id",
-                    &params![
-                        new.server_id,
-                        new.channel_id,
-                        &new.name,
-                        new.system.as_str(),
-                        &new.time_control,
-                        new.rated,
-                        new.rounds,
-                        new.bye_half_points,
-                        new.max_players,
-                        new.entry_closes_at,
-                        new.created_by,
-                        now,
-                        &tie_breaks_text(&new.tie_breaks),
-                        new.reviews_after_round
-                    ],
-                )
-                .await?
-                .int(0)?;
-            committed.tournament_id = Some(id);
+            committed.tournament_id = Some(insert_tournament(c, new, now).await?);
         }
         TournamentChange::Advance {
             id,
@@ -258,31 +231,7 @@ pub(super) async fn write_tournament_change(
             )
             .await?;
         }
-        TournamentChange::Pair(new) => {
-            let game_id = match &new.game {
-                Some(game) => {
-                    let id = insert_game(c, game, now).await?;
-                    committed.tournament_games.push(id);
-                    Some(id)
-                }
-                None => None,
-            };
-            c.execute(
-                "INSERT INTO tournament_games
-                     (tournament_id, round, board, white_id, black_id, game_id, score)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                &params![
-                    new.tournament_id,
-                    new.round,
-                    new.board,
-                    new.white,
-                    new.black,
-                    game_id,
-                    new.score.map(PairingScore::as_str)
-                ],
-            )
-            .await?;
-        }
+        TournamentChange::Pair(new) => insert_pairing(c, new, now, committed).await?,
         TournamentChange::Score { pairing_id, score } => {
             c.execute(
                 "UPDATE tournament_games SET score = ?1 WHERE id = ?2",
@@ -291,5 +240,69 @@ pub(super) async fn write_tournament_change(
             .await?;
         }
     }
+    Ok(())
+}
+
+/// Creates a tournament, taking entrants; returns its id.
+async fn insert_tournament(c: &impl Conn, new: &NewTournament, now: DateTime<Utc>) -> Result<i64> {
+    c.query_one(
+        "INSERT INTO tournaments (server_id, channel_id, name, system, time_control,
+             rated, rounds, bye_half_points, max_players, entry_closes_at, state,
+             round, created_by, created_at, version, tiebreaks, reviews_after_round)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'entry', 0, ?11, ?12, 0,
+             ?13, ?14)
+         RETURNING id",
+        &params![
+            new.server_id,
+            new.channel_id,
+            &new.name,
+            new.system.as_str(),
+            &new.time_control,
+            new.rated,
+            new.rounds,
+            new.bye_half_points,
+            new.max_players,
+            new.entry_closes_at,
+            new.created_by,
+            now,
+            &tie_breaks_text(&new.tie_breaks),
+            new.reviews_after_round
+        ],
+    )
+    .await?
+    .int(0)
+}
+
+/// Writes a pairing, and creates its game (whose id goes into `committed`)
+/// unless it is a bye.
+async fn insert_pairing(
+    c: &impl Conn,
+    new: &NewPairing,
+    now: DateTime<Utc>,
+    committed: &mut Committed,
+) -> Result<()> {
+    let game_id = match &new.game {
+        Some(game) => {
+            let id = insert_game(c, game, now).await?;
+            committed.tournament_games.push(id);
+            Some(id)
+        }
+        None => None,
+    };
+    c.execute(
+        "INSERT INTO tournament_games
+             (tournament_id, round, board, white_id, black_id, game_id, score)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        &params![
+            new.tournament_id,
+            new.round,
+            new.board,
+            new.white,
+            new.black,
+            game_id,
+            new.score.map(PairingScore::as_str)
+        ],
+    )
+    .await?;
     Ok(())
 }

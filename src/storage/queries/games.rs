@@ -22,10 +22,12 @@ use chrono::{DateTime, Utc};
 const GAME_COLUMNS: &str = "g.server_id, g.channel_id, g.start_fen, g.time_control, g.rated, \
      g.draw_agreement_allowed, g.draw_min_moves, g.status, g.result, g.reason, g.ended_at, \
      g.pending_offer, g.version, g.created_at, g.clock, g.remind_at, g.plies, g.conditionals, \
-     c.platform_id, g.variant, EXISTS (SELECT 1 FROM match_games mg WHERE mg.game_id = g.id)";
+     c.platform_id, g.variant, EXISTS (SELECT 1 FROM match_games mg WHERE mg.game_id = g.id), \
+     EXISTS (SELECT 1 FROM ladder_matches lm WHERE lm.game_id = g.id), \
+     EXISTS (SELECT 1 FROM tournament_games tg WHERE tg.game_id = g.id)";
 
 /// Where the white player's columns start, after [`GAME_COLUMNS`].
-const WHITE_AT: usize = 21;
+const WHITE_AT: usize = 23;
 /// Where the black player's columns start.
 const BLACK_AT: usize = WHITE_AT + rows::PLAYER_WIDTH;
 
@@ -113,6 +115,8 @@ fn game_record(id: i64, row: &Row, moves: Vec<MoveRow>, notes: Vec<Note>) -> Res
         conditionals: row.opt_json(18, "conditional moves")?.unwrap_or_default(),
         variant: row.parsed(20, "variant", Variant::from_name)?,
         team_match: row.bool(21)?,
+        ladder_match: row.bool(22)?,
+        tournament_game: row.bool(23)?,
         start_fen: row.opt_string(3)?,
         time_control: row.string(4)?,
         rated: row.bool(5)?,
@@ -375,16 +379,4 @@ pub async fn private_notes(
         },
     )
     .await
-}
-
-/// Whether game `id` belongs to a tournament, a ladder match or a team match.
-pub async fn in_competition(c: &impl Conn, id: i64) -> Result<bool> {
-    c.query_one(
-        "SELECT EXISTS (SELECT 1 FROM tournament_games WHERE game_id = ?1)
-             OR EXISTS (SELECT 1 FROM ladder_matches WHERE game_id = ?1)
-             OR EXISTS (SELECT 1 FROM match_games WHERE game_id = ?1)",
-        &params![id],
-    )
-    .await?
-    .bool(0)
 }

@@ -8,8 +8,9 @@ use crate::core::names::Named;
 use crate::storage::sql::{Conn, Row, params};
 use crate::storage::{
     Committed, MatchChange, MatchEntrant, MatchGameRow, MatchRow, MatchSide, MatchState, MatchTeam,
-    Result,
+    NewGame, NewMatch, Result,
 };
+use chrono::{DateTime, Utc};
 
 const MATCH_COLUMNS: &str = "m.id, m.home_server_id, m.home_channel_id, hc.platform_id,
     m.home_team_id, ht.name, m.away_server_id, m.away_channel_id, ac.platform_id,
@@ -149,33 +150,11 @@ pub async fn games(c: &impl Conn, match_id: i64) -> Result<Vec<MatchGameRow>> {
 pub async fn write_change(
     c: &impl Conn,
     change: &MatchChange,
-    now: chrono::DateTime<chrono::Utc>,
+    now: DateTime<Utc>,
     committed: &mut Committed,
 ) -> Result<()> {
     match change {
-        MatchChange::Create(new) => {
-            let id = c
-                .query_one(
-                    "INSERT INTO team_matches (home_server_id, home_channel_id, home_team_id,
-                         away_server_id, away_team_id, boards, time_control, state, created_by,
-                         created_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'proposed', ?8, ?9) RETURNING id",
-                    &params![
-                        new.home_server_id,
-                        new.home_channel_id,
-                        new.home_team_id,
-                        new.away_server_id,
-                        new.away_team_id,
-                        i64::from(new.boards),
-                        new.time_control.as_str(),
-                        new.created_by,
-                        new.at
-                    ],
-                )
-                .await?
-                .int(0)?;
-            committed.match_id = Some(id);
-        }
+        MatchChange::Create(new) => committed.match_id = Some(insert_match(c, new).await?),
         MatchChange::Accept {
             id,
             expected_version,
@@ -196,26 +175,7 @@ pub async fn write_change(
             player,
             side,
             at,
-        } => {
-            // Only while sign-up is open; the version moves on, so a start
-            // that read the sign-ups before this one is refused and looks again.
-            open_sign_up(c, *id).await?;
-            // Numbered after the sign-ups so far: a return counts as new.
-            let changed = c
-                .execute(
-                    "INSERT INTO match_players (match_id, player_id, side, joined_at, seq)
-                     VALUES (?1, ?2, ?3, ?4,
-                             (SELECT coalesce(max(seq), 0) + 1 FROM match_players
-                              WHERE match_id = ?1))
-                     ON CONFLICT (match_id, player_id) DO UPDATE
-                         SET withdrawn_at = NULL, joined_at = excluded.joined_at,
-                             seq = excluded.seq, side = excluded.side
-                         WHERE match_players.withdrawn_at IS NOT NULL",
-                    &params![*id, *player, side.as_str(), *at],
-                )
-                .await?;
-            changed_one(changed)?;
-        }
+        } => sign_up(c, *id, *player, *side, *at).await?,
         MatchChange::Withdraw { id, player, at } => {
             // Before the start, as a sign-up does (a later withdrawal
             // ends games, which move the version on).
@@ -239,26 +199,7 @@ pub async fn write_change(
             expected_version,
             games,
             at,
-        } => {
-            let changed = c
-                .execute(
-                    "UPDATE team_matches SET state = 'running', started_at = ?3,
-                         version = version + 1
-                     WHERE id = ?1 AND version = ?2 AND state = 'signup'",
-                    &params![*id, *expected_version, *at],
-                )
-                .await?;
-            changed_one(changed)?;
-            for (board, game) in games {
-                let game_id = insert_game(c, game, now).await?;
-                c.execute(
-                    "INSERT INTO match_games (game_id, match_id, board) VALUES (?1, ?2, ?3)",
-                    &params![game_id, *id, i64::from(*board)],
-                )
-                .await?;
-                committed.match_games.push(game_id);
-            }
-        }
+        } => start_match(c, *id, *expected_version, *at, games, now, committed).await?,
         MatchChange::GameEnded {
             id,
             expected_version,
@@ -274,6 +215,89 @@ pub async fn write_change(
                 .await?;
             changed_one(changed)?;
         }
+    }
+    Ok(())
+}
+
+/// Creates a proposed match; returns its id.
+async fn insert_match(c: &impl Conn, new: &NewMatch) -> Result<i64> {
+    c.query_one(
+        "INSERT INTO team_matches (home_server_id, home_channel_id, home_team_id,
+             away_server_id, away_team_id, boards, time_control, state, created_by,
+             created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'proposed', ?8, ?9) RETURNING id",
+        &params![
+            new.home_server_id,
+            new.home_channel_id,
+            new.home_team_id,
+            new.away_server_id,
+            new.away_team_id,
+            i64::from(new.boards),
+            new.time_control.as_str(),
+            new.created_by,
+            new.at
+        ],
+    )
+    .await?
+    .int(0)
+}
+
+/// Signs `player` up for match `id` on `side`.
+async fn sign_up(
+    c: &impl Conn,
+    id: i64,
+    player: PlayerId,
+    side: MatchSide,
+    at: DateTime<Utc>,
+) -> Result<()> {
+    // Only while sign-up is open; the version moves on, so a start
+    // that read the sign-ups before this one is refused and looks again.
+    open_sign_up(c, id).await?;
+    // Numbered after the sign-ups so far: a return counts as new.
+    let changed = c
+        .execute(
+            "INSERT INTO match_players (match_id, player_id, side, joined_at, seq)
+             VALUES (?1, ?2, ?3, ?4,
+                     (SELECT coalesce(max(seq), 0) + 1 FROM match_players
+                      WHERE match_id = ?1))
+             ON CONFLICT (match_id, player_id) DO UPDATE
+                 SET withdrawn_at = NULL, joined_at = excluded.joined_at,
+                     seq = excluded.seq, side = excluded.side
+                 WHERE match_players.withdrawn_at IS NOT NULL",
+            &params![id, player, side.as_str(), at],
+        )
+        .await?;
+    changed_one(changed)
+}
+
+/// Starts match `id` (read at `expected_version`) `at` an instant, with
+/// its `games` by board; their ids go into `committed`.
+async fn start_match(
+    c: &impl Conn,
+    id: i64,
+    expected_version: i64,
+    at: DateTime<Utc>,
+    games: &[(u32, NewGame)],
+    now: DateTime<Utc>,
+    committed: &mut Committed,
+) -> Result<()> {
+    let changed = c
+        .execute(
+            "UPDATE team_matches SET state = 'running', started_at = ?3,
+                 version = version + 1
+             WHERE id = ?1 AND version = ?2 AND state = 'signup'",
+            &params![id, expected_version, at],
+        )
+        .await?;
+    changed_one(changed)?;
+    for (board, game) in games {
+        let game_id = insert_game(c, game, now).await?;
+        c.execute(
+            "INSERT INTO match_games (game_id, match_id, board) VALUES (?1, ?2, ?3)",
+            &params![game_id, id, i64::from(*board)],
+        )
+        .await?;
+        committed.match_games.push(game_id);
     }
     Ok(())
 }
