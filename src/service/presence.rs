@@ -181,7 +181,7 @@ impl Service {
     ) -> Result<(), StorageError> {
         match self.store.commit(commit, now, move |_| replies).await {
             Ok(_) | Err(StorageError::DuplicateAct(_) | StorageError::Conflict) => Ok(()),
-            Err(error) => Err(error.into()),
+            Err(error) => Err(error),
         }
     }
 
@@ -210,9 +210,7 @@ impl Service {
         channel: &str,
         now: DateTime<Utc>,
     ) {
-        if let Err(error) =
-            self.tell_channel_gone(platform, server, channel, now).await
-        {
+        if let Err(error) = self.tell_channel_gone(platform, server, channel, now).await {
             tracing::error!(%error, "cannot record a deleted channel");
         }
     }
