@@ -185,7 +185,7 @@ async fn play_e4(
         .find(|b| b.starts_with("challenge-accept:"))
         .expect("an Accept button");
     let started = fake
-        .answer(fake.click(guild, channel, black, &accept))
+        .answer_message(fake.click(guild, channel, black, &accept))
         .await;
     assert!(!started.is_ephemeral(), "{started:?}");
     let game = started
