@@ -71,7 +71,7 @@ challenge-own = Vous ne pouvez pas accepter votre propre défi.
 challenge-not-for-you = Le défi C{ $challenge } est destiné à quelqu’un d’autre.
 challenge-self = Vous ne pouvez pas vous défier vous-même.
 challenge-limit = Vous avez déjà { $limit ->
-    [one] un défi ouvert
+    [one] { $limit } défi ouvert
    *[other] { $limit } défis ouverts
 }, le maximum permis : annulez-en un avec /cancel ou attendez une réponse.
 setup-bad_fen = Ce n’est pas une FEN.
@@ -132,7 +132,7 @@ refused-no_draw_offer = Il n’y a pas de proposition de nulle à laquelle répo
 refused-already_offered = Vous avez déjà proposé la nulle.
 refused-agreement_forbidden = Les nulles par accord ne sont pas permises sur ce serveur.
 refused-agreement_too_early = Une nulle ne peut être convenue qu’après { $moves ->
-    [one] un coup
+    [one] { $moves } coup
    *[other] { $moves } coups
 } de chaque camp.
 refused-too_late_to_abort = Trop tard pour annuler : les deux camps ont joué. Vous pouvez abandonner ou proposer la nulle.
@@ -190,7 +190,7 @@ database-unavailable = Je ne parviens pas à joindre ma base de données pour l�
 
 ## Pendules
 more-time-given = { $player } donne à { $opponent } { $days ->
-    [one] un jour de plus
+    [one] { $days } jour de plus
    *[other] { $days } jours de plus
 }.
 clock-line = Pendules : { $white } { $white_left }, { $black } { $black_left }.
@@ -374,10 +374,10 @@ gif-sampled = Partie longue : l’animation montre { $frames } de ses { $positio
     }, à intervalles réguliers, dont la première et la dernière.
 gif-busy = Votre animation précédente est encore en cours de dessin : merci de l’attendre avant d’en demander une autre.
 gif-later = Vous pouvez demander { $limit ->
-    [one] une animation
+    [one] { $limit } animation
    *[other] { $limit } animations
 } par heure : merci de réessayer dans { $minutes ->
-    [one] une minute
+    [one] { $minutes } minute
    *[other] { $minutes } minutes
 }.
 
@@ -554,9 +554,9 @@ choice-half = ½ point
 choice-zero = 0 point
 
 ## Remise des avis
-status-notices = { $days ->
-        [one] Avis du dernier jour
-       *[other] Avis des { $days } derniers jours
+status-notices = Avis depuis { $days } { $days ->
+        [one] jour
+       *[other] jours
     } sur ce serveur : { $refused } { $refused ->
         [one] n’a pas pu être remis
        *[other] n’ont pas pu être remis
@@ -594,12 +594,12 @@ note-after = après { $move } :
 
 ## Statistiques d’ouvertures
 openings-none = Aucune partie terminée ici n’a encore d’ouverture nommée.
-openings-header = Ouvertures { $games ->
-    [one] de la dernière partie terminée
-   *[other] des { $games } dernières parties terminées
+openings-header = Ouvertures de { $games } { $games ->
+    [one] partie terminée
+   *[other] parties terminées
 } ici (gains des Blancs, nulles, gains des Noirs ; score des Blancs) :
 openings-line = { $eco } { $name } : { $games ->
-    [one] 1 partie
+    [one] { $games } partie
    *[other] { $games } parties
 }, +{ $white } ={ $draws } −{ $black } ({ $score } %)
 openings-png-title = Ouvertures jouées
@@ -651,13 +651,13 @@ review-side = { $side } ({ $player }) : précision { $accuracy } %, perte moyenn
     [one] { $acpl } centipion
    *[other] { $acpl } centipions
 }, { $inaccuracies ->
-    [one] 1 imprécision
+    [one] { $inaccuracies } imprécision
    *[other] { $inaccuracies } imprécisions
 }, { $mistakes ->
-    [one] 1 erreur
+    [one] { $mistakes } erreur
    *[other] { $mistakes } erreurs
 }, { $blunders ->
-    [one] 1 gaffe
+    [one] { $blunders } gaffe
    *[other] { $blunders } gaffes
 }
 review-side-white = Blancs
@@ -797,7 +797,7 @@ match-table-header = Rencontre par équipes n° { $match } : { $home } { $home_p
    *[other] terminée
 })
 match-signed-up = { $team } : { $count ->
-    [0] personne d’inscrit pour l’instant
+    [0] { $count } joueur inscrit pour l’instant
     [one] { $count } joueur inscrit : { $players }
    *[other] { $count } joueurs inscrits : { $players }
 }
