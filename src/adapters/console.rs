@@ -5,6 +5,8 @@
 //!
 //! - `:server NAME`, `:channel NAME`: where the next acts happen;
 //! - `:lang USER fr`: the locale USER's client sends from now on;
+//! - `:moderator USER`: USER moderates the console's servers from now on
+//!   (as Discord's Manage Server would vouch);
 //! - `:advance 3d`, `:advance 5h`, `:advance 30m`: move the simulated clock;
 //! - `:now 2026-01-01T12:00:00Z`: set the simulated clock.
 //!
@@ -88,6 +90,8 @@ struct Session {
     server: String,
     channel: String,
     locales: Vec<(String, String)>,
+    /// Users who moderate every server of the console (`:moderator`).
+    moderators: Vec<String>,
     simulated_now: Option<DateTime<Utc>>,
     /// How many times each act key's content came so far (scripts only).
     seen: HashMap<u64, u32>,
@@ -100,6 +104,7 @@ impl Session {
             server: "console".to_owned(),
             channel: "main".to_owned(),
             locales: Vec::new(),
+            moderators: Vec::new(),
             simulated_now,
             seen: HashMap::new(),
         }
@@ -125,11 +130,18 @@ impl Session {
                 id: user.to_owned(),
                 name: user.to_owned(),
                 locale: self.locale_of(user),
-                moderation: Moderation::None,
+                moderation: self.moderation_of(user),
             },
             key,
             input: Input::Text(command.trim().to_owned()),
             board_images,
+        }
+    }
+
+    fn moderation_of(&self, user: &str) -> Moderation {
+        match self.moderators.iter().any(|name| name == user) {
+            true => Moderation::Server,
+            false => Moderation::None,
         }
     }
 
@@ -148,7 +160,11 @@ impl Session {
             // The system clock differs every run: it cannot be part of the key.
             None => "system clock".to_owned(),
         };
-        let locale = self.locale_of(user).unwrap_or_default();
+        let mut locale = self.locale_of(user).unwrap_or_default();
+        if self.moderation_of(user) != Moderation::None {
+            // What the user may do decides the act too (a key unchanged for others).
+            locale.push_str(" moderator");
+        }
         let fields = [
             script,
             self.server.as_str(),
@@ -497,6 +513,11 @@ fn steer_session(session: &mut Session, line: &str) -> Result<(), String> {
             session
                 .locales
                 .push(((*user).to_owned(), (*locale).to_owned()));
+        }
+        ["moderator", user] => {
+            if !session.moderators.iter().any(|name| name == user) {
+                session.moderators.push((*user).to_owned());
+            }
         }
         ["advance", amount] => {
             let step = parse_duration(amount).ok_or("expected :advance <N>d|h|m|s")?;

@@ -95,10 +95,12 @@ standings-line = { $rank }. { $player }: { $points } { $half ->
 standings-none = No finished games yet.
 console-help =
     In the console, each line is `name: /command` (`alice: /move e4`); lines that start with `:` steer the console:
-    :channel NAME, :server NAME: where the next acts happen · :lang NAME fr: NAME's client speaks French
+    :channel NAME, :server NAME: where the next acts happen · :lang NAME fr: NAME's client speaks French · :moderator NAME: NAME moderates
     :advance 3d (or 5h, 30m), :now 2026-01-01T12:00:00Z: move the simulated clock (with --now) · # starts a comment · Ctrl-D quits
 language-set = Language set to English.
 language-reset = Language set back to the server's.
+server-language-set = This server's language is now { $language }: public messages, and notices to players who chose no language of their own.
+server-language-default = This server's language is back to the bot's default, { $language }.
 help-header = Commands (your language's names work too; /help <command> tells one command's options):
 help-line = { $about }: { $calls }
 help-notes =
@@ -273,7 +275,7 @@ opt-variant = The rules: standard chess or Chess960 (a random start)
 opt-start = A Chess960 start by its number, 0 to 959 (518 is the standard position)
 opt-kind = What you claim
 opt-days = Number of days
-opt-language = Your language for replies and notation
+opt-language = The language of replies and notation
 opt-notify = Where turn notices and reminders reach you
 opt-season = A season from the server's configuration (none: all games)
 opt-player = The player
@@ -498,6 +500,7 @@ cmd-puzzle-next = The next puzzle
 cmd-puzzle-answer = Answer the puzzle you were given
 cmd-puzzle-solvers = The server's puzzle solvers
 cmd-settings-language = Your language for replies and notation
+cmd-settings-server-language = For moderators: the server's language for public messages
 cmd-settings-notify = Where turn notices and reminders reach you
 cmd-takeback-request = Ask to take back your last move
 cmd-takeback-accept = Accept your opponent's takeback request

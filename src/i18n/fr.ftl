@@ -111,10 +111,12 @@ standings-line = { $rank }. { $player } : { $points } { $half ->
 standings-none = Aucune partie terminée pour l’instant.
 console-help =
     Dans la console, chaque ligne est `nom: /commande` (`alice: /coup e4`) ; les lignes qui commencent par `:` règlent la console :
-    :channel NOM, :server NOM : où se passent les actes suivants · :lang NOM fr : le client de NOM parle français
+    :channel NOM, :server NOM : où se passent les actes suivants · :lang NOM fr : le client de NOM parle français · :moderator NOM : NOM modère
     :advance 3d (ou 5h, 30m), :now 2026-01-01T12:00:00Z : avancer l’horloge simulée (avec --now) · # commence un commentaire · Ctrl-D pour quitter
 language-set = Langue : français.
 language-reset = Langue : celle du serveur.
+server-language-set = La langue du serveur est désormais : { $language }. Elle vaut pour les messages publics, et pour les avis aux joueurs qui n’ont pas choisi leur propre langue.
+server-language-default = La langue du serveur est de nouveau celle du bot par défaut : { $language }.
 help-header = Commandes (les noms anglais marchent aussi ; /help <commande> donne les options d’une commande) :
 help-line = { $about } : { $calls }
 help-notes =
@@ -295,7 +297,7 @@ opt-variant = Les règles : échecs classiques ou Chess960 (départ tiré au sor
 opt-start = Un départ Chess960 par son numéro, de 0 à 959 (518 est la position habituelle)
 opt-kind = Ce que vous réclamez
 opt-days = Nombre de jours
-opt-language = Votre langue pour les réponses et la notation
+opt-language = La langue des réponses et de la notation
 opt-notify = Où vous recevez les avis de trait et les rappels
 opt-season = Une saison de la configuration du serveur (aucune : toutes les parties)
 opt-player = Le joueur
@@ -532,6 +534,7 @@ cmd-puzzle-next = Le problème suivant
 cmd-puzzle-answer = Répondre au problème reçu
 cmd-puzzle-solvers = Les solveurs de problèmes du serveur
 cmd-settings-language = Votre langue pour les réponses et la notation
+cmd-settings-server-language = Pour les modérateurs : la langue du serveur pour les messages publics
 cmd-settings-notify = Où vous recevez les avis de trait et les rappels
 cmd-takeback-request = Demander à reprendre votre dernier coup
 cmd-takeback-accept = Accepter la reprise demandée par votre adversaire

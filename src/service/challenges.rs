@@ -173,7 +173,7 @@ impl Service {
         // in the challenger's.
         let lang = challenged
             .as_ref()
-            .map_or(ctx.lang, |row| row.reading_language(ctx.server.language));
+            .map_or(ctx.lang, |row| row.reading_language(ctx.server_lang));
         let notice = ChallengeNotice {
             i18n: self.i18n.clone(),
             channel: ctx.channel_platform_id.clone(),
@@ -358,7 +358,7 @@ impl Service {
         let notice = GameStartNotice {
             i18n: self.i18n.clone(),
             channel: ctx.channel_platform_id.clone(),
-            lang: first_mover.reading_language(ctx.server.language),
+            lang: first_mover.reading_language(ctx.server_lang),
             own_lang: ctx.lang,
             own: ctx.player.platform_id.clone(),
             names: Names::new(&white, &black),

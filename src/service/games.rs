@@ -247,7 +247,7 @@ impl Service {
         told: &Told<'_>,
     ) -> (Lang, Reply, Option<Reply>) {
         let public_lang = if told.game.is_over() {
-            ctx.server.language
+            ctx.server_lang
         } else {
             opponent_lang(ctx, record, told.actor_side)
         };
@@ -559,7 +559,7 @@ fn act_commit(
 /// the server's; never the actor's.
 fn opponent_lang(ctx: &Context, record: &GameRecord, actor_side: Option<Color>) -> Lang {
     match actor_side {
-        Some(side) => record.player(!side).reading_language(ctx.server.language),
+        Some(side) => record.player(!side).reading_language(ctx.server_lang),
         None => ctx.lang,
     }
 }

@@ -372,7 +372,7 @@ impl Service {
             board_count: boards.len(),
             channels: [home_pid, away_pid],
             langs: [
-                home_server.language,
+                self.language_of(Some(&home_server)),
                 self.server_language(row.away.server_id).await?,
             ],
             planned,
@@ -797,14 +797,6 @@ impl Service {
             (Some((_, channel)), true) => channel.clone(),
             _ => record.channel.clone(),
         })
-    }
-
-    async fn server_language(&self, server_id: i64) -> Result<Lang, StorageError> {
-        Ok(self
-            .store
-            .server(server_id)
-            .await?
-            .map_or(self.config.default_language, |s| s.language))
     }
 }
 

@@ -299,8 +299,8 @@ impl Service {
         let notice = VoteChallengeNotice {
             i18n: self.i18n.clone(),
             lang: match opponent.team {
-                Some(_) => ctx.server.language,
-                None => versus.reading_language(ctx.server.language),
+                Some(_) => ctx.server_lang,
+                None => versus.reading_language(ctx.server_lang),
             },
             channel: ctx.channel_platform_id.clone(),
             to: opponent.team.is_none().then(|| versus.platform_id.clone()),

@@ -261,7 +261,12 @@ impl Service {
             ]);
         }
         let (changes, notes) = match self
-            .start_changes(snapshot.clone(), ctx.server.draw_rules, ctx.lang, now)
+            .start_changes(
+                snapshot.clone(),
+                ctx.server.draw_rules,
+                ctx.server_lang,
+                now,
+            )
             .await?
         {
             Ok(started) => started,
@@ -336,7 +341,7 @@ impl Service {
         }
         snapshot.entrants[me].withdrawn_at = Some(now);
         let (follow, mut notes) =
-            self.follow_up(&snapshot, ctx.server.draw_rules, ctx.lang, now)?;
+            self.follow_up(&snapshot, ctx.server.draw_rules, ctx.server_lang, now)?;
         let key = if annulled {
             "tournament-withdrawn-annulled"
         } else {
@@ -1052,7 +1057,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn scheveningen_teams_are_announced_in_french() {
+    async fn scheveningen_teams_are_announced_in_the_servers_language_and_games_in_each_players() {
         let club = Club::new();
         club.script(
             "alice: tournament create scheveningen unrated
@@ -1065,23 +1070,37 @@ mod tests {
         let replies = club
             .act_as("alice", "tournoi start", Some("fr"), "fr-start")
             .await;
-        // One message per round lists its games; each player is then told
-        // their own, once.
+        // One message per round lists its games, in the server's language
+        // (English, whoever started it); each player is then told their
+        // own, once, in theirs: alice's client speaks French.
         let round_games = replies
             .iter()
             .filter(|r| r.to.is_none())
             .flat_map(|r| r.text.lines())
-            .filter(|line| line.contains("partie n°"))
+            .filter(|line| line.contains(": game #"))
             .count();
         assert_eq!(round_games, 4);
-        let notices = replies
-            .iter()
-            .filter(|r| r.to.is_some() && r.text.starts_with("Vos parties du tournoi n° 1"))
-            .count();
-        assert_eq!(notices, 4);
+        let told = |to: &str| {
+            replies
+                .iter()
+                .filter(|r| r.to.as_deref() == Some(to))
+                .map(|r| r.text.lines().next().unwrap_or_default())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(told("alice"), ["Vos parties du tournoi n° 1 :"]);
+        for player in ["bob", "carol", "dave"] {
+            assert_eq!(told(player), ["Your games in tournament #1:"], "{player}");
+        }
+        assert!(
+            replies
+                .iter()
+                .filter(|r| r.to.as_deref() == Some("alice"))
+                .all(|r| r.text.contains("partie n°") && !r.text.contains("game #")),
+            "{replies:?}"
+        );
         let texts: Vec<String> = replies.into_iter().map(|r| r.text).collect();
         assert!(
-            has(&texts, "Équipe A : alice, dave. Équipe B : bob, carol."),
+            has(&texts, "Team A: alice, dave. Team B: bob, carol."),
             "{texts:?}"
         );
     }

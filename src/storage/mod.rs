@@ -176,7 +176,6 @@ pub fn check_moves(game: i64, plies: u32, moves: &[MoveRow]) -> Result<()> {
 /// Defaults a server row gets when it is first seen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerDefaults {
-    pub language: Lang,
     pub time_control: String,
 }
 
@@ -186,7 +185,9 @@ pub struct ServerRow {
     pub id: i64,
     pub platform: Platform,
     pub platform_id: String,
-    pub language: Lang,
+    /// The language a moderator chose for its public messages; `None`:
+    /// the configured default, whatever it is when a message is written.
+    pub chosen_language: Option<Lang>,
     pub time_control: String,
     pub draw_rules: DrawRules,
     pub moderator_role: Option<String>,
@@ -559,6 +560,8 @@ pub struct Commit {
     /// Games the act changed (most acts change one; a leave pauses several).
     pub game_updates: Vec<GameUpdate>,
     pub player_language: Option<(PlayerId, Option<Lang>)>,
+    /// A server's chosen language (its id); `None` returns it to the default.
+    pub server_language: Option<(i64, Option<Lang>)>,
     /// How a player wants turn notices and reminders.
     pub player_notify: Option<(PlayerId, Notify)>,
     pub new_leave: Option<NewLeave>,

@@ -146,6 +146,9 @@ pub enum Command {
     },
     /// `None` returns the player to the server's language.
     SetLanguage(Option<Lang>),
+    /// A moderator sets the server's language; `None` returns it to the
+    /// configured default.
+    SetServerLanguage(Option<Lang>),
     /// Where turn notices and reminders go.
     SetNotify(Notify),
     /// Leave (vacation): start for whole days, end early, or show.
@@ -282,6 +285,7 @@ impl Command {
             | Command::MoreTime { .. }
             | Command::Abort { .. }
             | Command::SetLanguage(_)
+            | Command::SetServerLanguage(_)
             | Command::SetNotify(_)
             | Command::Leave(_)
             | Command::Ladder(_)
@@ -504,6 +508,18 @@ mod tests {
                 Command::SetLanguage(Some(Lang::En)),
             ),
             ("/reglages langue defaut", Command::SetLanguage(None)),
+            (
+                "/settings server-language fr",
+                Command::SetServerLanguage(Some(Lang::Fr)),
+            ),
+            (
+                "/settings server_language:en",
+                Command::SetServerLanguage(Some(Lang::En)),
+            ),
+            (
+                "/reglages langue-serveur defaut",
+                Command::SetServerLanguage(None),
+            ),
             ("/resign game:#4", Command::Resign { game: Some(4) }),
             ("/games", Command::Games),
             (

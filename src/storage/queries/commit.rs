@@ -179,6 +179,13 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
         )
         .await?;
     }
+    if let Some((server, language)) = commit.server_language {
+        c.execute(
+            "UPDATE servers SET chosen_language = ?1 WHERE id = ?2",
+            &params![language.map(Lang::as_str), server],
+        )
+        .await?;
+    }
     if let Some((player, notify)) = commit.player_notify {
         c.execute(
             "UPDATE players SET notify = ?1 WHERE id = ?2",
