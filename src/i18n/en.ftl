@@ -154,14 +154,18 @@ command-missing_argument = { $what ->
     [player] Whom? Name a player: @name.
     [days] How many days? For example: /moretime 2 or /leave start 7.
     [language] Which language? /settings language en, fr or default.
-    [subcommand] Which tournament command? For example: /tournament create round_robin, /tournament join.
+    [subcommand] Which subcommand? /help <command> lists them, for example /help tournament.
     [system] Which kind of tournament? round_robin, double, swiss, knockout or scheveningen.
     [team] Which team? For example: /team join Rooks.
     [opponent] Against whom? A player (@name) or a team (vs:<team>).
-   *[other] Something is missing: { $what }. Type /help for the list.
+   *[other] Something is missing: { $option }. Type /help for the list.
 }
-command-bad_value = “{ $value }” is not a valid { $what }.
+command-bad_value = { $what ->
+    [subcommand] “{ $value }” is not one of this command's subcommands. /help lists them.
+   *[other] “{ $value }” is not a valid { $option }.
+}
 command-unexpected_argument = I did not understand “{ $value }”.
+command-not_a_mention = I did not understand “{ $value }”: to name a player, write @{ $value }.
 command-unclosed_quote = A quote is not closed.
 command-unknown_tiebreak = “{ $value }” is not a tie-break I know. Give FIDE's acronyms in order, separated by commas, from: { $valid } (for example tiebreaks:bh-c1,bh,sb).
 command-repeated_tiebreak = { $value } is listed twice: give each tie-break once, in order, from: { $valid }.

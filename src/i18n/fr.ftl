@@ -27,7 +27,7 @@ game-over = La partie n° { $game } est terminée : { $result }
 ## Jeu
 move-played = { $player } a joué { $san } dans la partie n° { $game }.
 your-move = { $player }, à vous de jouer.
-draw-offered = { $player } propose la nulle. { $opponent } : /draw accept ou /draw decline.
+draw-offered = { $player } propose la nulle. { $opponent } : /nulle accepter ou /nulle refuser.
 draw-declined = { $player } refuse la nulle.
 draw-offer-lapsed = La proposition de nulle est caduque : un coup a été joué.
 claim-refused = La réclamation de nulle { INITIAL($player) ->
@@ -37,16 +37,16 @@ claim-refused = La réclamation de nulle { INITIAL($player) ->
 claim-with-move = { $player } a réclamé avec le coup { $san }, qui est noté mais pas joué.
 
 ## Défis
-challenge-open = { $player } propose une partie (défi C{ $challenge }) à qui veut ici : /accept C{ $challenge }.
-challenge-direct = { $player } défie { $opponent } (défi C{ $challenge }) : /accept ou /decline.
-challenge-rematch = { $player } propose à { $opponent } une revanche de la partie n° { $game }, couleurs inversées (défi C{ $challenge }) : /accept ou /decline.
+challenge-open = { $player } propose une partie (défi C{ $challenge }) à qui veut ici : /accepter C{ $challenge }.
+challenge-direct = { $player } défie { $opponent } (défi C{ $challenge }) : /accepter ou /refuser.
+challenge-rematch = { $player } propose à { $opponent } une revanche de la partie n° { $game }, couleurs inversées (défi C{ $challenge }) : /accepter ou /refuser.
 rematch-no-game = Vous n’avez ici aucune partie terminée à rejouer. Nommez-la : /revanche <partie>.
 rematch-not-over = Cette partie continue : la revanche vient après sa fin.
 rematch-not-two-players = Seule une partie entre deux joueurs peut être rejouée (pas celle d’une équipe ni d’une rencontre).
 challenge-continued = { $player } défie { $opponent } (défi C{ $challenge }) de continuer une partie commencée ailleurs, à partir du coup { $move }, { $side ->
     [white] les Blancs
    *[black] les Noirs
-} au trait (partie non classée) : /accept ou /decline.
+} au trait (partie non classée) : /accepter ou /refuser.
 game-continued = La partie n° { $game } reprend au coup { $move } : { $white } (Blancs) contre { $black } (Noirs). { $turn }, à vous de jouer.
 challenge-continued-open = Une partie commencée ailleurs se continue avec son adversaire : nommez-le (/challenge @joueur pgn:"...").
 challenge-continued-fen = Donnez soit la position (fen: ou depart:), soit la partie jusqu’ici (pgn:), pas les deux.
@@ -73,7 +73,7 @@ challenge-self = Vous ne pouvez pas vous défier vous-même.
 challenge-limit = Vous avez déjà { $limit ->
     [one] { $limit } défi ouvert
    *[other] { $limit } défis ouverts
-}, le maximum permis : annulez-en un avec /cancel ou attendez une réponse.
+}, le maximum permis : annulez-en un avec /retirer ou attendez une réponse.
 setup-bad_fen = Ce n’est pas une FEN.
 setup-fen_too_long = Cette FEN est trop longue.
 setup-illegal_position = Cette FEN n’est pas une position d’échecs légale.
@@ -157,27 +157,31 @@ move-hints = Coups légaux de cette pièce : { $moves }.
 
 ## Refus d’une commande
 command-too_long = Cette commande est trop longue.
-command-empty = Tapez une commande, par exemple /help.
+command-empty = Tapez une commande, par exemple /aide.
 command-unknown_command = { $suggestion ->
-    [none] Commande inconnue. Tapez /help pour la liste.
-   *[other] Commande inconnue : vouliez-vous dire /{ $suggestion } ? Tapez /help pour la liste.
+    [none] Commande inconnue. Tapez /aide pour la liste.
+   *[other] Commande inconnue : vouliez-vous dire /{ $suggestion } ? Tapez /aide pour la liste.
 }
 command-missing_argument = { $what ->
-    [move] Quel coup ? Par exemple : /move e4 (ou /move Cf3, /move O-O).
+    [move] Quel coup ? Par exemple : /coup e4 (ou /coup Cf3, /coup O-O).
     [text] Que noter ? Par exemple : /note Prévoir f4 après le roque.
     [moves] Quelle suite ? Par exemple : /si e5 Cf3 Cc6 Fb5 (s’il joue e5, vous répondez Cf3 ; puis s’il joue Cc6, Fb5), ou /si liste, /si effacer.
     [user] Qui ? Nommez un joueur : @nom.
     [player] Qui ? Nommez un joueur : @nom.
-    [days] Combien de jours ? Par exemple : /moretime 2 ou /leave start 7.
-    [language] Quelle langue ? /settings language en, fr ou default.
-    [subcommand] Quelle commande de tournoi ? Par exemple : /tournament create round_robin, /tournament join.
-    [system] Quel genre de tournoi ? round_robin, double, swiss, knockout ou scheveningen.
+    [days] Combien de jours ? Par exemple : /plus_de_temps 2 ou /conge debut 7.
+    [language] Quelle langue ? /reglages langue fr, en ou defaut.
+    [subcommand] Quelle sous-commande ? /aide <commande> les donne, par exemple /aide tournoi.
+    [system] Quel genre de tournoi ? toutes_rondes, double_toutes_rondes, suisse, elimination ou scheveningue.
     [team] Quelle équipe ? Par exemple : /equipe rejoindre Les Tours.
     [opponent] Contre qui ? Un joueur (@nom) ou une équipe (vs:<équipe>).
-   *[other] Il manque quelque chose : { $what }. Tapez /help pour la liste.
+   *[other] Il manque quelque chose : { $option }. Tapez /aide pour la liste.
 }
-command-bad_value = « { $value } » n’est pas valable pour { $what }.
+command-bad_value = { $what ->
+    [subcommand] « { $value } » n’est pas une sous-commande de cette commande. /aide les donne.
+   *[other] « { $value } » n’est pas valable pour l’option { $option }.
+}
 command-unexpected_argument = Je n’ai pas compris « { $value } ».
+command-not_a_mention = Je n’ai pas compris « { $value } » : pour désigner un joueur, écrivez @{ $value }.
 command-unclosed_quote = Un guillemet n’est pas fermé.
 command-unknown_tiebreak = « { $value } » n’est pas un départage que je connais. Donnez les sigles de la FIDE dans l’ordre, séparés par des virgules, parmi : { $valid } (par exemple tiebreaks:bh-c1,bh,sb).
 command-repeated_tiebreak = { $value } est donné deux fois : donnez chaque départage une seule fois, dans l’ordre, parmi : { $valid }.
@@ -406,7 +410,7 @@ ladder-busy = { $player } a déjà un défi d'échelle en cours.
 ladder-challenged = Défi d’échelle C{ $challenge } : { $player } (place { $from }) défie { $opponent } (place { $to }). { $opponent }, acceptez sous { $days } { $days ->
         [one] jour
        *[other] jours
-    } (/accept C{ $challenge }), sinon vous perdez votre place par forfait.
+    } (/accepter C{ $challenge }), sinon vous perdez votre place par forfait.
 ladder-climbed = Échelle : { $player } prend la place { $place } à { $opponent }.
 ladder-forfeit = Échelle : { $opponent } n'a pas relevé le défi ; { $player } prend la place { $place } par forfait.
 ladder-unchanged = Échelle : rien ne change entre { $player } et { $opponent }.
@@ -615,7 +619,7 @@ openings-png-header-black = 0-1
 openings-png-header-score = Blancs
 
 ## Reprises de coup (parties amicales seulement)
-takeback-requested = { $player } demande à reprendre son dernier coup. { $opponent } : /takeback accept ou /takeback decline.
+takeback-requested = { $player } demande à reprendre son dernier coup. { $opponent } : /reprise accepter ou /reprise refuser.
 takeback-declined = { $player } refuse la reprise.
 taken-back = { $plies ->
     [one] Le dernier coup { INITIAL($player) ->

@@ -10,6 +10,7 @@ use super::{Attempt, Context, Prompt, Reply, Service};
 use crate::core::chess960;
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
+use crate::core::command::CommandError;
 use crate::core::command::{ChallengeCommand, ChallengeWish, UserRef};
 use crate::core::game::{Game, PlayerId, Players, SetupError, Status};
 use crate::core::notation::Lang;
@@ -296,10 +297,15 @@ impl Service {
             Some(Ok(control)) => Ok(control.to_string()),
             Some(Err(_)) => {
                 let text = asked.unwrap_or_default();
-                let args = [("what", Arg::from("time")), ("value", Arg::from(text))];
-                Err(vec![
-                    self.private(ctx, self.text(ctx, "command-bad_value", &args)),
-                ])
+                let refusal = super::texts::command_error_text(
+                    &self.i18n,
+                    ctx.lang,
+                    &CommandError::BadValue {
+                        option: "time",
+                        value: text.to_owned(),
+                    },
+                );
+                Err(vec![self.private(ctx, refusal)])
             }
             None => Ok(ctx.server.time_control.clone()),
         }

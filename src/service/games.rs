@@ -463,10 +463,12 @@ impl Service {
     fn game_reply(&self, ctx: &Context, lang: Lang, told: &Told<'_>) -> Reply {
         let (game, game_id, names) = (told.game, told.id, told.names);
         let lines = self.describe(ctx, lang, told);
-        let to = if game.is_over() {
-            None
-        } else {
-            names.mention(addressee(game))
+        // The actor's opponent, whose language the message is in: never the
+        // actor (who declined a draw or gave time on their own move).
+        let to = match (game.is_over(), told.actor_side) {
+            (true, _) => None,
+            (false, Some(actor)) => names.mention(!actor),
+            (false, None) => names.mention(addressee(game)),
         };
         let mut reply = self.public(ctx, to, lines.join("\n"));
         if !game.is_over() {

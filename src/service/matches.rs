@@ -21,6 +21,7 @@ use super::{Attempt, Context, Reply, Service, TournamentEvent};
 use crate::competition::team_match::{self, Board, Score, SignUp};
 use crate::competition::tiebreak::halves;
 use crate::core::clock::TimeControl;
+use crate::core::command::CommandError;
 use crate::core::command::{MatchCommand, NewMatchWish};
 use crate::core::event::GameResult;
 use crate::core::game::{Act as GameAct, Actor, DrawRules, Game, PlayerId, Players};
@@ -173,9 +174,12 @@ impl Service {
         let time_control = match wish.time_control.as_deref().map(str::parse::<TimeControl>) {
             Some(Ok(control)) => control.to_string(),
             Some(Err(_)) => {
-                let text = wish.time_control.as_deref().unwrap_or_default();
-                let args = [("what", Arg::from("time")), ("value", Arg::from(text))];
-                return refuse("command-bad_value", &args);
+                let error = CommandError::BadValue {
+                    option: "time",
+                    value: wish.time_control.clone().unwrap_or_default(),
+                };
+                let refusal = super::texts::command_error_text(&self.i18n, ctx.lang, &error);
+                return Ok(vec![self.private(ctx, refusal)]);
             }
             None => ctx.server.time_control.clone(),
         };

@@ -14,6 +14,7 @@ use chrono::{DateTime, Utc};
 use super::{Attempt, Context, Moderation, Prompt, Reply, Service};
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
+use crate::core::command::CommandError;
 use crate::core::command::{TeamAction, TeamChallenge};
 use crate::core::game::PlayerId;
 use crate::core::notation::Lang;
@@ -382,7 +383,8 @@ impl Service {
                 }))
             }
             (None, None) => {
-                let text = self.text(ctx, "command-missing_argument", &[]);
+                let missing = CommandError::MissingArgument("opponent");
+                let text = super::texts::command_error_text(&self.i18n, ctx.lang, &missing);
                 Ok(Err(vec![self.private(ctx, text)]))
             }
         }

@@ -15,6 +15,7 @@ use super::{Attachment, Attempt, Context, Reply, Service};
 use crate::competition::tiebreak::{TieBreak, halves, value_text};
 use crate::competition::tournament::{self, Outcome, Pairing};
 use crate::core::clock::TimeControl;
+use crate::core::command::CommandError;
 use crate::core::command::{NewTournamentWish, TournamentCommand};
 use crate::core::game::{Act as GameAct, Actor};
 use crate::core::names::Named;
@@ -77,10 +78,15 @@ impl Service {
             Some(Ok(control)) => control.to_string(),
             Some(Err(_)) => {
                 let text = wish.time_control.as_deref().unwrap_or_default();
-                let args = [("what", Arg::from("time")), ("value", Arg::from(text))];
-                return Ok(vec![
-                    self.private(ctx, self.text(ctx, "command-bad_value", &args)),
-                ]);
+                let refusal = super::texts::command_error_text(
+                    &self.i18n,
+                    ctx.lang,
+                    &CommandError::BadValue {
+                        option: "time",
+                        value: text.to_owned(),
+                    },
+                );
+                return Ok(vec![self.private(ctx, refusal)]);
             }
             None => ctx.server.time_control.clone(),
         };
