@@ -82,6 +82,7 @@ games-header = Your games:
 
 ## Information
 board = Game #{ $game }: { $white } – { $black }, { $turn } to move.
+board-over = Game #{ $game }: { $white } – { $black }, over ({ $score }): { $result }
 board-opening = Opening: { $eco } { $name }
 variant-chess960 = Chess960 #{ $number }
 variant-chess960-position = Chess960, from a set position

@@ -91,6 +91,7 @@ games-header = Vos parties :
 
 ## Informations
 board = Partie n° { $game } : { $white } – { $black }, { $turn } au trait.
+board-over = Partie n° { $game } : { $white } – { $black }, terminée ({ $score }) : { $result }
 # Les noms d'ouvertures sont ceux, anglais, des tables de lichess.
 board-opening = Ouverture : { $eco } { $name }
 variant-chess960 = Chess960 n° { $number }

@@ -9,6 +9,7 @@ use super::texts::{self, Names, variant_line};
 use super::{Attachment, Attempt, Context, Service};
 use crate::competition::standings::{self, Line};
 use crate::core::command::UserRef;
+use crate::core::event::GameResult;
 use crate::core::game::{Game, PlayerId};
 use crate::core::names::Named;
 use crate::core::notation::{self, Style};
@@ -98,18 +99,7 @@ impl Service {
             .players()
             .side_of(ctx.player.id)
             .unwrap_or(Color::White);
-        let header = self.text(
-            ctx,
-            "board",
-            &[
-                ("game", Arg::from(record.id)),
-                ("white", Arg::from(names.display(Color::White))),
-                ("black", Arg::from(names.display(Color::Black))),
-                ("turn", Arg::from(names.display(game.turn()))),
-            ],
-        );
-        let clocks = texts::clock_text(&self.i18n, ctx.lang, &names, game, ctx.now);
-        let mut text = header;
+        let mut text = self.board_header(ctx, record.id, &names, game);
         if let Some((key, args)) = variant_line(game.variant(), game.start_fen()) {
             text = format!("{text}\n{}", self.text(ctx, key, &args));
         }
@@ -124,11 +114,46 @@ impl Service {
             );
             text = format!("{text}\n{line}");
         }
-        let mut reply = self.private(ctx, format!("{text}\n{clocks}"));
+        // A finished game's clocks no longer run: its result says all.
+        if !game.is_over() {
+            let clocks = texts::clock_text(&self.i18n, ctx.lang, &names, game, ctx.now);
+            text = format!("{text}\n{clocks}");
+        }
+        let mut reply = self.private(ctx, text);
         reply.diagram = Some(diagram(game.position(), viewer));
         let view = board_view(game, record.id, &names, viewer);
         reply.board = Some(self.with_clocks(view, game, ctx.lang, ctx.now));
         Ok(vec![reply])
+    }
+
+    /// The board's first line: whose move it is, or once the game is over
+    /// its result and how it ended.
+    fn board_header(&self, ctx: &Context, id: i64, names: &Names, game: &Game) -> String {
+        let mut args = vec![
+            ("game", Arg::from(id)),
+            ("white", Arg::from(names.display(Color::White))),
+            ("black", Arg::from(names.display(Color::Black))),
+        ];
+        let Status::Over { result, reason, .. } = game.status() else {
+            args.push(("turn", Arg::from(names.display(game.turn()))));
+            return self.text(ctx, "board", &args);
+        };
+        let sentence = texts::result_sentence(
+            &self.i18n,
+            ctx.lang,
+            names,
+            result,
+            reason,
+            game.claimant(),
+            game.turn(),
+        );
+        let score = match result {
+            GameResult::Draw => "½-½",
+            other => other.as_pgn(),
+        };
+        args.push(("score", Arg::from(score)));
+        args.push(("result", Arg::from(sentence)));
+        self.text(ctx, "board-over", &args)
     }
 
     pub(super) async fn moves(&self, ctx: &Context, id: Option<i64>) -> Attempt {
