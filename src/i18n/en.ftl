@@ -93,6 +93,7 @@ standings-line = { $rank }. { $player }: { $points } { $half ->
         [2] point
        *[other] points
     } ({ $played } played: +{ $won } ={ $drawn } -{ $lost })
+standings-teams-header = Teams, in vote games:
 standings-none = No finished games yet.
 console-help =
     In the console, each line is `name: /command` (`alice: /move e4`); lines that start with `:` steer the console:
@@ -327,6 +328,7 @@ rating-chart-y = Rating
 rating-unknown = I do not know { $player } here yet.
 rating-change = { $player } { $before } → { $after } ({ $delta })
 standings-png-title = Standings
+team-standings-png-title = Teams' standings (vote games)
 standings-png-percent-value = { $value }%
 standings-png-header-rank = #
 standings-png-header-player = Player
@@ -773,6 +775,10 @@ match-result = Team match #{ $match } is over: { $home } { $home_points } – { 
 }
 match-png-title = Team match
 match-png-header-board = Board
-match-png-header-first = Game 1
-match-png-header-second = Game 2
-match-png-header-score = Score
+match-png-header-first = { $home } on White
+match-png-header-second = { $home } on Black
+match-png-header-score = Score { $home }–{ $away }
+match-png-total = Total
+match-table-legend = Scores read { $home }–{ $away }, each board's game with { POSSESSIVE($home) } player on White first:
+match-board-row = { $board }. { $home } – { $away }: { $games } (board { $home_points }–{ $away_points })
+match-table-total = Total: { $home } { $home_points } – { $away_points } { $away }

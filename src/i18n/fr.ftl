@@ -109,6 +109,7 @@ standings-line = { $rank }. { $player } : { $points } { $half ->
         [one] partie
        *[other] parties
     } : +{ $won } ={ $drawn } -{ $lost })
+standings-teams-header = Équipes, en parties en consultation :
 standings-none = Aucune partie terminée pour l’instant.
 console-help =
     Dans la console, chaque ligne est `nom: /commande` (`alice: /coup e4`) ; les lignes qui commencent par `:` règlent la console :
@@ -349,6 +350,7 @@ rating-chart-y = Cote
 rating-unknown = Je ne connais pas encore { $player } ici.
 rating-change = { $player } { $before } → { $after } ({ $delta })
 standings-png-title = Classement
+team-standings-png-title = Classement des équipes (parties en consultation)
 standings-png-percent-value = { $value } %
 standings-png-header-rank = #
 standings-png-header-player = Joueur
@@ -819,6 +821,10 @@ match-result = La rencontre par équipes n° { $match } est terminée : { $home 
 }
 match-png-title = Rencontre par équipes
 match-png-header-board = Échiquier
-match-png-header-first = Partie 1
-match-png-header-second = Partie 2
-match-png-header-score = Score
+match-png-header-first = { $home } avec les Blancs
+match-png-header-second = { $home } avec les Noirs
+match-png-header-score = Score { $home }–{ $away }
+match-png-total = Total
+match-table-legend = Scores lus { $home }–{ $away }, la partie où le joueur de { $home } a les Blancs d’abord :
+match-board-row = { $board }. { $home } – { $away } : { $games } (échiquier { $home_points }–{ $away_points })
+match-table-total = Total : { $home } { $home_points } – { $away_points } { $away }

@@ -17,7 +17,7 @@ use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;
 use crate::render::table::{Caption, table_png};
 use crate::render::text::diagram;
-use crate::storage::{GameRecord, ServerRow, Status, StorageError};
+use crate::storage::{GameRecord, ServerRow, StandingRow, Status, StorageError};
 
 impl Service {
     /// A stored game as PGN, for `pawnpost pgn <id>`; `None` if there is no such game.
@@ -245,11 +245,11 @@ impl Service {
         let games = self.store.finished_games(ctx.server.id).await?;
         let mut rows = Vec::new();
         for line in standings::table(&games, Some(season)) {
-            let name = match self.store.player(line.player).await? {
-                Some(player) => player.display_name,
-                None => String::new(),
+            let (name, team) = match self.store.player(line.player).await? {
+                Some(player) => (player.display_name, texts::is_stand_in(&player.platform_id)),
+                None => (String::new(), false),
             };
-            rows.push((name, line));
+            rows.push(StandingRow { name, team, line });
         }
         self.show_standings(ctx, rows)
     }
@@ -294,13 +294,43 @@ impl Service {
         Ok(vec![self.public(ctx, None, text)])
     }
 
-    /// Standings rows as text and as a PNG table.
-    fn show_standings(&self, ctx: &Context, rows: Vec<(String, Line)>) -> Attempt {
+    /// Standings rows as text and as a PNG table: the people's, then the
+    /// teams' of vote games in a table of their own.
+    fn show_standings(&self, ctx: &Context, rows: Vec<StandingRow>) -> Attempt {
         if rows.is_empty() {
             let reply = self.public(ctx, None, self.text(ctx, "standings-none", &[]));
             return Ok(vec![reply]);
         }
-        let mut lines = vec![self.text(ctx, "standings-header", &[])];
+        let (teams, people): (Vec<StandingRow>, Vec<StandingRow>) =
+            rows.into_iter().partition(|row| row.team);
+        let people: Vec<(String, Line)> = people.into_iter().map(|r| (r.name, r.line)).collect();
+        let teams: Vec<(String, Line)> = teams.into_iter().map(|r| (r.name, r.line)).collect();
+        let mut lines = Vec::new();
+        if !people.is_empty() {
+            lines.push(self.text(ctx, "standings-header", &[]));
+            lines.extend(self.standings_lines(ctx, &people));
+        }
+        if !teams.is_empty() {
+            lines.push(self.text(ctx, "standings-teams-header", &[]));
+            lines.extend(self.standings_lines(ctx, &teams));
+        }
+        let mut reply = self.public(ctx, None, lines.join("\n"));
+        if !people.is_empty() {
+            reply
+                .attachments
+                .extend(self.standings_png(ctx, "standings", &people));
+        }
+        if !teams.is_empty() {
+            reply
+                .attachments
+                .extend(self.standings_png(ctx, "team-standings", &teams));
+        }
+        Ok(vec![reply])
+    }
+
+    /// One line per row, ranked.
+    fn standings_lines(&self, ctx: &Context, rows: &[(String, Line)]) -> Vec<String> {
+        let mut lines = Vec::new();
         for (rank, (name, row)) in rows.iter().enumerate() {
             lines.push(self.text(
                 ctx,
@@ -317,13 +347,17 @@ impl Service {
                 ],
             ));
         }
-        let mut reply = self.public(ctx, None, lines.join("\n"));
-        reply.attachments.extend(self.standings_png(ctx, &rows));
-        Ok(vec![reply])
+        lines
     }
 
-    /// The standings as a PNG table (played, won, drawn, lost, points, percentage).
-    fn standings_png(&self, ctx: &Context, rows: &[(String, Line)]) -> Option<Attachment> {
+    /// The standings as a PNG table (played, won, drawn, lost, points,
+    /// percentage), as `<name>.png`.
+    fn standings_png(
+        &self,
+        ctx: &Context,
+        name: &str,
+        rows: &[(String, Line)],
+    ) -> Option<Attachment> {
         let header: Vec<String> = [
             "rank", "player", "played", "won", "drawn", "lost", "points", "percent",
         ]
@@ -350,7 +384,7 @@ impl Service {
                 ]
             })
             .collect();
-        self.table_picture(ctx, "standings", &header, &cells)
+        self.table_picture(ctx, name, &header, &cells)
     }
 
     /// A table as `<name>.png`, titled by `<name>-png-title`, with where

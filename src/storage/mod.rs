@@ -507,6 +507,15 @@ pub struct LeaveEnding {
     pub days: u32,
 }
 
+/// One line of a server's standings: whose it is, and their score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandingRow {
+    pub name: String,
+    /// Whether it is a team's (its stand-in player's, in vote games).
+    pub team: bool,
+    pub line: crate::competition::standings::Line,
+}
+
 /// A player's Glicko-2 rating on a server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingRow {

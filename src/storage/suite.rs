@@ -1053,7 +1053,11 @@ pub async fn standings_count_scored_games_only(store: &Store) -> Result<()> {
             lost,
             half_points,
         };
-        (player.display_name.clone(), line)
+        StandingRow {
+            name: player.display_name.clone(),
+            team: false,
+            line,
+        }
     };
     // alice and carol tie on points and wins: the name decides.
     assert_eq!(
