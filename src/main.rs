@@ -358,7 +358,9 @@ async fn serve_platform(service: Arc<Service>, config: &Config) -> Result<()> {
     serve_on(service, config, options).await
 }
 
-/// The Discord bot and its scheduler on one store, until Ctrl-C.
+/// The Discord bot and its scheduler on one store, until Ctrl-C or
+/// SIGTERM: then no new interaction is taken, those taken are answered, the
+/// scheduler delivers what the outbox can, and the process exits 0.
 async fn serve_on(service: Arc<Service>, config: &Config, options: DiscordOptions) -> Result<()> {
     let time: Arc<dyn TimeSource> = Arc::new(SystemTime);
     let bot = Bot::connect(Arc::clone(&service), options, time).await?;
@@ -379,54 +381,20 @@ async fn serve_on(service: Arc<Service>, config: &Config, options: DiscordOption
         settings,
         wait_for(stopped.clone()),
     ));
-    let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
-        tracing::info!("shutting down");
+    let signal = shutdown_signal();
+    let shutdown = async move {
+        wait_for(signal).await;
+        tracing::info!("shutting down: answering what was taken, then delivering the outbox");
     };
     let result = bot.run(shutdown).await;
     let _ = stop.send(true);
     let _ = scheduler.await;
     let _ = reviews.await;
+    tracing::info!("stopped");
     result
 }
 
-/// Completes once `flag` turns true (or its sender is gone).
-async fn wait_for(mut flag: tokio::sync::watch::Receiver<bool>) {
-    let _ = flag.wait_for(|stop| *stop).await;
-}
-
-/// Runs the Matrix bot and the deadline scheduler (its notices go to the
-/// games' rooms) until Ctrl-C or SIGTERM.
-#[cfg(feature = "matrix")]
-async fn serve_matrix(service: Arc<Service>, config: &Config) -> Result<()> {
-    use pawnpost::adapters::matrix::MatrixBot;
-
-    let bot = MatrixBot::connect(&config.matrix).await?;
-    let stop = shutdown_signal();
-    let settings = scheduler::SchedulerSettings {
-        outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),
-        ..scheduler::SchedulerSettings::default()
-    };
-    let deadlines = tokio::spawn(scheduler::run(
-        Arc::clone(&service),
-        bot.notifier(),
-        SystemTime,
-        settings,
-        stopped(stop.clone()),
-    ));
-    let reviews = tokio::spawn(scheduler::run_reviews(
-        Arc::clone(&service),
-        SystemTime,
-        stopped(stop.clone()),
-    ));
-    bot.run(&service, stopped(stop)).await?;
-    deadlines.await.context("the scheduler stopped")?;
-    reviews.await.context("the reviewer stopped")?;
-    Ok(())
-}
-
-/// Becomes `true` on Ctrl-C or SIGTERM.
-#[cfg(feature = "matrix")]
+/// Becomes `true` on Ctrl-C or SIGTERM (systemd's stop).
 fn shutdown_signal() -> tokio::sync::watch::Receiver<bool> {
     let (tell, listen) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
@@ -451,10 +419,39 @@ fn shutdown_signal() -> tokio::sync::watch::Receiver<bool> {
     listen
 }
 
-/// Completes once `signal` turns `true`.
+/// Completes once `flag` turns true (or its sender is gone).
+async fn wait_for(mut flag: tokio::sync::watch::Receiver<bool>) {
+    let _ = flag.wait_for(|stop| *stop).await;
+}
+
+/// Runs the Matrix bot and the deadline scheduler (its notices go to the
+/// games' rooms) until Ctrl-C or SIGTERM.
 #[cfg(feature = "matrix")]
-async fn stopped(mut signal: tokio::sync::watch::Receiver<bool>) {
-    let _ = signal.wait_for(|stop| *stop).await;
+async fn serve_matrix(service: Arc<Service>, config: &Config) -> Result<()> {
+    use pawnpost::adapters::matrix::MatrixBot;
+
+    let bot = MatrixBot::connect(&config.matrix).await?;
+    let stop = shutdown_signal();
+    let settings = scheduler::SchedulerSettings {
+        outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),
+        ..scheduler::SchedulerSettings::default()
+    };
+    let deadlines = tokio::spawn(scheduler::run(
+        Arc::clone(&service),
+        bot.notifier(),
+        SystemTime,
+        settings,
+        wait_for(stop.clone()),
+    ));
+    let reviews = tokio::spawn(scheduler::run_reviews(
+        Arc::clone(&service),
+        SystemTime,
+        wait_for(stop.clone()),
+    ));
+    bot.run(&service, wait_for(stop)).await?;
+    deadlines.await.context("the scheduler stopped")?;
+    reviews.await.context("the reviewer stopped")?;
+    Ok(())
 }
 
 async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {

@@ -98,9 +98,18 @@ pub async fn run<N, T>(
             _ = &mut shutdown => break,
         }
     }
-    // Acts answered just before the stop: not for the outbox to send again.
+    // Acts answered just before the stop: not for the outbox to send again;
+    // then what is due goes out, for a little while (the rest waits in the
+    // outbox for the next start).
     service.settle_answered().await;
+    let flush = service.deliver_notices(&notifier, time.now(), BoardImages::Drawn);
+    if tokio::time::timeout(FLUSH, flush).await.is_err() {
+        tracing::warn!("stopping with notices still to send: they go at the next start");
+    }
 }
+
+/// How long a stopping scheduler delivers the notices due.
+const FLUSH: StdDuration = StdDuration::from_secs(10);
 
 /// How often finished games are looked for to review by themselves.
 const REVIEW_EVERY: StdDuration = StdDuration::from_secs(30);

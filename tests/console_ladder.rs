@@ -243,8 +243,10 @@ fn the_ladder_speaks_french() {
     assert!(text(&out[2]).starts_with("Échelle de défis"), "{}", out[2]);
 }
 
+/// RULES.md: a ladder game is a competition's, so a player whose first move
+/// never comes loses it by forfeit (not rated), and the ladder follows.
 #[test]
-fn an_aborted_ladder_game_changes_nothing_and_a_later_challenge_works() {
+fn a_ladder_no_show_loses_by_forfeit_and_a_later_challenge_works() {
     let console = Console::new();
     let out = console.run(
         "alice: /ladder join
@@ -252,24 +254,30 @@ fn an_aborted_ladder_game_changes_nothing_and_a_later_challenge_works() {
          bob: /ladder challenge @alice
          alice: /accept
          :advance 3d
-         bob: /ladder challenge @alice
-         alice: /decline
+         alice: /ladder challenge @bob
+         bob: /decline
          carol: /ladder show",
-    );
-    // Nobody moved within the time for the first move: the clock aborts
-    // the game, and the ladder challenge counts for nothing.
-    assert!(
-        any_text(&out, "Ladder: no change between bob and alice."),
-        "{out:#?}"
     );
     assert!(
         any_text(
             &out,
-            "Ladder: alice did not take up the challenge; bob takes place 1 by forfeit."
+            "alice never made a first move: bob wins by forfeit (+/-, not rated)."
         ),
         "{out:#?}"
     );
-    assert_eq!(last_ladder(&out), ["1. bob", "2. alice"]);
+    assert!(
+        any_text(&out, "Ladder: bob takes place 1 from alice."),
+        "{out:#?}"
+    );
+    assert!(!any_text(&out, "→"), "a forfeit moves no rating: {out:#?}");
+    assert!(
+        any_text(
+            &out,
+            "Ladder: bob did not take up the challenge; alice takes place 1 by forfeit."
+        ),
+        "{out:#?}"
+    );
+    assert_eq!(last_ladder(&out), ["1. alice", "2. bob"]);
 }
 
 #[test]

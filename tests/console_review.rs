@@ -134,6 +134,29 @@ fn a_running_game_is_never_reviewed() {
     assert!(replies.iter().skip(4).all(|r| r["ephemeral"] == true));
 }
 
+/// A game over before any move (aborted, or a no-show's forfeit) has
+/// nothing to review: no "accuracy 0.0 %", no empty graph.
+#[test]
+fn a_game_without_moves_is_never_reviewed() {
+    if !engine_installed() {
+        return;
+    }
+    let console = Console::new();
+    let replies = console.run(
+        "alice: /challenge @bob color:white
+        bob: /accept
+        alice: /abort
+        alice: /review game:1",
+    );
+    assert!(reviews(&replies).is_empty(), "{replies:#?}");
+    let last = replies.last().expect("an answer");
+    assert_eq!(
+        text(last),
+        "Game #1 ended before any move was played: there is nothing to review."
+    );
+    assert_eq!(last["ephemeral"], true);
+}
+
 #[test]
 fn without_an_engine_the_bot_says_so_and_nothing_else_changes() {
     let script = format!("{HUNG_QUEEN}\nalice: /review\nbob: /analyse\ncarol: /puzzle");
@@ -237,6 +260,8 @@ fn a_blunder_becomes_a_puzzle_for_the_other_members() {
         replies[2]["board"]["fen"],
         "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     );
+    // The board shows the blunder that made the puzzle: the queen's move.
+    assert_eq!(replies[2]["board"]["last_move"], "d8g5");
 }
 
 #[test]

@@ -6,241 +6,21 @@
 mod bot_process;
 #[path = "common/fake_discord.rs"]
 mod fake_discord;
+#[path = "common/discord_harness.rs"]
+mod harness;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
 use bot_process::{BotProcess, until_committed};
-use chrono::{DateTime, Duration, TimeZone, Utc};
+use chrono::Duration;
 use fake_discord::{FakeDiscord, FakeUser, Recorded};
-use pawnpost::adapters::discord::shards::ShardPlan;
-use pawnpost::adapters::discord::{Bot, DiscordOptions};
-use pawnpost::config::Secret;
+use harness::*;
 use pawnpost::core::notation::Lang;
 use pawnpost::scheduler::{self, SchedulerSettings};
-use pawnpost::service::{Service, ServiceConfig, TimeSource};
-use pawnpost::storage::sqlite::SqliteStore;
+use pawnpost::service::{ServiceConfig, TimeSource};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
-
-const GUILD: u64 = 700_000_000_000_000_001;
-const CHANNEL: u64 = 710_000_000_000_000_001;
-
-/// A clock the test moves by hand.
-#[derive(Clone)]
-struct ManualTime(Arc<Mutex<DateTime<Utc>>>);
-
-impl ManualTime {
-    fn new() -> ManualTime {
-        ManualTime(Arc::new(Mutex::new(
-            Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap(),
-        )))
-    }
-
-    fn advance(&self, by: Duration) {
-        *self.0.lock().unwrap() += by;
-    }
-}
-
-impl TimeSource for ManualTime {
-    fn now(&self) -> DateTime<Utc> {
-        *self.0.lock().unwrap()
-    }
-}
-
-/// A bot running against the fake, and how to stop it.
-struct Running {
-    service: Arc<Service>,
-    stop: Option<oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<anyhow::Result<()>>,
-    notifier: pawnpost::adapters::discord::DiscordNotifier,
-}
-
-impl Running {
-    async fn stop(mut self, fake: &FakeDiscord) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        let _ = tokio::time::timeout(StdDuration::from_secs(10), self.task).await;
-        fake.forget_shards();
-    }
-}
-
-async fn start_bot(fake: &FakeDiscord, db: &std::path::Path, time: &ManualTime) -> Running {
-    start_bot_with(fake, db, time, |_| {}).await
-}
-
-async fn start_bot_with(
-    fake: &FakeDiscord,
-    db: &std::path::Path,
-    time: &ManualTime,
-    adjust: impl FnOnce(&mut DiscordOptions),
-) -> Running {
-    start_bot_configured(fake, db, time, ServiceConfig::default(), adjust).await
-}
-
-async fn start_bot_configured(
-    fake: &FakeDiscord,
-    db: &std::path::Path,
-    time: &ManualTime,
-    config: ServiceConfig,
-    adjust: impl FnOnce(&mut DiscordOptions),
-) -> Running {
-    let store = SqliteStore::open(db).expect("database");
-    let service = Arc::new(Service::new(store, config));
-    let options = DiscordOptions {
-        token: Secret::new("fake-token"),
-        api_base: Some(fake.api_base()),
-        shards: ShardPlan::Auto,
-        guilds: Vec::new(),
-        rate_limit_per_minute: 0,
-        moderator_roles: Vec::new(),
-        threads: false,
-        default_language: Lang::En,
-    };
-    let mut options = options;
-    adjust(&mut options);
-    let bot = Bot::connect(Arc::clone(&service), options, Arc::new(time.clone()))
-        .await
-        .expect("bot");
-    let notifier = bot.notifier();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(bot.run(async move {
-        let _ = stopped.await;
-    }));
-    fake.wait_for_shards(1).await;
-    Running {
-        service,
-        stop: Some(stop),
-        task,
-        notifier,
-    }
-}
-
-/// Sends an interaction and returns the bot's answer to it.
-async fn send(fake: &FakeDiscord, interaction: (u64, Value)) -> Recorded {
-    fake.answer(interaction).await
-}
-
-fn alice() -> FakeUser {
-    FakeUser::new(510_000_000_000_000_001, "alice")
-}
-
-fn bob() -> FakeUser {
-    FakeUser::new(520_000_000_000_000_002, "bob")
-}
-
-fn carol() -> FakeUser {
-    FakeUser::new(530_000_000_000_000_003, "carol")
-}
-
-fn move_options(text: &str, extra: Value) -> Value {
-    let mut options = vec![json!({ "name": "move", "type": 3, "value": text })];
-    if let Value::Array(more) = extra {
-        options.extend(more);
-    }
-    Value::Array(options)
-}
-
-/// The reply carries a board PNG.
-fn assert_board_attached(recorded: &Recorded) {
-    assert!(
-        recorded.files.iter().any(|f| f.filename == "board.png"),
-        "no board.png attached"
-    );
-    assert_pngs_decode(recorded);
-}
-
-/// Every attached PNG decodes.
-fn assert_pngs_decode(recorded: &Recorded) {
-    for file in &recorded.files {
-        if file.content_type == "image/png" || file.filename.ends_with(".png") {
-            let decoder = png::Decoder::new(std::io::Cursor::new(file.bytes.clone()));
-            let mut reader = decoder.read_info().expect("a PNG header");
-            let mut pixels = vec![0; reader.output_buffer_size().expect("size")];
-            reader.next_frame(&mut pixels).expect("a PNG frame");
-        }
-    }
-}
-
-/// The game id in a game message's embed title (`#3 · alice – bob`).
-fn game_in_title(message: &Recorded) -> i64 {
-    let embed = &message.message()["embeds"][0];
-    let title = embed["title"].as_str().expect("a game embed");
-    assert!(title.contains("alice") && title.contains("bob"), "{title}");
-    title
-        .trim_start_matches('#')
-        .split(' ')
-        .next()
-        .and_then(|id| id.parse().ok())
-        .expect("the game id in the title")
-}
-
-/// Challenge, accept by button, and e4: the game id.
-async fn open_game(fake: &FakeDiscord, alice: &FakeUser, bob: &FakeUser, time: &str) -> i64 {
-    fake.know(bob);
-    let challenge = send(
-        fake,
-        fake.command(
-            GUILD,
-            CHANNEL,
-            alice,
-            "play challenge",
-            json!([
-                { "name": "user", "type": 6, "value": bob.id.to_string() },
-                { "name": "color", "type": 3, "value": "white" },
-                { "name": "time", "type": 3, "value": time }
-            ]),
-        ),
-    )
-    .await;
-    assert!(!challenge.is_ephemeral(), "{challenge:?}");
-    assert!(
-        challenge.content().contains(&bob.mention()),
-        "{}",
-        challenge.content()
-    );
-    let accept = challenge
-        .buttons()
-        .into_iter()
-        .find(|b| b.starts_with("challenge-accept:"))
-        .expect("an Accept button");
-    assert!(
-        challenge
-            .buttons()
-            .iter()
-            .any(|b| b.starts_with("challenge-decline:"))
-    );
-
-    let click = fake.click(GUILD, CHANNEL, bob, &accept);
-    let challenge_message = click.1["message"]["id"].as_str().unwrap().to_owned();
-    let started = send(fake, click).await;
-    // The answered challenge keeps no live buttons.
-    let closed = format!("/api/v10/channels/{CHANNEL}/messages/{challenge_message}");
-    let edit = fake
-        .wait_for(0, |r| r.method == "PATCH" && r.path == closed)
-        .await;
-    assert_eq!(edit.json["components"], json!([]), "{edit:?}");
-    assert!(!started.is_ephemeral(), "{started:?}");
-    assert!(
-        started.content().contains(&alice.mention()),
-        "white is to move"
-    );
-    let game = game_in_title(&started);
-    assert!(started.buttons().contains(&format!("resign:{game}")));
-    assert_board_attached(&started);
-
-    let e4 = send(
-        fake,
-        fake.command(GUILD, CHANNEL, alice, "move", move_options("e4", json!([]))),
-    )
-    .await;
-    assert!(!e4.is_ephemeral(), "{e4:?}");
-    assert!(e4.all_text().contains("e4"));
-    assert!(e4.content().contains(&bob.mention()), "bob is to move");
-    game
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
     let fake = FakeDiscord::start(1).await;
@@ -413,25 +193,30 @@ async fn a_game_is_played_through_commands_buttons_and_autocomplete() {
         first.buttons()
     );
 
-    // Alice cannot accept her own offer (its buttons stay); bob can (they go).
-    let edits_of = |click: &(u64, Value)| {
-        let message = click.1["message"]["id"].as_str().unwrap().to_owned();
-        let path = format!("/api/v10/channels/{CHANNEL}/messages/{message}");
-        move |r: &Recorded| r.method == "PATCH" && r.path == path
-    };
+    // Alice cannot accept her own offer (its buttons stay); bob can (they
+    // go, with the click's own UPDATE_MESSAGE answer).
     let own_click = fake.click(GUILD, CHANNEL, &alice, &accept_draw);
-    let refused_edit = edits_of(&own_click);
+    let own_id = own_click.0;
     let own = send(&fake, own_click).await;
     assert!(own.is_ephemeral(), "{own:?}");
+    assert_eq!(
+        fake.callback(own_id).await.json["type"],
+        4,
+        "a refusal updates nothing"
+    );
     let bob_click = fake.click(GUILD, CHANNEL, &bob, &accept_draw);
-    let accepted_edit = edits_of(&bob_click);
+    let bob_id = bob_click.0;
     let drawn = send(&fake, bob_click).await;
     assert!(!drawn.is_ephemeral());
-    let closed = fake.wait_for(0, accepted_edit).await;
-    assert_eq!(closed.json["components"], json!([]));
+    let closed = fake.callback(bob_id).await;
+    assert_eq!(closed.json["type"], 7, "{closed:?}");
+    assert_eq!(closed.json["data"]["components"], json!([]));
     assert!(
-        !fake.requests().iter().any(refused_edit),
-        "a refusal edits nothing"
+        !fake
+            .requests()
+            .iter()
+            .any(|r| r.method == "PATCH" && r.path.contains("/channels/")),
+        "no channel edit: the clicks answered"
     );
     assert!(drawn.buttons().is_empty(), "a finished game has no buttons");
     let record = bot.service.store().game(game).await.unwrap().unwrap();
@@ -712,6 +497,26 @@ async fn threads_moderators_rate_limits_and_junk() {
     );
     let name = thread.json["name"].as_str().unwrap_or_default();
     assert!(name.contains("alice") && name.contains("bob"), "{name}");
+    // The game lives in its thread from then on: played there.
+    let opened = fake.threads_of(CHANNEL);
+    assert_eq!(opened.len(), 1, "{opened:?}");
+    let in_thread = send(
+        &fake,
+        fake.command(
+            GUILD,
+            opened[0],
+            &bob,
+            "move",
+            move_options("e5", json!([])),
+        ),
+    )
+    .await;
+    assert!(!in_thread.is_ephemeral(), "{in_thread:?}");
+    assert!(
+        in_thread.all_text().contains("bob played e5"),
+        "{}",
+        in_thread.all_text()
+    );
 
     // A command from a direct message with the bot is refused privately:
     // games live in servers, and no "server" is made of the conversation.
@@ -762,13 +567,8 @@ async fn threads_moderators_rate_limits_and_junk() {
     .await;
     assert!(odd.is_ephemeral(), "{odd:?}");
 
-    // Only a moderator may abort a started game.
-    let e5 = send(
-        &fake,
-        fake.command(GUILD, CHANNEL, &bob, "move", move_options("e5", json!([]))),
-    )
-    .await;
-    assert!(!e5.is_ephemeral());
+    // Only a moderator may abort a started game (e4 e5, from anywhere in
+    // the server, naming it).
     let abort = |user: &FakeUser| {
         fake.command(
             GUILD,
@@ -1317,10 +1117,6 @@ async fn a_conditional_move_stays_private_until_it_is_played() {
     bot.stop(&fake).await;
 }
 
-fn dave() -> FakeUser {
-    FakeUser::new(550_000_000_000_000_005, "dave")
-}
-
 /// `/team <action> team:<name>` by `user`: the answer.
 async fn team(fake: &FakeDiscord, user: &FakeUser, action: &str, name: &str) -> Recorded {
     let path = format!("team {action}");
@@ -1645,8 +1441,11 @@ async fn a_slow_review_is_deferred_then_arrives_with_its_graph_and_pgn() {
         sent.elapsed()
     );
     assert_eq!(first.json["type"], 5, "a deferred answer: {first:?}");
+    // The engine's seconds grow on a loaded machine: patience to match.
     let filled = fake
-        .wait_for(0, |r| r.method == "PATCH" && r.path.contains(&token))
+        .wait_for_within(0, StdDuration::from_secs(60), |r| {
+            r.method == "PATCH" && r.path.contains(&token)
+        })
         .await;
     let text = filled.all_text();
     assert!(text.contains("Engine review of game"), "{text}");

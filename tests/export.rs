@@ -297,3 +297,38 @@ dave: /board
         );
     }
 }
+
+/// A tournament's games are published under the tournament's name and
+/// their round, as clubs publish them; other games keep their own Event.
+#[test]
+fn tournament_games_carry_their_event_and_round() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("script.txt");
+    let lines = "\
+alice: /tournament create round_robin name:\"Club d'hiver\"
+alice: /tournament join
+bob: /tournament join
+erin: /tournament join
+alice: /tournament start
+carol: /challenge @dave
+dave: /accept
+";
+    std::fs::write(&script, lines).expect("script");
+    pawnpost(
+        dir.path(),
+        &["console", "--db", "db.sqlite", "--script", "script.txt"],
+    );
+    let exported = pawnpost(dir.path(), &["export", "--db", "db.sqlite"]);
+    let games: Vec<&str> = exported.split("[Event ").skip(1).collect();
+    assert_eq!(
+        games.len(),
+        4,
+        "three tournament games, one casual: {exported}"
+    );
+    for (game, round) in games.iter().zip(["1", "2", "3"]) {
+        assert!(game.starts_with("\"Club d'hiver\"]"), "{game}");
+        assert!(game.contains(&format!("[Round \"{round}\"]")), "{game}");
+    }
+    assert!(games[3].starts_with("\"pawnpost game 4\"]"), "{exported}");
+    assert!(games[3].contains("[Round \"-\"]"), "{exported}");
+}

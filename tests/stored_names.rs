@@ -128,6 +128,7 @@ fn reasons() {
         (Reason::Resignation, "resignation"),
         (Reason::Timeout, "timeout"),
         (Reason::Abort, "abort"),
+        (Reason::NoShow, "no_show"),
         (Reason::Adjudication, "adjudication"),
         (Reason::Recorded, "recorded"),
     ];

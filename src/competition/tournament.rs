@@ -494,10 +494,17 @@ pub fn crosstable(
     bye_half: u32,
     order: &[TieBreak],
 ) -> Vec<Line> {
+    // Ranked by finished games only: a bye counts once its round is over.
+    let open: Vec<u32> = pairings
+        .iter()
+        .filter(|p| p.outcome == Outcome::Pending)
+        .map(|p| p.round)
+        .collect();
     let results: Vec<tiebreak::Result> = pairings
         .iter()
         .filter_map(|p| {
             let outcome = match p.outcome {
+                Outcome::Bye if open.contains(&p.round) => tiebreak::Outcome::Pending,
                 Outcome::Played { white_half } => tiebreak::Outcome::Played { white_half },
                 Outcome::Forfeit { white_half } => tiebreak::Outcome::Forfeit {
                     white_half,
@@ -734,6 +741,35 @@ mod tests {
         let lines = crosstable(System::RoundRobin, 4, &annulled, 0, order);
         let points: Vec<(usize, u32)> = lines.iter().map(|l| (l.player, l.half_points)).collect();
         assert_eq!(points, [(1, 3), (0, 2), (2, 1), (3, 0)]);
+    }
+
+    /// A Swiss round just paired: its bye counts only once its games are
+    /// decided, so a player who lost round 1 is not ranked first on it.
+    #[test]
+    fn a_bye_counts_once_its_round_is_over() {
+        let pairing = |round, white, black, outcome| Pairing {
+            round,
+            board: 1,
+            white,
+            black,
+            outcome,
+        };
+        let mut pairings = vec![
+            pairing(1, 0, Some(1), Outcome::Played { white_half: 2 }),
+            pairing(1, 2, None, Outcome::Bye),
+            pairing(2, 2, Some(0), Outcome::Pending),
+            pairing(2, 1, None, Outcome::Bye),
+        ];
+        let points = |pairings: &[Pairing]| -> Vec<(usize, u32)> {
+            let order = default_tie_breaks(System::Swiss);
+            let lines = crosstable(System::Swiss, 3, pairings, 2, order);
+            lines.iter().map(|l| (l.player, l.half_points)).collect()
+        };
+        // Player 1 lost round 1; his round-2 bye waits for the round.
+        assert_eq!(points(&pairings)[2], (1, 0));
+        pairings[2].outcome = Outcome::Played { white_half: 1 };
+        let over = points(&pairings);
+        assert!(over.contains(&(1, 2)) && over.contains(&(2, 3)), "{over:?}");
     }
 
     #[test]

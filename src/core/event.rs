@@ -100,6 +100,9 @@ pub enum Reason {
     Timeout,
     Abort,
     Adjudication,
+    /// A player's first move never came before their deadline, in a game of
+    /// a competition: they lose by forfeit (`+/-`, not rated).
+    NoShow,
     /// Ended elsewhere, with a result its record gives but not how it came
     /// about (an imported game: a lichess "Normal" draw may be an agreement
     /// or a claim).
@@ -107,7 +110,7 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub const ALL: [Reason; 13] = [
+    pub const ALL: [Reason; 14] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::DeadPosition,
@@ -120,6 +123,7 @@ impl Reason {
         Reason::Timeout,
         Reason::Abort,
         Reason::Adjudication,
+        Reason::NoShow,
         Reason::Recorded,
     ];
 }

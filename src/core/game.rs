@@ -134,15 +134,28 @@ pub enum Act {
     FlagFall {
         side: Color,
     },
-    /// The clock found the side to move's deadline passed: the game is
-    /// aborted if that side never moved, else its flag falls.
-    ClockExpired,
+    /// The clock found the side to move's deadline passed: its flag falls,
+    /// or, if that side never moved, `no_show` says what that costs.
+    ClockExpired {
+        no_show: NoShow,
+    },
     /// Gives the opponent `days` more days (as lichess's "+" button).
     MoreTime {
         days: u32,
     },
     /// Asks to take back one's last move, or answers the opponent's asking.
     Takeback(TakebackAction),
+}
+
+/// What a first move that never came before its deadline costs (RULES.md:
+/// a no-show). Whether the game belongs to a competition is the caller's
+/// to know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoShow {
+    /// Outside competitions, as lichess does: the game is aborted, no result.
+    Abort,
+    /// In a tournament, ladder or team match: a loss by forfeit.
+    Forfeit,
 }
 
 /// A step of a takeback: asked by a player, accepted or declined by the
@@ -635,7 +648,7 @@ impl Game {
             Act::Abort => self.abort(actor, now),
             Act::Adjudicate { result, note } => self.adjudicate(actor, result, note, now),
             Act::FlagFall { side } => self.flag_fall(actor, side, now),
-            Act::ClockExpired => self.clock_expired(actor, now),
+            Act::ClockExpired { no_show } => self.clock_expired(actor, no_show, now),
             Act::MoreTime { days } => self.more_time(actor, days, now),
             Act::Takeback(action) => {
                 let side = self.playing_side(actor)?;
@@ -1032,6 +1045,7 @@ impl Game {
     fn clock_expired(
         &mut self,
         actor: &Actor,
+        no_show: NoShow,
         now: DateTime<Utc>,
     ) -> Result<Vec<Event>, GameError> {
         if *actor != Actor::Clock {
@@ -1044,7 +1058,11 @@ impl Game {
         let side = self.turn();
         if self.moves_made_by(side) == 0 {
             // The first move never came: the game never really started.
-            return Ok(vec![self.finish(GameResult::NoResult, Reason::Abort, now)]);
+            let (result, reason) = match no_show {
+                NoShow::Abort => (GameResult::NoResult, Reason::Abort),
+                NoShow::Forfeit => (GameResult::win_for(!side), Reason::NoShow),
+            };
+            return Ok(vec![self.finish(result, reason, now)]);
         }
         self.flag_fall(actor, side, now)
     }

@@ -307,7 +307,7 @@ fn termination(reason: Option<Reason>) -> &'static str {
     match reason {
         None => "unterminated",
         Some(Reason::Timeout) => "time forfeit",
-        Some(Reason::Abort) => "abandoned",
+        Some(Reason::Abort | Reason::NoShow) => "abandoned",
         Some(Reason::Adjudication) => "adjudication",
         Some(_) => "normal",
     }
@@ -367,7 +367,9 @@ fn movetext(
         if let Some(judgement) = judgement {
             text.word(nag(judgement));
         }
-        if let Some(eval) = evals.get(i + 1).and_then(|e| eval_comment(e.eval)) {
+        // A mated position has no evaluation, whatever an engine said of it.
+        let shown = evals.get(i + 1).filter(|_| !pos.is_checkmate());
+        if let Some(eval) = shown.and_then(|e| eval_comment(e.eval)) {
             text.comment(&eval);
             renumber = true;
         }
@@ -567,6 +569,9 @@ fn end_comment(result: GameResult, reason: Reason) -> String {
             "Draw: a flag fell, but the opponent cannot checkmate.".to_owned()
         }
         (Reason::Abort, ..) if result == GameResult::NoResult => "Game aborted.".to_owned(),
+        (Reason::NoShow, Some(w), Some(l)) => {
+            format!("{l} never made a first move: {w} wins by forfeit.")
+        }
         (Reason::Adjudication, Some(w), _) => format!("{w} wins by adjudication."),
         (Reason::Adjudication, ..) if draw => "Draw by adjudication.".to_owned(),
         (Reason::Recorded, ..) => format!("Result as recorded elsewhere: {}.", result.as_pgn()),
@@ -1362,6 +1367,57 @@ mod tests {
     #[test]
     fn round_trips_checkmate() {
         assert_round_trip(&game(None, "f3 e5 g4 Qh4#"));
+    }
+
+    /// An engine's word on a mated position (here a "mate in 1" of no
+    /// meaning) is never written after the mating move.
+    #[test]
+    fn no_evaluation_follows_a_mate() {
+        use crate::core::review::{Eval, PositionEval};
+        let g = game(None, "f3 e5 g4 Qh4#");
+        let eval = |eval| PositionEval {
+            eval,
+            line: Vec::new(),
+        };
+        let evals = [
+            eval(Eval::Centipawns(20)),
+            eval(Eval::Centipawns(-60)),
+            eval(Eval::Centipawns(-40)),
+            eval(Eval::Mate(-1)),
+            eval(Eval::Mate(1)),
+        ];
+        let text = export_reviewed(&g, &tags(), &evals, &[]);
+        assert!(text.contains("2. g4 $4 { [%eval #-1] }"), "{text}");
+        assert!(
+            text.contains("2... Qh4# { Black wins by checkmate. } 0-1"),
+            "{text}"
+        );
+    }
+
+    /// A no-show's forfeit says so, and PGN calls it an abandoned game.
+    #[test]
+    fn a_no_show_forfeit_is_an_abandoned_game() {
+        use crate::core::clock::{Clock, TimeControl};
+        use crate::core::game::NoShow;
+        let mut g = Game::new(players(), None, DrawRules::default(), t0()).expect("setup");
+        let control: TimeControl = "3d".parse().expect("3d");
+        g.set_clock(Clock::start(control, Color::White, t0()));
+        play(&mut g, "e4", false);
+        let late = t0() + chrono::Duration::days(7);
+        let ended = g.apply(
+            &Actor::Clock,
+            Act::ClockExpired {
+                no_show: NoShow::Forfeit,
+            },
+            late,
+        );
+        assert!(ended.is_ok(), "{ended:?}");
+        let text = export(&g, &tags());
+        assert!(text.contains("[Termination \"abandoned\"]"), "{text}");
+        assert!(
+            text.contains("{ Black never made a first move: White wins by forfeit. } 1-0"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -14,6 +14,7 @@ result-resignation-draw = { $loser } resigns, but { $winner } could not checkmat
 result-timeout-win = { $loser } ran out of time; { $winner } wins.
 result-timeout-draw = { $loser } ran out of time, but { $winner } could not checkmate: draw.
 result-abort = Game aborted: no result.
+result-no_show = { $loser } never made a first move: { $winner } wins by forfeit (+/-, not rated).
 result-adjudication = Adjudicated by a moderator: { $result }.
 result-recorded = Result as recorded where the game was played: { $result }.
 game-over = Game #{ $game } is over: { $result }
@@ -225,6 +226,8 @@ leave-too-long = You have only { $left } { $left ->
     } of leave left this year.
 leave-notice = { $player } is on leave until { $until }: their clock in game #{ $game } is stopped.
 leave-back = { $player } is back from leave: their clock in game #{ $game } runs again.
+server-back = pawnpost is back in this server: the clock of game #{ $game } runs again ({ $player } to move).
+channel-gone = The channel of game #{ $game } was deleted: its notices now come to you here. Go on in any channel of the server, naming the game: /move game:{ $game }.
 
 ## Discord
 cmd-move = Play a move in your game
@@ -313,6 +316,9 @@ discord-servers-only = pawnpost plays in servers: use this command in a channel 
 discord-rate-limited = You are sending commands a little fast: please wait a minute and try again.
 discord-unknown-button = This button no longer does anything.
 discord-done = Done.
+discord-not-installed = pawnpost is not installed in this server, so it could never post a game's notices here: ask the server's admins to add it, or play in a server where it is.
+discord-private-undelivered = I could not answer you privately in time, and your direct messages are closed: run the command again to see your answer.
+discord-answered-privately = Answered privately.
 ## competitions
 rating-current = { $player }: rating { $rating } (deviation { $deviation }, { $games ->
         [one] { $games } rated game
@@ -447,6 +453,10 @@ tournament-pairing-bye = { $player }: bye ({ $points })
 tournament-pairings-none = No pairings yet.
 tournament-crosstable-header = Tournament { $tournament }: crosstable after round { $round }
 tournament-col-player = Player
+tournament-col-round = R{ $round }
+tournament-cell-white = w
+tournament-cell-black = b
+tournament-cell-bye = bye
 tournament-col-points = Pts
 # Tie-break columns: FIDE's acronyms (C.07), the number of wins in words.
 tournament-col-de = DE
@@ -602,6 +612,7 @@ refused-takeback_not_allowed = Takebacks are for casual games only: never in rat
 ## Engine reviews of finished games (/review)
 review-no-finished-game = You have no finished game in this channel to review; name one with game:N.
 review-running = Game #{ $game } is still being played: it can be reviewed once it is over.
+review-no-moves = Game #{ $game } ended before any move was played: there is nothing to review.
 review-after-round = Game #{ $game } is in a tournament whose organiser keeps reviews until the round is over: ask again when every game of its round has ended.
 review-too-long = Game #{ $game } is too long to review (at most { $max } { $max ->
         [one] move

@@ -20,6 +20,7 @@ result-resignation-draw = { $loser } abandonne, mais { $winner } ne pouvait plus
 result-timeout-win = { $loser } a dépassé son temps ; { $winner } gagne.
 result-timeout-draw = { $loser } a dépassé son temps, mais { $winner } ne pouvait plus mater : nulle.
 result-abort = Partie annulée : aucun résultat.
+result-no_show = { $loser } n’a jamais joué son premier coup : { $winner } gagne par forfait (+/-, sans effet sur les cotes).
 result-adjudication = Arbitrée par un modérateur : { $result }.
 result-recorded = Résultat tel qu’enregistré là où la partie s’est jouée : { $result }.
 game-over = La partie n° { $game } est terminée : { $result }
@@ -247,6 +248,8 @@ leave-too-long = Il ne vous reste que { $left } { $left ->
     } de congé cette année.
 leave-notice = { $player } est en congé jusqu’au { $until } : sa pendule est arrêtée dans la partie n° { $game }.
 leave-back = { $player } est de retour de congé : sa pendule tourne à nouveau dans la partie n° { $game }.
+server-back = pawnpost est de retour sur ce serveur : la pendule de la partie n° { $game } tourne à nouveau ({ $player } au trait).
+channel-gone = Le salon de la partie n° { $game } a été supprimé : ses annonces vous arrivent désormais ici. Continuez dans n’importe quel salon du serveur en nommant la partie : /move game:{ $game }.
 
 ## Discord
 cmd-move = Jouer un coup dans votre partie
@@ -335,6 +338,9 @@ discord-servers-only = pawnpost joue dans les serveurs : utilisez cette commande
 discord-rate-limited = Vous envoyez des commandes un peu vite : merci d'attendre une minute avant de réessayer.
 discord-unknown-button = Ce bouton ne fait plus rien.
 discord-done = C'est fait.
+discord-not-installed = pawnpost n’est pas installé sur ce serveur : il ne pourrait jamais y publier les annonces d’une partie. Demandez aux administrateurs du serveur de l’ajouter, ou jouez sur un serveur où il est.
+discord-private-undelivered = Je n’ai pas pu vous répondre en privé à temps et vos messages privés sont fermés : relancez la commande pour voir la réponse.
+discord-answered-privately = Réponse envoyée en privé.
 ## competitions
 rating-current = { $player } : cote { $rating } (écart { $deviation }, { $games } { $games ->
         [one] partie classée
@@ -481,6 +487,10 @@ tournament-pairing-bye = { $player } : exempt ({ $points })
 tournament-pairings-none = Pas encore d’appariements.
 tournament-crosstable-header = Tournoi { $tournament } : grille américaine après la ronde { $round }
 tournament-col-player = Joueur
+tournament-col-round = R{ $round }
+tournament-cell-white = b
+tournament-cell-black = n
+tournament-cell-bye = exempt
 tournament-col-points = Pts
 # Colonnes des départages : les sigles de la FIDE (C.07), le nombre de victoires en mots.
 tournament-col-de = DE
@@ -642,6 +652,7 @@ refused-takeback_not_allowed = Les reprises de coup sont réservées aux parties
 ## Analyse des parties terminées par le moteur (/review)
 review-no-finished-game = Vous n’avez pas de partie terminée à analyser dans ce salon ; désignez-en une avec game:N.
 review-running = La partie n° { $game } est en cours : elle pourra être analysée une fois terminée.
+review-no-moves = La partie n° { $game } s’est terminée avant le moindre coup : il n’y a rien à analyser.
 review-after-round = La partie n° { $game } fait partie d’un tournoi dont l’organisateur réserve les analyses à la fin de chaque ronde : redemandez quand toutes les parties de sa ronde seront terminées.
 review-too-long = La partie n° { $game } est trop longue pour être analysée ({ $max ->
     [one] { $max } coup

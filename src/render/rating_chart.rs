@@ -11,6 +11,8 @@ const WIDTH: u32 = 640;
 const HEIGHT: u32 = 360;
 const LINE: RGBColor = RGBColor(40, 90, 170);
 const BAND: RGBColor = RGBColor(200, 215, 238);
+/// The fewest days the date axis spans.
+const MIN_DAYS: f64 = 7.0;
 
 /// A rating at an instant, with its deviation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,7 +59,9 @@ pub fn rating_chart_png(
         let start = samples.first().map_or(DateTime::UNIX_EPOCH, |s| s.at);
         let day = |at: DateTime<Utc>| (at - start).num_seconds() as f64 / 86_400.0;
         let span = samples.last().map_or(0.0, |s| day(s.at));
-        let margin = (span * 0.05).max(0.5);
+        // At least a week across, so a lone game (or a few on one day)
+        // stands on a calendar axis, not on hours.
+        let margin = (span * 0.05).max((MIN_DAYS - span) / 2.0);
         let title: String = labels.title.chars().take(60).collect();
         let mut chart = ChartBuilder::on(&root)
             .caption(title, (FONT, 20, FontStyle::Bold))
@@ -67,15 +71,9 @@ pub fn rating_chart_png(
             .y_label_area_size(64)
             .build_cartesian_2d(-margin..span + margin, low..high)
             .map_err(draw_error)?;
-        // Hours too when the chart covers only a few days.
-        let format = if span < 3.0 {
-            "%m-%d %H:%M"
-        } else {
-            "%Y-%m-%d"
-        };
         let date = |x: &f64| {
             let at = start + Duration::seconds((x * 86_400.0) as i64);
-            at.format(format).to_string()
+            at.format("%Y-%m-%d").to_string()
         };
         chart
             .configure_mesh()

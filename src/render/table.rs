@@ -65,7 +65,8 @@ pub fn table_png(
             longest as u32 * CHAR_WIDTH + 2 * PADDING
         })
         .collect();
-    let title = fitted(caption.title, 60);
+    // A tournament's name (60 characters) and its heading in any language.
+    let title = fitted(caption.title, 120);
     let detail = fitted(caption.detail, 80);
     let caption_width =
         (title.chars().count() as u32 * 12).max(detail.chars().count() as u32 * 9) + 2 * PADDING;
@@ -138,6 +139,22 @@ mod tests {
         let (width, height) = bitmap::decode_png(&png);
         assert_eq!(height, CAPTION_HEIGHT + 3 * ROW_HEIGHT + PADDING);
         assert!(width >= 240);
+    }
+
+    /// A French crosstable's heading with a long tournament name is drawn
+    /// whole: the picture is as wide as the heading needs.
+    #[test]
+    fn a_long_title_is_drawn_whole() {
+        let name = "n".repeat(60);
+        let title = format!("Tournoi #12 « {name} » : grille américaine après la ronde 10");
+        let caption = Caption {
+            title: &title,
+            detail: "console",
+        };
+        let header = ["#"].map(str::to_owned).to_vec();
+        let png = table_png(&caption, &header, &[]).expect("png");
+        let (width, _) = bitmap::decode_png(&png);
+        assert!(width >= title.chars().count() as u32 * 12, "{width}");
     }
 
     #[test]

@@ -25,7 +25,7 @@ use super::texts::{self, Names};
 use super::votes::Decided;
 use super::{GameEvent, Reply, Service};
 use crate::core::clock::Alarms;
-use crate::core::game::{Act, Actor, Game, GameError, PlayerId};
+use crate::core::game::{Act, Actor, Game, GameError, NoShow, PlayerId};
 use crate::storage::{Commit, Committed, DueGame, GameRecord, GameUpdate, StorageError, WakeUp};
 
 /// Games handled per store query; more are fetched until none are due.
@@ -411,7 +411,12 @@ impl Service {
         {
             return Ok(Some(expiry));
         }
-        let events = match game.apply(&Actor::Clock, Act::ClockExpired, now) {
+        // RULES.md: a no-show forfeits in a competition, aborts elsewhere.
+        let no_show = match record.is_in_competition() {
+            true => NoShow::Forfeit,
+            false => NoShow::Abort,
+        };
+        let events = match game.apply(&Actor::Clock, Act::ClockExpired { no_show }, now) {
             Ok(events) => events,
             Err(GameError::NotFlagged | GameError::GameOver) => return Ok(None),
             Err(error) => {

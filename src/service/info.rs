@@ -83,8 +83,9 @@ impl Service {
             .into_iter()
             .map(|note| (note.ply as usize, note.text))
             .collect();
-        let text =
-            pgn::export_with_comments(game, &tags_for(record, &names, server.as_ref()), &comments);
+        let mut tags = tags_for(record, &names, server.as_ref());
+        self.tournament_tags(record, &mut tags).await?;
+        let text = pgn::export_with_comments(game, &tags, &comments);
         Ok((text, !comments.is_empty()))
     }
 
@@ -420,6 +421,33 @@ fn percentage(half_points: u32, played: u32) -> String {
         return "0".to_owned();
     }
     ((f64::from(half_points) * 50.0 / f64::from(played)).round() as u32).to_string()
+}
+
+impl Service {
+    /// A tournament game's `Event` is its tournament, and its `Round` the
+    /// round it was paired in, as clubs publish them.
+    pub(super) async fn tournament_tags(
+        &self,
+        record: &GameRecord,
+        tags: &mut PgnTags,
+    ) -> Result<(), StorageError> {
+        if !record.tournament_game {
+            return Ok(());
+        }
+        let Some(id) = self.store.tournament_of_game(record.id).await? else {
+            return Ok(());
+        };
+        if let Some(tournament) = self.store.tournament(id).await? {
+            tags.event = match tournament.name.trim() {
+                "" => format!("pawnpost tournament {id}"),
+                name => name.to_owned(),
+            };
+        }
+        let pairings = self.store.tournament_pairings(id).await?;
+        let pairing = pairings.iter().find(|p| p.game_id == Some(record.id));
+        tags.round = pairing.map(|p| p.round.to_string());
+        Ok(())
+    }
 }
 
 /// The PGN tags of a stored game on `server`.

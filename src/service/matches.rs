@@ -151,8 +151,9 @@ impl Service {
         let away_server = match &wish.server {
             None => ctx.server.clone(),
             Some(id) => match self.store.find_server(ctx.platform, id).await? {
-                Some(server) => server,
-                None => {
+                // A server the bot was removed from is one it is not in.
+                Some(server) if !self.server_absent(server.id).await? => server,
+                _ => {
                     return refuse(
                         "match-server-unknown",
                         &[("server", Arg::from(id.as_str()))],

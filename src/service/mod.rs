@@ -40,6 +40,7 @@ mod notifier;
 mod openings;
 mod outbox;
 mod pictures;
+mod presence;
 mod puzzles;
 mod ratings;
 mod renders;

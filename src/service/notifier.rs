@@ -15,6 +15,9 @@ pub enum Sent {
     /// A passing failure (a rate limit, a server error, no connection):
     /// try again later.
     Retry(String),
+    /// A passing failure whose platform said when to try again (a rate
+    /// limit's `retry_after`).
+    RetryIn(String, std::time::Duration),
     /// The platform refused it for good (no permission, closed DMs, an
     /// unknown channel): trying again would change nothing.
     Refused(String),
@@ -64,6 +67,33 @@ pub trait Notifier: Send + Sync + 'static {
         async move {
             self.deliver(vec![reply]).await;
             Sent::Delivered
+        }
+    }
+
+    /// Delivers the notices that fell due together (each act's in order)
+    /// and says what became of each, in order. Adapters that can group
+    /// notices for one place, or serve places side by side, do so here; the
+    /// default sends them one by one, and after a passing failure sends no
+    /// more of that act (they are tried again with it).
+    fn send_all<'a>(
+        &'a self,
+        notices: Vec<(Reply, NoticeId<'a>)>,
+    ) -> impl Future<Output = Vec<Sent>> + Send + 'a {
+        async move {
+            let mut sent: Vec<Sent> = Vec::with_capacity(notices.len());
+            let mut stalled: Vec<&str> = Vec::new();
+            for (reply, id) in notices {
+                if stalled.contains(&id.act_key) {
+                    sent.push(Sent::Retry("an earlier notice of its act waits".to_owned()));
+                    continue;
+                }
+                let outcome = self.send(reply, id).await;
+                if matches!(outcome, Sent::Retry(_) | Sent::RetryIn(..)) {
+                    stalled.push(id.act_key);
+                }
+                sent.push(outcome);
+            }
+            sent
         }
     }
 }

@@ -1,12 +1,18 @@
 //! Delivering the outbox: the notices an act committed for people other
 //! than its author (see `storage::queries::outbox`), handed to the
-//! platform's [`Notifier`] one at a time, in order, after the commit.
+//! platform's [`Notifier`] after the commit, each act's in order.
 //!
 //! A worker claims a few acts at a time for a while (a lease), so workers
 //! in other processes skip them and a worker that dies gives them back.
-//! Each notice is settled as soon as the platform answers: delivered or
-//! refused for good, the next one follows; a passing failure stops that
-//! act's notices until a later try (backing off), so they stay in order.
+//! The claimed acts' notices go to the platform together, which may group
+//! those for one place and serve places side by side
+//! ([`Notifier::send_all`]); then each act is settled: delivered or refused
+//! notices are done, and a passing failure stops that act's notices until
+//! a later try (when the platform said, or backing off), so they stay in
+//! order. Notices for a server the bot was removed from wait, untried,
+//! until it is back (the claim passes them over).
+
+use std::collections::HashMap;
 
 use chrono::{DateTime, Duration, Utc};
 
@@ -52,9 +58,7 @@ impl Service {
                 }
             };
             let full = claimed.len() == CLAIM;
-            for queued in claimed {
-                sent += self.deliver_act(notifier, queued, now, images).await;
-            }
+            sent += self.deliver_acts(notifier, claimed, now, images).await;
             if !full {
                 return sent;
             }
@@ -73,14 +77,80 @@ impl Service {
         })
     }
 
-    /// Sends one act's remaining notices, in order, and records how far it got.
-    async fn deliver_act<N: Notifier>(
+    /// Sends the claimed acts' remaining notices together (the platform
+    /// groups those for one place and serves places side by side), then
+    /// records how far each act got.
+    async fn deliver_acts<N: Notifier>(
         &self,
         notifier: &N,
-        queued: QueuedNotices,
+        claimed: Vec<QueuedNotices>,
         now: DateTime<Utc>,
         images: BoardImages,
     ) -> usize {
+        let mut acts = Vec::with_capacity(claimed.len());
+        let mut gone = HashMap::new();
+        for queued in claimed {
+            let mut act = self.pending(queued, images).await;
+            self.readdress(notifier.platform(), &mut act, &mut gone)
+                .await;
+            acts.push(act);
+        }
+        let notices: Vec<(Reply, NoticeId<'_>)> = acts
+            .iter()
+            .flat_map(|act| {
+                act.notices.iter().map(|(item, reply)| {
+                    let id = NoticeId {
+                        act_key: &act.queued.act_key,
+                        item: *item,
+                    };
+                    (reply.clone(), id)
+                })
+            })
+            .collect();
+        let mut outcomes = notifier.send_all(notices).await.into_iter();
+        let mut sent = 0;
+        for act in &acts {
+            let mut outcome: Vec<Sent> = outcomes.by_ref().take(act.notices.len()).collect();
+            outcome.resize(act.notices.len(), Sent::Retry("not sent".to_owned()));
+            sent += self.settle_act(act, outcome, now).await;
+        }
+        sent
+    }
+
+    /// An act's notices still to go, with their numbers in its answer
+    /// (private answers skipped: only an interaction could show them).
+    async fn pending(&self, queued: QueuedNotices, images: BoardImages) -> PendingAct {
+        let mut unreadable = None;
+        let mut replies: Vec<Reply> = match serde_json::from_str(&queued.answer) {
+            Ok(replies) => replies,
+            Err(error) => {
+                // Not something a retry mends: said once, counted, and settled.
+                tracing::error!(act = queued.act_key, %error, "an outbox answer does not read");
+                unreadable = Some(format!("the stored answer does not read: {error}"));
+                Vec::new()
+            }
+        };
+        // Images are not stored with an answer: drawn again for delivery.
+        self.draw_boards(&mut replies, images);
+        self.attach_reviews(&mut replies).await;
+        let notices = replies
+            .into_iter()
+            .enumerate()
+            .skip(queued.next_item as usize)
+            .filter(|(_, reply)| !reply.ephemeral)
+            .map(|(n, reply)| (n as u32, reply))
+            .collect();
+        PendingAct {
+            queued,
+            notices,
+            unreadable,
+        }
+    }
+
+    /// Records what became of one act's notices: delivered and refused ones
+    /// are done, in order, up to the first that must be tried again.
+    async fn settle_act(&self, act: &PendingAct, outcome: Vec<Sent>, now: DateTime<Utc>) -> usize {
+        let queued = &act.queued;
         let mut progress = NoticeProgress {
             next_item: queued.next_item,
             attempts: queued.attempts,
@@ -88,54 +158,44 @@ impl Service {
             last_error: None,
             due_at: None,
         };
-        let mut replies: Vec<Reply> = match serde_json::from_str(&queued.answer) {
-            Ok(replies) => replies,
-            Err(error) => {
-                // Not something a retry mends: said once, counted, and settled.
-                tracing::error!(act = queued.act_key, %error, "an outbox answer does not read");
-                progress.failures += 1;
-                progress.last_error = Some(format!("the stored answer does not read: {error}"));
-                Vec::new()
-            }
-        };
-        // Images are not stored with an answer: drawn again for delivery.
-        self.draw_boards(&mut replies, images);
-        self.attach_reviews(&mut replies).await;
+        if let Some(error) = &act.unreadable {
+            progress.failures += 1;
+            progress.last_error = Some(error.clone());
+        }
         let mut sent = 0;
-        let pending = replies.into_iter().skip(queued.next_item as usize);
-        for reply in pending {
-            if reply.ephemeral {
-                // Only an interaction's answer can be private: its author
-                // saw it there, or saw the act fail and will ask again.
-                progress.next_item += 1;
-                continue;
-            }
-            let id = NoticeId {
-                act_key: &queued.act_key,
-                item: progress.next_item,
-            };
-            match notifier.send(reply, id).await {
-                Sent::Delivered => sent += 1,
+        for ((item, _), outcome) in act.notices.iter().zip(outcome) {
+            let wait = match outcome {
+                Sent::Delivered => {
+                    sent += 1;
+                    None
+                }
                 Sent::Refused(reason) => {
                     // The adapter said why when the platform refused: counted
                     // here for `/status`, not said twice.
                     tracing::debug!(act = queued.act_key, %reason, "a notice was refused");
                     progress.failures += 1;
                     progress.last_error = Some(reason);
+                    None
                 }
-                Sent::Retry(reason) if progress.attempts + 1 >= MAX_ATTEMPTS => {
+                Sent::Retry(reason) => Some((reason, retry_wait(progress.attempts + 1))),
+                Sent::RetryIn(reason, after) => {
+                    let after = Duration::from_std(after).unwrap_or(MAX_WAIT);
+                    Some((reason, after.clamp(Duration::seconds(1), MAX_WAIT)))
+                }
+            };
+            if let Some((reason, wait)) = wait {
+                if progress.attempts + 1 >= MAX_ATTEMPTS {
                     tracing::warn!(act = queued.act_key, %reason, "a notice is given up");
                     progress.failures += 1;
                     progress.last_error = Some(reason);
-                }
-                Sent::Retry(reason) => {
+                } else {
                     progress.attempts += 1;
                     progress.last_error = Some(reason);
-                    progress.due_at = Some(now + retry_wait(progress.attempts));
+                    progress.due_at = Some(now + wait);
                     break;
                 }
             }
-            progress.next_item += 1;
+            progress.next_item = item + 1;
             progress.attempts = 0;
         }
         if let Err(error) = self.store.settle_notices(&queued.act_key, &progress).await {
@@ -145,6 +205,61 @@ impl Service {
         }
         sent
     }
+}
+
+impl Service {
+    /// A notice for a game whose channel was deleted goes to both of the
+    /// game's players directly (a channel notice is for both to read).
+    async fn readdress(
+        &self,
+        platform: Platform,
+        act: &mut PendingAct,
+        gone: &mut HashMap<String, bool>,
+    ) {
+        let mut readdressed = Vec::with_capacity(act.notices.len());
+        for (item, reply) in std::mem::take(&mut act.notices) {
+            let game = reply
+                .board
+                .as_ref()
+                .map(|board| board.game)
+                .or_else(|| reply.events.first().map(|event| event.game));
+            let is_gone = match gone.get(&reply.channel) {
+                Some(known) => *known,
+                None => {
+                    let known = self.store.channel_gone(platform, &reply.channel).await;
+                    let known = known.unwrap_or(false);
+                    gone.insert(reply.channel.clone(), known);
+                    known
+                }
+            };
+            let record = match game.filter(|_| is_gone && !reply.direct) {
+                Some(game) => self.store.game(game).await.ok().flatten(),
+                None => None,
+            };
+            let Some(record) = record else {
+                readdressed.push((item, reply));
+                continue;
+            };
+            let players = [&record.white_player, &record.black_player];
+            for player in players
+                .into_iter()
+                .filter(|p| !super::texts::is_stand_in(&p.platform_id))
+            {
+                let mut direct = reply.clone();
+                direct.direct = true;
+                direct.to = Some(player.platform_id.clone());
+                readdressed.push((item, direct));
+            }
+        }
+        act.notices = readdressed;
+    }
+}
+
+/// One claimed act: its notices still to go (with their numbers).
+struct PendingAct {
+    queued: QueuedNotices,
+    notices: Vec<(u32, Reply)>,
+    unreadable: Option<String>,
 }
 
 /// The outbox entry of an act the scheduler does on its own in the

@@ -38,7 +38,7 @@ impl Service {
     async fn next_puzzle(&self, ctx: &Context, now: DateTime<Utc>) -> Attempt {
         // One at a time: the one given and not answered comes back.
         if let Some(open) = self.store.open_puzzle(ctx.server.id, ctx.player.id).await? {
-            return Ok(vec![self.puzzle_reply(ctx, &open)?]);
+            return Ok(vec![self.puzzle_reply(ctx, &open).await?]);
         }
         let Some(puzzle) = self.store.next_puzzle(ctx.server.id, ctx.player.id).await? else {
             return Ok(vec![self.private(ctx, self.text(ctx, "puzzle-none", &[]))]);
@@ -52,13 +52,24 @@ impl Service {
             }),
             ..Commit::default()
         };
-        let replies = vec![self.puzzle_reply(ctx, &puzzle)?];
+        let replies = vec![self.puzzle_reply(ctx, &puzzle).await?];
         let (_, replies) = self.commit_act(ctx, commit, now, move |_| replies).await?;
         Ok(replies)
     }
 
-    /// The puzzle's position, the solver's side below, and how to answer.
-    fn puzzle_reply(&self, ctx: &Context, puzzle: &Puzzle) -> Result<super::Reply, StorageError> {
+    /// The puzzle's position, the solver's side below, the mistake that
+    /// made it highlighted, and how to answer.
+    async fn puzzle_reply(
+        &self,
+        ctx: &Context,
+        puzzle: &Puzzle,
+    ) -> Result<super::Reply, StorageError> {
+        // The move that led here: the game's ply before the puzzle's.
+        let record = self.store.game(puzzle.game_id).await?;
+        let mistake = record.and_then(|r| {
+            let ply = puzzle.ply.checked_sub(1)? as usize;
+            r.moves.get(ply).map(|m| m.uci.clone())
+        });
         let position = puzzle_position(puzzle)?;
         let solver = position.turn();
         let side = self.text(ctx, &format!("review-side-{solver}"), &[]);
@@ -75,7 +86,7 @@ impl Service {
         reply.board = Some(BoardView {
             game: puzzle.game_id,
             fen: puzzle.fen.clone(),
-            last_move: None,
+            last_move: mistake,
             orientation: solver.to_string(),
             white: self.text(ctx, "review-side-white", &[]),
             black: self.text(ctx, "review-side-black", &[]),

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use super::{Attachment, Attempt, Context, Service};
 use crate::competition::glicko2::{self, Rating};
 use crate::core::command::UserRef;
-use crate::core::event::GameResult;
+use crate::core::event::{GameResult, Reason};
 use crate::core::notation::Lang;
 use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
@@ -33,12 +33,16 @@ impl Service {
     ) -> Result<(Vec<RatingUpdate>, Vec<RatingChange>), StorageError> {
         let Status::Over {
             result,
+            reason,
             at: ended_at,
-            ..
         } = *state
         else {
             return Ok((Vec::new(), Vec::new()));
         };
+        // A forfeit was never played: it scores, but is not rated.
+        if reason == Reason::NoShow {
+            return Ok((Vec::new(), Vec::new()));
+        }
         let white_score = match result {
             GameResult::WhiteWins => 1.0,
             GameResult::BlackWins => 0.0,

@@ -42,6 +42,8 @@ const AUTOMATIC_BATCH: usize = 20;
 /// Why a game gets no review (now).
 enum Refusal {
     Running,
+    /// Over before a move was made (aborted, a no-show): nothing to review.
+    NoMoves,
     WaitsForRound,
     TooLong(usize),
     NoEngine,
@@ -111,6 +113,9 @@ impl Service {
     ) -> Result<Result<StoredReview, Refusal>, StorageError> {
         if !game.is_over() {
             return Ok(Err(Refusal::Running));
+        }
+        if game.moves().is_empty() {
+            return Ok(Err(Refusal::NoMoves));
         }
         if self.store.review_waits_for_round(record.id).await? {
             return Ok(Err(Refusal::WaitsForRound));
@@ -185,6 +190,7 @@ impl Service {
         let game = ("game", Arg::from(record.id));
         let text = match refusal {
             Refusal::Running => self.text(ctx, "review-running", &[game]),
+            Refusal::NoMoves => self.text(ctx, "review-no-moves", &[game]),
             Refusal::WaitsForRound => self.text(ctx, "review-after-round", &[game]),
             Refusal::TooLong(max) => self.text(
                 ctx,
@@ -341,7 +347,8 @@ impl Service {
         }
         let server = self.store.server(record.server_id).await?;
         let names = Names::new(&record.white_player, &record.black_player);
-        let tags = super::info::tags_for(&record, &names, server.as_ref());
+        let mut tags = super::info::tags_for(&record, &names, server.as_ref());
+        self.tournament_tags(&record, &mut tags).await?;
         let text = pgn::export_reviewed(&game, &tags, &evals, &[]);
         files.push(Attachment {
             filename: format!("game-{}-review.pgn", record.id),

@@ -226,6 +226,11 @@ pub(super) fn result_sentence(
             let winner = result.winner().unwrap_or(!turn);
             i18n.text(lang, "result-checkmate", &[("winner", name(winner))])
         }
+        Reason::NoShow => {
+            let loser = loser(turn);
+            let args = [("loser", name(loser)), ("winner", name(!loser))];
+            i18n.text(lang, "result-no_show", &args)
+        }
         Reason::Resignation | Reason::Timeout => {
             let fallen = match reason {
                 Reason::Resignation => actor.unwrap_or(turn),

@@ -10,7 +10,7 @@ use super::outbox::notices_on;
 use super::{Prompt, Reply, Service, TournamentEvent};
 use crate::competition::tournament::{self, Next, Outcome, Pairing, Planned, StartError};
 use crate::core::clock::TimeControl;
-use crate::core::event::GameResult;
+use crate::core::event::{GameResult, Reason};
 use crate::core::game::{DrawRules, Game, PlayerId, Players};
 use crate::core::notation::Lang;
 use crate::core::variant::Variant;
@@ -112,6 +112,17 @@ pub(super) fn outcome(p: &PairingRow) -> Outcome {
         Some(PairingScore::DoubleForfeit) => Outcome::DoubleForfeit,
         Some(PairingScore::Annulled) => Outcome::Annulled,
         None => match p.game_state {
+            // A no-show's loss is a forfeit: decided without play.
+            Some(Status::Over {
+                result,
+                reason: Reason::NoShow,
+                ..
+            }) => Outcome::Forfeit {
+                white_half: match result {
+                    GameResult::WhiteWins => 2,
+                    _ => 0,
+                },
+            },
             Some(Status::Over { result, .. }) => match result {
                 GameResult::WhiteWins => Outcome::Played { white_half: 2 },
                 GameResult::BlackWins => Outcome::Played { white_half: 0 },

@@ -500,10 +500,16 @@ impl Service {
             order,
         );
         let t = |id: &str| self.i18n.text(lang, id, &[]);
+        // Round robins cross every player with every other; the other
+        // systems show each round: opponent's rank, colour, result.
         let grid = matches!(
             snapshot.row.system,
             tournament::System::RoundRobin | tournament::System::DoubleRoundRobin
         );
+        let rounds = match grid {
+            true => 0,
+            false => pairings.iter().map(|p| p.round).max().unwrap_or(0),
+        };
         // Rank of each player, for the grid's columns.
         let mut rank_of = vec![0; n];
         for (rank, line) in lines.iter().enumerate() {
@@ -513,6 +519,10 @@ impl Service {
         if grid {
             header.extend((1..=n).map(|r| r.to_string()));
         }
+        header.extend((1..=rounds).map(|round| {
+            let args = [("round", Arg::from(round))];
+            self.i18n.text(lang, "tournament-col-round", &args)
+        }));
         header.push(t("tournament-col-points"));
         header.extend(order.iter().map(|tb| t(&tie_break_header(*tb))));
         let mut rows = Vec::with_capacity(n);
@@ -526,6 +536,10 @@ impl Service {
             if grid {
                 row.extend(grid_cells(&pairings, line.player, rank, &rank_of));
             }
+            let bye = snapshot.bye_half();
+            let cell =
+                |round| self.round_cell(lang, &pairings, bye, (round, line.player), &rank_of);
+            row.extend((1..=rounds).map(cell));
             row.push(halves(line.half_points));
             row.extend(
                 order
@@ -535,7 +549,7 @@ impl Service {
             );
             rows.push(row);
         }
-        let round = crosstable_round(snapshot, &pairings);
+        let round = crosstable_round(&pairings);
         let mut text = vec![self.i18n.text(
             lang,
             "tournament-crosstable-header",
@@ -592,6 +606,54 @@ impl Service {
     }
 }
 
+impl Service {
+    /// `player`'s cell for `round` in a round-by-round crosstable: the
+    /// opponent's rank, their colour and the result (`3w1`, `2b½`, `4w+`,
+    /// `1b…` while it runs), or the bye and its worth.
+    fn round_cell(
+        &self,
+        lang: Lang,
+        pairings: &[Pairing],
+        bye_half: u32,
+        (round, player): (u32, usize),
+        rank_of: &[usize],
+    ) -> String {
+        let mine = pairings
+            .iter()
+            .find(|p| p.round == round && (p.white == player || p.black == Some(player)));
+        let Some(pairing) = mine else {
+            return String::new();
+        };
+        let Some(black) = pairing.black else {
+            // A bye is worth its points once its round is over.
+            let open = pairings
+                .iter()
+                .any(|p| p.round == round && !p.outcome.is_decided());
+            let worth = match open {
+                true => "…".to_owned(),
+                false => halves(bye_half),
+            };
+            return format!(
+                "{} {worth}",
+                self.i18n.text(lang, "tournament-cell-bye", &[])
+            );
+        };
+        let white = pairing.white == player;
+        let opponent = if white { black } else { pairing.white };
+        let colour = if white {
+            "tournament-cell-white"
+        } else {
+            "tournament-cell-black"
+        };
+        let result = match pairing.outcome {
+            Outcome::Pending => "…".to_owned(),
+            outcome => cell_text(outcome, white),
+        };
+        let colour = self.i18n.text(lang, colour, &[]);
+        format!("{}{colour}{result}", rank_of[opponent] + 1)
+    }
+}
+
 /// The message id of a tie-break's column header: `tournament-col-bh-c1`.
 pub(super) fn tie_break_header(tie_break: TieBreak) -> String {
     format!("tournament-col-{}", tie_break.as_str().to_ascii_lowercase())
@@ -619,19 +681,14 @@ fn grid_cells(pairings: &[Pairing], player: usize, rank: usize, rank_of: &[usize
 /// The round a crosstable stands after. Round robins play every round at
 /// once: the last round whose games (and every earlier round's) are all
 /// decided.
-fn crosstable_round(snapshot: &Snapshot, pairings: &[Pairing]) -> u32 {
-    match snapshot.row.system {
-        tournament::System::Swiss | tournament::System::Knockout => snapshot.row.round,
-        _ => {
-            let open = pairings
-                .iter()
-                .filter(|p| !p.outcome.is_decided())
-                .map(|p| p.round)
-                .min();
-            let last = pairings.iter().map(|p| p.round).max().unwrap_or(0);
-            open.map_or(last, |r| r.saturating_sub(1))
-        }
-    }
+fn crosstable_round(pairings: &[Pairing]) -> u32 {
+    let open = pairings
+        .iter()
+        .filter(|p| !p.outcome.is_decided())
+        .map(|p| p.round)
+        .min();
+    let last = pairings.iter().map(|p| p.round).max().unwrap_or(0);
+    open.map_or(last, |r| r.saturating_sub(1))
 }
 
 /// Tournament `id`'s crosstable as a PNG, if it can be drawn.

@@ -136,8 +136,12 @@ const SHARED: &[(&str, &str)] = &[
         include_str!("../../migrations/shared/0022_held_acts.sql"),
     ),
     (
-        "0023_server_language",
-        include_str!("../../migrations/shared/0023_server_language.sql"),
+        "0023_presence",
+        include_str!("../../migrations/shared/0023_presence.sql"),
+    ),
+    (
+        "0024_server_language",
+        include_str!("../../migrations/shared/0024_server_language.sql"),
     ),
 ];
 

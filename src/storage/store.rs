@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::postgres::{self, PgStore, conn::PgConn};
 use super::queries::{
-    commit, games, identity, ladder, matches, outbox, ratings, reviews, schedule, teams,
+    commit, games, identity, ladder, matches, outbox, presence, ratings, reviews, schedule, teams,
     tournaments,
 };
 use super::sql::ready;
@@ -418,6 +418,39 @@ delegate! {
     read fn unsound_games() -> Vec<String> = games::unsound_games;
     /// The earliest close of an entry window still open.
     read fn next_tournament_start() -> Option<DateTime<Utc>> = tournaments::next_tournament_start;
+    /// Marks a server the bot was removed from (see [`presence::set_absent`]).
+    write fn set_server_absent(
+        platform: Platform,
+        platform_id: &str,
+        at: DateTime<Utc>,
+    ) -> Option<i64> = presence::set_absent;
+    /// Marks a server the bot is back in (see [`presence::set_present`]).
+    write fn set_server_present(
+        platform: Platform,
+        platform_id: &str,
+    ) -> Option<(i64, DateTime<Utc>)> = presence::set_present;
+    /// The servers of `platform` the bot was removed from.
+    read fn absent_servers(platform: Platform) -> Vec<String> = presence::absent_servers;
+    /// When the bot left server `id`, if it is absent.
+    read fn server_absent_since(id: i64) -> Option<DateTime<Utc>> = presence::absent_since;
+    /// Marks a channel deleted (see [`presence::set_gone`]).
+    write fn set_channel_gone(
+        server_id: i64,
+        platform_id: &str,
+        at: DateTime<Utc>,
+    ) -> Option<i64> = presence::set_gone;
+    /// A server's running games, by id after `after`.
+    read fn running_games_on_server(
+        server_id: i64,
+        after: i64,
+        limit: usize,
+    ) -> Vec<i64> = presence::running_on_server;
+    /// Whether a channel was deleted.
+    read fn channel_gone(platform: Platform, platform_id: &str) -> bool = presence::channel_gone;
+    /// A channel's running games.
+    read fn running_games_in_channel(channel_id: i64, limit: usize) -> Vec<i64> = presence::running_in_channel;
+    /// Records how far an act's own process delivered its answer (see [`presence::delivering`]).
+    write fn delivering(act_key: &str, next_item: u32, until: DateTime<Utc>) -> () = presence::delivering;
 }
 
 #[cfg(test)]

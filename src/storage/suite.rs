@@ -68,6 +68,8 @@ macro_rules! store_suite {
             batches_are_committed_whole,
             notices_wait_in_the_outbox_until_settled,
             a_game_whose_moves_do_not_add_up_is_refused,
+            a_server_the_bot_left_and_a_deleted_channel_are_kept,
+            an_answer_still_going_out_restarts_its_hold,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -2614,6 +2616,153 @@ pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<(
     // Answered after all (a slow send): nothing is left for the worker.
     store.settle_answered(&["u-2".to_owned()]).await?;
     assert_eq!(store.next_notice_due(Platform::Console).await?, None);
+    Ok(())
+}
+
+/// A server the bot was removed from is marked once and found again; its
+/// notices wait untried (claimed and counted due only once it is back); a
+/// deleted channel is marked once; the running games of each are listed.
+pub async fn a_server_the_bot_left_and_a_deleted_channel_are_kept(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let game = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let other = store
+        .ensure_server(Platform::Console, "elsewhere", &defaults(), t(0))
+        .await?;
+    let notice = |key: &str, server: i64| Commit {
+        act_key: Some(key.into()),
+        player_language: Some((w.alice.id, Some(Lang::En))),
+        outgoing: Some(Outgoing {
+            platform: Platform::Console,
+            first: 0,
+            held_until: None,
+            server_id: Some(server),
+        }),
+        ..Commit::default()
+    };
+    store
+        .commit(notice("left-1", w.server.id), t(2), |_| vec!["a notice"])
+        .await?;
+    store
+        .commit(notice("here-1", other.id), t(3), |_| vec!["a notice"])
+        .await?;
+
+    assert_eq!(
+        store
+            .set_server_absent(Platform::Console, "club", t(5))
+            .await?,
+        Some(w.server.id)
+    );
+    assert_eq!(
+        store
+            .set_server_absent(Platform::Console, "club", t(6))
+            .await?,
+        None,
+        "once"
+    );
+    assert_eq!(
+        store.absent_servers(Platform::Console).await?,
+        vec!["club".to_owned()]
+    );
+    assert!(store.absent_servers(Platform::Discord).await?.is_empty());
+    assert_eq!(store.server_absent_since(w.server.id).await?, Some(t(5)));
+    assert_eq!(
+        store.next_notice_due(Platform::Console).await?,
+        Some(t(3)),
+        "the absent server's waits"
+    );
+    let claimed = store
+        .claim_notices(Platform::Console, t(10), t(12), 10)
+        .await?;
+    let keys: Vec<&str> = claimed.iter().map(|q| q.act_key.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["here-1"],
+        "nothing is tried for a server the bot left"
+    );
+    let done = NoticeProgress {
+        next_item: 1,
+        attempts: 0,
+        failures: 0,
+        last_error: None,
+        due_at: None,
+    };
+    store.settle_notices("here-1", &done).await?;
+    assert_eq!(
+        store.running_games_on_server(w.server.id, 0, 10).await?,
+        vec![game]
+    );
+    assert!(
+        store
+            .running_games_on_server(w.server.id, game, 10)
+            .await?
+            .is_empty()
+    );
+
+    assert_eq!(
+        store.set_server_present(Platform::Console, "club").await?,
+        Some((w.server.id, t(5)))
+    );
+    assert_eq!(
+        store.set_server_present(Platform::Console, "club").await?,
+        None
+    );
+    assert_eq!(store.server_absent_since(w.server.id).await?, None);
+    let claimed = store
+        .claim_notices(Platform::Console, t(13), t(15), 10)
+        .await?;
+    assert_eq!(claimed.len(), 1, "back: its notices go");
+    assert_eq!(claimed[0].act_key, "left-1");
+
+    assert!(!store.channel_gone(Platform::Console, "main").await?);
+    assert_eq!(
+        store.set_channel_gone(w.server.id, "main", t(20)).await?,
+        Some(w.channel.id)
+    );
+    assert_eq!(
+        store.set_channel_gone(w.server.id, "main", t(21)).await?,
+        None,
+        "once"
+    );
+    assert!(store.channel_gone(Platform::Console, "main").await?);
+    assert!(!store.channel_gone(Platform::Discord, "main").await?);
+    assert_eq!(
+        store.running_games_in_channel(w.channel.id, 10).await?,
+        vec![game]
+    );
+    Ok(())
+}
+
+/// A held act whose own process is still sending its answer: the parts
+/// delivered are recorded, and the hold restarts, so the worker neither
+/// takes it over early nor sends those parts again.
+pub async fn an_answer_still_going_out_restarts_its_hold(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let held = Commit {
+        act_key: Some("burst".into()),
+        player_language: Some((w.alice.id, Some(Lang::En))),
+        outgoing: Some(Outgoing {
+            platform: Platform::Console,
+            first: 0,
+            held_until: Some(t(30)),
+            server_id: Some(w.server.id),
+        }),
+        ..Commit::default()
+    };
+    store
+        .commit(held, t(20), |_| vec!["one", "two", "three"])
+        .await?;
+    store.delivering("burst", 2, t(40)).await?;
+    store.delivering("burst", 1, t(35)).await?;
+    let claim = |at: i64| store.claim_notices(Platform::Console, t(at), t(at + 1), 10);
+    store.release_ended_holds(t(31)).await?;
+    assert!(
+        claim(31).await?.is_empty(),
+        "the hold runs from the last part sent"
+    );
+    store.release_ended_holds(t(41)).await?;
+    let claimed = claim(41).await?;
+    assert_eq!(claimed.len(), 1);
+    assert_eq!(claimed[0].next_item, 2, "what went out is not sent again");
     Ok(())
 }
 

@@ -58,8 +58,8 @@ impl Table {
 pub const TABLES: &[Table] = &[
     table("servers", 1, true, "id, platform, platform_id, language, time_control, \
                  draw_agreement_allowed, draw_min_moves, moderator_role, created_at, \
-                 chosen_language"),
-    table("channels", 1, true, "id, server_id, platform_id"),
+                 absent_since, chosen_language"),
+    table("channels", 1, true, "id, server_id, platform_id, gone_since"),
     table("players", 1, true, "id, platform, platform_id, display_name, language, notify, \
                  created_at, client_language"),
     table("challenges", 1, true, "id, server_id, channel_id, challenger_id, challenged_id, color, \

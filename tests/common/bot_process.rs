@@ -1,5 +1,5 @@
 //! `pawnpost serve` as a child process, for tests that kill it (SIGKILL)
-//! and start it again on the same database.
+//! or stop it (SIGTERM) and start it again on the same database.
 
 #![allow(dead_code)]
 
@@ -33,6 +33,34 @@ impl BotProcess {
             .spawn()
             .expect("start pawnpost serve");
         BotProcess(child)
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.0.id()
+    }
+
+    /// SIGTERM, as systemd stops a service.
+    pub fn terminate(&self) {
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(sent.success(), "kill -TERM failed");
+    }
+
+    /// Waits (at most `patience`) for the process to end, and how it ended.
+    pub fn wait_exit(&mut self, patience: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + patience;
+        loop {
+            if let Ok(Some(status)) = self.0.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// SIGKILL: no destructor, no flush, nothing the process could tidy.

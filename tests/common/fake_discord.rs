@@ -1,26 +1,51 @@
-//! A fake Discord on 127.0.0.1 for tests and benches: the REST endpoints
-//! the bot calls (recorded for assertions) and a ws:// gateway that speaks
-//! HELLO, IDENTIFY, READY and heartbeats, holds one connection per shard,
-//! and dispatches INTERACTION_CREATE to the shard that owns the guild.
+//! A fake Discord on 127.0.0.1 for tests and benches, answering like
+//! Discord: the REST endpoints the bot calls (recorded for assertions) and
+//! a ws:// gateway that speaks HELLO, IDENTIFY, READY, heartbeats, RESUME
+//! and RECONNECT, holds one connection per shard, and dispatches
+//! interactions and the guild and channel lifecycle (GUILD_CREATE,
+//! GUILD_DELETE, CHANNEL_DELETE, THREAD_DELETE) to the shard that owns the
+//! guild.
 //!
-//! serenity drops events it cannot deserialize without a word, so every
-//! payload built here is checked against serenity's own model before it is
-//! sent: a test fails loudly instead of waiting for nothing.
+//! It refuses what Discord refuses, with Discord's codes:
+//! - interactions: one initial response within 3 s (else 10062; a second
+//!   is 40060); followups only once acknowledged (10015) and for 15 minutes
+//!   (50027); the first followup after a deferral *is* the deferred message,
+//!   its own flag ignored unless the deferral was private; at most 5
+//!   followups per 2 s per interaction (429 with `retry_after` and the
+//!   X-RateLimit headers);
+//! - messages: bodies over Discord's limits (50035: content 2,000, embeds
+//!   6,000 and 4,096, 5 rows of 5 buttons with unique custom ids of at most
+//!   100 characters, nonces of 25), empty ones (50006), files over 10 MiB
+//!   (40005); channel posts at most 5 per 5 s per channel;
+//! - channels of types 0 (text), 11 (thread, forum post), 12 (private
+//!   thread) and 15 (forum): a forum takes no message (50008), a deleted
+//!   channel is unknown (10003), an archived thread refuses (50083) until
+//!   it is opened again, a locked one refuses for good (160005), a guild
+//!   that removed the bot gives 50001, and a channel without the bot's
+//!   permissions 50001 or 50013;
+//! - per-route 429s on demand, and closed direct messages (50007).
+//!
+//! Every refused request is counted ([`FakeDiscord::refused`]). serenity
+//! drops events it cannot deserialize without a word, so every payload
+//! built here is checked against serenity's own model before it is sent:
+//! a test fails loudly instead of waiting for nothing.
 
 #![allow(dead_code)]
 
-use std::collections::HashMap;
+#[path = "fake_gateway.rs"]
+mod gateway;
+#[path = "fake_rest.rs"]
+mod rest;
+#[path = "fake_rules.rs"]
+pub mod rules;
+
+use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
-use axum::extract::{FromRequest, Multipart, Request, State};
-use axum::http::{Method, StatusCode};
-use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::serve::ListenerExt;
 use serde_json::{Value, json};
@@ -30,6 +55,37 @@ use tokio::sync::{Notify, mpsc};
 pub const APPLICATION_ID: u64 = 900_000_000_000_000_001;
 /// How long a test waits for the bot before failing.
 pub const PATIENCE: Duration = Duration::from_secs(10);
+/// How long Discord waits for an interaction's initial response.
+pub const INTERACTION_DEADLINE: Duration = Duration::from_secs(3);
+/// How long an interaction's token takes followups.
+pub const TOKEN_LIFETIME: Duration = Duration::from_secs(15 * 60);
+/// Discord's followup limit: this many per [`FOLLOWUP_WINDOW`] per interaction.
+pub const FOLLOWUPS: u32 = 5;
+pub const FOLLOWUP_WINDOW: Duration = Duration::from_secs(2);
+/// Discord's message limit per channel: this many per [`POST_WINDOW`].
+pub const POSTS: u32 = 5;
+pub const POST_WINDOW: Duration = Duration::from_secs(5);
+/// Discord's epoch, in Unix milliseconds (ids count from it).
+pub const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
+/// Every permission (the bot's in a channel unless a test says otherwise).
+pub const ALL_PERMISSIONS: u64 = 2_251_799_813_685_247;
+pub const VIEW_CHANNEL: u64 = 1 << 10;
+pub const SEND_MESSAGES: u64 = 1 << 11;
+pub const ATTACH_FILES: u64 = 1 << 15;
+pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
+
+/// What a request made readable, and to whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seen {
+    /// Nothing (not a message: a registration, a direct-message channel…).
+    Nothing,
+    /// Everyone in the channel.
+    Everyone,
+    /// The interaction's author alone (ephemeral).
+    Author,
+    /// One user, in their direct messages.
+    Recipient,
+}
 
 /// One REST request the bot made.
 #[derive(Clone, Debug)]
@@ -45,6 +101,14 @@ pub struct Recorded {
     pub repeated: bool,
     /// The HTTP status the fake answered with.
     pub status: u16,
+    /// Discord's JSON error code when it refused.
+    pub code: u64,
+    /// Who can read what the request made (Discord's rules, not the
+    /// request's own flags: a followup filling a public deferral is public).
+    pub seen: Seen,
+    /// What a reader sees: the message's text, or for a deferral
+    /// "<user> used /<command>… is thinking".
+    pub shown: String,
 }
 
 impl Recorded {
@@ -57,8 +121,19 @@ impl Recorded {
         }
     }
 
+    /// Whether the bot asked for the message to be ephemeral (flag 64).
     pub fn is_ephemeral(&self) -> bool {
         self.message()["flags"].as_u64().unwrap_or(0) & 64 != 0
+    }
+
+    /// Whether everyone in the channel can read what this request made.
+    pub fn is_public(&self) -> bool {
+        self.seen == Seen::Everyone
+    }
+
+    /// Whether Discord refused it (4xx).
+    pub fn is_refused(&self) -> bool {
+        (400..500).contains(&self.status)
     }
 
     pub fn content(&self) -> &str {
@@ -90,6 +165,18 @@ impl Recorded {
                     text.push('\n');
                     text.push_str(s);
                 }
+            }
+        }
+        text
+    }
+
+    /// The text and every text file, in one string.
+    pub fn text_and_files(&self) -> String {
+        let mut text = self.all_text();
+        for file in &self.files {
+            if file.filename.ends_with(".txt") {
+                text.push('\n');
+                text.push_str(&String::from_utf8_lossy(&file.bytes));
             }
         }
         text
@@ -150,6 +237,80 @@ struct Shard {
     outbox: mpsc::UnboundedSender<String>,
 }
 
+/// A channel as the fake knows it. Channels it was never told of are text
+/// channels (type 0) where the bot may do everything.
+#[derive(Clone, Debug)]
+pub struct FakeChannel {
+    pub guild: u64,
+    /// 0 text, 11 public thread (a forum post too), 12 private thread, 15 forum.
+    pub kind: u8,
+    pub parent: Option<u64>,
+    pub archived: bool,
+    pub locked: bool,
+    pub deleted: bool,
+    /// The bot's permissions there (`app_permissions`).
+    pub permissions: u64,
+    pub name: String,
+}
+
+impl FakeChannel {
+    pub fn text(guild: u64) -> FakeChannel {
+        FakeChannel {
+            guild,
+            kind: 0,
+            parent: None,
+            archived: false,
+            locked: false,
+            deleted: false,
+            permissions: ALL_PERMISSIONS,
+            name: "chess".to_owned(),
+        }
+    }
+
+    pub fn is_thread(&self) -> bool {
+        matches!(self.kind, 10..=12)
+    }
+}
+
+/// An interaction's initial response, as Discord keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Original {
+    /// Not acknowledged yet.
+    None,
+    /// "… is thinking": public, or seen by the author alone.
+    Deferred {
+        ephemeral: bool,
+    },
+    /// A message (answered, or a filled deferral).
+    Shown {
+        ephemeral: bool,
+    },
+    /// The click's message was updated (type 6 or 7): followups are new messages.
+    Updated,
+    Deleted,
+}
+
+/// What the fake keeps of an interaction for its webhook.
+#[derive(Clone, Debug)]
+struct Hook {
+    interaction: u64,
+    sent_at: Instant,
+    channel: u64,
+    user: String,
+    /// The command as its author typed it (`/play vote move`).
+    called: String,
+    original: Original,
+}
+
+/// A 429 the test asked for: the next `left` requests whose path starts
+/// with `prefix` are refused, asking to wait `retry_after`.
+struct Injected {
+    method: String,
+    prefix: String,
+    left: u64,
+    retry_after: Duration,
+}
+
 #[derive(Default)]
 struct Inner {
     requests: Mutex<Vec<Recorded>>,
@@ -162,30 +323,38 @@ struct Inner {
     sequence: AtomicU64,
     base: Mutex<String>,
     log: bool,
-    /// The channel of each interaction's token, for its webhook messages.
-    channels: Mutex<HashMap<String, u64>>,
+    hooks: Mutex<HashMap<String, Hook>>,
     /// Who waits for the callback of which interaction.
     waiting: Mutex<HashMap<u64, tokio::sync::oneshot::Sender<Recorded>>>,
-    /// When each interaction was sent, and whether it was answered: like
-    /// Discord, the fake takes one initial response, within 3 seconds.
-    sent_at: Mutex<HashMap<u64, Instant>>,
-    acknowledged: Mutex<std::collections::HashSet<u64>>,
     /// While set, answers to interactions (callbacks, webhooks) never
     /// arrive: the bot's requests hang as on a dead link, unrecorded.
-    holding: std::sync::atomic::AtomicBool,
+    holding: AtomicBool,
     /// Messages posted with an enforced nonce, by (channel, nonce).
     nonces: Mutex<HashMap<(u64, String), Value>>,
     /// Channels where the bot lacks a permission.
     refusing: Mutex<HashMap<u64, Missing>>,
     /// Users whose direct messages are closed to the bot.
-    closed_dms: Mutex<std::collections::HashSet<u64>>,
+    closed_dms: Mutex<HashSet<u64>>,
     /// Each direct-message channel's recipient.
     dm_channels: Mutex<HashMap<u64, u64>>,
-    /// Channel posts still to refuse with 429 (a rate limit).
-    limited_posts: AtomicU64,
+    channels: Mutex<HashMap<u64, FakeChannel>>,
+    /// Guilds that removed the bot.
+    left: Mutex<HashSet<u64>>,
+    /// Followups per interaction and posts per channel, Discord's limits
+    /// (`None`: off).
+    followup_limit: Mutex<Option<(u32, Duration)>>,
+    post_limit: Mutex<Option<(u32, Duration)>>,
+    windows: Mutex<rules::Windows>,
+    injected: Mutex<Vec<Injected>>,
     /// The commands the bot registered last (global or for a guild), as
     /// Discord keeps them: a later registration replaces the whole set.
     registered: Mutex<Option<Value>>,
+    /// Events dispatched, by shard, for a RESUME to send again (bounded).
+    sent_events: Mutex<Vec<(u32, u64, String)>>,
+    /// Interactions to dispatch once a shard resumes (they come late).
+    after_resume: Mutex<Vec<Value>>,
+    /// Resumes the shards made.
+    resumes: AtomicU64,
 }
 
 /// A permission the bot lacks in a channel, and how Discord says so.
@@ -198,9 +367,6 @@ pub enum Missing {
     /// No Attach Files: 403, 50013 for a message with files.
     AttachFiles,
 }
-
-/// How long Discord waits for an interaction's initial response.
-pub const INTERACTION_DEADLINE: Duration = Duration::from_secs(3);
 
 /// A running fake Discord.
 pub struct FakeDiscord {
@@ -226,14 +392,18 @@ impl FakeDiscord {
         let addr = listener.local_addr().expect("address");
         let inner = Arc::new(Inner {
             recommended_shards: shards.max(1),
-            ids: AtomicU64::new(1_100_000_000_000_000_000),
             log: std::env::var_os("FAKE_DISCORD_LOG").is_some(),
+            followup_limit: Mutex::new(Some((FOLLOWUPS, FOLLOWUP_WINDOW))),
+            post_limit: Mutex::new(Some((POSTS, POST_WINDOW))),
             ..Inner::default()
         });
         *inner.base.lock().unwrap() = format!("127.0.0.1:{}", addr.port());
         let app = Router::new()
-            .route("/", get(gateway))
-            .fallback(rest)
+            .route("/", get(gateway::gateway))
+            .fallback(rest::rest)
+            // Files up to Discord's limit and past it (to be refused as
+            // Discord does, not by the HTTP server).
+            .layer(axum::extract::DefaultBodyLimit::max(4 * rules::MAX_FILE))
             .with_state(Arc::clone(&inner));
         // Like a real server, the fake answers without Nagle's delay: with it,
         // a gateway event written while the previous one is unacknowledged
@@ -262,9 +432,9 @@ impl FakeDiscord {
         format!("http://{}", self.addr)
     }
 
-    /// A fresh snowflake (interaction ids, message ids).
+    /// A fresh snowflake made now (interaction ids, message ids).
     pub fn next_id(&self) -> u64 {
-        self.inner.ids.fetch_add(1, Ordering::SeqCst)
+        self.inner.next_id()
     }
 
     /// Waits until `count` shard connections are identified.
@@ -293,20 +463,8 @@ impl FakeDiscord {
             .as_str()
             .and_then(|g| g.parse().ok())
             .unwrap_or(0);
-        let shards = self.inner.shards.lock().unwrap();
-        let total = shards
-            .values()
-            .map(|s| s.total)
-            .next()
-            .expect("a shard is connected");
-        let shard = ((guild >> 22) % u64::from(total)) as u32;
-        let target = shards.get(&shard).expect("the guild's shard is connected");
-        let seq = self.inner.sequence.fetch_add(1, Ordering::SeqCst) + 2;
-        let frame = json!({ "op": 0, "t": "INTERACTION_CREATE", "s": seq, "d": interaction });
-        if self.inner.log {
-            eprintln!("fake discord → shard {shard}: {frame}");
-        }
-        let _ = target.outbox.send(frame.to_string());
+        self.inner
+            .dispatch_event("INTERACTION_CREATE", interaction, guild);
     }
 
     /// Dispatches an interaction and waits for the bot's callback to it.
@@ -320,6 +478,20 @@ impl FakeDiscord {
         }
     }
 
+    /// Dispatches an interaction and returns the message that answers it:
+    /// the callback's, or when the callback only updated the clicked
+    /// message (type 7), the first followup.
+    pub async fn answer_message(&self, interaction: (u64, Value)) -> Recorded {
+        let id = interaction.0;
+        let callback = self.answer(interaction).await;
+        if callback.json["type"] != 7 {
+            return callback;
+        }
+        let path = format!("/api/v10/webhooks/{APPLICATION_ID}/{}", token(id));
+        self.wait_for(0, |r| r.method == "POST" && r.path.starts_with(&path))
+            .await
+    }
+
     /// Every request so far.
     pub fn requests(&self) -> Vec<Recorded> {
         self.inner.requests.lock().unwrap().clone()
@@ -330,9 +502,31 @@ impl FakeDiscord {
         self.inner.requests.lock().unwrap().len()
     }
 
+    /// The requests Discord refused (4xx) since `from`, 429s included.
+    pub fn refused(&self, from: usize) -> Vec<Recorded> {
+        let requests = self.inner.requests.lock().unwrap();
+        requests
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .filter(|r| r.is_refused())
+            .cloned()
+            .collect()
+    }
+
     /// Waits for the first request after `from` (an index) that `matches`.
     pub async fn wait_for(&self, from: usize, matches: impl Fn(&Recorded) -> bool) -> Recorded {
-        let deadline = Instant::now() + PATIENCE;
+        self.wait_for_within(from, PATIENCE, matches).await
+    }
+
+    /// [`FakeDiscord::wait_for`] with its own patience.
+    pub async fn wait_for_within(
+        &self,
+        from: usize,
+        patience: Duration,
+        matches: impl Fn(&Recorded) -> bool,
+    ) -> Recorded {
+        let deadline = Instant::now() + patience;
         loop {
             let recorded = self.inner.recorded.notified();
             let found = {
@@ -348,7 +542,7 @@ impl FakeDiscord {
                 let paths: Vec<String> = self
                     .requests()
                     .iter()
-                    .map(|r| format!("{} {}", r.method, r.path))
+                    .map(|r| format!("{} {} {}", r.method, r.path, r.status))
                     .collect();
                 panic!("the bot did not send the expected request; it sent {paths:#?}");
             }
@@ -363,9 +557,31 @@ impl FakeDiscord {
     }
 
     /// Answers the next `posts` channel messages with 429 and a
-    /// `retry_after`, as Discord does past a route's rate limit.
+    /// `retry_after` of 0.1 s, as Discord does past a route's rate limit.
     pub fn rate_limit_posts(&self, posts: u64) {
-        self.inner.limited_posts.store(posts, Ordering::SeqCst);
+        self.rate_limit_route(
+            "POST",
+            "/api/v10/channels/",
+            posts,
+            Duration::from_millis(100),
+        );
+    }
+
+    /// Answers the next `count` `method` requests whose path starts with
+    /// `prefix` with 429, asking to wait `retry_after`.
+    pub fn rate_limit_route(&self, method: &str, prefix: &str, count: u64, retry_after: Duration) {
+        self.inner.injected.lock().unwrap().push(Injected {
+            method: method.to_owned(),
+            prefix: prefix.to_owned(),
+            left: count,
+            retry_after,
+        });
+    }
+
+    /// Sets Discord's followup limit (`None`: off) and post limit per channel.
+    pub fn set_limits(&self, followups: Option<(u32, Duration)>, posts: Option<(u32, Duration)>) {
+        *self.inner.followup_limit.lock().unwrap() = followups;
+        *self.inner.post_limit.lock().unwrap() = posts;
     }
 
     /// Closes `user`'s direct messages to the bot (50007).
@@ -404,6 +620,207 @@ impl FakeDiscord {
             .collect()
     }
 
+    /// Declares a channel (a text channel, thread, forum or forum post).
+    pub fn add_channel(&self, id: u64, channel: FakeChannel) {
+        self.inner.channels.lock().unwrap().insert(id, channel);
+    }
+
+    /// A forum `forum` in `guild` with one post (a thread) `post`.
+    pub fn forum_post(&self, guild: u64, forum: u64, post: u64) {
+        let mut forum_channel = FakeChannel::text(guild);
+        forum_channel.kind = 15;
+        self.add_channel(forum, forum_channel);
+        let mut thread = FakeChannel::text(guild);
+        thread.kind = 11;
+        thread.parent = Some(forum);
+        self.add_channel(post, thread);
+    }
+
+    /// A public thread `thread` of `parent` in `guild`.
+    pub fn thread(&self, guild: u64, parent: u64, thread: u64) {
+        self.add_channel(parent, FakeChannel::text(guild));
+        let mut channel = FakeChannel::text(guild);
+        channel.kind = 11;
+        channel.parent = Some(parent);
+        self.add_channel(thread, channel);
+    }
+
+    /// Changes what the fake knows of a channel.
+    pub fn change_channel(&self, id: u64, change: impl FnOnce(&mut FakeChannel)) {
+        let mut channels = self.inner.channels.lock().unwrap();
+        let channel = channels.entry(id).or_insert_with(|| FakeChannel::text(0));
+        change(channel);
+    }
+
+    /// The threads of channel `parent` (those the bot opened included).
+    pub fn threads_of(&self, parent: u64) -> Vec<u64> {
+        let channels = self.inner.channels.lock().unwrap();
+        let mut threads: Vec<u64> = channels
+            .iter()
+            .filter(|(_, c)| c.parent == Some(parent) && c.is_thread())
+            .map(|(id, _)| *id)
+            .collect();
+        threads.sort_unstable();
+        threads
+    }
+
+    pub fn channel(&self, id: u64) -> Option<FakeChannel> {
+        self.inner.channels.lock().unwrap().get(&id).cloned()
+    }
+
+    /// Deletes a channel or thread and tells the bot (CHANNEL_DELETE or THREAD_DELETE).
+    pub fn delete_channel(&self, id: u64) {
+        let channel = self.channel(id).unwrap_or_else(|| FakeChannel::text(0));
+        self.change_channel(id, |c| c.deleted = true);
+        self.inner.channel_deleted(id, &channel);
+    }
+
+    /// The bot is removed from `guild` (GUILD_DELETE without `unavailable`).
+    pub fn remove_bot(&self, guild: u64) {
+        self.inner.left.lock().unwrap().insert(guild);
+        let event = json!({ "id": guild.to_string() });
+        check::<serenity::all::UnavailableGuild>("GUILD_DELETE", &event);
+        self.inner.dispatch_event("GUILD_DELETE", &event, guild);
+    }
+
+    /// The bot is out of `guild` without the gateway saying so (removed
+    /// while it was not connected).
+    pub fn leave_quietly(&self, guild: u64) {
+        self.inner.left.lock().unwrap().insert(guild);
+    }
+
+    /// A guild is out of reach at Discord (GUILD_DELETE with `unavailable`).
+    pub fn guild_outage(&self, guild: u64) {
+        let event = json!({ "id": guild.to_string(), "unavailable": true });
+        self.inner.dispatch_event("GUILD_DELETE", &event, guild);
+    }
+
+    /// The bot is added (back) to `guild` (GUILD_CREATE).
+    pub fn add_bot(&self, guild: u64) {
+        self.inner.left.lock().unwrap().remove(&guild);
+        let event = self.inner.guild_json(guild);
+        self.inner.dispatch_event("GUILD_CREATE", &event, guild);
+    }
+
+    /// Asks every shard to reconnect (op 7 RECONNECT); they come back with a
+    /// RESUME, and `late` interactions are then dispatched as missed events.
+    pub fn reconnect_with(&self, late: Vec<Value>) {
+        self.inner.after_resume.lock().unwrap().extend(late);
+        let frame = json!({ "op": 7, "d": null }).to_string();
+        for shard in self.inner.shards.lock().unwrap().values() {
+            let _ = shard.outbox.send(frame.clone());
+        }
+    }
+
+    /// How many RESUMEs the shards made.
+    pub fn resumes(&self) -> u64 {
+        self.inner.resumes.load(Ordering::SeqCst)
+    }
+
+    /// The commands the bot registered last.
+    pub fn registered(&self) -> Option<Value> {
+        self.inner.registered.lock().unwrap().clone()
+    }
+}
+
+impl Inner {
+    /// A snowflake made now: Discord's epoch milliseconds, then a counter.
+    fn next_id(&self) -> u64 {
+        self.id_made(Duration::ZERO)
+    }
+
+    /// A snowflake made `ago` before now.
+    fn id_made(&self, ago: Duration) -> u64 {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .saturating_sub(ago)
+            .as_millis() as u64;
+        let count = self.ids.fetch_add(1, Ordering::SeqCst) & 0x3f_ffff;
+        ((now - DISCORD_EPOCH_MS) << 22) | count
+    }
+
+    /// Sends a dispatch to the shard that owns `guild`.
+    fn dispatch_event(&self, kind: &str, data: &Value, guild: u64) {
+        let shards = self.shards.lock().unwrap();
+        let total = shards
+            .values()
+            .map(|s| s.total)
+            .next()
+            .expect("a shard is connected");
+        let shard = ((guild >> 22) % u64::from(total)) as u32;
+        let target = shards.get(&shard).expect("the guild's shard is connected");
+        let seq = self.sequence.fetch_add(1, Ordering::SeqCst) + 2;
+        let frame = json!({ "op": 0, "t": kind, "s": seq, "d": data }).to_string();
+        if self.log {
+            eprintln!("fake discord → shard {shard}: {frame}");
+        }
+        let mut sent = self.sent_events.lock().unwrap();
+        if sent.len() >= 10_000 {
+            sent.drain(..5_000);
+        }
+        sent.push((shard, seq, frame.clone()));
+        let _ = target.outbox.send(frame);
+    }
+
+    fn channel_deleted(&self, id: u64, channel: &FakeChannel) {
+        if channel.is_thread() {
+            let event = json!({
+                "id": id.to_string(), "guild_id": channel.guild.to_string(),
+                "parent_id": channel.parent.map(|p| p.to_string()), "type": channel.kind
+            });
+            check::<serenity::all::PartialGuildChannel>("THREAD_DELETE", &event);
+            self.dispatch_event("THREAD_DELETE", &event, channel.guild);
+        } else {
+            let event = json!({
+                "id": id.to_string(), "type": channel.kind, "guild_id": channel.guild.to_string(),
+                "name": "chess", "position": 0, "permission_overwrites": [], "nsfw": false,
+                "parent_id": channel.parent.map(|p| p.to_string())
+            });
+            check::<serenity::all::GuildChannel>("CHANNEL_DELETE", &event);
+            self.dispatch_event("CHANNEL_DELETE", &event, channel.guild);
+        }
+    }
+
+    /// A GUILD_CREATE's guild, its first known text channel as its system channel.
+    fn guild_json(&self, guild: u64) -> Value {
+        let system = self
+            .channels
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(_, c)| c.guild == guild && c.kind == 0 && !c.deleted)
+            .map(|(id, _)| *id)
+            .min();
+        let mut event = json!({
+            "id": guild.to_string(), "name": "club", "icon": null, "icon_hash": null,
+            "splash": null, "discovery_splash": null, "owner_id": "1",
+            "afk_channel_id": null, "afk_timeout": 300, "widget_enabled": false,
+            "widget_channel_id": null, "verification_level": 0,
+            "default_message_notifications": 0, "explicit_content_filter": 0, "roles": [],
+            "emojis": [], "features": [], "mfa_level": 0, "application_id": null,
+            "system_channel_id": system.map(|c| c.to_string()), "system_channel_flags": 0,
+            "rules_channel_id": null, "max_presences": null, "max_members": 1000
+        });
+        let more = json!({
+            "vanity_url_code": null, "description": null, "banner": null, "premium_tier": 0,
+            "premium_subscription_count": 0, "preferred_locale": "en-US",
+            "public_updates_channel_id": null, "max_video_channel_users": 25,
+            "max_stage_video_channel_users": 50, "nsfw_level": 0, "stickers": [],
+            "premium_progress_bar_enabled": false, "joined_at": "2026-01-01T00:00:00.000000+00:00",
+            "large": false, "member_count": 3, "voice_states": [], "members": [], "channels": [],
+            "threads": [], "presences": [], "stage_instances": [], "guild_scheduled_events": [],
+            "safety_alerts_channel_id": null
+        });
+        if let (Some(event), Some(more)) = (event.as_object_mut(), more.as_object()) {
+            event.extend(more.clone());
+        }
+        check::<serenity::all::Guild>("GUILD_CREATE", &event);
+        event
+    }
+}
+
+impl FakeDiscord {
     /// A slash command as Discord sends it: `path` is the command, its
     /// group and subcommand (`"play draw accept"`), `options` the last
     /// one's options. Discord only sends what the bot registered: the path
@@ -441,12 +858,7 @@ impl FakeDiscord {
         }
         let data =
             json!({ "id": "800000000000000001", "name": words[0], "type": 1, "options": options });
-        self.interaction(2, guild, channel, user, data, None)
-    }
-
-    /// The commands the bot registered last.
-    pub fn registered(&self) -> Option<Value> {
-        self.inner.registered.lock().unwrap().clone()
+        self.interaction(2, guild, channel, user, data, None, &format!("/{path}"))
     }
 
     /// Why `path` with `options` is not a registered command, if it is not.
@@ -506,7 +918,7 @@ impl FakeDiscord {
     ) -> (u64, Value) {
         let data =
             json!({ "id": "800000000000000001", "name": name, "type": 1, "options": options });
-        self.interaction(4, guild, channel, user, data, None)
+        self.interaction(4, guild, channel, user, data, None, &format!("/{name}"))
     }
 
     /// A button click on a message the bot sent.
@@ -519,9 +931,33 @@ impl FakeDiscord {
     ) -> (u64, Value) {
         let data = json!({ "custom_id": custom_id, "component_type": 2 });
         let message = message_json(self.next_id(), channel, "", &json!({}));
-        self.interaction(3, guild, channel, user, data, Some(message))
+        self.interaction(3, guild, channel, user, data, Some(message), "a button")
     }
 
+    /// The same interaction as if it had been made `ago` before now (a new
+    /// id and token that say so): Discord takes no initial response to it.
+    pub fn made_ago(&self, (old, mut payload): (u64, Value), ago: Duration) -> (u64, Value) {
+        let id = self.inner.id_made(ago);
+        payload["id"] = json!(id.to_string());
+        payload["token"] = json!(token(id));
+        let mut hooks = self.inner.hooks.lock().unwrap();
+        if let Some(mut hook) = hooks.remove(&token(old)) {
+            hook.interaction = id;
+            hook.sent_at = Instant::now().checked_sub(ago).unwrap_or_else(Instant::now);
+            hooks.insert(token(id), hook);
+        }
+        (id, payload)
+    }
+
+    /// The same interaction from a server the bot is not installed in (a
+    /// user install used there): only the user authorizes it.
+    pub fn user_installed(&self, (id, mut payload): (u64, Value), user: &FakeUser) -> (u64, Value) {
+        payload["authorizing_integration_owners"] = json!({ "1": user.id.to_string() });
+        payload["app_permissions"] = json!("0");
+        (id, payload)
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn interaction(
         &self,
         kind: u8,
@@ -530,30 +966,40 @@ impl FakeDiscord {
         user: &FakeUser,
         data: Value,
         message: Option<Value>,
+        called: &str,
     ) -> (u64, Value) {
         let id = self.next_id();
-        self.inner
-            .channels
-            .lock()
-            .unwrap()
-            .insert(token(id), channel);
-        self.inner
-            .sent_at
-            .lock()
-            .unwrap()
-            .insert(id, Instant::now());
+        let known = self
+            .channel(channel)
+            .unwrap_or_else(|| FakeChannel::text(guild));
+        self.inner.hooks.lock().unwrap().insert(
+            token(id),
+            Hook {
+                interaction: id,
+                sent_at: Instant::now(),
+                channel,
+                user: user.name.clone(),
+                called: called.to_owned(),
+                original: Original::None,
+            },
+        );
+        let mut channel_json =
+            json!({ "id": channel.to_string(), "type": known.kind, "name": known.name });
+        if let Some(parent) = known.parent {
+            channel_json["parent_id"] = json!(parent.to_string());
+        }
         let mut payload = json!({
             "id": id.to_string(),
             "application_id": APPLICATION_ID.to_string(),
             "type": kind,
             "data": data,
             "guild_id": guild.to_string(),
-            "channel": { "id": channel.to_string(), "type": 0, "name": "chess" },
+            "channel": channel_json,
             "channel_id": channel.to_string(),
             "member": user.member_json(),
             "token": token(id),
             "version": 1,
-            "app_permissions": "2251799813685247",
+            "app_permissions": known.permissions.to_string(),
             "locale": user.locale,
             "guild_locale": "en-US",
             "entitlements": [],
@@ -610,462 +1056,4 @@ fn message_json(id: u64, channel: u64, content: &str, sent: &Value) -> Value {
     });
     check::<serenity::all::Message>("message", &message);
     message
-}
-
-async fn gateway(ws: WebSocketUpgrade, State(inner): State<Arc<Inner>>) -> Response {
-    ws.on_upgrade(move |socket| shard_connection(socket, inner))
-}
-
-/// One shard's connection: HELLO, then IDENTIFY → READY, heartbeats, dispatches.
-async fn shard_connection(mut socket: WebSocket, inner: Arc<Inner>) {
-    let hello = json!({ "op": 10, "d": { "heartbeat_interval": 41_250 } });
-    if socket
-        .send(WsMessage::Text(hello.to_string().into()))
-        .await
-        .is_err()
-    {
-        return;
-    }
-    let (outbox, mut outgoing) = mpsc::unbounded_channel::<String>();
-    let mut shard_id = None;
-    loop {
-        tokio::select! {
-            frame = outgoing.recv() => {
-                let Some(frame) = frame else { break };
-                if socket.send(WsMessage::Text(frame.into())).await.is_err() {
-                    break;
-                }
-            }
-            incoming = socket.recv() => {
-                let text = match incoming {
-                    Some(Ok(WsMessage::Text(text))) => text.to_string(),
-                    Some(Ok(WsMessage::Binary(_) | WsMessage::Ping(_) | WsMessage::Pong(_))) => continue,
-                    _ => break,
-                };
-                let Ok(frame) = serde_json::from_str::<Value>(&text) else { continue };
-                match frame["op"].as_u64() {
-                    Some(1) => {
-                        let ack = json!({ "op": 11 }).to_string();
-                        if socket.send(WsMessage::Text(ack.into())).await.is_err() {
-                            break;
-                        }
-                    }
-                    Some(2) => {
-                        let id = frame["d"]["shard"][0].as_u64().unwrap_or(0) as u32;
-                        let total = frame["d"]["shard"][1].as_u64().unwrap_or(1).max(1) as u32;
-                        let base = inner.base.lock().unwrap().clone();
-                        let ready = json!({
-                            "v": 10,
-                            "user": bot_user(),
-                            "guilds": [],
-                            "session_id": format!("session-{id}"),
-                            "resume_gateway_url": format!("ws://{base}"),
-                            "shard": [id, total],
-                            "application": { "id": APPLICATION_ID.to_string(), "flags": 0 }
-                        });
-                        check::<serenity::all::Ready>("READY", &ready);
-                        let frame = json!({ "op": 0, "t": "READY", "s": 1, "d": ready });
-                        if socket.send(WsMessage::Text(frame.to_string().into())).await.is_err() {
-                            break;
-                        }
-                        inner.shards.lock().unwrap().insert(id, Shard { total, outbox: outbox.clone() });
-                        shard_id = Some(id);
-                        inner.connected.notify_waiters();
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    if let Some(id) = shard_id {
-        let mut shards = inner.shards.lock().unwrap();
-        if shards
-            .get(&id)
-            .is_some_and(|s| s.outbox.same_channel(&outbox))
-        {
-            shards.remove(&id);
-        }
-    }
-}
-
-/// Every REST call: recorded, then answered like Discord would.
-async fn rest(State(inner): State<Arc<Inner>>, request: Request) -> Response {
-    let method = request.method().clone();
-    let path = request.uri().path().to_owned();
-    let answers_an_interaction =
-        path.starts_with("/api/v10/interactions/") || path.starts_with("/api/v10/webhooks/");
-    if answers_an_interaction && inner.holding.load(Ordering::SeqCst) {
-        std::future::pending::<()>().await;
-    }
-    let is_multipart = request
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("multipart/"));
-    let (json, files) = if is_multipart {
-        read_multipart(request).await
-    } else {
-        let body = Bytes::from_request(request, &()).await.unwrap_or_default();
-        (
-            serde_json::from_slice(&body).unwrap_or(Value::Null),
-            Vec::new(),
-        )
-    };
-    if inner.log {
-        eprintln!(
-            "fake discord ← {method} {path} {json} ({} files)",
-            files.len()
-        );
-    }
-    // Discord checks limits and permissions before it looks at a nonce.
-    let refused = too_large(&files)
-        .or_else(|| rate_limited(&inner, &method, &path))
-        .or_else(|| refusal(&inner, &method, &path, !files.is_empty()))
-        .or_else(|| invalid_registration(&method, &path, &json));
-    let nonced = || post_with_nonce(&inner, &method, &path, &json);
-    let (answer, repeated) = match refused.map(Err).or_else(|| nonced().map(Ok)) {
-        Some(Err(refused)) => (refused, false),
-        Some(Ok((message, repeated))) => (
-            (StatusCode::OK, axum::Json(message)).into_response(),
-            repeated,
-        ),
-        None => (answer(&inner, &method, &path, &json), false),
-    };
-    let recorded = Recorded {
-        method: method.to_string(),
-        path,
-        json,
-        files,
-        at: Instant::now(),
-        repeated,
-        status: answer.status().as_u16(),
-    };
-    let interaction = recorded
-        .path
-        .strip_prefix("/api/v10/interactions/")
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|id| id.parse::<u64>().ok());
-    // Recorded before the waiter hears of it, so that what it reads next
-    // (`requests()`) already holds this request.
-    inner.requests.lock().unwrap().push(recorded.clone());
-    if let Some(tell) = interaction.and_then(|id| inner.waiting.lock().unwrap().remove(&id)) {
-        let _ = tell.send(recorded);
-    }
-    inner.recorded.notify_waiters();
-    answer
-}
-
-async fn read_multipart(request: Request) -> (Value, Vec<File>) {
-    let Ok(mut multipart) = Multipart::from_request(request, &()).await else {
-        return (Value::Null, Vec::new());
-    };
-    let (mut json, mut files) = (Value::Null, Vec::new());
-    while let Ok(Some(field)) = multipart.next_field().await {
-        let name = field.name().unwrap_or_default().to_owned();
-        let filename = field.file_name().map(str::to_owned);
-        let content_type = field.content_type().unwrap_or_default().to_owned();
-        let bytes = field.bytes().await.unwrap_or_default();
-        match filename {
-            Some(filename) => files.push(File {
-                filename,
-                content_type,
-                bytes: bytes.to_vec(),
-            }),
-            None if name == "payload_json" => {
-                json = serde_json::from_slice(&bytes).unwrap_or(Value::Null)
-            }
-            None => {}
-        }
-    }
-    (json, files)
-}
-
-/// Discord's answer to an interaction's initial response: taken once, and
-/// only within [`INTERACTION_DEADLINE`] of the interaction (else 10062,
-/// "Unknown interaction"; a second one is 40060).
-fn initial_response(inner: &Inner, interaction: u64) -> Response {
-    let refuse = |status: StatusCode, code: u32, message: &str| {
-        (
-            status,
-            axum::Json(json!({ "message": message, "code": code })),
-        )
-            .into_response()
-    };
-    let sent_at = inner.sent_at.lock().unwrap().get(&interaction).copied();
-    if sent_at.is_some_and(|at| at.elapsed() > INTERACTION_DEADLINE) {
-        return refuse(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
-    }
-    if !inner.acknowledged.lock().unwrap().insert(interaction) {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            40060,
-            "Interaction has already been acknowledged.",
-        );
-    }
-    StatusCode::NO_CONTENT.into_response()
-}
-
-/// The most a request's files may weigh together: Discord's default
-/// upload limit (a server's boosts raise it; `attachment_size_limit`).
-pub const MAX_UPLOAD: usize = 10 * 1024 * 1024;
-
-/// Discord's 413 (40005, Request entity too large) past [`MAX_UPLOAD`].
-fn too_large(files: &[File]) -> Option<Response> {
-    let total: usize = files.iter().map(|file| file.bytes.len()).sum();
-    (total > MAX_UPLOAD).then(|| {
-        (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            axum::Json(json!({ "message": "Request entity too large", "code": 40005 })),
-        )
-            .into_response()
-    })
-}
-
-/// A 429 for a channel post while [`FakeDiscord::rate_limit_posts`] says so,
-/// with Discord's body and headers.
-fn rate_limited(inner: &Inner, method: &Method, path: &str) -> Option<Response> {
-    let posting = method == Method::POST
-        && path.starts_with("/api/v10/channels/")
-        && path.ends_with("/messages");
-    let take = |left: u64| left.checked_sub(1);
-    if !posting
-        || inner
-            .limited_posts
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, take)
-            .is_err()
-    {
-        return None;
-    }
-    let mut response = (
-        StatusCode::TOO_MANY_REQUESTS,
-        axum::Json(json!({
-            "message": "You are being rate limited.", "retry_after": 0.1, "global": false
-        })),
-    )
-        .into_response();
-    let headers = response.headers_mut();
-    headers.insert("retry-after", "1".parse().unwrap());
-    headers.insert("x-ratelimit-scope", "user".parse().unwrap());
-    headers.insert("x-ratelimit-remaining", "0".parse().unwrap());
-    Some(response)
-}
-
-/// Discord's 400 (50035, Invalid Form Body) for a command registration it
-/// would refuse: names of 1–32 lower-case letters, digits, `-` or `_`;
-/// descriptions of 1–100 characters; at most 25 options and 25 choices; at
-/// most 8,000 characters of names, descriptions and values per command; the
-/// same for each localization.
-fn invalid_registration(method: &Method, path: &str, body: &Value) -> Option<Response> {
-    if method != Method::PUT || !path.ends_with("/commands") {
-        return None;
-    }
-    let problem = body
-        .as_array()
-        .map_or(Some("not a list of commands".to_owned()), |commands| {
-            commands.iter().find_map(command_problem)
-        })?;
-    Some(
-        (
-            StatusCode::BAD_REQUEST,
-            axum::Json(
-                json!({ "message": format!("Invalid Form Body: {problem}"), "code": 50035 }),
-            ),
-        )
-            .into_response(),
-    )
-}
-
-/// Why Discord would refuse one command (or option), if it would.
-fn command_problem(command: &Value) -> Option<String> {
-    fn name_ok(name: &str) -> bool {
-        let length = name.chars().count();
-        (1..=32).contains(&length)
-            && name
-                .chars()
-                .all(|c| c == '-' || c == '_' || c.is_alphanumeric() && !c.is_uppercase())
-    }
-    fn description_ok(text: &str, is_command: bool, kind: u64) -> bool {
-        // Context-menu commands (types 2 and 3) have none.
-        let length = text.chars().count();
-        (1..=100).contains(&length) || (is_command && kind != 1 && length == 0)
-    }
-    fn strings<'a>(value: &'a Value, key: &str) -> Vec<&'a str> {
-        let mut all: Vec<&str> = value[key].as_str().into_iter().collect();
-        if let Some(localized) = value[format!("{key}_localizations")].as_object() {
-            all.extend(localized.values().filter_map(Value::as_str));
-        }
-        all
-    }
-    fn check(item: &Value, is_command: bool, total: &mut usize) -> Option<String> {
-        let kind = item["type"].as_u64().unwrap_or(1);
-        let name = item["name"].as_str().unwrap_or("");
-        for n in strings(item, "name") {
-            if !name_ok(n) {
-                return Some(format!("bad name {n:?}"));
-            }
-            *total += n.chars().count();
-        }
-        for d in strings(item, "description") {
-            if !description_ok(d, is_command, kind) {
-                return Some(format!("{name}: bad description {d:?}"));
-            }
-            *total += d.chars().count();
-        }
-        let options = item["options"].as_array().cloned().unwrap_or_default();
-        let choices = item["choices"].as_array().cloned().unwrap_or_default();
-        if options.len() > 25 || choices.len() > 25 {
-            return Some(format!("{name}: over 25 options or choices"));
-        }
-        for choice in &choices {
-            for n in strings(choice, "name") {
-                if !(1..=100).contains(&n.chars().count()) {
-                    return Some(format!("{name}: bad choice name {n:?}"));
-                }
-                *total += n.chars().count();
-            }
-            *total += choice["value"].as_str().map_or(0, |v| v.chars().count());
-        }
-        options
-            .iter()
-            .find_map(|option| check(option, false, total))
-    }
-    let mut total = 0;
-    if let Some(problem) = check(command, true, &mut total) {
-        return Some(problem);
-    }
-    (total > 8000).then(|| format!("{}: {total} characters", command["name"]))
-}
-
-/// Discord's refusal of a message the bot may not post: 403 with 50001 or
-/// 50013 in a channel without the permission, 50007 in the direct messages
-/// of a user who closed them.
-fn refusal(inner: &Inner, method: &Method, path: &str, has_files: bool) -> Option<Response> {
-    let parts: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
-    let (&Method::POST, ["channels", channel, "messages"]) = (method, parts.as_slice()) else {
-        return None;
-    };
-    let channel: u64 = channel.parse().unwrap_or(0);
-    let refuse = |code: u32, message: &str| {
-        Some(
-            (
-                StatusCode::FORBIDDEN,
-                axum::Json(json!({ "message": message, "code": code })),
-            )
-                .into_response(),
-        )
-    };
-    let recipient = inner.dm_channels.lock().unwrap().get(&channel).copied();
-    if recipient.is_some_and(|user| inner.closed_dms.lock().unwrap().contains(&user)) {
-        return refuse(50007, "Cannot send messages to this user");
-    }
-    match inner.refusing.lock().unwrap().get(&channel) {
-        Some(Missing::Access) => refuse(50001, "Missing Access"),
-        Some(Missing::SendMessages) => refuse(50013, "Missing Permissions"),
-        Some(Missing::AttachFiles) if has_files => refuse(50013, "Missing Permissions"),
-        _ => None,
-    }
-}
-
-/// A channel message posted with an enforced nonce, and whether Discord
-/// took that nonce before: then it answers with the first message and
-/// creates none. `None` for every other request.
-fn post_with_nonce(
-    inner: &Inner,
-    method: &Method,
-    path: &str,
-    body: &Value,
-) -> Option<(Value, bool)> {
-    let parts: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
-    let (&Method::POST, ["channels", channel, "messages"]) = (method, parts.as_slice()) else {
-        return None;
-    };
-    let nonce = body["nonce"]
-        .as_str()
-        .filter(|_| body["enforce_nonce"] == true)?;
-    let key = (channel.parse().unwrap_or(0), nonce.to_owned());
-    let mut nonces = inner.nonces.lock().unwrap();
-    if let Some(first) = nonces.get(&key) {
-        return Some((first.clone(), true));
-    }
-    let message = message_json(
-        inner.ids.fetch_add(1, Ordering::SeqCst),
-        key.0,
-        body["content"].as_str().unwrap_or(""),
-        body,
-    );
-    nonces.insert(key, message.clone());
-    Some((message, false))
-}
-
-fn answer(inner: &Inner, method: &Method, path: &str, body: &Value) -> Response {
-    let base = inner.base.lock().unwrap().clone();
-    let parts: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
-    let id = || inner.ids.fetch_add(1, Ordering::SeqCst);
-    let ok = |value: Value| (StatusCode::OK, axum::Json(value)).into_response();
-    match (method.as_str(), parts.as_slice()) {
-        ("GET", ["gateway"]) => ok(json!({ "url": format!("ws://{base}") })),
-        ("GET", ["gateway", "bot"]) => ok(json!({
-            "url": format!("ws://{base}"),
-            "shards": inner.recommended_shards,
-            "session_start_limit": { "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1 }
-        })),
-        ("POST", ["interactions", interaction, _, "callback"]) => {
-            initial_response(inner, interaction.parse().unwrap_or_default())
-        }
-        ("PUT", ["applications", _, "commands"])
-        | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
-            // Discord answers with the commands as it keeps them, ids added.
-            let mut commands = body.clone();
-            for command in commands.as_array_mut().into_iter().flatten() {
-                command["id"] = json!(id().to_string());
-                command["application_id"] = json!(APPLICATION_ID.to_string());
-                command["version"] = json!("1");
-            }
-            *inner.registered.lock().unwrap() = Some(commands.clone());
-            ok(commands)
-        }
-        ("POST", ["webhooks", _, token])
-        | ("PATCH" | "GET", ["webhooks", _, token, "messages", _]) => {
-            let channel = inner.channels.lock().unwrap().get(*token).copied();
-            let content = body["content"].as_str().unwrap_or("");
-            ok(message_json(id(), channel.unwrap_or(1), content, body))
-        }
-        ("DELETE", ["webhooks", _, _, "messages", _]) => StatusCode::NO_CONTENT.into_response(),
-        ("POST", ["channels", channel, "messages"]) => {
-            let channel = channel.parse().unwrap_or(1);
-            ok(message_json(
-                id(),
-                channel,
-                body["content"].as_str().unwrap_or(""),
-                body,
-            ))
-        }
-        ("PATCH", ["channels", channel, "messages", message]) => ok(message_json(
-            message.parse().unwrap_or(1),
-            channel.parse().unwrap_or(1),
-            body["content"].as_str().unwrap_or(""),
-            body,
-        )),
-        ("POST", ["users", "@me", "channels"]) => {
-            let channel = id();
-            let recipient = body["recipient_id"]
-                .as_str()
-                .and_then(|r| r.parse().ok())
-                .unwrap_or(0);
-            inner.dm_channels.lock().unwrap().insert(channel, recipient);
-            ok(json!({
-            "id": channel.to_string(), "type": 1, "last_message_id": null,
-            "recipients": [{ "id": body["recipient_id"].clone(), "username": "player", "discriminator": "0", "avatar": null }]
-            }))
-        }
-        ("POST", ["channels", parent, "messages", _, "threads"]) => ok(json!({
-            "id": id().to_string(), "type": 11, "guild_id": "1", "parent_id": parent,
-            "name": body["name"].clone(), "position": 0, "nsfw": false, "permission_overwrites": []
-        })),
-        _ => (
-            StatusCode::NOT_FOUND,
-            axum::Json(json!({ "message": "Unknown route", "code": 0 })),
-        )
-            .into_response(),
-    }
 }

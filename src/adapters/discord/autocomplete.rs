@@ -7,9 +7,9 @@ use serenity::all::{
 };
 use serenity::builder::Builder;
 
-use super::Handler;
+use super::handler::Handler;
 use super::interactions;
-use super::rest::with_retries;
+use super::origin::Fields;
 use crate::core::command::Command;
 use crate::core::command::table::Suggest;
 use crate::service::Input;
@@ -20,15 +20,16 @@ pub const MAX_CHOICES: usize = 25;
 const MAX_CHOICE_NAME: usize = 100;
 
 pub(super) async fn answer(handler: &Handler, ctx: &Context, interaction: &CommandInteraction) {
-    let origin = handler.origin(
-        interaction.guild_id,
-        interaction.channel_id.get(),
-        interaction.channel.as_ref(),
-        interaction.member.as_deref(),
-        &interaction.user,
-        &interaction.locale,
-        interaction.guild_locale.as_deref(),
-    );
+    let origin = handler.origin(Fields {
+        guild: interaction.guild_id,
+        channel_id: interaction.channel_id.get(),
+        channel: interaction.channel.as_ref(),
+        member: interaction.member.as_deref(),
+        user: &interaction.user,
+        locale: &interaction.locale,
+        guild_locale: interaction.guild_locale.as_deref(),
+        permissions: interaction.app_permissions,
+    });
     let Some(focused) = interaction.data.autocomplete() else {
         return;
     };
@@ -67,9 +68,11 @@ pub(super) async fn answer(handler: &Handler, ctx: &Context, interaction: &Comma
         }
         Suggest::None => {}
     }
-    let _ = with_retries("suggesting", || {
-        CreateInteractionResponse::Autocomplete(response.clone())
-            .execute(&ctx.http, (interaction.id, &interaction.token))
-    })
-    .await;
+    // Suggestions are worth nothing late: one try.
+    let sent = CreateInteractionResponse::Autocomplete(response)
+        .execute(&ctx.http, (interaction.id, &interaction.token))
+        .await;
+    if let Err(error) = sent {
+        tracing::debug!(%error, "suggestions were not taken");
+    }
 }

@@ -6,7 +6,9 @@
 //! a group (`/play draw accept`). Descriptions come from the catalogues:
 //! `cmd-<row>[-<sub>]`, `opt-<option>`, `choice-<value>`.
 
-use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption, InteractionContext};
+use serenity::all::{
+    CommandOptionType, CreateCommand, CreateCommandOption, InstallationContext, InteractionContext,
+};
 
 use crate::core::command::help::description_id;
 use crate::core::command::table::{self, Home, Kind, MAX_ID, Opt, Spec, Suggest};
@@ -21,12 +23,15 @@ pub fn registrations(i18n: &I18n) -> Vec<CreateCommand> {
     tops.map(|row| {
         let id = description_id(&[row]);
         let (en, fr) = describe(&id);
-        // Games live in servers: the commands are offered in servers only.
+        // Games live in servers, and their notices need the bot there: the
+        // commands are offered in servers only, where the bot is installed
+        // (not through a user's own install of the app).
         let mut command = CreateCommand::new(row.name)
             .name_localized("fr", row.fr)
             .description(en)
             .description_localized("fr", fr)
-            .contexts(vec![InteractionContext::Guild]);
+            .contexts(vec![InteractionContext::Guild])
+            .integration_types(vec![InstallationContext::Guild]);
         for option in options(i18n, row, &[row]) {
             command = command.add_option(option);
         }

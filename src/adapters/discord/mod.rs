@@ -1,25 +1,34 @@
-//! The Discord bot: serenity's gateway client, the core's command table.
+//! The Discord bot: serenity's gateway client, the core's command table
+//! and our own paced REST calls for messages.
 //!
-//! [`Bot::connect`] builds the client (REST through `api_base` when set,
-//! with serenity's rate limiter off so a proxy or a test's fake decides);
-//! [`Bot::run`] runs the configured shards until shutdown. Each interaction
-//! becomes a [`Request`] keyed by the interaction id, so a redelivery changes
-//! nothing; the service's replies go back as the interaction's response,
-//! followups, channel messages or direct messages. [`DiscordNotifier`] posts
-//! the scheduler's notices.
+//! [`Bot::connect`] builds the client; [`Bot::run`] runs the configured
+//! shards until shutdown, then stops taking interactions and waits for
+//! those taken to be answered. Each interaction becomes a [`Request`] keyed
+//! by the interaction id, so a redelivery changes nothing; the service's
+//! replies go back as the interaction's response, followups, channel
+//! messages or direct messages. [`DiscordNotifier`] posts the scheduler's
+//! notices.
 //!
-//! Modules: [`commands`] (the slash commands, generated from
-//! [`crate::core::command::table`]), [`interactions`] (a payload's path and
-//! options to a command, through the same rows), [`components`] (buttons),
-//! [`autocomplete`],
-//! [`replies`] (replies to messages), [`delivery`] (sending them),
-//! [`ratelimit`], [`rest`] (retries) and [`shards`].
+//! Modules: [`handler`] (the gateway's events), [`origin`] (who and where),
+//! [`commands`] (the slash commands, generated from
+//! [`crate::core::command::table`]), [`interactions`]
+//! (options to commands), [`components`] (buttons), [`autocomplete`],
+//! [`replies`] (replies to messages), [`digest`] (many replies as few
+//! messages), [`delivery`] (answering an interaction), [`notices`]
+//! (messages outside an answer), [`presence`] (what the bot knows of
+//! guilds and channels), [`rest`] (paced REST calls), [`ratelimit`]
+//! (per-user command limits) and [`shards`].
 
 pub mod autocomplete;
 pub mod commands;
 pub mod components;
 pub mod delivery;
+pub mod digest;
+mod handler;
 pub mod interactions;
+pub mod notices;
+pub mod origin;
+pub mod presence;
 pub mod ratelimit;
 pub mod replies;
 pub mod rest;
@@ -27,30 +36,24 @@ pub mod shards;
 
 use std::future::Future;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use anyhow::Context as _;
-use serenity::all::{
-    ChannelType, Client, ClientBuilder, CommandInteraction, ComponentInteraction, Context,
-    EventHandler, GatewayIntents, GuildId, HttpBuilder, Interaction, Member, PartialChannel,
-    Permissions, Ready, User as DiscordUser,
-};
-use serenity::async_trait;
+use serenity::all::{Client, ClientBuilder, GatewayIntents, HttpBuilder};
 
-use self::delivery::Responder;
-use self::replies::Outgoing;
+use self::handler::Handler;
+use self::notices::{Courier, Item};
+use self::presence::Presence;
+use self::rest::Rest;
 use self::shards::ShardPlan;
 use crate::config::{DiscordConfig, Secret};
-use crate::core::command::CommandError;
 use crate::core::notation::Lang;
 use crate::core::platform::Platform;
-use crate::service::{BoardImages, Input, Moderation, Request, Service, TimeSource, User};
+use crate::service::{NoticeId, Reply, Sent, Service, TimeSource};
 
-pub use self::delivery::DiscordNotifier;
-
-/// The longest display name passed on (Discord's nicknames are 32).
-const MAX_NAME: usize = 64;
+/// How long a stop waits for the interactions already taken to be answered.
+const FINISH_WITHIN: Duration = Duration::from_secs(15);
 
 /// What the bot needs to know, from the configuration.
 #[derive(Clone, Debug)]
@@ -90,6 +93,7 @@ pub struct Bot {
     client: Client,
     shards: ShardPlan,
     notifier: DiscordNotifier,
+    in_flight: Arc<InFlight>,
 }
 
 impl Bot {
@@ -99,31 +103,56 @@ impl Bot {
         options: DiscordOptions,
         time: Arc<dyn TimeSource>,
     ) -> anyhow::Result<Bot> {
-        let mut http = HttpBuilder::new(options.token.expose());
+        let client = reqwest::Client::builder()
+            .build()
+            .context("building the HTTP client")?;
+        let mut http = HttpBuilder::new(options.token.expose()).client(client.clone());
         if let Some(base) = &options.api_base {
-            // serenity 0.12's rate limiter builds its requests without the
-            // proxy (they would go to discord.com): off here. Against
-            // Discord it is on, and waits out a 429 as the headers say.
+            // serenity 0.12's rate limiter builds its requests for
+            // discord.com whatever the proxy: off here (registration and
+            // autocomplete only; messages are paced by `rest`).
             http = http
                 .proxy(base.trim_end_matches('/'))
                 .ratelimiter_disabled(true);
         }
+        let rest = Arc::new(Rest::new(
+            client,
+            options.api_base.as_deref(),
+            &options.token,
+        ));
+        let presence = Arc::new(Presence::default());
+        for guild in service.absent_servers(Platform::Discord).await {
+            if let Ok(guild) = guild.parse() {
+                presence.set_absent(guild, true);
+            }
+        }
+        let courier = Arc::new(Courier::new(
+            Arc::clone(&rest),
+            Arc::clone(&presence),
+            options.default_language,
+            Some(Arc::clone(&service)),
+        ));
+        let in_flight = Arc::new(InFlight::default());
         let handler = Handler {
             service,
             limiter: ratelimit::RateLimiter::new(options.rate_limit_per_minute),
             options: options.clone(),
             time,
             registered: AtomicBool::new(false),
+            rest,
+            presence,
+            courier: Arc::clone(&courier),
+            in_flight: Arc::clone(&in_flight),
         };
         let client = ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
             .event_handler(handler)
             .await
             .context("building the Discord client")?;
-        let notifier = DiscordNotifier::new(Arc::clone(&client.http), options.default_language);
         Ok(Bot {
             client,
             shards: options.shards,
-            notifier,
+            notifier: DiscordNotifier { courier },
+            in_flight,
         })
     }
 
@@ -135,12 +164,14 @@ impl Bot {
     /// Runs the shards until `shutdown` completes (or the gateway gives up).
     /// Discord out of reach (no network yet at boot, DNS, a refused
     /// connection) is tried again, waiting 1 s and doubling up to a minute;
-    /// Discord's own refusals (a bad token) end the run.
+    /// Discord's own refusals (a bad token) end the run. On `shutdown`, no
+    /// new interaction is taken, those taken are answered (for at most
+    /// [`FINISH_WITHIN`]), then the shards close.
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
         let manager = Arc::clone(&self.client.shard_manager);
         let shards = self.shards.clone();
         let running = async {
-            let mut wait = std::time::Duration::from_secs(1);
+            let mut wait = Duration::from_secs(1);
             loop {
                 tracing::info!(%shards, "connecting to Discord");
                 let result = match &shards {
@@ -153,7 +184,7 @@ impl Bot {
                     Err(error) if out_of_reach(&error) => {
                         tracing::warn!(%error, seconds = wait.as_secs(), "Discord is out of reach; trying again");
                         tokio::time::sleep(wait).await;
-                        wait = (wait * 2).min(std::time::Duration::from_secs(60));
+                        wait = (wait * 2).min(Duration::from_secs(60));
                     }
                     other => return other,
                 }
@@ -162,8 +193,60 @@ impl Bot {
         tokio::select! {
             result = running => result.context("the Discord gateway stopped"),
             () = shutdown => {
+                let unfinished = self.in_flight.close_and_wait(FINISH_WITHIN).await;
+                if unfinished > 0 {
+                    tracing::warn!(unfinished, "stopping with interactions still unanswered");
+                }
                 manager.shutdown_all().await;
                 Ok(())
+            }
+        }
+    }
+}
+
+/// The interactions being handled, and whether new ones are still taken.
+#[derive(Default)]
+pub struct InFlight {
+    closed: AtomicBool,
+    count: AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
+/// One interaction being handled; dropping it counts it done.
+pub struct Working<'a>(&'a InFlight);
+
+impl Drop for Working<'_> {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+impl InFlight {
+    /// Counts one more interaction, unless the bot is stopping.
+    pub fn enter(&self) -> Option<Working<'_>> {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        let working = Working(self);
+        if self.closed.load(Ordering::SeqCst) {
+            return None;
+        }
+        Some(working)
+    }
+
+    /// Takes no more, and waits (at most `patience`) for those taken; how
+    /// many were still running.
+    pub async fn close_and_wait(&self, patience: Duration) -> usize {
+        self.closed.store(true, Ordering::SeqCst);
+        let deadline = tokio::time::Instant::now() + patience;
+        loop {
+            let idle = self.idle.notified();
+            let running = self.count.load(Ordering::SeqCst);
+            if running == 0 {
+                return 0;
+            }
+            if tokio::time::timeout_at(deadline, idle).await.is_err() {
+                return self.count.load(Ordering::SeqCst);
             }
         }
     }
@@ -181,281 +264,62 @@ fn out_of_reach(error: &serenity::Error) -> bool {
     )
 }
 
-/// Who acted and where, as the service sees it.
-#[derive(Clone, Debug)]
-struct Origin {
-    server: String,
-    /// The channel games belong to: a thread's parent, so a game's thread
-    /// and its channel are one place.
-    channel: String,
-    user: User,
-    user_id: u64,
-    /// Labels and the adapter's own messages: the client's locale, else the server's.
-    lang: Lang,
+/// Posts the scheduler's notices (flags, reminders, leave) on Discord.
+#[derive(Clone)]
+pub struct DiscordNotifier {
+    courier: Arc<Courier>,
 }
 
-struct Handler {
-    service: Arc<Service>,
-    options: DiscordOptions,
-    limiter: ratelimit::RateLimiter,
-    time: Arc<dyn TimeSource>,
-    registered: AtomicBool,
-}
-
-#[async_trait]
-impl EventHandler for Handler {
-    async fn ready(&self, ctx: Context, ready: Ready) {
-        let shard = ready.shard.map(|s| s.id.0).unwrap_or(0);
-        tracing::info!(shard, guilds = ready.guilds.len(), "Discord shard ready");
-        // One process registers: the one that holds shard 0.
-        if shard == 0 && !self.registered.swap(true, Ordering::SeqCst) {
-            self.register(&ctx).await;
-        }
+impl crate::service::Notifier for DiscordNotifier {
+    fn platform(&self) -> Platform {
+        Platform::Discord
     }
 
-    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        match interaction {
-            Interaction::Command(command) => self.on_command(&ctx, &command).await,
-            Interaction::Autocomplete(command) => {
-                autocomplete::answer(self, &ctx, &command).await;
-            }
-            Interaction::Component(component) => self.on_component(&ctx, &component).await,
-            _ => {}
-        }
+    async fn deliver(&self, replies: Vec<Reply>) {
+        let items = replies
+            .into_iter()
+            .map(|reply| Item { reply, id: None })
+            .collect();
+        self.courier.send_all(items).await;
     }
-}
 
-impl Handler {
-    async fn register(&self, ctx: &Context) {
-        let commands = commands::registrations(self.service.i18n());
-        if self.options.guilds.is_empty() {
-            let result = rest::with_retries("registering commands", || {
-                serenity::all::Command::set_global_commands(&ctx.http, commands.clone())
+    async fn send(&self, reply: Reply, id: NoticeId<'_>) -> Sent {
+        let item = Item {
+            reply,
+            id: Some((id.act_key.to_owned(), id.item)),
+        };
+        let mut sent = self.courier.send_all(vec![item]).await;
+        sent.pop().unwrap_or(Sent::Refused("not sent".to_owned()))
+    }
+
+    async fn send_all(&self, notices: Vec<(Reply, NoticeId<'_>)>) -> Vec<Sent> {
+        let items = notices
+            .into_iter()
+            .map(|(reply, id)| Item {
+                reply,
+                id: Some((id.act_key.to_owned(), id.item)),
             })
-            .await;
-            if result.is_ok() {
-                tracing::info!("commands registered globally");
-            }
-        } else {
-            for guild in &self.options.guilds {
-                let guild = GuildId::new((*guild).max(1));
-                let _ = rest::with_retries("registering guild commands", || {
-                    guild.set_commands(&ctx.http, commands.clone())
-                })
-                .await;
-            }
-        }
-    }
-
-    /// Who acted, from the interaction's fields.
-    #[allow(clippy::too_many_arguments)]
-    fn origin(
-        &self,
-        guild: Option<GuildId>,
-        channel_id: u64,
-        channel: Option<&PartialChannel>,
-        member: Option<&Member>,
-        user: &DiscordUser,
-        locale: &str,
-        guild_locale: Option<&str>,
-    ) -> Origin {
-        let is_thread = channel.is_some_and(|c| {
-            matches!(
-                c.kind,
-                ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
-            )
-        });
-        let channel = match channel.and_then(|c| c.parent_id) {
-            Some(parent) if is_thread => parent.get(),
-            _ => channel_id,
-        };
-        let server = match guild {
-            Some(guild) => guild.get().to_string(),
-            // Direct messages with the bot: each conversation is its own place.
-            None => format!("dm-{channel}"),
-        };
-        // Discord vouches for the member's permissions and roles in this
-        // guild only, and the service acts only on this guild's games: a
-        // moderator here moderates the whole guild and nothing else.
-        let moderator = member.is_some_and(|m| {
-            m.permissions
-                .is_some_and(|p| p.contains(Permissions::MANAGE_GUILD))
-                || m.roles
-                    .iter()
-                    .any(|role| self.options.moderator_roles.contains(&role.get()))
-        });
-        let name = member
-            .and_then(|m| m.nick.as_deref())
-            .or(user.global_name.as_deref())
-            .unwrap_or(&user.name);
-        let lang = Lang::from_locale(locale)
-            .or_else(|| guild_locale.and_then(Lang::from_locale))
-            .unwrap_or(self.options.default_language);
-        Origin {
-            server,
-            channel: channel.to_string(),
-            user: User {
-                id: user.id.get().to_string(),
-                name: name.chars().take(MAX_NAME).collect(),
-                locale: Some(locale.chars().take(16).collect()).filter(|l: &String| !l.is_empty()),
-                moderation: if moderator {
-                    Moderation::Server
-                } else {
-                    Moderation::None
-                },
-            },
-            user_id: user.id.get(),
-            lang,
-        }
-    }
-
-    fn act(&self, origin: &Origin, key: Option<String>, input: Input) -> Request {
-        Request {
-            platform: Platform::Discord,
-            server: origin.server.clone(),
-            channel: origin.channel.clone(),
-            user: origin.user.clone(),
-            key,
-            input,
-            board_images: BoardImages::Drawn,
-        }
-    }
-
-    /// A polite refusal when the user sends commands too fast.
-    /// The answer to a command sent in a direct message: games live in servers.
-    fn servers_only(&self, origin: &Origin) -> Outgoing {
-        let text = self
-            .service
-            .i18n()
-            .text(origin.lang, "discord-servers-only", &[]);
-        Outgoing::private(&text)
-    }
-
-    fn over_limit(&self, origin: &Origin) -> Option<Outgoing> {
-        if self.limiter.allow(origin.user_id, Instant::now()) {
-            return None;
-        }
-        let text = self
-            .service
-            .i18n()
-            .text(origin.lang, "discord-rate-limited", &[]);
-        Some(Outgoing::private(&text))
-    }
-
-    async fn on_command(&self, ctx: &Context, command: &CommandInteraction) {
-        let origin = self.origin(
-            command.guild_id,
-            command.channel_id.get(),
-            command.channel.as_ref(),
-            command.member.as_deref(),
-            &command.user,
-            &command.locale,
-            command.guild_locale.as_deref(),
-        );
-        let responder = Responder::new(ctx, command.id, &command.token, &origin.channel);
-        if command.guild_id.is_none() {
-            responder.refuse(self.servers_only(&origin)).await;
-            return;
-        }
-        if let Some(refusal) = self.over_limit(&origin) {
-            responder.refuse(refusal).await;
-            return;
-        }
-        let parsed = interactions::to_command(&command.data);
-        let command_input = match parsed {
-            Ok((_, parsed)) => parsed,
-            Err(error) => {
-                let text = refusal_text(self.service.i18n(), origin.lang, &error);
-                responder.refuse(Outgoing::private(&text)).await;
-                return;
-            }
-        };
-        let act = self.act(
-            &origin,
-            Some(command.id.get().to_string()),
-            Input::Command(command_input),
-        );
-        self.carry_out(responder, act, &origin).await;
-    }
-
-    async fn on_component(&self, ctx: &Context, component: &ComponentInteraction) {
-        let origin = self.origin(
-            component.guild_id,
-            component.channel_id.get(),
-            component.channel.as_ref(),
-            component.member.as_ref(),
-            &component.user,
-            &component.locale,
-            component.guild_locale.as_deref(),
-        );
-        let responder = Responder::new(ctx, component.id, &component.token, &origin.channel);
-        if component.guild_id.is_none() {
-            responder.refuse(self.servers_only(&origin)).await;
-            return;
-        }
-        let Some(button) = components::Button::parse(&component.data.custom_id) else {
-            let text = self
-                .service
-                .i18n()
-                .text(origin.lang, "discord-unknown-button", &[]);
-            responder.refuse(Outgoing::private(&text)).await;
-            return;
-        };
-        if let Some(refusal) = self.over_limit(&origin) {
-            responder.refuse(refusal).await;
-            return;
-        }
-        let Some(command) = button.to_command() else {
-            // Resign asks first; only the confirmation acts.
-            let game = match button {
-                components::Button::Resign(game) => game,
-                _ => return,
-            };
-            let (text, row) = components::resign_question(game, self.service.i18n(), origin.lang);
-            let mut question = Outgoing::private(&text);
-            question.rows = vec![row];
-            responder.refuse(question).await;
-            return;
-        };
-        let act = self.act(
-            &origin,
-            Some(component.id.get().to_string()),
-            Input::Command(command),
-        );
-        let accepted = self.carry_out(responder, act, &origin).await;
-        if accepted && button.answers_its_message() {
-            // An answered challenge or offer keeps no live buttons.
-            delivery::close_buttons(&ctx.http, component.channel_id, component.message.id).await;
-        }
-    }
-
-    /// Hands the act to the service and sends its replies; says whether the
-    /// act was carried out (its answer is not a private refusal).
-    async fn carry_out(&self, responder: Responder<'_>, act: Request, origin: &Origin) -> bool {
-        let now = self.time.now();
-        let key = act.key.clone();
-        let handling = self.service.handle(act, now);
-        let replies = responder.answer_in_time(handling).await;
-        let accepted = replies.first().is_some_and(|reply| !reply.ephemeral);
-        let i18n = self.service.i18n();
-        let all_out = responder
-            .deliver(
-                replies,
-                key.as_deref(),
-                i18n,
-                origin.lang,
-                self.options.threads,
-            )
-            .await;
-        if let Some(key) = key.filter(|_| all_out) {
-            // Else the outbox worker sends what others had to receive.
-            self.service.answered(&key);
-        }
-        accepted
+            .collect();
+        self.courier.send_all(items).await
     }
 }
 
-/// Why the adapter could not make a command of an interaction, for the user.
-fn refusal_text(i18n: &crate::i18n::I18n, lang: Lang, error: &CommandError) -> String {
-    crate::service::command_error_text(i18n, lang, error)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_stop_waits_for_the_work_taken_and_takes_no_more() {
+        let in_flight = Arc::new(InFlight::default());
+        let working = in_flight.enter().expect("taken");
+        let finishing = {
+            let in_flight = Arc::clone(&in_flight);
+            tokio::spawn(async move { in_flight.close_and_wait(Duration::from_secs(5)).await })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(in_flight.enter().is_none(), "nothing new once stopping");
+        assert!(!finishing.is_finished());
+        drop(working);
+        assert_eq!(finishing.await.unwrap(), 0);
+    }
 }

@@ -1,82 +1,157 @@
 //! A service [`Reply`] as a Discord message: content with the mention of
 //! the player addressed, an embed for game messages (the board PNG as its
 //! image, the flag instant as a `<t:UNIX:R>` timestamp every reader sees in
-//! their own time zone), the reply's files, and its buttons.
+//! their own time zone), the reply's files, and its buttons; and the JSON
+//! body each endpoint takes.
+//!
+//! Nothing is cut unseen: a text that does not fit Discord's limits (2,000
+//! characters of content with its mention and fenced diagram, 4,096 of an
+//! embed's description, 6,000 of a whole embed) goes whole into a text
+//! file, the message keeping its first line and saying where the rest is.
 
-use serenity::all::{
-    CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateEmbed,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    EditInteractionResponse, Nonce, UserId,
-};
+use serde_json::{Value, json};
+use serenity::all::{CreateActionRow, UserId};
 
 use super::components;
+use super::rest::{Body, FileOut};
 use crate::core::command::help;
 use crate::core::event::Event;
 use crate::core::notation::Lang;
 use crate::i18n::I18n;
 use crate::service::{BoardView, Prompt, Reply};
 
-/// Discord's limits on a message's content and an embed's description.
-const MAX_CONTENT: usize = 2000;
+/// Discord's limits on a message's content, an embed's description, title
+/// and whole text, and the users one message may ping.
+pub const MAX_CONTENT: usize = 2000;
 const MAX_DESCRIPTION: usize = 4096;
 const MAX_TITLE: usize = 256;
+const MAX_EMBED: usize = 6000;
+pub const MAX_MENTIONS: usize = 100;
+/// How much of a long text's first line the message keeps.
+const FIRST_LINE: usize = 200;
 /// The embed colour of game messages (a dark green, like a board's squares).
 const GAME_COLOUR: u32 = 0x002e_7d32;
+/// Discord's flag of a message only its reader sees.
+pub const EPHEMERAL: u64 = 64;
+/// The file a long text goes into.
+pub const TEXT_FILE: &str = "message.txt";
+
+/// An embed as the bot sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Embed {
+    pub title: Option<String>,
+    pub description: Option<String>,
+    /// The attached file shown as the embed's image.
+    pub image: Option<String>,
+    pub colour: Option<u32>,
+}
+
+/// An embed's JSON, as Discord names its fields.
+#[derive(serde::Serialize)]
+struct EmbedJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    image: Option<ImageJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    color: Option<u32>,
+}
+
+#[derive(serde::Serialize)]
+struct ImageJson {
+    url: String,
+}
+
+/// A file's place in a message's `attachments`.
+#[derive(serde::Serialize)]
+struct AttachmentJson<'a> {
+    id: usize,
+    filename: &'a str,
+}
+
+impl Embed {
+    fn to_json(&self) -> Value {
+        let embed = EmbedJson {
+            title: self.title.as_deref(),
+            description: self.description.as_deref(),
+            image: self.image.as_ref().map(|image| ImageJson {
+                url: format!("attachment://{image}"),
+            }),
+            color: self.colour,
+        };
+        serde_json::to_value(embed).unwrap_or(Value::Null)
+    }
+
+    fn length(&self) -> usize {
+        let count = |text: &Option<String>| text.as_deref().map_or(0, |t| t.chars().count());
+        count(&self.title) + count(&self.description)
+    }
+}
 
 /// Everything a message needs, whichever endpoint sends it.
 #[derive(Clone, Debug)]
 pub struct Outgoing {
     pub content: String,
-    pub embed: Option<CreateEmbed>,
-    pub files: Vec<CreateAttachment>,
+    pub embed: Option<Embed>,
+    pub files: Vec<FileOut>,
     pub rows: Vec<CreateActionRow>,
     pub ephemeral: bool,
-    /// The one user the message may ping.
-    pub mention: Option<UserId>,
+    /// The users the message may ping (at most [`MAX_MENTIONS`]).
+    pub mentions: Vec<UserId>,
 }
 
 impl Outgoing {
     /// A plain ephemeral text (refusals the adapter itself makes).
-    pub fn private(text: &str) -> Outgoing {
+    pub fn private(text: &str, i18n: &I18n, lang: Lang) -> Outgoing {
+        let mut out = Outgoing::text(text);
+        out.ephemeral = true;
+        out.fit(i18n, lang);
+        out
+    }
+
+    /// A plain public text, with nothing else.
+    pub fn text(text: &str) -> Outgoing {
         Outgoing {
-            content: cut(text, MAX_CONTENT),
+            content: text.to_owned(),
             embed: None,
             files: Vec::new(),
             rows: Vec::new(),
-            ephemeral: true,
-            mention: None,
+            ephemeral: false,
+            mentions: Vec::new(),
         }
     }
 
     /// Builds the message for `reply`; button labels in `lang`.
     pub fn from_reply(reply: &Reply, i18n: &I18n, lang: Lang) -> Outgoing {
-        // The service's hints name text commands: Discord calls them by path.
-        let reply = &Reply {
-            text: help::rewrite_calls(&reply.text, help::discord_call),
-            ..reply.clone()
-        };
+        let text = discord_text(reply);
         let mention = (!reply.ephemeral)
             .then(|| reply.to.as_deref().and_then(user_id))
             .flatten();
-        let mut files: Vec<CreateAttachment> = reply
+        let files: Vec<FileOut> = reply
             .attachments
             .iter()
-            .map(|file| CreateAttachment::bytes(file.bytes.to_vec(), file.filename.clone()))
+            .map(|file| FileOut {
+                name: file.filename.clone(),
+                content_type: file.content_type.clone(),
+                bytes: std::sync::Arc::clone(&file.bytes),
+            })
             .collect();
-        let text = whole_or_in_file(reply, &mut files, i18n, lang);
         let image = reply
             .attachments
             .iter()
             .find(|file| file.content_type == "image/png" || file.content_type == "image/gif")
             .map(|file| file.filename.clone());
+        let ping = mention.map(|id| format!("<@{id}>"));
         let (content, embed) = match (&reply.board, reply.ephemeral) {
-            (Some(board), false) => {
-                let content = mention.map(|id| format!("<@{id}>")).unwrap_or_default();
-                (content, Some(game_embed(reply, board, image.as_deref())))
-            }
+            (Some(board), false) => (
+                ping.unwrap_or_default(),
+                Some(game_embed(&text, board, image)),
+            ),
             _ => {
-                let text = match mention {
-                    Some(id) => format!("<@{id}> {text}"),
+                let text = match ping {
+                    Some(ping) => format!("{ping} {text}"),
                     None => text,
                 };
                 // Fenced, so that Discord shows it in a fixed-width font.
@@ -84,116 +159,211 @@ impl Outgoing {
                     Some(diagram) => format!("{text}\n```\n{diagram}\n```"),
                     None => text,
                 };
-                let embed =
-                    image.map(|name| CreateEmbed::new().image(format!("attachment://{}", name)));
+                let embed = image.map(|name| Embed {
+                    title: None,
+                    description: None,
+                    image: Some(name),
+                    colour: None,
+                });
                 (text, embed)
             }
         };
-        let draw_offered_in = reply.events.iter().rev().find_map(|e| match e.event {
-            Event::DrawOffered { .. } => Some(e.game),
-            _ => None,
-        });
-        // A private answer has no game buttons, but may ask which move was meant.
-        let rows = match (&reply.prompt, reply.ephemeral) {
-            (Prompt::ChooseMove { .. }, _) | (_, false) => {
-                components::rows_for(&reply.prompt, draw_offered_in, i18n, lang)
-            }
-            _ => Vec::new(),
-        };
-        Outgoing {
-            content: cut(&content, MAX_CONTENT),
+        let mut out = Outgoing {
+            content,
             embed,
             files,
-            rows,
+            rows: rows_of(reply, i18n, lang),
             ephemeral: reply.ephemeral,
-            mention,
+            mentions: mention.into_iter().collect(),
+        };
+        out.fit(i18n, lang);
+        out
+    }
+
+    /// Moves any text over Discord's limits into a file, whole: the
+    /// content keeps its first line and says where the rest is.
+    pub fn fit(&mut self, i18n: &I18n, lang: Lang) {
+        if self.content.chars().count() > MAX_CONTENT {
+            let whole = std::mem::take(&mut self.content);
+            let name = self.attach_text(&whole);
+            self.content = pointer(&whole, &name, i18n, lang);
+        }
+        let Some(embed) = &mut self.embed else { return };
+        if let Some(title) = &mut embed.title {
+            // Made of names the service bounds: this never cuts in practice.
+            *title = cut(title, MAX_TITLE);
+        }
+        let too_long = embed
+            .description
+            .as_deref()
+            .is_some_and(|d| d.chars().count() > MAX_DESCRIPTION)
+            || embed.length() > MAX_EMBED;
+        if too_long {
+            let whole = embed.description.take().unwrap_or_default();
+            let name = self.attach_text(&whole);
+            if let Some(embed) = &mut self.embed {
+                embed.description = Some(pointer(&whole, &name, i18n, lang));
+            }
         }
     }
 
-    fn allowed_mentions(&self) -> CreateAllowedMentions {
-        // Never @everyone or roles, whatever a player's name contains.
-        CreateAllowedMentions::new()
-            .everyone(false)
-            .empty_roles()
-            .users(self.mention)
+    /// Attaches `text` as a file (unless a file already holds exactly it,
+    /// such as a PGN); returns its name.
+    fn attach_text(&mut self, text: &str) -> String {
+        // The text of a file of the reply's own (a PGN), mention or not.
+        let bare = without_mention(text);
+        let own = self.files.iter().find(|f| {
+            let bytes = f.bytes.as_ref();
+            bytes == text.as_bytes() || bytes == bare.as_bytes()
+        });
+        if let Some(own) = own {
+            return own.name.clone();
+        }
+        let taken = |name: &str| self.files.iter().any(|f| f.name == name);
+        let mut name = TEXT_FILE.to_owned();
+        let mut n = 2;
+        while taken(&name) {
+            name = format!("message-{n}.txt");
+            n += 1;
+        }
+        self.files.push(FileOut {
+            name: name.clone(),
+            content_type: "text/plain; charset=utf-8".to_owned(),
+            bytes: text.as_bytes().into(),
+        });
+        name
     }
 
-    pub fn to_response(&self) -> CreateInteractionResponseMessage {
-        let mut message = CreateInteractionResponseMessage::new()
-            .content(self.content.clone())
-            .ephemeral(self.ephemeral)
-            .allowed_mentions(self.allowed_mentions())
-            .components(self.rows.clone())
-            .files(self.files.clone());
-        if let Some(embed) = &self.embed {
-            message = message.embed(embed.clone());
-        }
-        message
+    /// Whether anything would be shown (Discord refuses an empty message).
+    pub fn is_empty(&self) -> bool {
+        self.content.trim().is_empty()
+            && self.embed.is_none()
+            && self.files.is_empty()
+            && self.rows.is_empty()
     }
 
-    pub fn to_followup(&self) -> CreateInteractionResponseFollowup {
-        let mut message = CreateInteractionResponseFollowup::new()
-            .content(self.content.clone())
-            .ephemeral(self.ephemeral)
-            .allowed_mentions(self.allowed_mentions())
-            .components(self.rows.clone())
-            .files(self.files.clone());
-        if let Some(embed) = &self.embed {
-            message = message.embed(embed.clone());
+    /// The message's JSON: its content, embed, buttons, files, whom it may
+    /// ping (never @everyone or roles, whatever a name contains), and a
+    /// `nonce` Discord keeps one message for however often it is posted
+    /// again within a few minutes (`enforce_nonce`; channel posts only).
+    pub fn to_json(&self, nonce: Option<&str>) -> Value {
+        let users: Vec<String> = self
+            .mentions
+            .iter()
+            .take(MAX_MENTIONS)
+            .map(|id| id.get().to_string())
+            .collect();
+        let mut message = json!({
+            "content": self.content,
+            "allowed_mentions": { "parse": [], "users": users },
+            "components": serde_json::to_value(&self.rows).unwrap_or(json!([])),
+            "embeds": self.embed.iter().map(Embed::to_json).collect::<Vec<_>>(),
+        });
+        if self.ephemeral {
+            message["flags"] = json!(EPHEMERAL);
         }
-        message
-    }
-
-    /// The edit that fills a deferred response.
-    pub fn to_edit(&self) -> EditInteractionResponse {
-        let mut edit = EditInteractionResponse::new()
-            .content(self.content.clone())
-            .allowed_mentions(self.allowed_mentions())
-            .components(self.rows.clone());
-        for file in &self.files {
-            edit = edit.new_attachment(file.clone());
-        }
-        if let Some(embed) = &self.embed {
-            edit = edit.embed(embed.clone());
-        }
-        edit
-    }
-
-    /// A message in a channel or a direct message (scheduler notices).
-    /// A channel message; with a `nonce`, Discord keeps one message however
-    /// often it is posted again within a few minutes (`enforce_nonce`).
-    pub fn to_message(&self, nonce: Option<String>) -> CreateMessage {
-        let mut message = CreateMessage::new()
-            .content(self.content.clone())
-            .allowed_mentions(self.allowed_mentions())
-            .components(self.rows.clone())
-            .files(self.files.clone());
-        if let Some(embed) = &self.embed {
-            message = message.embed(embed.clone());
+        if !self.files.is_empty() {
+            let attachments: Vec<Value> = self
+                .files
+                .iter()
+                .enumerate()
+                .map(|(id, file)| {
+                    let attachment = AttachmentJson {
+                        id,
+                        filename: &file.name,
+                    };
+                    serde_json::to_value(attachment).unwrap_or(Value::Null)
+                })
+                .collect();
+            message["attachments"] = json!(attachments);
         }
         if let Some(nonce) = nonce {
-            message = message.nonce(Nonce::String(nonce)).enforce_nonce(true);
+            message["nonce"] = json!(nonce);
+            message["enforce_nonce"] = json!(true);
         }
         message
+    }
+
+    /// The request body: JSON, or JSON with the files.
+    pub fn body(&self, nonce: Option<&str>) -> Body {
+        self.wrap(self.to_json(nonce))
+    }
+
+    /// The interaction response (type 4) carrying this message.
+    pub fn response_body(&self) -> Body {
+        self.wrap(json!({ "type": 4, "data": self.to_json(None) }))
+    }
+
+    /// The edit of an interaction's original message into this one (an
+    /// edit takes no flags: the original's visibility stays).
+    pub fn wrap_edit(&self) -> Body {
+        let mut json = self.to_json(None);
+        if let Some(object) = json.as_object_mut() {
+            object.remove("flags");
+        }
+        self.wrap(json)
+    }
+
+    fn wrap(&self, json: Value) -> Body {
+        if self.files.is_empty() {
+            Body::Json(json)
+        } else {
+            Body::Files(json, self.files.clone())
+        }
     }
 }
 
-fn game_embed(reply: &Reply, board: &BoardView, image: Option<&str>) -> CreateEmbed {
+/// The reply's text with the service's hints written as Discord calls
+/// commands (by path).
+pub fn discord_text(reply: &Reply) -> String {
+    help::rewrite_calls(&reply.text, help::discord_call)
+}
+
+/// A reply's buttons: its prompt's, and a standing draw offer's answers. A
+/// private answer has no game buttons, but may ask which move was meant.
+fn rows_of(reply: &Reply, i18n: &I18n, lang: Lang) -> Vec<CreateActionRow> {
+    let draw_offered_in = reply.events.iter().rev().find_map(|e| match e.event {
+        Event::DrawOffered { .. } => Some(e.game),
+        _ => None,
+    });
+    match (&reply.prompt, reply.ephemeral) {
+        (Prompt::ChooseMove { .. }, _) | (_, false) => {
+            components::rows_for(&reply.prompt, draw_offered_in, i18n, lang)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `reply` is plain text for a channel, with nothing to show but
+/// its words: several such replies can share a message.
+pub fn is_plain(reply: &Reply) -> bool {
+    !reply.ephemeral
+        && !reply.direct
+        && reply.board.is_none()
+        && reply.attachments.is_empty()
+        && reply.diagram.is_none()
+        && reply.review.is_none()
+        && reply.prompt.is_none()
+        && !reply
+            .events
+            .iter()
+            .any(|e| matches!(e.event, Event::DrawOffered { .. }))
+}
+
+fn game_embed(text: &str, board: &BoardView, image: Option<String>) -> Embed {
     let title = format!("#{} · {} – {}", board.game, board.white, board.black);
-    let mut description = reply.text.clone();
+    let mut description = text.to_owned();
     if let Some(flag) = board.flag_at {
         // Discord shows this in each reader's own time zone, counting down.
         let unix = flag.timestamp();
         description.push_str(&format!("\n⏱ <t:{unix}:R> (<t:{unix}:f>)"));
     }
-    let mut embed = CreateEmbed::new()
-        .title(cut(&title, MAX_TITLE))
-        .description(cut(&description, MAX_DESCRIPTION))
-        .colour(GAME_COLOUR);
-    if let Some(name) = image {
-        embed = embed.image(format!("attachment://{name}"));
+    Embed {
+        title: Some(title),
+        description: Some(description),
+        image,
+        colour: Some(GAME_COLOUR),
     }
-    embed
 }
 
 /// A platform id that is a Discord user id.
@@ -204,51 +374,32 @@ pub fn user_id(text: &str) -> Option<UserId> {
         .map(UserId::new)
 }
 
-/// Room in a message's content for a reply's text (the rest is the mention).
-const MAX_TEXT: usize = MAX_CONTENT - 40;
-/// How much of a long text's first line the message keeps.
-const FIRST_LINE: usize = 200;
-
-/// A reply's text as the message shows it: whole when it fits, else its
-/// first line and where the whole text is: a text file of the reply's own
-/// (a PGN), or one attached here. Nothing is cut away unseen.
-fn whole_or_in_file(
-    reply: &Reply,
-    files: &mut Vec<CreateAttachment>,
-    i18n: &I18n,
-    lang: Lang,
-) -> String {
-    if reply.text.chars().count() <= MAX_TEXT {
-        return reply.text.clone();
+/// `text` without the mention that starts it, if it starts with one.
+fn without_mention(text: &str) -> &str {
+    let Some(rest) = text.strip_prefix("<@") else {
+        return text;
+    };
+    match rest.split_once("> ") {
+        Some((id, after)) if id.chars().all(|c| c.is_ascii_digit()) => after,
+        _ => text,
     }
-    let own = reply
-        .attachments
-        .iter()
-        .find(|file| file.bytes.as_ref() == reply.text.as_bytes())
-        .map(|file| file.filename.clone());
-    let name = own.unwrap_or_else(|| {
-        let name = "message.txt".to_owned();
-        files.push(CreateAttachment::bytes(
-            reply.text.as_bytes().to_vec(),
-            name.clone(),
-        ));
-        name
-    });
-    let first_line = cut(reply.text.lines().next().unwrap_or_default(), FIRST_LINE);
-    let note = i18n.text(
-        lang,
-        "discord-text-in-file",
-        &[("file", name.as_str().into())],
-    );
+}
+
+/// What stays of a long text in its message: its first line (a mention
+/// kept whole) and the file holding all of it.
+fn pointer(whole: &str, file: &str, i18n: &I18n, lang: Lang) -> String {
+    let first_line = cut(whole.lines().next().unwrap_or_default(), FIRST_LINE);
+    let note = i18n.text(lang, "discord-text-in-file", &[("file", file.into())]);
     format!("{first_line}\n{note}")
 }
 
-/// `text` cut to `max` characters, with an ellipsis when cut.
-fn cut(text: &str, max: usize) -> String {
+/// `text` cut to `max` characters, with an ellipsis when cut (for lines
+/// whose whole text is shown elsewhere).
+pub fn cut(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_owned();
     }
-    let mut out: String = text.chars().take(max - 1).collect();
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
     out.push('…');
     out
 }
@@ -258,7 +409,6 @@ mod tests {
     use super::*;
     use crate::service::{Attachment, GameEvent};
     use chrono::TimeZone;
-    use serde_json::Value;
     use shakmaty::Color;
 
     fn reply() -> Reply {
@@ -292,14 +442,10 @@ mod tests {
         }
     }
 
-    fn json(out: &Outgoing) -> Value {
-        serde_json::to_value(out.to_message(None)).expect("serializes")
-    }
-
     #[test]
     fn a_game_message_has_the_mention_embed_image_flag_and_buttons() {
         let out = Outgoing::from_reply(&reply(), &I18n::new(), Lang::En);
-        let message = json(&out);
+        let message = out.to_json(None);
         assert_eq!(message["content"], "<@20>");
         let embed = &message["embeds"][0];
         assert_eq!(embed["title"], "#3 · alice – bob");
@@ -315,12 +461,14 @@ mod tests {
                 .contains(&format!("<t:{unix}:R>"))
         );
         assert_eq!(out.files.len(), 1);
+        assert_eq!(message["attachments"][0]["filename"], "board.png");
         // Draw answers first, then the game's buttons.
         let rows = message["components"].as_array().unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0]["components"][0]["custom_id"], "draw-accept:3");
         assert_eq!(rows[1]["components"][2]["custom_id"], "resign:3");
         assert_eq!(message["allowed_mentions"]["users"][0], "20");
+        assert_eq!(message["allowed_mentions"]["parse"], json!([]));
     }
 
     #[test]
@@ -330,10 +478,13 @@ mod tests {
         refusal.board = None;
         refusal.attachments.clear();
         let out = Outgoing::from_reply(&refusal, &I18n::new(), Lang::En);
-        assert!(out.ephemeral && out.rows.is_empty() && out.mention.is_none());
-        let response = serde_json::to_value(out.to_response()).unwrap();
-        assert_eq!(response["flags"], 64);
-        assert_eq!(response["content"], "alice plays e4.");
+        assert!(out.ephemeral && out.rows.is_empty() && out.mentions.is_empty());
+        let Body::Json(response) = out.response_body() else {
+            panic!("no files")
+        };
+        assert_eq!(response["type"], 4);
+        assert_eq!(response["data"]["flags"], 64);
+        assert_eq!(response["data"]["content"], "alice plays e4.");
     }
 
     #[test]
@@ -344,6 +495,43 @@ mod tests {
         board.diagram = Some("8 r n\n  a b".to_owned());
         let out = Outgoing::from_reply(&board, &I18n::new(), Lang::En);
         assert_eq!(out.content, "alice plays e4.\n```\n8 r n\n  a b\n```");
+    }
+
+    /// The fence and the mention are counted: a text that fits alone but
+    /// not with its diagram goes into a file whole, fence included.
+    #[test]
+    fn a_fence_is_never_broken() {
+        let mut board = reply();
+        board.board = None;
+        board.attachments.clear();
+        board.text = "x".repeat(MAX_CONTENT - 30);
+        board.diagram = Some("8 r n b q k b n r\n".repeat(8));
+        let out = Outgoing::from_reply(&board, &I18n::new(), Lang::En);
+        assert!(out.content.chars().count() <= MAX_CONTENT);
+        assert_eq!(out.content.matches("```").count() % 2, 0, "{}", out.content);
+        let file = out.files.iter().find(|f| f.name == TEXT_FILE).unwrap();
+        let text = std::str::from_utf8(&file.bytes).unwrap();
+        assert!(
+            text.starts_with("<@20> xxx") && text.ends_with("```"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_long_embed_description_goes_whole_into_a_file() {
+        let mut long = reply();
+        long.text = format!("First line\n{}", "é".repeat(5000));
+        let out = Outgoing::from_reply(&long, &I18n::new(), Lang::En);
+        let description = out.embed.as_ref().unwrap().description.clone().unwrap();
+        assert!(description.chars().count() <= MAX_DESCRIPTION);
+        assert!(description.starts_with("First line\n"), "{description}");
+        let file = out.files.iter().find(|f| f.name == TEXT_FILE).unwrap();
+        assert!(
+            std::str::from_utf8(&file.bytes)
+                .unwrap()
+                .contains(&"é".repeat(5000))
+        );
+        assert!(std::str::from_utf8(&file.bytes).unwrap().contains("<t:"));
     }
 
     #[test]
@@ -365,11 +553,11 @@ mod tests {
             ..Reply::default()
         };
         let out = Outgoing::from_reply(&question, &I18n::new(), Lang::En);
-        assert!(out.ephemeral && out.mention.is_none());
-        let response = serde_json::to_value(out.to_response()).unwrap();
-        assert_eq!(response["flags"], 64);
+        assert!(out.ephemeral && out.mentions.is_empty());
+        let message = out.to_json(None);
+        assert_eq!(message["flags"], 64);
         assert_eq!(
-            response["components"][0]["components"][0]["custom_id"],
+            message["components"][0]["components"][0]["custom_id"],
             "choose:3:m:a1d1"
         );
     }
@@ -383,10 +571,12 @@ mod tests {
         assert!(out.content.chars().count() <= MAX_CONTENT);
         assert!(out.content.contains("First line"), "{}", out.content);
         assert!(out.content.contains("message.txt"), "{}", out.content);
-        let file = out.files.iter().find(|f| f.filename == "message.txt");
-        assert_eq!(file.map(|f| f.data.as_slice()), Some(long.text.as_bytes()));
+        let file = out.files.iter().find(|f| f.name == "message.txt");
+        let whole = format!("<@20> {}", long.text);
+        assert_eq!(file.map(|f| f.bytes.as_ref()), Some(whole.as_bytes()));
 
         // A text that is its own file (a PGN) points to it, once.
+        long.to = None;
         long.attachments = vec![Attachment {
             filename: "game-1.pgn".to_owned(),
             content_type: "application/x-chess-pgn".to_owned(),
@@ -399,6 +589,6 @@ mod tests {
             out.content
         );
         assert_eq!(out.files.len(), 1);
-        assert_eq!(out.files[0].data, long.text.as_bytes());
+        assert_eq!(out.files[0].bytes.as_ref(), long.text.as_bytes());
     }
 }

@@ -10,6 +10,7 @@ pub mod identity;
 pub mod ladder;
 pub mod matches;
 pub mod outbox;
+pub mod presence;
 pub mod ratings;
 pub mod reviews;
 pub mod rows;

@@ -16,8 +16,9 @@ use crate::core::names::Named;
 use crate::storage::sql::{Conn, Value, params};
 use crate::storage::{NoticeProgress, NoticeTrouble, Platform, QueuedNotices, Result};
 
-/// Claims up to `limit` acts whose notices are due on `platform`, in the
-/// order they committed, until `lease_until`: another worker (in this process or another)
+/// Claims up to `limit` acts whose notices are due on `platform` (for a
+/// server the bot is in), in the order they committed, until
+/// `lease_until`: another worker (in this process or another)
 /// skips them meanwhile, and a worker that dies gives them back then. The
 /// claim re-checks each row's due instant, so on PostgreSQL a row another
 /// worker claimed first is passed over, not claimed twice.
@@ -28,13 +29,16 @@ pub async fn claim(
     lease_until: DateTime<Utc>,
     limit: usize,
 ) -> Result<Vec<QueuedNotices>> {
+    let sql = format!(
+        "UPDATE acts SET due_at = ?3
+             WHERE due_at <= ?2 AND id IN (
+                 SELECT id FROM acts WHERE platform = ?1 AND due_at <= ?2 AND {PRESENT}
+                 ORDER BY id LIMIT ?4)
+             RETURNING id, act_key, answer, next_item, attempts, failures, processed_at"
+    );
     let claimed = c
         .query(
-            "UPDATE acts SET due_at = ?3
-             WHERE due_at <= ?2 AND id IN (
-                 SELECT id FROM acts WHERE platform = ?1 AND due_at <= ?2
-                 ORDER BY id LIMIT ?4)
-             RETURNING id, act_key, answer, next_item, attempts, failures, processed_at",
+            &sql,
             &params![platform.as_str(), now, lease_until, limit as i64],
         )
         .await?;
@@ -245,13 +249,19 @@ pub async fn trouble(c: &impl Conn, server_id: i64, since: DateTime<Utc>) -> Res
 
 /// The earliest instant a notice on `platform` is due (a claim's end included).
 pub async fn next_due(c: &impl Conn, platform: Platform) -> Result<Option<DateTime<Utc>>> {
-    c.query_one(
-        "SELECT min(due_at) FROM acts WHERE platform = ?1 AND due_at IS NOT NULL",
-        &params![platform.as_str()],
-    )
-    .await?
-    .opt_time(0)
+    let sql = format!(
+        "SELECT due_at FROM acts WHERE platform = ?1 AND due_at IS NOT NULL AND {PRESENT}
+         ORDER BY due_at LIMIT 1"
+    );
+    match c.query_opt(&sql, &params![platform.as_str()]).await? {
+        Some(row) => row.opt_time(0),
+        None => Ok(None),
+    }
 }
+
+/// The acts whose server still has the bot: those of a server it was
+/// removed from wait, untried, until it is back.
+const PRESENT: &str = "(server_id IS NULL OR server_id NOT IN (SELECT id FROM servers WHERE absent_since IS NOT NULL))";
 
 #[cfg(test)]
 mod tests {
