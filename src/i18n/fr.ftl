@@ -49,7 +49,7 @@ challenge-continued = { $player } défie { $opponent } (défi C{ $challenge }) d
    *[black] les Noirs
 } au trait (partie non classée) : /accepter ou /refuser.
 game-continued = La partie n° { $game } reprend au coup { $move } : { $white } (Blancs) contre { $black } (Noirs). { $turn }, à vous de jouer.
-challenge-continued-open = Une partie commencée ailleurs se continue avec son adversaire : nommez-le (/challenge @joueur pgn:"...").
+challenge-continued-open = Une partie commencée ailleurs se continue avec son adversaire : nommez-le (/defi @joueur pgn:"...").
 challenge-continued-fen = Donnez soit la position (fen: ou depart:), soit la partie jusqu’ici (pgn:), pas les deux.
 challenge-continued-rated = Une partie commencée ailleurs n’est jamais classée : retirez rated:.
 challenge-continued-color = Quelle couleur aviez-vous dans cette partie ? Ajoutez color:white ou color:black.
@@ -249,7 +249,7 @@ leave-too-long = Il ne vous reste que { $left } { $left ->
 leave-notice = { $player } est en congé jusqu’au { $until } : sa pendule est arrêtée dans la partie n° { $game }.
 leave-back = { $player } est de retour de congé : sa pendule tourne à nouveau dans la partie n° { $game }.
 server-back = pawnpost est de retour sur ce serveur : la pendule de la partie n° { $game } tourne à nouveau ({ $player } au trait).
-channel-gone = Le salon de la partie n° { $game } a été supprimé : ses annonces vous arrivent désormais ici. Continuez dans n’importe quel salon du serveur en nommant la partie : /move game:{ $game }.
+channel-gone = Le salon de la partie n° { $game } a été supprimé : ses annonces vous arrivent désormais ici. Continuez dans n’importe quel salon du serveur en nommant la partie : /coup partie:{ $game }.
 
 ## Discord
 cmd-move = Jouer un coup dans votre partie
@@ -402,7 +402,7 @@ ladder-header = Échelle de défis (on peut défier jusqu’à { $places } { $pl
        *[other] places
     } au-dessus de soi) :
 ladder-line = { $place }. { $player }
-ladder-empty = Personne n'est encore sur l'échelle : /ladder join pour y monter le premier.
+ladder-empty = Personne n'est encore sur l'échelle : /echelle rejoindre pour y monter le premier.
 ladder-png-title = Échelle de défis
 ladder-png-place = Place
 ladder-png-player = Joueur
@@ -443,8 +443,8 @@ tournament-system-knockout = élimination directe
 tournament-system-scheveningen = Scheveningen
 tournament-rated = parties classées
 tournament-unrated = parties non classées
-tournament-created = { $player } a créé le tournoi { $tournament } : { $system }, cadence { $time }, { $rated }, départages { $tiebreaks }. Inscription : /tournament join id:{ $id }.
-tournament-none = Aucun tournoi ici. Créez-en un avec /tournament create <système>.
+tournament-created = { $player } a créé le tournoi { $tournament } : { $system }, cadence { $time }, { $rated }, départages { $tiebreaks }. Inscription : /tournoi rejoindre id:{ $id }.
+tournament-none = Aucun tournoi ici. Créez-en un avec /tournoi creer <système>.
 tournament-entry-closed = Les inscriptions au tournoi { $tournament } sont closes.
 tournament-already-in = Vous êtes déjà inscrit au tournoi { $tournament }.
 tournament-not-in = Vous ne jouez pas dans le tournoi { $tournament }.
@@ -476,7 +476,7 @@ tournament-your-games = Vos parties du tournoi n° { $tournament } :
 tournament-game = Tournoi n° { $tournament }, ronde { $round } : partie n° { $game }, { $white } (Blancs) – { $black } (Noirs).
 tournament-bye = Ronde { $round } : { $player } est exempt.
 tournament-finished = Le tournoi { $tournament } est terminé. Vainqueur : { $winner } !
-tournament-withdraw-not-started = Le tournoi { $tournament } n’a pas commencé : utilisez /tournament leave.
+tournament-withdraw-not-started = Le tournoi { $tournament } n’a pas commencé : utilisez /tournoi quitter.
 tournament-over = Le tournoi { $tournament } est terminé.
 tournament-withdrawn-annulled = { $player } a abandonné le tournoi { $tournament } avant d’avoir joué la moitié de ses parties : ses résultats sont annulés.
 tournament-withdrawn-forfeits = { $player } a abandonné le tournoi { $tournament } : ses parties restantes sont perdues par forfait (+/-, sans effet sur la cote).
@@ -757,7 +757,7 @@ vote-cast = Votre vote dans la partie n° { $game } : { $choice }. Vous seul le 
 vote-changed = Votre vote dans la partie n° { $game } est désormais : { $choice }. Vous seul le voyez jusqu’à ce que le coup soit joué. Votes exprimés dans l’équipe { $team } : { $cast } sur { $members }.
 vote-same = Vous avez déjà voté { $choice } dans la partie n° { $game }.
 vote-final = Vous avez déjà voté sur ce coup dans la partie n° { $game }, et les votes de cette partie ne peuvent pas être changés.
-vote-no-game = Aucune de vos équipes ne joue de partie ici. /equipe liste montre les équipes ; /board <partie> montre une partie.
+vote-no-game = Aucune de vos équipes ne joue de partie ici. /equipe liste montre les équipes ; /echiquier <partie> montre une partie.
 vote-which-game = Vos équipes jouent plusieurs parties ici ; ajoutez game:<n°> à votre vote : { $games }
 vote-not-member = Vous n’êtes pas dans l’équipe qui a le trait dans la partie n° { $game }.
 vote-not-your-turn = Ce n’est pas au tour de votre équipe dans la partie n° { $game } : votez quand ce le sera.

@@ -361,6 +361,13 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
             &params![update.id, i64::from(notes)],
         )
         .await?;
+        // A private note on a taken-back move stays its writer's, pinned to
+        // the position the game went back to, never to the move replacing it.
+        c.execute(
+            "UPDATE private_notes SET ply = ?2 WHERE game_id = ?1 AND ply > ?2",
+            &params![update.id, i64::from(moves)],
+        )
+        .await?;
     }
     let kept_plies = update.truncate_to.map(|(moves, _)| i64::from(moves));
     let changed = match update.state {
