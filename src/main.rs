@@ -234,7 +234,30 @@ fn main() -> Result<()> {
         );
     }
     let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
-    runtime.block_on(run(cli.command, config))
+    match runtime.block_on(run(cli.command, config)) {
+        // `pawnpost games | head`: the reader had enough, nothing failed.
+        Err(error) if reader_left(&error) => Ok(()),
+        result => result,
+    }
+}
+
+/// Whether `error` comes from writing to a pipe whose reader closed it.
+fn reader_left(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Writes `text` to standard output as a `Result` (`print!` panics when
+/// the reader of a pipe has gone).
+fn emit(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
 }
 
 /// Logs go to stderr, filtered by `RUST_LOG` or else by `default_filter`;
@@ -464,10 +487,7 @@ async fn run_console(config: &Config, args: ConsoleArgs) -> Result<()> {
 
 async fn print_pgn(service: &Service, game: i64) -> Result<()> {
     match service.export_pgn(game).await? {
-        Some(pgn) => {
-            print!("{pgn}");
-            Ok(())
-        }
+        Some(pgn) => emit(&pgn),
         None => bail!("no game {game}"),
     }
 }
@@ -495,10 +515,14 @@ async fn list_games(config: &Config, selection: &GameSelection) -> Result<()> {
                 format!("{} ({})", serde_word(&result), serde_word(&reason))
             }
         };
-        println!(
-            "{}\t{} - {}\t{} plies\t{state}",
-            game.id, game.white_name, game.black_name, game.plies
-        );
+        let plies = match game.plies {
+            1 => "1 ply".to_owned(),
+            n => format!("{n} plies"),
+        };
+        emit(&format!(
+            "{}\t{} - {}\t{plies}\t{state}\n",
+            game.id, game.white_name, game.black_name
+        ))?;
     }
     Ok(())
 }
@@ -518,10 +542,7 @@ async fn export_games(
         Some(path) => {
             std::fs::write(path, pgn).with_context(|| format!("writing {}", path.display()))
         }
-        None => {
-            print!("{pgn}");
-            Ok(())
-        }
+        None => emit(&pgn),
     }
 }
 
@@ -611,9 +632,32 @@ fn backup(config: &Config, db: Option<PathBuf>, file: &std::path::Path) -> Resul
     if !source.exists() {
         bail!("{} does not exist", source.display());
     }
+    refuse_backup_target(file)?;
     pawnpost::storage::sqlite::backup_file(&source, file)
         .with_context(|| format!("backing up {} into {}", source.display(), file.display()))?;
     println!("{} backed up into {}", source.display(), file.display());
+    Ok(())
+}
+
+/// A backup goes into a folder that exists, and never over an earlier file
+/// (which may be the only good copy).
+fn refuse_backup_target(file: &std::path::Path) -> Result<()> {
+    if file.exists() {
+        bail!(
+            "{} already exists: choose another name, or remove it first",
+            file.display()
+        );
+    }
+    let folder = match file.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => std::path::Path::new("."),
+    };
+    if !folder.is_dir() {
+        bail!(
+            "the folder {} does not exist: create it first",
+            folder.display()
+        );
+    }
     Ok(())
 }
 

@@ -357,8 +357,8 @@ fn a_typo_gets_did_you_mean() {
         [
             "Unknown command: did you mean /help? Type /help for the list.",
             "Unknown command: did you mean /draw? Type /help for the list.",
-            "Commande inconnue : vouliez-vous dire /abandon ? Tapez /help pour la liste.",
-            "Commande inconnue. Tapez /help pour la liste.",
+            "Commande inconnue : vouliez-vous dire /abandon ? Tapez /aide pour la liste.",
+            "Commande inconnue. Tapez /aide pour la liste.",
         ]
     );
 }

@@ -237,7 +237,7 @@ fn the_ladder_speaks_french() {
     );
     assert_eq!(
         text(&out[0]),
-        "Personne n'est encore sur l'échelle : /ladder join pour y monter le premier."
+        "Personne n'est encore sur l'échelle : /echelle rejoindre pour y monter le premier."
     );
     assert_eq!(text(&out[1]), "alice rejoint l'échelle à la place 1.");
     assert!(text(&out[2]).starts_with("Échelle de défis"), "{}", out[2]);

@@ -80,3 +80,23 @@ fn a_note_is_seen_only_by_its_writer_and_in_their_pgn() {
     let again = console.run("alice: /notes game:1");
     assert!(texts(&again)[0].2.contains("Try the Ruy Lopez"));
 }
+
+#[test]
+fn a_note_on_a_taken_back_move_never_moves_to_its_replacement() {
+    let console = Console::new();
+    let replies = console.run(
+        "alice: /challenge @bob color:white rated:no
+        bob: /accept
+        alice: /move e4
+        bob: /move e5
+        alice: /move Qh5
+        alice: /note Qh5 hits f7
+        alice: /takeback request
+        bob: /takeback accept
+        alice: /move Nf3
+        alice: /notes",
+    );
+    let listed = &texts(&replies).last().expect("the list").2.clone();
+    assert!(listed.contains("after 1... e5: Qh5 hits f7"), "{listed}");
+    assert!(!listed.contains("Nf3: Qh5"), "{listed}");
+}

@@ -41,7 +41,7 @@ fn openings_are_counted_by_position_with_their_results() {
     assert_eq!(
         lines,
         [
-            "Openings of the last 2 finished games here (White's wins, draws, Black's wins; White's score):",
+            "Openings of 2 finished games here (White's wins, draws, Black's wins; White's score):",
             "C60 Ruy Lopez: 2 games, +2 =0 −0 (100%)",
         ],
         "{table}"

@@ -254,16 +254,27 @@ fn a_four_board_match_between_two_servers_pairs_by_rating_and_reports_its_score(
         bella: /rencontre voir 1
         basil: /match show",
     );
-    assert!(
-        text(&table[0])
-            .starts_with("Rencontre par équipes n° 1 : Rooks 2½ – 4½ Knights (1 partie en cours)"),
-        "{}",
-        table[0]
+    // Every game is scored from the home side, whoever had White: #10
+    // was basil's win on White, arthur's loss; the total is labelled.
+    assert_eq!(
+        text(&table[0]),
+        "Rencontre par équipes n° 1 : Rooks 2½ – 4½ Knights (1 partie en cours)
+Scores lus Rooks–Knights, la partie où le joueur de Rooks a les Blancs d’abord :
+1. arthur – basil : #9 1–0 · #10 0–1 (échiquier 1–1)
+2. april – boris : #11 ½–½ · #12 1–0 (échiquier 1½–½)
+3. alice – bella : #13 * · #14 0–1 (échiquier 0–1)
+4. adam – bianca : #15 0–1 · #16 0–1 (échiquier 0–2)
+Total : Rooks 2½ – 4½ Knights"
     );
-    assert!(
-        text(&table[1]).contains("1. arthur – basil: #9 1-0 · #10 1-0 (1–1)"),
-        "{}",
-        table[1]
+    assert_eq!(
+        text(&table[1]),
+        "Team match #1: Rooks 2½ – 4½ Knights (1 game running)
+Scores read Rooks–Knights, each board's game with Rooks' player on White first:
+1. arthur – basil: #9 1–0 · #10 0–1 (board 1–1)
+2. april – boris: #11 ½–½ · #12 1–0 (board 1½–½)
+3. alice – bella: #13 * · #14 0–1 (board 0–1)
+4. adam – bianca: #15 0–1 · #16 0–1 (board 0–2)
+Total: Rooks 2½ – 4½ Knights"
     );
     assert_eq!(table[1]["attachments"][0]["filename"], "match.png");
 

@@ -115,6 +115,11 @@ fn options_build_what_text_parses() {
             "/settings language fr",
         ),
         (
+            &["settings", "server-language"],
+            json!([{ "name": "language", "type": 3, "value": "default" }]),
+            "/settings server-language default",
+        ),
+        (
             &["settings", "leave", "start"],
             json!([{ "name": "days", "type": 4, "value": 3 }]),
             "/leave start 3",

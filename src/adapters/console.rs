@@ -5,6 +5,8 @@
 //!
 //! - `:server NAME`, `:channel NAME`: where the next acts happen;
 //! - `:lang USER fr`: the locale USER's client sends from now on;
+//! - `:moderator USER`: USER moderates the console's servers from now on
+//!   (as Discord's Manage Server would vouch);
 //! - `:advance 3d`, `:advance 5h`, `:advance 30m`: move the simulated clock;
 //! - `:now 2026-01-01T12:00:00Z`: set the simulated clock.
 //!
@@ -88,6 +90,8 @@ struct Session {
     server: String,
     channel: String,
     locales: Vec<(String, String)>,
+    /// Users who moderate every server of the console (`:moderator`).
+    moderators: Vec<String>,
     simulated_now: Option<DateTime<Utc>>,
     /// How many times each act key's content came so far (scripts only).
     seen: HashMap<u64, u32>,
@@ -100,6 +104,7 @@ impl Session {
             server: "console".to_owned(),
             channel: "main".to_owned(),
             locales: Vec::new(),
+            moderators: Vec::new(),
             simulated_now,
             seen: HashMap::new(),
         }
@@ -125,11 +130,18 @@ impl Session {
                 id: user.to_owned(),
                 name: user.to_owned(),
                 locale: self.locale_of(user),
-                moderation: Moderation::None,
+                moderation: self.moderation_of(user),
             },
             key,
             input: Input::Text(command.trim().to_owned()),
             board_images,
+        }
+    }
+
+    fn moderation_of(&self, user: &str) -> Moderation {
+        match self.moderators.iter().any(|name| name == user) {
+            true => Moderation::Server,
+            false => Moderation::None,
         }
     }
 
@@ -148,7 +160,11 @@ impl Session {
             // The system clock differs every run: it cannot be part of the key.
             None => "system clock".to_owned(),
         };
-        let locale = self.locale_of(user).unwrap_or_default();
+        let mut locale = self.locale_of(user).unwrap_or_default();
+        if self.moderation_of(user) != Moderation::None {
+            // What the user may do decides the act too (a key unchanged for others).
+            locale.push_str(" moderator");
+        }
         let fields = [
             script,
             self.server.as_str(),
@@ -219,6 +235,9 @@ struct JsonAttachment<'a> {
     filename: &'a str,
     content_type: &'a str,
     bytes: usize,
+    /// Where `--files` saved it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    saved: Option<&'a std::path::Path>,
 }
 
 /// Reads acts from `input` until it ends, printing every answer to `output`.
@@ -283,10 +302,9 @@ pub async fn run(
         let act = session.request(user, command, key.clone(), options.board_images());
         let replies = service.handle(act, session.now()).await;
         for (index, reply) in replies.iter().enumerate() {
-            print_reply(&mut output, &session, reply, options)?;
-            if let Some(dir) = &options.boards {
-                save_attachments(dir, line_no, index, reply)?;
-            }
+            let prefix = format!("line-{line_no:04}-{index}-");
+            let saved = save_attachments(options.boards.as_deref(), &prefix, reply)?;
+            print_reply(&mut output, &session, reply, options, &saved)?;
         }
         if !options.json && asks_for_help(command) {
             let lang = session
@@ -323,7 +341,8 @@ async fn scheduler_pass(
         .deliver_notices(&outbox, session.now(), options.board_images())
         .await;
     for reply in outbox.take() {
-        print_reply(output, session, &reply, options)?;
+        let saved = save_attachments(options.boards.as_deref(), "notice-", &reply)?;
+        print_reply(output, session, &reply, options, &saved)?;
     }
     output.flush()?;
     Ok(())
@@ -337,24 +356,68 @@ fn asks_for_help(command: &str) -> bool {
     )
 }
 
-/// Writes a reply's files as `line-0007-1-board.png` (input line, reply, name).
+/// Saves a reply's files in `dir` (`--boards`), named after the line that
+/// asked (`line-0007-1-board.png`; a scheduler's notice: `notice-…`), each
+/// under a name no file there has yet (else `…-2.png`): a later session or
+/// a second file of that name never replaces one reported saved. The
+/// paths, in the reply's order.
 fn save_attachments(
-    dir: &std::path::Path,
-    line_no: usize,
-    index: usize,
+    dir: Option<&std::path::Path>,
+    prefix: &str,
     reply: &Reply,
-) -> std::io::Result<()> {
-    for attachment in &reply.attachments {
-        // The service names its files; keep only plain characters all the same.
-        let name: String = attachment
-            .filename
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
-            .collect();
-        let path = dir.join(format!("line-{line_no:04}-{index}-{name}"));
-        std::fs::write(path, &attachment.bytes)?;
+) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let Some(dir) = dir else {
+        return Ok(Vec::new());
+    };
+    reply
+        .attachments
+        .iter()
+        .map(|attachment| save_attachment(dir, prefix, &attachment.filename, &attachment.bytes))
+        .collect()
+}
+
+/// How many names `save_attachment` tries before giving up.
+const MAX_NAME_TRIES: usize = 10_000;
+
+fn save_attachment(
+    dir: &std::path::Path,
+    prefix: &str,
+    filename: &str,
+    bytes: &[u8],
+) -> std::io::Result<std::path::PathBuf> {
+    // The service names its files; keep only plain characters all the same.
+    let plain: String = filename
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+        .collect();
+    let name = format!("{prefix}{plain}");
+    let (stem, extension) = match name.rfind('.') {
+        Some(dot) if dot > 0 => name.split_at(dot),
+        _ => (name.as_str(), ""),
+    };
+    for number in 1..=MAX_NAME_TRIES {
+        let candidate = match number {
+            1 => name.clone(),
+            n => format!("{stem}-{n}{extension}"),
+        };
+        let path = dir.join(candidate);
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path);
+        match file {
+            Ok(mut file) => {
+                file.write_all(bytes)?;
+                return Ok(path);
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(error),
+        }
     }
-    Ok(())
+    Err(std::io::Error::other(format!(
+        "{MAX_NAME_TRIES} files named like {name} in {}",
+        dir.display()
+    )))
 }
 
 /// A problem with a console line itself (not an act), as text or JSON.
@@ -407,6 +470,7 @@ fn print_reply(
     session: &Session,
     reply: &Reply,
     options: &ConsoleOptions,
+    saved: &[std::path::PathBuf],
 ) -> std::io::Result<()> {
     let pretty = options.pretty;
     if options.json {
@@ -429,10 +493,12 @@ fn print_reply(
             attachments: reply
                 .attachments
                 .iter()
-                .map(|a| JsonAttachment {
+                .enumerate()
+                .map(|(index, a)| JsonAttachment {
                     filename: &a.filename,
                     content_type: &a.content_type,
                     bytes: a.bytes.len(),
+                    saved: saved.get(index).map(std::path::PathBuf::as_path),
                 })
                 .collect(),
             choices: choices(&reply.prompt),
@@ -453,13 +519,13 @@ fn print_reply(
             writeln!(output, "  {to}: {}   # {}", choice.command, choice.label)?;
         }
     }
-    for attachment in &reply.attachments {
+    for (index, attachment) in reply.attachments.iter().enumerate() {
         let (name, bytes) = (&attachment.filename, attachment.bytes.len());
-        match &options.boards {
-            Some(dir) => writeln!(
+        match saved.get(index) {
+            Some(path) => writeln!(
                 output,
-                "[{name} ({bytes} bytes) saved in {}]",
-                dir.display()
+                "[{name} ({bytes} bytes) saved as {}]",
+                path.display()
             )?,
             None => writeln!(
                 output,
@@ -497,6 +563,11 @@ fn steer_session(session: &mut Session, line: &str) -> Result<(), String> {
             session
                 .locales
                 .push(((*user).to_owned(), (*locale).to_owned()));
+        }
+        ["moderator", user] => {
+            if !session.moderators.iter().any(|name| name == user) {
+                session.moderators.push((*user).to_owned());
+            }
         }
         ["advance", amount] => {
             let step = parse_duration(amount).ok_or("expected :advance <N>d|h|m|s")?;

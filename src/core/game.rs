@@ -535,6 +535,14 @@ impl Game {
         self.status
     }
 
+    /// The side whose correct draw claim ended the game, if one did.
+    pub fn claimant(&self) -> Option<Color> {
+        self.notes.iter().rev().find_map(|note| match note.kind {
+            NoteKind::ClaimUpheld { .. } => note.by,
+            _ => None,
+        })
+    }
+
     /// Both players' time.
     pub fn clock(&self) -> &Clock {
         &self.clock

@@ -6,8 +6,8 @@ result-stalemate = Draw by stalemate.
 result-dead_position = Draw: neither side can checkmate any more (dead position).
 result-fivefold = Draw by fivefold repetition.
 result-seventy_five_moves = Draw by the 75-move rule.
-result-threefold = Draw by threefold repetition, on { $player }'s claim.
-result-fifty_moves = Draw by the fifty-move rule, on { $player }'s claim.
+result-threefold = Draw by threefold repetition, on { POSSESSIVE($player) } claim.
+result-fifty_moves = Draw by the fifty-move rule, on { POSSESSIVE($player) } claim.
 result-agreement = Draw by agreement.
 result-resignation-win = { $loser } resigns; { $winner } wins.
 result-resignation-draw = { $loser } resigns, but { $winner } could not checkmate: draw.
@@ -25,7 +25,7 @@ your-move = { $player }, your move.
 draw-offered = { $player } offers a draw. { $opponent }: /draw accept or /draw decline.
 draw-declined = { $player } declines the draw.
 draw-offer-lapsed = The draw offer lapsed with the move.
-claim-refused = { $player }'s draw claim is not correct; play goes on and it stands as a draw offer.
+claim-refused = { POSSESSIVE($player) } draw claim is not correct; play goes on and it stands as a draw offer.
 claim-with-move = { $player } claimed with the move { $san }, which is written but not played.
 
 ## Challenges
@@ -63,7 +63,7 @@ challenge-own = You cannot accept your own challenge.
 challenge-not-for-you = Challenge C{ $challenge } is for someone else.
 challenge-self = You cannot challenge yourself.
 challenge-limit = You already have { $limit ->
-    [one] an open challenge
+    [one] { $limit } open challenge
    *[other] { $limit } open challenges
 }, the most allowed: cancel one with /cancel or wait for an answer.
 setup-bad_fen = That is not a FEN.
@@ -83,6 +83,7 @@ games-header = Your games:
 
 ## Information
 board = Game #{ $game }: { $white } – { $black }, { $turn } to move.
+board-over = Game #{ $game }: { $white } – { $black }, over ({ $score }): { $result }
 board-opening = Opening: { $eco } { $name }
 variant-chess960 = Chess960 #{ $number }
 variant-chess960-position = Chess960, from a set position
@@ -93,13 +94,16 @@ standings-line = { $rank }. { $player }: { $points } { $half ->
         [2] point
        *[other] points
     } ({ $played } played: +{ $won } ={ $drawn } -{ $lost })
+standings-teams-header = Teams, in vote games:
 standings-none = No finished games yet.
 console-help =
     In the console, each line is `name: /command` (`alice: /move e4`); lines that start with `:` steer the console:
-    :channel NAME, :server NAME: where the next acts happen · :lang NAME fr: NAME's client speaks French
+    :channel NAME, :server NAME: where the next acts happen · :lang NAME fr: NAME's client speaks French · :moderator NAME: NAME moderates
     :advance 3d (or 5h, 30m), :now 2026-01-01T12:00:00Z: move the simulated clock (with --now) · # starts a comment · Ctrl-D quits
 language-set = Language set to English.
 language-reset = Language set back to the server's.
+server-language-set = This server's language is now { $language }: public messages, and notices to players who chose no language of their own.
+server-language-default = This server's language is back to the bot's default, { $language }.
 help-header = Commands (your language's names work too; /help <command> tells one command's options):
 help-line = { $about }: { $calls }
 help-notes =
@@ -117,7 +121,7 @@ refused-no_draw_offer = There is no draw offer to answer.
 refused-already_offered = You have already offered a draw.
 refused-agreement_forbidden = Draws by agreement are not allowed on this server.
 refused-agreement_too_early = A draw can be agreed only after each side has made { $moves ->
-    [one] a move
+    [one] { $moves } move
    *[other] { $moves } moves
 }.
 refused-too_late_to_abort = Too late to abort: both sides have moved. You can resign or offer a draw.
@@ -153,14 +157,18 @@ command-missing_argument = { $what ->
     [player] Whom? Name a player: @name.
     [days] How many days? For example: /moretime 2 or /leave start 7.
     [language] Which language? /settings language en, fr or default.
-    [subcommand] Which tournament command? For example: /tournament create round_robin, /tournament join.
+    [subcommand] Which subcommand? /help <command> lists them, for example /help tournament.
     [system] Which kind of tournament? round_robin, double, swiss, knockout or scheveningen.
     [team] Which team? For example: /team join Rooks.
     [opponent] Against whom? A player (@name) or a team (vs:<team>).
-   *[other] Something is missing: { $what }. Type /help for the list.
+   *[other] Something is missing: { $option }. Type /help for the list.
 }
-command-bad_value = “{ $value }” is not a valid { $what }.
+command-bad_value = { $what ->
+    [subcommand] “{ $value }” is not one of this command's subcommands. /help lists them.
+   *[other] “{ $value }” is not a valid { $option }.
+}
 command-unexpected_argument = I did not understand “{ $value }”.
+command-not_a_mention = I did not understand “{ $value }”: to name a player, write @{ $value }.
 command-unclosed_quote = A quote is not closed.
 command-unknown_tiebreak = “{ $value }” is not a tie-break I know. Give FIDE's acronyms in order, separated by commas, from: { $valid } (for example tiebreaks:bh-c1,bh,sb).
 command-repeated_tiebreak = { $value } is listed twice: give each tie-break once, in order, from: { $valid }.
@@ -175,11 +183,11 @@ database-unavailable = I cannot reach my database right now, so nothing was chan
 
 ## Clocks
 more-time-given = { $player } gives { $opponent } { $days ->
-    [one] one more day
+    [one] { $days } more day
    *[other] { $days } more days
 }.
 clock-line = Clocks: { $white } { $white_left }, { $black } { $black_left }.
-clock-flag = { $player }'s flag falls at { $deadline } UTC.
+clock-flag = { POSSESSIVE($player) } flag falls at { $deadline } UTC.
 clock-none = No clock.
 duration-days = { $d }d { $h }h
 duration-hours = { $h }h { $m }m
@@ -187,20 +195,35 @@ duration-minutes = { $m }m
 refused-not_flagged = No flag has fallen.
 refused-more_time_out_of_range = More time is 1 to 30 days.
 refused-no_clock = This game has no clock.
-outage-credited = The bot was down for { $duration }: in game #{ $game }, { $player }'s clock got that time back.
+outage-credited = The bot was down for { $duration }: in game #{ $game }, { POSSESSIVE($player) } clock got that time back.
 reminder = { $player }, it is your move in game #{ $game }: { $left } left.
 notify-channel = Turn notices and reminders will mention you in the game's channel.
 notify-direct = Turn notices and reminders will come as direct messages.
 notify-off = No more reminders; moves are still announced in the channel.
 
 ## Leave
-leave-started = You are on leave until { $until }: your clocks are stopped. { $left } days of leave left this year.
-leave-ended = Welcome back: your clocks run again. { $left } days of leave left this year.
-leave-status-on = You are on leave until { $until }. { $left } days of leave left this year.
-leave-status-off = You are not on leave. { $left } days of leave left this year.
+leave-started = You are on leave until { $until }: your clocks are stopped. { $left } { $left ->
+        [one] day
+       *[other] days
+    } of leave left this year.
+leave-ended = Welcome back: your clocks run again. { $left } { $left ->
+        [one] day
+       *[other] days
+    } of leave left this year.
+leave-status-on = You are on leave until { $until }. { $left } { $left ->
+        [one] day
+       *[other] days
+    } of leave left this year.
+leave-status-off = You are not on leave. { $left } { $left ->
+        [one] day
+       *[other] days
+    } of leave left this year.
 leave-none = You are not on leave.
 leave-already = You are already on leave; /leave end ends it.
-leave-too-long = You have only { $left } days of leave left this year.
+leave-too-long = You have only { $left } { $left ->
+        [one] day
+       *[other] days
+    } of leave left this year.
 leave-notice = { $player } is on leave until { $until }: their clock in game #{ $game } is stopped.
 leave-back = { $player } is back from leave: their clock in game #{ $game } runs again.
 server-back = pawnpost is back in this server: the clock of game #{ $game } runs again ({ $player } to move).
@@ -261,7 +284,7 @@ opt-variant = The rules: standard chess or Chess960 (a random start)
 opt-start = A Chess960 start by its number, 0 to 959 (518 is the standard position)
 opt-kind = What you claim
 opt-days = Number of days
-opt-language = Your language for replies and notation
+opt-language = The language of replies and notation
 opt-notify = Where turn notices and reminders reach you
 opt-season = A season from the server's configuration (none: all games)
 opt-player = The player
@@ -311,6 +334,7 @@ rating-chart-y = Rating
 rating-unknown = I do not know { $player } here yet.
 rating-change = { $player } { $before } → { $after } ({ $delta })
 standings-png-title = Standings
+team-standings-png-title = Teams' standings (vote games)
 standings-png-percent-value = { $value }%
 standings-png-header-rank = #
 standings-png-header-player = Player
@@ -323,20 +347,29 @@ standings-png-header-percent = %
 season-unknown = There is no season called { $season }.
 record-line = { $player } against { $opponent }: { $won } won, { $drawn } drawn, { $lost } lost
 ## Board images
-gif = Game #{ $game }: { $white } – { $black }, { $plies } plies.
+gif = Game #{ $game }: { $white } – { $black }, { $plies } { $plies ->
+        [one] ply
+       *[other] plies
+    }.
 gif-failed = The animation of game #{ $game } could not be drawn.
-gif-sampled = A long game: the animation shows { $frames } of its { $positions } positions, evenly spaced, the first and the last among them.
+gif-sampled = A long game: the animation shows { $frames } of its { $positions } { $positions ->
+        [one] position
+       *[other] positions
+    }, evenly spaced, the first and the last among them.
 gif-busy = Your previous animation is still being drawn: please wait for it before asking for another.
 gif-later = You may ask for { $limit ->
-    [one] one animation
+    [one] { $limit } animation
    *[other] { $limit } animations
 } an hour: please try again in { $minutes ->
-    [one] a minute
+    [one] { $minutes } minute
    *[other] { $minutes } minutes
 }.
 
 ## ladder
-ladder-header = Challenge ladder (challenge up to { $places } places above):
+ladder-header = Challenge ladder (challenge up to { $places } { $places ->
+        [one] place
+       *[other] places
+    } above):
 ladder-line = { $place }. { $player }
 ladder-empty = Nobody is on the ladder yet: /ladder join to be the first.
 ladder-png-title = Challenge ladder
@@ -347,16 +380,28 @@ ladder-left = { $player } leaves the ladder; everyone below moves up one place.
 ladder-already-on = You are already on the ladder.
 ladder-not-on = { $player } is not on the ladder.
 ladder-not-above = { $player } is not above you on the ladder.
-ladder-too-far = { $player } is too far above you: you may challenge at most { $places } places up.
+ladder-too-far = { $player } is too far above you: you may challenge at most { $places } { $places ->
+        [one] place
+       *[other] places
+    } up.
 ladder-busy = { $player } already has a ladder challenge under way.
-ladder-challenged = Ladder challenge C{ $challenge }: { $player } (place { $from }) challenges { $opponent } (place { $to }). { $opponent }, accept within { $days } days (/accept C{ $challenge }) or lose your place by forfeit.
+ladder-challenged = Ladder challenge C{ $challenge }: { $player } (place { $from }) challenges { $opponent } (place { $to }). { $opponent }, accept within { $days } { $days ->
+        [one] day
+       *[other] days
+    } (/accept C{ $challenge }) or lose your place by forfeit.
 ladder-climbed = Ladder: { $player } takes place { $place } from { $opponent }.
 ladder-forfeit = Ladder: { $opponent } did not take up the challenge; { $player } takes place { $place } by forfeit.
 ladder-unchanged = Ladder: no change between { $player } and { $opponent }.
 ladder-withdrawn = Ladder challenge withdrawn: nothing changes.
 ladder-game-started = Ladder game #{ $game } begins: { $white } (White) against { $black } (Black). { $turn }, your move.
-ladder-inactive-dropped = { $player }, you have played no ladder game for { $days } days: you drop to place { $place } on the ladder.
-ladder-inactive-removed = { $player }, you have played no ladder game for { $days } days: you are taken off the ladder (you were at place { $place }).
+ladder-inactive-dropped = { $player }, you have played no ladder game for { $days } { $days ->
+        [one] day
+       *[other] days
+    }: you drop to place { $place } on the ladder.
+ladder-inactive-removed = { $player }, you have played no ladder game for { $days } { $days ->
+        [one] day
+       *[other] days
+    }: you are taken off the ladder (you were at place { $place }).
 cmd-ladder = The challenge ladder: show it, join, leave, challenge a player above
 
 ## tournament
@@ -373,12 +418,24 @@ tournament-entry-closed = Entry to tournament { $tournament } is closed.
 tournament-already-in = You are already in tournament { $tournament }.
 tournament-not-in = You are not playing in tournament { $tournament }.
 tournament-full = Tournament { $tournament } is full.
-tournament-joined = { $player } joined tournament { $tournament } ({ $players } players).
-tournament-left = { $player } left tournament { $tournament } ({ $players } players).
+tournament-joined = { $player } joined tournament { $tournament } ({ $players } { $players ->
+        [one] player
+       *[other] players
+    }).
+tournament-left = { $player } left tournament { $tournament } ({ $players } { $players ->
+        [one] player
+       *[other] players
+    }).
 tournament-not-organiser = Only the organiser or a moderator may start tournament { $tournament }.
-tournament-too-few = Tournament { $tournament } cannot start with { $players } players: it needs at least { $min }.
+tournament-too-few = Tournament { $tournament } cannot start with { $players } { $players ->
+        [one] player
+       *[other] players
+    }: it needs at least { $min }.
 tournament-odd-teams = Tournament { $tournament } cannot start: Scheveningen needs an even number of players ({ $players } joined).
-tournament-started = Tournament { $tournament } has started with { $players } players. Seeds: { $seeds }.
+tournament-started = Tournament { $tournament } has started with { $players } { $players ->
+        [one] player
+       *[other] players
+    }. Seeds: { $seeds }.
 tournament-teams = Team A: { $a }. Team B: { $b }.
 tournament-round = Tournament { $tournament }: round { $round } is paired.
 tournament-your-games = Your games in tournament #{ $tournament }:
@@ -460,6 +517,7 @@ cmd-puzzle-next = The next puzzle
 cmd-puzzle-answer = Answer the puzzle you were given
 cmd-puzzle-solvers = The server's puzzle solvers
 cmd-settings-language = Your language for replies and notation
+cmd-settings-server-language = For moderators: the server's language for public messages
 cmd-settings-notify = Where turn notices and reminders reach you
 cmd-takeback-request = Ask to take back your last move
 cmd-takeback-accept = Accept your opponent's takeback request
@@ -482,7 +540,10 @@ choice-half = ½ point
 choice-zero = 0 points
 
 ## Delivery
-status-notices = Notices of the last { $days } days on this server: { $refused } could not be delivered, { $waiting } { $waiting ->
+status-notices = Notices of the last { $days } { $days ->
+        [one] day
+       *[other] days
+    } on this server: { $refused } could not be delivered, { $waiting } { $waiting ->
         [one] waits
        *[other] wait
     } for another try.
@@ -519,12 +580,12 @@ note-after = after { $move }:
 
 ## Opening statistics
 openings-none = No finished game here has a named opening yet.
-openings-header = Openings of the last { $games ->
-    [one] finished game
+openings-header = Openings of { $games ->
+    [one] { $games } finished game
    *[other] { $games } finished games
 } here (White's wins, draws, Black's wins; White's score):
 openings-line = { $eco } { $name }: { $games ->
-    [one] 1 game
+    [one] { $games } game
    *[other] { $games } games
 }, +{ $white } ={ $draws } −{ $black } ({ $score }%)
 openings-png-title = Openings played
@@ -540,8 +601,8 @@ openings-png-header-score = White
 takeback-requested = { $player } asks to take back their last move. { $opponent }: /takeback accept or /takeback decline.
 takeback-declined = { $player } declines the takeback.
 taken-back = { $plies ->
-    [one] { $player }'s last move is taken back.
-   *[other] { $player }'s last move and the reply to it are taken back.
+    [one] { POSSESSIVE($player) } last move is taken back.
+   *[other] { POSSESSIVE($player) } last move and the reply to it are taken back.
 }
 refused-nothing_to_take_back = You have no move to take back.
 refused-takeback_already_requested = A takeback is already asked for in this game.
@@ -553,22 +614,28 @@ review-no-finished-game = You have no finished game in this channel to review; n
 review-running = Game #{ $game } is still being played: it can be reviewed once it is over.
 review-no-moves = Game #{ $game } ended before any move was played: there is nothing to review.
 review-after-round = Game #{ $game } is in a tournament whose organiser keeps reviews until the round is over: ask again when every game of its round has ended.
-review-too-long = Game #{ $game } is too long to review (at most { $max } moves).
+review-too-long = Game #{ $game } is too long to review (at most { $max } { $max ->
+        [one] move
+       *[other] moves
+    }).
 review-no-engine = This bot has no chess engine, so it cannot review games. Its operator can install Stockfish and set [analysis] engine.
 review-busy = { $waiting ->
-    [one] A review is being made already
+    [one] { $waiting } review is being made already
    *[other] { $waiting } reviews are being made already
 }; please ask again in a few minutes.
 review-failed = The engine failed while reviewing game #{ $game }; please try again later.
-review-header = Engine review of game #{ $game } ({ $white } – { $black }), { $engine } at { $nodes } nodes per position:
+review-header = Engine review of game #{ $game } ({ $white } – { $black }), { $engine } at { $nodes } { $nodes ->
+        [one] node
+       *[other] nodes
+    } per position:
 review-side = { $side } ({ $player }): accuracy { $accuracy }%, average centipawn loss { $acpl }, { $inaccuracies ->
-    [one] 1 inaccuracy
+    [one] { $inaccuracies } inaccuracy
    *[other] { $inaccuracies } inaccuracies
 }, { $mistakes ->
-    [one] 1 mistake
+    [one] { $mistakes } mistake
    *[other] { $mistakes } mistakes
 }, { $blunders ->
-    [one] 1 blunder
+    [one] { $blunders } blunder
    *[other] { $blunders } blunders
 }
 review-side-white = White
@@ -614,8 +681,14 @@ team-already-member = You are already in team { $team }.
 team-not-member = You are not in team { $team }.
 team-none-joined = You are in no team here.
 team-which = You are in several teams: name the one to leave, for example /team leave { $teams }.
-team-full = Team { $team } already has { $max } members.
-team-too-many = This server already has { $max } teams.
+team-full = Team { $team } already has { $max } { $max ->
+        [one] member
+       *[other] members
+    }.
+team-too-many = This server already has { $max } { $max ->
+        [one] team
+       *[other] teams
+    }.
 team-delete-refused = Only the creator of team { $team } or a moderator can delete it.
 team-plays = Team { $team } is playing a game: it can be deleted once its games are over.
 team-list-empty = No team here yet. Create one with /team create <name>.
@@ -653,7 +726,10 @@ vote-tally-move = { $san } { $votes }
 vote-tally-resign = resign { $votes }
 vote-tally-accept = accept the draw { $votes }
 vote-tally-offers = { $votes } with a draw offer
-match-created = Team match #{ $match } proposed: { $home } against { $away }, up to { $boards } boards of two games each (one with each colour), { $time }. { $elsewhere ->
+match-created = Team match #{ $match } proposed: { $home } against { $away }, up to { $boards } { $boards ->
+        [one] board
+       *[other] boards
+    } of two games each (one with each colour), { $time }. { $elsewhere ->
     [yes] A member of { $away } accepts it on their server with /match accept { $match }, in the channel they will play from.
    *[other] A member of { $away } accepts it with /match accept { $match }, in the channel they will play from.
 } Members of both teams sign up with /match join { $match }.
@@ -696,7 +772,7 @@ match-table-header = Team match #{ $match }: { $home } { $home_points } – { $a
    *[other] over
 })
 match-signed-up = { $team }: { $count ->
-    [0] nobody signed up yet
+    [0] { $count } players signed up yet
     [one] { $count } player signed up: { $players }
    *[other] { $count } players signed up: { $players }
 }
@@ -710,6 +786,10 @@ match-result = Team match #{ $match } is over: { $home } { $home_points } – { 
 }
 match-png-title = Team match
 match-png-header-board = Board
-match-png-header-first = Game 1
-match-png-header-second = Game 2
-match-png-header-score = Score
+match-png-header-first = { $home } on White
+match-png-header-second = { $home } on Black
+match-png-header-score = Score { $home }–{ $away }
+match-png-total = Total
+match-table-legend = Scores read { $home }–{ $away }, each board's game with { POSSESSIVE($home) } player on White first:
+match-board-row = { $board }. { $home } – { $away }: { $games } (board { $home_points }–{ $away_points })
+match-table-total = Total: { $home } { $home_points } – { $away_points } { $away }

@@ -28,7 +28,7 @@ game-over = La partie n° { $game } est terminée : { $result }
 ## Jeu
 move-played = { $player } a joué { $san } dans la partie n° { $game }.
 your-move = { $player }, à vous de jouer.
-draw-offered = { $player } propose la nulle. { $opponent } : /draw accept ou /draw decline.
+draw-offered = { $player } propose la nulle. { $opponent } : /nulle accepter ou /nulle refuser.
 draw-declined = { $player } refuse la nulle.
 draw-offer-lapsed = La proposition de nulle est caduque : un coup a été joué.
 claim-refused = La réclamation de nulle { INITIAL($player) ->
@@ -38,18 +38,18 @@ claim-refused = La réclamation de nulle { INITIAL($player) ->
 claim-with-move = { $player } a réclamé avec le coup { $san }, qui est noté mais pas joué.
 
 ## Défis
-challenge-open = { $player } propose une partie (défi C{ $challenge }) à qui veut ici : /accept C{ $challenge }.
-challenge-direct = { $player } défie { $opponent } (défi C{ $challenge }) : /accept ou /decline.
-challenge-rematch = { $player } propose à { $opponent } une revanche de la partie n° { $game }, couleurs inversées (défi C{ $challenge }) : /accept ou /decline.
+challenge-open = { $player } propose une partie (défi C{ $challenge }) à qui veut ici : /accepter C{ $challenge }.
+challenge-direct = { $player } défie { $opponent } (défi C{ $challenge }) : /accepter ou /refuser.
+challenge-rematch = { $player } propose à { $opponent } une revanche de la partie n° { $game }, couleurs inversées (défi C{ $challenge }) : /accepter ou /refuser.
 rematch-no-game = Vous n’avez ici aucune partie terminée à rejouer. Nommez-la : /revanche <partie>.
 rematch-not-over = Cette partie continue : la revanche vient après sa fin.
 rematch-not-two-players = Seule une partie entre deux joueurs peut être rejouée (pas celle d’une équipe ni d’une rencontre).
 challenge-continued = { $player } défie { $opponent } (défi C{ $challenge }) de continuer une partie commencée ailleurs, à partir du coup { $move }, { $side ->
     [white] les Blancs
    *[black] les Noirs
-} au trait (partie non classée) : /accept ou /decline.
+} au trait (partie non classée) : /accepter ou /refuser.
 game-continued = La partie n° { $game } reprend au coup { $move } : { $white } (Blancs) contre { $black } (Noirs). { $turn }, à vous de jouer.
-challenge-continued-open = Une partie commencée ailleurs se continue avec son adversaire : nommez-le (/challenge @joueur pgn:"...").
+challenge-continued-open = Une partie commencée ailleurs se continue avec son adversaire : nommez-le (/defi @joueur pgn:"...").
 challenge-continued-fen = Donnez soit la position (fen: ou depart:), soit la partie jusqu’ici (pgn:), pas les deux.
 challenge-continued-rated = Une partie commencée ailleurs n’est jamais classée : retirez rated:.
 challenge-continued-color = Quelle couleur aviez-vous dans cette partie ? Ajoutez color:white ou color:black.
@@ -72,9 +72,9 @@ challenge-own = Vous ne pouvez pas accepter votre propre défi.
 challenge-not-for-you = Le défi C{ $challenge } est destiné à quelqu’un d’autre.
 challenge-self = Vous ne pouvez pas vous défier vous-même.
 challenge-limit = Vous avez déjà { $limit ->
-    [one] un défi ouvert
+    [one] { $limit } défi ouvert
    *[other] { $limit } défis ouverts
-}, le maximum permis : annulez-en un avec /cancel ou attendez une réponse.
+}, le maximum permis : annulez-en un avec /retirer ou attendez une réponse.
 setup-bad_fen = Ce n’est pas une FEN.
 setup-fen_too_long = Cette FEN est trop longue.
 setup-illegal_position = Cette FEN n’est pas une position d’échecs légale.
@@ -92,6 +92,7 @@ games-header = Vos parties :
 
 ## Informations
 board = Partie n° { $game } : { $white } – { $black }, { $turn } au trait.
+board-over = Partie n° { $game } : { $white } – { $black }, terminée ({ $score }) : { $result }
 # Les noms d'ouvertures sont ceux, anglais, des tables de lichess.
 board-opening = Ouverture : { $eco } { $name }
 variant-chess960 = Chess960 n° { $number }
@@ -109,13 +110,16 @@ standings-line = { $rank }. { $player } : { $points } { $half ->
         [one] partie
        *[other] parties
     } : +{ $won } ={ $drawn } -{ $lost })
+standings-teams-header = Équipes, en parties en consultation :
 standings-none = Aucune partie terminée pour l’instant.
 console-help =
     Dans la console, chaque ligne est `nom: /commande` (`alice: /coup e4`) ; les lignes qui commencent par `:` règlent la console :
-    :channel NOM, :server NOM : où se passent les actes suivants · :lang NOM fr : le client de NOM parle français
+    :channel NOM, :server NOM : où se passent les actes suivants · :lang NOM fr : le client de NOM parle français · :moderator NOM : NOM modère
     :advance 3d (ou 5h, 30m), :now 2026-01-01T12:00:00Z : avancer l’horloge simulée (avec --now) · # commence un commentaire · Ctrl-D pour quitter
 language-set = Langue : français.
 language-reset = Langue : celle du serveur.
+server-language-set = La langue du serveur est désormais : { $language }. Elle vaut pour les messages publics, et pour les avis aux joueurs qui n’ont pas choisi leur propre langue.
+server-language-default = La langue du serveur est de nouveau celle du bot par défaut : { $language }.
 help-header = Commandes (les noms anglais marchent aussi ; /help <commande> donne les options d’une commande) :
 help-line = { $about } : { $calls }
 help-notes =
@@ -133,7 +137,7 @@ refused-no_draw_offer = Il n’y a pas de proposition de nulle à laquelle répo
 refused-already_offered = Vous avez déjà proposé la nulle.
 refused-agreement_forbidden = Les nulles par accord ne sont pas permises sur ce serveur.
 refused-agreement_too_early = Une nulle ne peut être convenue qu’après { $moves ->
-    [one] un coup
+    [one] { $moves } coup
    *[other] { $moves } coups
 } de chaque camp.
 refused-too_late_to_abort = Trop tard pour annuler : les deux camps ont joué. Vous pouvez abandonner ou proposer la nulle.
@@ -156,27 +160,31 @@ move-hints = Coups légaux de cette pièce : { $moves }.
 
 ## Refus d’une commande
 command-too_long = Cette commande est trop longue.
-command-empty = Tapez une commande, par exemple /help.
+command-empty = Tapez une commande, par exemple /aide.
 command-unknown_command = { $suggestion ->
-    [none] Commande inconnue. Tapez /help pour la liste.
-   *[other] Commande inconnue : vouliez-vous dire /{ $suggestion } ? Tapez /help pour la liste.
+    [none] Commande inconnue. Tapez /aide pour la liste.
+   *[other] Commande inconnue : vouliez-vous dire /{ $suggestion } ? Tapez /aide pour la liste.
 }
 command-missing_argument = { $what ->
-    [move] Quel coup ? Par exemple : /move e4 (ou /move Cf3, /move O-O).
+    [move] Quel coup ? Par exemple : /coup e4 (ou /coup Cf3, /coup O-O).
     [text] Que noter ? Par exemple : /note Prévoir f4 après le roque.
     [moves] Quelle suite ? Par exemple : /si e5 Cf3 Cc6 Fb5 (s’il joue e5, vous répondez Cf3 ; puis s’il joue Cc6, Fb5), ou /si liste, /si effacer.
     [user] Qui ? Nommez un joueur : @nom.
     [player] Qui ? Nommez un joueur : @nom.
-    [days] Combien de jours ? Par exemple : /moretime 2 ou /leave start 7.
-    [language] Quelle langue ? /settings language en, fr ou default.
-    [subcommand] Quelle commande de tournoi ? Par exemple : /tournament create round_robin, /tournament join.
-    [system] Quel genre de tournoi ? round_robin, double, swiss, knockout ou scheveningen.
+    [days] Combien de jours ? Par exemple : /plus_de_temps 2 ou /conge debut 7.
+    [language] Quelle langue ? /reglages langue fr, en ou defaut.
+    [subcommand] Quelle sous-commande ? /aide <commande> les donne, par exemple /aide tournoi.
+    [system] Quel genre de tournoi ? toutes_rondes, double_toutes_rondes, suisse, elimination ou scheveningue.
     [team] Quelle équipe ? Par exemple : /equipe rejoindre Les Tours.
     [opponent] Contre qui ? Un joueur (@nom) ou une équipe (vs:<équipe>).
-   *[other] Il manque quelque chose : { $what }. Tapez /help pour la liste.
+   *[other] Il manque quelque chose : { $option }. Tapez /aide pour la liste.
 }
-command-bad_value = « { $value } » n’est pas valable pour { $what }.
+command-bad_value = { $what ->
+    [subcommand] « { $value } » n’est pas une sous-commande de cette commande. /aide les donne.
+   *[other] « { $value } » n’est pas valable pour l’option { $option }.
+}
 command-unexpected_argument = Je n’ai pas compris « { $value } ».
+command-not_a_mention = Je n’ai pas compris « { $value } » : pour désigner un joueur, écrivez @{ $value }.
 command-unclosed_quote = Un guillemet n’est pas fermé.
 command-unknown_tiebreak = « { $value } » n’est pas un départage que je connais. Donnez les sigles de la FIDE dans l’ordre, séparés par des virgules, parmi : { $valid } (par exemple tiebreaks:bh-c1,bh,sb).
 command-repeated_tiebreak = { $value } est donné deux fois : donnez chaque départage une seule fois, dans l’ordre, parmi : { $valid }.
@@ -191,7 +199,7 @@ database-unavailable = Je ne parviens pas à joindre ma base de données pour l�
 
 ## Pendules
 more-time-given = { $player } donne à { $opponent } { $days ->
-    [one] un jour de plus
+    [one] { $days } jour de plus
    *[other] { $days } jours de plus
 }.
 clock-line = Pendules : { $white } { $white_left }, { $black } { $black_left }.
@@ -241,7 +249,7 @@ leave-too-long = Il ne vous reste que { $left } { $left ->
 leave-notice = { $player } est en congé jusqu’au { $until } : sa pendule est arrêtée dans la partie n° { $game }.
 leave-back = { $player } est de retour de congé : sa pendule tourne à nouveau dans la partie n° { $game }.
 server-back = pawnpost est de retour sur ce serveur : la pendule de la partie n° { $game } tourne à nouveau ({ $player } au trait).
-channel-gone = Le salon de la partie n° { $game } a été supprimé : ses annonces vous arrivent désormais ici. Continuez dans n’importe quel salon du serveur en nommant la partie : /move game:{ $game }.
+channel-gone = Le salon de la partie n° { $game } a été supprimé : ses annonces vous arrivent désormais ici. Continuez dans n’importe quel salon du serveur en nommant la partie : /coup partie:{ $game }.
 
 ## Discord
 cmd-move = Jouer un coup dans votre partie
@@ -298,7 +306,7 @@ opt-variant = Les règles : échecs classiques ou Chess960 (départ tiré au sor
 opt-start = Un départ Chess960 par son numéro, de 0 à 959 (518 est la position habituelle)
 opt-kind = Ce que vous réclamez
 opt-days = Nombre de jours
-opt-language = Votre langue pour les réponses et la notation
+opt-language = La langue des réponses et de la notation
 opt-notify = Où vous recevez les avis de trait et les rappels
 opt-season = Une saison de la configuration du serveur (aucune : toutes les parties)
 opt-player = Le joueur
@@ -348,6 +356,7 @@ rating-chart-y = Cote
 rating-unknown = Je ne connais pas encore { $player } ici.
 rating-change = { $player } { $before } → { $after } ({ $delta })
 standings-png-title = Classement
+team-standings-png-title = Classement des équipes (parties en consultation)
 standings-png-percent-value = { $value } %
 standings-png-header-rank = #
 standings-png-header-player = Joueur
@@ -380,10 +389,10 @@ gif-sampled = Partie longue : l’animation montre { $frames } de ses { $positio
     }, à intervalles réguliers, dont la première et la dernière.
 gif-busy = Votre animation précédente est encore en cours de dessin : merci de l’attendre avant d’en demander une autre.
 gif-later = Vous pouvez demander { $limit ->
-    [one] une animation
+    [one] { $limit } animation
    *[other] { $limit } animations
 } par heure : merci de réessayer dans { $minutes ->
-    [one] une minute
+    [one] { $minutes } minute
    *[other] { $minutes } minutes
 }.
 
@@ -393,7 +402,7 @@ ladder-header = Échelle de défis (on peut défier jusqu’à { $places } { $pl
        *[other] places
     } au-dessus de soi) :
 ladder-line = { $place }. { $player }
-ladder-empty = Personne n'est encore sur l'échelle : /ladder join pour y monter le premier.
+ladder-empty = Personne n'est encore sur l'échelle : /echelle rejoindre pour y monter le premier.
 ladder-png-title = Échelle de défis
 ladder-png-place = Place
 ladder-png-player = Joueur
@@ -410,7 +419,7 @@ ladder-busy = { $player } a déjà un défi d'échelle en cours.
 ladder-challenged = Défi d’échelle C{ $challenge } : { $player } (place { $from }) défie { $opponent } (place { $to }). { $opponent }, acceptez sous { $days } { $days ->
         [one] jour
        *[other] jours
-    } (/accept C{ $challenge }), sinon vous perdez votre place par forfait.
+    } (/accepter C{ $challenge }), sinon vous perdez votre place par forfait.
 ladder-climbed = Échelle : { $player } prend la place { $place } à { $opponent }.
 ladder-forfeit = Échelle : { $opponent } n'a pas relevé le défi ; { $player } prend la place { $place } par forfait.
 ladder-unchanged = Échelle : rien ne change entre { $player } et { $opponent }.
@@ -434,8 +443,8 @@ tournament-system-knockout = élimination directe
 tournament-system-scheveningen = Scheveningen
 tournament-rated = parties classées
 tournament-unrated = parties non classées
-tournament-created = { $player } a créé le tournoi { $tournament } : { $system }, cadence { $time }, { $rated }, départages { $tiebreaks }. Inscription : /tournament join id:{ $id }.
-tournament-none = Aucun tournoi ici. Créez-en un avec /tournament create <système>.
+tournament-created = { $player } a créé le tournoi { $tournament } : { $system }, cadence { $time }, { $rated }, départages { $tiebreaks }. Inscription : /tournoi rejoindre id:{ $id }.
+tournament-none = Aucun tournoi ici. Créez-en un avec /tournoi creer <système>.
 tournament-entry-closed = Les inscriptions au tournoi { $tournament } sont closes.
 tournament-already-in = Vous êtes déjà inscrit au tournoi { $tournament }.
 tournament-not-in = Vous ne jouez pas dans le tournoi { $tournament }.
@@ -467,7 +476,7 @@ tournament-your-games = Vos parties du tournoi n° { $tournament } :
 tournament-game = Tournoi n° { $tournament }, ronde { $round } : partie n° { $game }, { $white } (Blancs) – { $black } (Noirs).
 tournament-bye = Ronde { $round } : { $player } est exempt.
 tournament-finished = Le tournoi { $tournament } est terminé. Vainqueur : { $winner } !
-tournament-withdraw-not-started = Le tournoi { $tournament } n’a pas commencé : utilisez /tournament leave.
+tournament-withdraw-not-started = Le tournoi { $tournament } n’a pas commencé : utilisez /tournoi quitter.
 tournament-over = Le tournoi { $tournament } est terminé.
 tournament-withdrawn-annulled = { $player } a abandonné le tournoi { $tournament } avant d’avoir joué la moitié de ses parties : ses résultats sont annulés.
 tournament-withdrawn-forfeits = { $player } a abandonné le tournoi { $tournament } : ses parties restantes sont perdues par forfait (+/-, sans effet sur la cote).
@@ -542,6 +551,7 @@ cmd-puzzle-next = Le problème suivant
 cmd-puzzle-answer = Répondre au problème reçu
 cmd-puzzle-solvers = Les solveurs de problèmes du serveur
 cmd-settings-language = Votre langue pour les réponses et la notation
+cmd-settings-server-language = Pour les modérateurs : la langue du serveur pour les messages publics
 cmd-settings-notify = Où vous recevez les avis de trait et les rappels
 cmd-takeback-request = Demander à reprendre votre dernier coup
 cmd-takeback-accept = Accepter la reprise demandée par votre adversaire
@@ -564,9 +574,9 @@ choice-half = ½ point
 choice-zero = 0 point
 
 ## Remise des avis
-status-notices = { $days ->
-        [one] Avis du dernier jour
-       *[other] Avis des { $days } derniers jours
+status-notices = Avis depuis { $days } { $days ->
+        [one] jour
+       *[other] jours
     } sur ce serveur : { $refused } { $refused ->
         [one] n’a pas pu être remis
        *[other] n’ont pas pu être remis
@@ -604,12 +614,12 @@ note-after = après { $move } :
 
 ## Statistiques d’ouvertures
 openings-none = Aucune partie terminée ici n’a encore d’ouverture nommée.
-openings-header = Ouvertures { $games ->
-    [one] de la dernière partie terminée
-   *[other] des { $games } dernières parties terminées
+openings-header = Ouvertures de { $games } { $games ->
+    [one] partie terminée
+   *[other] parties terminées
 } ici (gains des Blancs, nulles, gains des Noirs ; score des Blancs) :
 openings-line = { $eco } { $name } : { $games ->
-    [one] 1 partie
+    [one] { $games } partie
    *[other] { $games } parties
 }, +{ $white } ={ $draws } −{ $black } ({ $score } %)
 openings-png-title = Ouvertures jouées
@@ -622,7 +632,7 @@ openings-png-header-black = 0-1
 openings-png-header-score = Blancs
 
 ## Reprises de coup (parties amicales seulement)
-takeback-requested = { $player } demande à reprendre son dernier coup. { $opponent } : /takeback accept ou /takeback decline.
+takeback-requested = { $player } demande à reprendre son dernier coup. { $opponent } : /reprise accepter ou /reprise refuser.
 takeback-declined = { $player } refuse la reprise.
 taken-back = { $plies ->
     [one] Le dernier coup { INITIAL($player) ->
@@ -662,13 +672,13 @@ review-side = { $side } ({ $player }) : précision { $accuracy } %, perte moyenn
     [one] { $acpl } centipion
    *[other] { $acpl } centipions
 }, { $inaccuracies ->
-    [one] 1 imprécision
+    [one] { $inaccuracies } imprécision
    *[other] { $inaccuracies } imprécisions
 }, { $mistakes ->
-    [one] 1 erreur
+    [one] { $mistakes } erreur
    *[other] { $mistakes } erreurs
 }, { $blunders ->
-    [one] 1 gaffe
+    [one] { $blunders } gaffe
    *[other] { $blunders } gaffes
 }
 review-side-white = Blancs
@@ -747,7 +757,7 @@ vote-cast = Votre vote dans la partie n° { $game } : { $choice }. Vous seul le 
 vote-changed = Votre vote dans la partie n° { $game } est désormais : { $choice }. Vous seul le voyez jusqu’à ce que le coup soit joué. Votes exprimés dans l’équipe { $team } : { $cast } sur { $members }.
 vote-same = Vous avez déjà voté { $choice } dans la partie n° { $game }.
 vote-final = Vous avez déjà voté sur ce coup dans la partie n° { $game }, et les votes de cette partie ne peuvent pas être changés.
-vote-no-game = Aucune de vos équipes ne joue de partie ici. /equipe liste montre les équipes ; /board <partie> montre une partie.
+vote-no-game = Aucune de vos équipes ne joue de partie ici. /equipe liste montre les équipes ; /echiquier <partie> montre une partie.
 vote-which-game = Vos équipes jouent plusieurs parties ici ; ajoutez game:<n°> à votre vote : { $games }
 vote-not-member = Vous n’êtes pas dans l’équipe qui a le trait dans la partie n° { $game }.
 vote-not-your-turn = Ce n’est pas au tour de votre équipe dans la partie n° { $game } : votez quand ce le sera.
@@ -808,7 +818,7 @@ match-table-header = Rencontre par équipes n° { $match } : { $home } { $home_p
    *[other] terminée
 })
 match-signed-up = { $team } : { $count ->
-    [0] personne d’inscrit pour l’instant
+    [0] { $count } joueur inscrit pour l’instant
     [one] { $count } joueur inscrit : { $players }
    *[other] { $count } joueurs inscrits : { $players }
 }
@@ -822,6 +832,10 @@ match-result = La rencontre par équipes n° { $match } est terminée : { $home 
 }
 match-png-title = Rencontre par équipes
 match-png-header-board = Échiquier
-match-png-header-first = Partie 1
-match-png-header-second = Partie 2
-match-png-header-score = Score
+match-png-header-first = { $home } avec les Blancs
+match-png-header-second = { $home } avec les Noirs
+match-png-header-score = Score { $home }–{ $away }
+match-png-total = Total
+match-table-legend = Scores lus { $home }–{ $away }, la partie où le joueur de { $home } a les Blancs d’abord :
+match-board-row = { $board }. { $home } – { $away } : { $games } (échiquier { $home_points }–{ $away_points })
+match-table-total = Total : { $home } { $home_points } – { $away_points } { $away }

@@ -122,6 +122,17 @@ fn bundle(tag: &str, source: &str) -> FluentBundle<FluentResource> {
     if let Err(error) = added {
         tracing::error!(?error, tag, "the INITIAL function");
     }
+    // English possessives: "bob's flag", "Knights' flag" (a team's name is plural).
+    let added = bundle.add_function("POSSESSIVE", |positional, _named| {
+        match positional.first() {
+            Some(FluentValue::String(name)) => possessive(name).into(),
+            Some(FluentValue::Number(n)) => possessive(&n.as_string()).into(),
+            _ => FluentValue::Error,
+        }
+    });
+    if let Err(error) = added {
+        tracing::error!(?error, tag, "the POSSESSIVE function");
+    }
     let resource = match FluentResource::try_new(source.to_owned()) {
         Ok(resource) => resource,
         Err((resource, errors)) => {
@@ -133,6 +144,15 @@ fn bundle(tag: &str, source: &str) -> FluentBundle<FluentResource> {
         tracing::error!(?errors, tag, "duplicate messages in a catalogue");
     }
     bundle
+}
+
+/// A name's English possessive: `bob's`, but `Knights'` (an s already
+/// ends it, as in a team's plural name).
+fn possessive(name: &str) -> String {
+    match name.ends_with(['s', 'S']) {
+        true => format!("{name}'"),
+        false => format!("{name}'s"),
+    }
 }
 
 /// Whether a name begins with a vowel letter (accents and case aside), so
@@ -155,6 +175,9 @@ fn format(bundle: &FluentBundle<FluentResource>, id: &str, args: &FluentArgs) ->
     }
     Some(text.into_owned())
 }
+
+#[cfg(test)]
+mod counts;
 
 #[cfg(test)]
 mod tests {
@@ -197,7 +220,7 @@ mod tests {
         let plural = [("moves", Arg::from(1u32))];
         assert!(
             i18n.text(Lang::Fr, "refused-agreement_too_early", &plural)
-                .contains("un coup")
+                .contains("1 coup")
         );
         assert_eq!(i18n.text(Lang::En, "no-such-key", &[]), "no-such-key");
     }

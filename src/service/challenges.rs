@@ -10,6 +10,7 @@ use super::{Attempt, Context, Prompt, Reply, Service};
 use crate::core::chess960;
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
+use crate::core::command::CommandError;
 use crate::core::command::{ChallengeCommand, ChallengeWish, UserRef};
 use crate::core::game::{Game, PlayerId, Players, SetupError, Status};
 use crate::core::notation::Lang;
@@ -173,7 +174,7 @@ impl Service {
         // in the challenger's.
         let lang = challenged
             .as_ref()
-            .map_or(ctx.lang, |row| row.reading_language(ctx.server.language));
+            .map_or(ctx.lang, |row| row.reading_language(ctx.server_lang));
         let notice = ChallengeNotice {
             i18n: self.i18n.clone(),
             channel: ctx.channel_platform_id.clone(),
@@ -296,10 +297,15 @@ impl Service {
             Some(Ok(control)) => Ok(control.to_string()),
             Some(Err(_)) => {
                 let text = asked.unwrap_or_default();
-                let args = [("what", Arg::from("time")), ("value", Arg::from(text))];
-                Err(vec![
-                    self.private(ctx, self.text(ctx, "command-bad_value", &args)),
-                ])
+                let refusal = super::texts::command_error_text(
+                    &self.i18n,
+                    ctx.lang,
+                    &CommandError::BadValue {
+                        option: "time",
+                        value: text.to_owned(),
+                    },
+                );
+                Err(vec![self.private(ctx, refusal)])
             }
             None => Ok(ctx.server.time_control.clone()),
         }
@@ -358,7 +364,7 @@ impl Service {
         let notice = GameStartNotice {
             i18n: self.i18n.clone(),
             channel: ctx.channel_platform_id.clone(),
-            lang: first_mover.reading_language(ctx.server.language),
+            lang: first_mover.reading_language(ctx.server_lang),
             own_lang: ctx.lang,
             own: ctx.player.platform_id.clone(),
             names: Names::new(&white, &black),

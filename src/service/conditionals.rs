@@ -227,7 +227,7 @@ impl Service {
         })?;
         let theirs = game.moves().get((ply as usize).checked_sub(2)?)?;
         let reader = record.player(away);
-        let lang = reader.reading_language(ctx.server.language);
+        let lang = reader.reading_language(ctx.server_lang);
         let style = Style::for_lang(lang);
         let text = self.i18n.text(
             lang,

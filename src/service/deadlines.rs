@@ -97,7 +97,7 @@ impl Service {
         let game = super::games::restore(&record)?;
         let names = Names::new(&record.white_player, &record.black_player);
         let player = record.player(game.turn());
-        let lang = player.reading_language(self.config.default_language);
+        let lang = player.reading_language(self.server_language(record.server_id).await?);
         let left = game.clock().remaining(game.turn(), now).unwrap_or_default();
         let text = self.i18n.text(
             lang,
@@ -322,7 +322,7 @@ impl Service {
         let saved = Saved::all_of(&game);
         game.credit_outage(outage, now);
         let names = Names::new(&record.white_player, &record.black_player);
-        let lang = self.config.default_language;
+        let lang = self.server_language(record.server_id).await?;
         let text = self.i18n.text(
             lang,
             "outage-credited",
@@ -427,7 +427,7 @@ impl Service {
         let names = Names::new(&record.white_player, &record.black_player);
         // In the language of the player who was waiting: the notice is theirs.
         let waiting = record.player(!turn);
-        let lang = waiting.reading_language(self.config.default_language);
+        let lang = waiting.reading_language(self.server_language(record.server_id).await?);
         let lines =
             texts::describe_events(&self.i18n, lang, record.id, &names, &events, None, turn);
         // Tell the player who was waiting: the one whose flag did not fall.
@@ -496,10 +496,8 @@ impl Service {
         if ballots.is_empty() {
             return Ok(None);
         }
-        let server_lang = match self.store.server(record.server_id).await? {
-            Some(server) => server.language,
-            None => self.config.default_language,
-        };
+        let server = self.store.server(record.server_id).await?;
+        let server_lang = self.language_of(server.as_ref());
         let at = game
             .clock()
             .deadline()

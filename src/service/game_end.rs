@@ -48,7 +48,7 @@ impl Service {
         }
         let team_match = self.match_progress(record, state, lang, &mut lines).await?;
         let (tournament_changes, announcements) =
-            match self.after_tournament_game(record, state, lang, now).await? {
+            match self.after_tournament_game(record, state, now).await? {
                 Some((changes, notes)) => (changes, Some(notes)),
                 None => (Vec::new(), None),
             };

@@ -247,7 +247,7 @@ impl Service {
         told: &Told<'_>,
     ) -> (Lang, Reply, Option<Reply>) {
         let public_lang = if told.game.is_over() {
-            ctx.server.language
+            ctx.server_lang
         } else {
             opponent_lang(ctx, record, told.actor_side)
         };
@@ -463,10 +463,12 @@ impl Service {
     fn game_reply(&self, ctx: &Context, lang: Lang, told: &Told<'_>) -> Reply {
         let (game, game_id, names) = (told.game, told.id, told.names);
         let lines = self.describe(ctx, lang, told);
-        let to = if game.is_over() {
-            None
-        } else {
-            names.mention(addressee(game))
+        // The actor's opponent, whose language the message is in: never the
+        // actor (who declined a draw or gave time on their own move).
+        let to = match (game.is_over(), told.actor_side) {
+            (true, _) => None,
+            (false, Some(actor)) => names.mention(!actor),
+            (false, None) => names.mention(addressee(game)),
         };
         let mut reply = self.public(ctx, to, lines.join("\n"));
         if !game.is_over() {
@@ -559,7 +561,7 @@ fn act_commit(
 /// the server's; never the actor's.
 fn opponent_lang(ctx: &Context, record: &GameRecord, actor_side: Option<Color>) -> Lang {
     match actor_side {
-        Some(side) => record.player(!side).reading_language(ctx.server.language),
+        Some(side) => record.player(!side).reading_language(ctx.server_lang),
         None => ctx.lang,
     }
 }

@@ -62,7 +62,6 @@ impl Service {
         now: DateTime<Utc>,
     ) -> Result<Vec<ImportedGame>, StorageError> {
         let defaults = ServerDefaults {
-            language: self.config.default_language,
             time_control: self.config.default_time_control.clone(),
         };
         let server = self

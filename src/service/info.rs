@@ -9,6 +9,7 @@ use super::texts::{self, Names, variant_line};
 use super::{Attachment, Attempt, Context, Service};
 use crate::competition::standings::{self, Line};
 use crate::core::command::UserRef;
+use crate::core::event::GameResult;
 use crate::core::game::{Game, PlayerId};
 use crate::core::names::Named;
 use crate::core::notation::{self, Style};
@@ -16,7 +17,7 @@ use crate::core::pgn::{self, PgnTags};
 use crate::i18n::Arg;
 use crate::render::table::{Caption, table_png};
 use crate::render::text::diagram;
-use crate::storage::{GameRecord, ServerRow, Status, StorageError};
+use crate::storage::{GameRecord, ServerRow, StandingRow, Status, StorageError};
 
 impl Service {
     /// A stored game as PGN, for `pawnpost pgn <id>`; `None` if there is no such game.
@@ -99,18 +100,7 @@ impl Service {
             .players()
             .side_of(ctx.player.id)
             .unwrap_or(Color::White);
-        let header = self.text(
-            ctx,
-            "board",
-            &[
-                ("game", Arg::from(record.id)),
-                ("white", Arg::from(names.display(Color::White))),
-                ("black", Arg::from(names.display(Color::Black))),
-                ("turn", Arg::from(names.display(game.turn()))),
-            ],
-        );
-        let clocks = texts::clock_text(&self.i18n, ctx.lang, &names, game, ctx.now);
-        let mut text = header;
+        let mut text = self.board_header(ctx, record.id, &names, game);
         if let Some((key, args)) = variant_line(game.variant(), game.start_fen()) {
             text = format!("{text}\n{}", self.text(ctx, key, &args));
         }
@@ -125,11 +115,46 @@ impl Service {
             );
             text = format!("{text}\n{line}");
         }
-        let mut reply = self.private(ctx, format!("{text}\n{clocks}"));
+        // A finished game's clocks no longer run: its result says all.
+        if !game.is_over() {
+            let clocks = texts::clock_text(&self.i18n, ctx.lang, &names, game, ctx.now);
+            text = format!("{text}\n{clocks}");
+        }
+        let mut reply = self.private(ctx, text);
         reply.diagram = Some(diagram(game.position(), viewer));
         let view = board_view(game, record.id, &names, viewer);
         reply.board = Some(self.with_clocks(view, game, ctx.lang, ctx.now));
         Ok(vec![reply])
+    }
+
+    /// The board's first line: whose move it is, or once the game is over
+    /// its result and how it ended.
+    fn board_header(&self, ctx: &Context, id: i64, names: &Names, game: &Game) -> String {
+        let mut args = vec![
+            ("game", Arg::from(id)),
+            ("white", Arg::from(names.display(Color::White))),
+            ("black", Arg::from(names.display(Color::Black))),
+        ];
+        let Status::Over { result, reason, .. } = game.status() else {
+            args.push(("turn", Arg::from(names.display(game.turn()))));
+            return self.text(ctx, "board", &args);
+        };
+        let sentence = texts::result_sentence(
+            &self.i18n,
+            ctx.lang,
+            names,
+            result,
+            reason,
+            game.claimant(),
+            game.turn(),
+        );
+        let score = match result {
+            GameResult::Draw => "½-½",
+            other => other.as_pgn(),
+        };
+        args.push(("score", Arg::from(score)));
+        args.push(("result", Arg::from(sentence)));
+        self.text(ctx, "board-over", &args)
     }
 
     pub(super) async fn moves(&self, ctx: &Context, id: Option<i64>) -> Attempt {
@@ -221,11 +246,11 @@ impl Service {
         let games = self.store.finished_games(ctx.server.id).await?;
         let mut rows = Vec::new();
         for line in standings::table(&games, Some(season)) {
-            let name = match self.store.player(line.player).await? {
-                Some(player) => player.display_name,
-                None => String::new(),
+            let (name, team) = match self.store.player(line.player).await? {
+                Some(player) => (player.display_name, texts::is_stand_in(&player.platform_id)),
+                None => (String::new(), false),
             };
-            rows.push((name, line));
+            rows.push(StandingRow { name, team, line });
         }
         self.show_standings(ctx, rows)
     }
@@ -270,13 +295,43 @@ impl Service {
         Ok(vec![self.public(ctx, None, text)])
     }
 
-    /// Standings rows as text and as a PNG table.
-    fn show_standings(&self, ctx: &Context, rows: Vec<(String, Line)>) -> Attempt {
+    /// Standings rows as text and as a PNG table: the people's, then the
+    /// teams' of vote games in a table of their own.
+    fn show_standings(&self, ctx: &Context, rows: Vec<StandingRow>) -> Attempt {
         if rows.is_empty() {
             let reply = self.public(ctx, None, self.text(ctx, "standings-none", &[]));
             return Ok(vec![reply]);
         }
-        let mut lines = vec![self.text(ctx, "standings-header", &[])];
+        let (teams, people): (Vec<StandingRow>, Vec<StandingRow>) =
+            rows.into_iter().partition(|row| row.team);
+        let people: Vec<(String, Line)> = people.into_iter().map(|r| (r.name, r.line)).collect();
+        let teams: Vec<(String, Line)> = teams.into_iter().map(|r| (r.name, r.line)).collect();
+        let mut lines = Vec::new();
+        if !people.is_empty() {
+            lines.push(self.text(ctx, "standings-header", &[]));
+            lines.extend(self.standings_lines(ctx, &people));
+        }
+        if !teams.is_empty() {
+            lines.push(self.text(ctx, "standings-teams-header", &[]));
+            lines.extend(self.standings_lines(ctx, &teams));
+        }
+        let mut reply = self.public(ctx, None, lines.join("\n"));
+        if !people.is_empty() {
+            reply
+                .attachments
+                .extend(self.standings_png(ctx, "standings", &people));
+        }
+        if !teams.is_empty() {
+            reply
+                .attachments
+                .extend(self.standings_png(ctx, "team-standings", &teams));
+        }
+        Ok(vec![reply])
+    }
+
+    /// One line per row, ranked.
+    fn standings_lines(&self, ctx: &Context, rows: &[(String, Line)]) -> Vec<String> {
+        let mut lines = Vec::new();
         for (rank, (name, row)) in rows.iter().enumerate() {
             lines.push(self.text(
                 ctx,
@@ -293,13 +348,17 @@ impl Service {
                 ],
             ));
         }
-        let mut reply = self.public(ctx, None, lines.join("\n"));
-        reply.attachments.extend(self.standings_png(ctx, &rows));
-        Ok(vec![reply])
+        lines
     }
 
-    /// The standings as a PNG table (played, won, drawn, lost, points, percentage).
-    fn standings_png(&self, ctx: &Context, rows: &[(String, Line)]) -> Option<Attachment> {
+    /// The standings as a PNG table (played, won, drawn, lost, points,
+    /// percentage), as `<name>.png`.
+    fn standings_png(
+        &self,
+        ctx: &Context,
+        name: &str,
+        rows: &[(String, Line)],
+    ) -> Option<Attachment> {
         let header: Vec<String> = [
             "rank", "player", "played", "won", "drawn", "lost", "points", "percent",
         ]
@@ -326,7 +385,7 @@ impl Service {
                 ]
             })
             .collect();
-        self.table_picture(ctx, "standings", &header, &cells)
+        self.table_picture(ctx, name, &header, &cells)
     }
 
     /// A table as `<name>.png`, titled by `<name>-png-title`, with where

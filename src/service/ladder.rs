@@ -558,7 +558,8 @@ impl Service {
             ..Commit::default()
         };
         settlement.add_to(&mut commit);
-        let text = self.settlement_text(self.config.default_language, &settlement);
+        let lang = self.server_language(matched.server_id).await?;
+        let text = self.settlement_text(lang, &settlement);
         let reply = Reply {
             channel: matched.channel.clone(),
             to: None,
@@ -607,8 +608,9 @@ impl Service {
         // Renewed, or already at the bottom: nothing to tell.
         let moved = ladder.place(rung.player) != before;
         let player = self.store.player(rung.player).await?;
+        let server_lang = self.server_language(rung.server_id).await?;
         let notice = player.filter(|_| moved).map(|player| {
-            let lang = player.reading_language(self.config.default_language);
+            let lang = player.reading_language(server_lang);
             let (key, place) = match ladder.place(rung.player) {
                 Some(place) => ("ladder-inactive-dropped", place),
                 None => ("ladder-inactive-removed", before.unwrap_or_default()),

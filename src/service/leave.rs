@@ -13,6 +13,7 @@ use super::texts::{self, Names};
 use super::{Attempt, Context, Reply, Service};
 use crate::core::command::LeaveAction;
 use crate::core::game::{Game, PlayerId};
+use crate::core::notation::Lang;
 use crate::i18n::Arg;
 use crate::storage::{
     Commit, GameRecord, GameUpdate, LeaveEnding, LeaveRow, NewLeave, StorageError,
@@ -126,7 +127,8 @@ impl Service {
         ];
         let mut replies = vec![self.private(ctx, self.text(ctx, "leave-started", &args))];
         replies.extend(notices.into_iter().map(|(record, _)| {
-            self.leave_notice(&record, ctx.player.id, "leave-notice", Some(ends_at))
+            let notice = (ctx.player.id, "leave-notice", Some(ends_at));
+            self.leave_notice(&record, ctx.server_lang, notice)
         }));
         self.commit_replies(ctx, commit, now, replies).await
     }
@@ -159,9 +161,13 @@ impl Service {
             game_updates,
             ..Commit::default()
         };
+        let server_lang = self.server_language(leave.server_id).await?;
         let replies = notices
             .into_iter()
-            .map(|(record, _)| self.leave_notice(&record, leave.player, "leave-back", None))
+            .map(|(record, _)| {
+                let notice = (leave.player, "leave-back", None);
+                self.leave_notice(&record, server_lang, notice)
+            })
             .collect();
         Ok((commit, replies))
     }
@@ -242,12 +248,12 @@ impl Service {
     }
 
     /// Tells a game's channel that `player` went on leave or came back.
+    /// It is told to the opponent, in their language.
     fn leave_notice(
         &self,
         record: &GameRecord,
-        player: PlayerId,
-        key: &str,
-        until: Option<DateTime<Utc>>,
+        server_lang: Lang,
+        (player, key, until): (PlayerId, &str, Option<DateTime<Utc>>),
     ) -> Reply {
         let names = Names::new(&record.white_player, &record.black_player);
         let (on_leave, opponent) = if record.white == player {
@@ -255,7 +261,7 @@ impl Service {
         } else {
             (shakmaty::Color::Black, shakmaty::Color::White)
         };
-        let lang = self.config.default_language;
+        let lang = record.player(opponent).reading_language(server_lang);
         let mut args = vec![
             ("player", Arg::from(names.display(on_leave))),
             ("game", Arg::from(record.id)),

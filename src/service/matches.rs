@@ -21,6 +21,7 @@ use super::{Attempt, Context, Reply, Service, TournamentEvent};
 use crate::competition::team_match::{self, Board, Score, SignUp};
 use crate::competition::tiebreak::halves;
 use crate::core::clock::TimeControl;
+use crate::core::command::CommandError;
 use crate::core::command::{MatchCommand, NewMatchWish};
 use crate::core::event::GameResult;
 use crate::core::game::{Act as GameAct, Actor, DrawRules, Game, PlayerId, Players};
@@ -174,9 +175,12 @@ impl Service {
         let time_control = match wish.time_control.as_deref().map(str::parse::<TimeControl>) {
             Some(Ok(control)) => control.to_string(),
             Some(Err(_)) => {
-                let text = wish.time_control.as_deref().unwrap_or_default();
-                let args = [("what", Arg::from("time")), ("value", Arg::from(text))];
-                return refuse("command-bad_value", &args);
+                let error = CommandError::BadValue {
+                    option: "time",
+                    value: wish.time_control.clone().unwrap_or_default(),
+                };
+                let refusal = super::texts::command_error_text(&self.i18n, ctx.lang, &error);
+                return Ok(vec![self.private(ctx, refusal)]);
             }
             None => ctx.server.time_control.clone(),
         };
@@ -373,7 +377,7 @@ impl Service {
             board_count: boards.len(),
             channels: [home_pid, away_pid],
             langs: [
-                home_server.language,
+                self.language_of(Some(&home_server)),
                 self.server_language(row.away.server_id).await?,
             ],
             planned,
@@ -622,25 +626,42 @@ impl Service {
             return Ok(vec![self.private(ctx, lines.join("\n"))]);
         }
         let table = board_table(&entrants, &games);
+        let teams = [
+            ("home", Arg::from(row.home.team_name.as_str())),
+            ("away", Arg::from(row.away.team_name.as_str())),
+        ];
+        lines.push(self.text(ctx, "match-table-legend", &teams));
         for board in &table {
-            lines.push(format!(
-                "{}. {} – {}: {} · {} ({}–{})",
-                board.number,
-                board.home,
-                board.away,
-                board.cells[0],
-                board.cells[1],
-                halves(board.home_halves),
-                halves(board.away_halves)
-            ));
+            let games: Vec<&str> = board
+                .cells
+                .iter()
+                .filter(|cell| !cell.is_empty())
+                .map(String::as_str)
+                .collect();
+            let args = [
+                ("board", Arg::from(board.number)),
+                ("home", Arg::from(board.home.as_str())),
+                ("away", Arg::from(board.away.as_str())),
+                ("games", Arg::from(games.join(" · "))),
+                ("home_points", Arg::from(halves(board.home_halves))),
+                ("away_points", Arg::from(halves(board.away_halves))),
+            ];
+            lines.push(self.text(ctx, "match-board-row", &args));
         }
+        let total = [
+            ("home", Arg::from(row.home.team_name.as_str())),
+            ("away", Arg::from(row.away.team_name.as_str())),
+            ("home_points", Arg::from(halves(score.home_halves))),
+            ("away_points", Arg::from(halves(score.away_halves))),
+        ];
+        lines.push(self.text(ctx, "match-table-total", &total));
         let header = vec![
             self.text(ctx, "match-png-header-board", &[]),
             row.home.team_name.clone(),
             row.away.team_name.clone(),
-            self.text(ctx, "match-png-header-first", &[]),
-            self.text(ctx, "match-png-header-second", &[]),
-            self.text(ctx, "match-png-header-score", &[]),
+            self.text(ctx, "match-png-header-first", &teams),
+            self.text(ctx, "match-png-header-second", &teams),
+            self.text(ctx, "match-png-header-score", &teams),
         ];
         let mut cells: Vec<Vec<String>> = table
             .iter()
@@ -656,7 +677,7 @@ impl Service {
             })
             .collect();
         cells.push(vec![
-            String::new(),
+            self.text(ctx, "match-png-total", &[]),
             row.home.team_name.clone(),
             row.away.team_name.clone(),
             String::new(),
@@ -799,14 +820,6 @@ impl Service {
             _ => record.channel.clone(),
         })
     }
-
-    async fn server_language(&self, server_id: i64) -> Result<Lang, StorageError> {
-        Ok(self
-            .store
-            .server(server_id)
-            .await?
-            .map_or(self.config.default_language, |s| s.language))
-    }
 }
 
 /// What withdrawing from matches writes and tells.
@@ -917,15 +930,34 @@ impl PlannedGame {
     }
 }
 
-/// A board of the match table.
+/// A board of the match table, read from the home side throughout.
 struct BoardCells {
     number: u32,
     home: String,
     away: String,
-    /// Each game: its number and result.
+    /// Its game with the home player on White, then on Black: the game's
+    /// number and its score home–away (`#14 1–0`, `#15 ½–½`, `#16 *`).
     cells: [String; 2],
     home_halves: u32,
     away_halves: u32,
+}
+
+/// A game's score from the home side: `1–0` when the home player won,
+/// whatever their colour; `*` while it runs, `-/-` when it scored nothing.
+fn home_score(home_white: bool, result: Option<GameResult>) -> String {
+    let white_halves = match result {
+        None => return "*".to_owned(),
+        Some(GameResult::NoResult) => return "-/-".to_owned(),
+        Some(GameResult::WhiteWins) => 2,
+        Some(GameResult::Draw) => 1,
+        Some(GameResult::BlackWins) => 0,
+    };
+    let home = if home_white {
+        white_halves
+    } else {
+        2 - white_halves
+    };
+    format!("{}–{}", halves(home), halves(2 - home))
 }
 
 fn board_table(entrants: &[MatchEntrant], games: &[MatchGameRow]) -> Vec<BoardCells> {
@@ -952,29 +984,26 @@ fn board_table(entrants: &[MatchEntrant], games: &[MatchGameRow]) -> Vec<BoardCe
             MatchSide::Away
         };
         let score = team_match::score([(white_side, result)]);
-        let cell = format!(
-            "#{} {}",
-            game.game_id,
-            result.map_or("*", |r| match r {
-                GameResult::NoResult => "-/-",
-                other => other.as_pgn(),
-            })
-        );
-        match boards.last_mut().filter(|b| b.number == game.board) {
-            Some(board) => {
-                board.cells[1] = cell;
-                board.home_halves += score.home_halves;
-                board.away_halves += score.away_halves;
+        let cell = format!("#{} {}", game.game_id, home_score(home_white, result));
+        let slot = usize::from(!home_white);
+        let board = match boards.iter().position(|b| b.number == game.board) {
+            Some(at) => &mut boards[at],
+            None => {
+                boards.push(BoardCells {
+                    number: game.board,
+                    home: name(home),
+                    away: name(away),
+                    cells: [String::new(), String::new()],
+                    home_halves: 0,
+                    away_halves: 0,
+                });
+                let last = boards.len() - 1;
+                &mut boards[last]
             }
-            None => boards.push(BoardCells {
-                number: game.board,
-                home: name(home),
-                away: name(away),
-                cells: [cell, String::new()],
-                home_halves: score.home_halves,
-                away_halves: score.away_halves,
-            }),
-        }
+        };
+        board.cells[slot] = cell;
+        board.home_halves += score.home_halves;
+        board.away_halves += score.away_halves;
     }
     boards
 }

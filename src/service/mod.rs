@@ -378,7 +378,10 @@ struct Context {
     /// What the platform vouches the player moderates, relative to
     /// `server` and `channel` (see [`Context::moderates`]).
     moderation: Moderation,
+    /// The reader's language (see [`i18n::negotiate`]).
     lang: Lang,
+    /// The server's language: its chosen one, else the configured default.
+    server_lang: Lang,
     /// The instant the act happens.
     now: DateTime<Utc>,
     /// A commit stored the act's answer under its key (see [`Service::commit_act`]).
@@ -590,6 +593,7 @@ impl Service {
                 self.record(ctx, player, opponent.as_ref()).await
             }
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
+            Command::SetServerLanguage(lang) => self.set_server_language(ctx, *lang, now).await,
             Command::SetNotify(notify) => self.set_notify(ctx, *notify, now).await,
             Command::Leave(action) => self.leave(ctx, *action, now).await,
             Command::Ladder(action) => self.ladder(ctx, action, now).await,
@@ -682,7 +686,6 @@ impl Service {
             // Kept for the notices others' acts send them.
             client_language: act.user.locale.as_deref().and_then(Lang::from_locale),
             defaults: ServerDefaults {
-                language: self.config.default_language,
                 time_control: self.config.default_time_control.clone(),
             },
         };
@@ -695,7 +698,8 @@ impl Service {
                 games_here,
             } => (server, channel, player, games_here),
         };
-        let lang = i18n::negotiate(player.language, act.user.locale.as_deref(), server.language);
+        let server_lang = self.language_of(Some(&server));
+        let lang = i18n::negotiate(player.language, act.user.locale.as_deref(), server_lang);
         Ok(Opened::New(Box::new(Context {
             act_key: act.key.clone(),
             platform: act.platform,
@@ -706,6 +710,7 @@ impl Service {
             games_here,
             moderation: act.user.moderation,
             lang,
+            server_lang,
             now,
             answered: Arc::new(AtomicBool::new(false)),
         })))
@@ -717,13 +722,46 @@ impl Service {
             player_language: Some((ctx.player.id, lang)),
             ..Commit::default()
         };
-        let shown = lang.unwrap_or(ctx.server.language);
+        let shown = lang.unwrap_or(ctx.server_lang);
         let id = if lang.is_some() {
             "language-set"
         } else {
             "language-reset"
         };
         let reply = self.private(ctx, self.i18n.text(shown, id, &[]));
+        self.commit_setting(ctx, commit, now, reply).await
+    }
+
+    /// A moderator of the whole server chooses its language (`None`: the
+    /// configured default again), and the channel is told in it.
+    async fn set_server_language(
+        &self,
+        ctx: &Context,
+        lang: Option<Lang>,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        if ctx.moderation != Moderation::Server {
+            let text = self.text(ctx, "refused-not_a_moderator", &[]);
+            return Ok(vec![self.private(ctx, text)]);
+        }
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            server_language: Some((ctx.server.id, lang)),
+            ..Commit::default()
+        };
+        let shown = lang.unwrap_or(self.config.default_language);
+        let name_id = match shown {
+            Lang::Fr => "choice-fr",
+            // German and Russian readers get English messages (see `i18n`).
+            Lang::En | Lang::De | Lang::Ru => "choice-en",
+        };
+        let name = self.i18n.text(shown, name_id, &[]);
+        let id = match lang {
+            Some(_) => "server-language-set",
+            None => "server-language-default",
+        };
+        let text = self.i18n.text(shown, id, &[("language", Arg::from(name))]);
+        let reply = self.public(ctx, None, text);
         self.commit_setting(ctx, commit, now, reply).await
     }
 
@@ -782,6 +820,21 @@ impl Service {
             .commit_act(ctx, commit, now, move |_: &Committed| replies)
             .await?;
         Ok(replies)
+    }
+
+    /// The language of a server's public messages: the one its moderators
+    /// chose, else the configured default (read now, so a changed default
+    /// reaches every server that never chose).
+    fn language_of(&self, server: Option<&ServerRow>) -> Lang {
+        server
+            .and_then(|server| server.chosen_language)
+            .unwrap_or(self.config.default_language)
+    }
+
+    /// The language of the public messages of server `server_id` (stored).
+    async fn server_language(&self, server_id: i64) -> Result<Lang, StorageError> {
+        let server = self.store.server(server_id).await?;
+        Ok(self.language_of(server.as_ref()))
     }
 
     fn text(&self, ctx: &Context, id: &str, args: &[(&str, Arg)]) -> String {

@@ -237,15 +237,17 @@ impl Service {
                 continue;
             };
             let names = Names::new(&record.white_player, &record.black_player);
+            let server_lang = self.language_of(Some(&server));
             let replies: Vec<Reply> = [shakmaty::Color::White, shakmaty::Color::Black]
                 .into_iter()
-                .filter_map(|side| names.mention(side))
-                .map(|player| Reply {
+                .filter_map(|side| names.mention(side).map(|id| (side, id)))
+                .map(|(side, player)| Reply {
                     channel: record.channel.clone(),
                     to: Some(player),
                     direct: true,
+                    // A direct message: in its reader's language.
                     text: self.i18n.text(
-                        server.language,
+                        record.player(side).reading_language(server_lang),
                         "channel-gone",
                         &[("game", Arg::from(record.id))],
                     ),

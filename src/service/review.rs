@@ -465,9 +465,7 @@ impl Service {
             }
         };
         let server = self.store.server(record.server_id).await?;
-        let lang = server
-            .as_ref()
-            .map_or(self.config.default_language, |s| s.language);
+        let lang = self.language_of(server.as_ref());
         let kept = new.kept();
         let reply = self.review_reply(lang, &record, &game, &kept)?;
         let commit = Commit {

@@ -14,6 +14,7 @@ use chrono::{DateTime, Utc};
 use super::{Attempt, Context, Moderation, Prompt, Reply, Service};
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
+use crate::core::command::CommandError;
 use crate::core::command::{TeamAction, TeamChallenge};
 use crate::core::game::PlayerId;
 use crate::core::notation::Lang;
@@ -299,8 +300,8 @@ impl Service {
         let notice = VoteChallengeNotice {
             i18n: self.i18n.clone(),
             lang: match opponent.team {
-                Some(_) => ctx.server.language,
-                None => versus.reading_language(ctx.server.language),
+                Some(_) => ctx.server_lang,
+                None => versus.reading_language(ctx.server_lang),
             },
             channel: ctx.channel_platform_id.clone(),
             to: opponent.team.is_none().then(|| versus.platform_id.clone()),
@@ -382,7 +383,8 @@ impl Service {
                 }))
             }
             (None, None) => {
-                let text = self.text(ctx, "command-missing_argument", &[]);
+                let missing = CommandError::MissingArgument("opponent");
+                let text = super::texts::command_error_text(&self.i18n, ctx.lang, &missing);
                 Ok(Err(vec![self.private(ctx, text)]))
             }
         }

@@ -435,13 +435,28 @@ fn illegal_reason_name(reason: IllegalReason) -> &'static str {
 /// Why a command line was not understood, in `lang`; for an unknown
 /// command, the nearest known one ("did you mean /help?").
 pub fn command_error_text(i18n: &I18n, lang: Lang, error: &CommandError) -> String {
+    // `what` picks the message (the option's English name); `option` is
+    // the name shown, the reader's.
+    let option = |name: &'static str| match lang {
+        Lang::Fr => crate::core::command::table::french_option_name(name).unwrap_or(name),
+        _ => name,
+    };
     let args: Vec<(&str, Arg)> = match error {
-        CommandError::MissingArgument(what) => vec![("what", Arg::from(*what))],
-        CommandError::BadValue { option, value } => vec![
-            ("what", Arg::from(*option)),
+        CommandError::MissingArgument(what) => vec![
+            ("what", Arg::from(*what)),
+            ("option", Arg::from(option(what))),
+        ],
+        CommandError::BadValue {
+            option: name,
+            value,
+        } => vec![
+            ("what", Arg::from(*name)),
+            ("option", Arg::from(option(name))),
             ("value", Arg::from(value.as_str())),
         ],
-        CommandError::Unexpected(value) => vec![("value", Arg::from(value.as_str()))],
+        CommandError::Unexpected(value) | CommandError::NotAMention(value) => {
+            vec![("value", Arg::from(value.as_str()))]
+        }
         CommandError::UnknownTieBreak(value) | CommandError::RepeatedTieBreak(value) => vec![
             ("value", Arg::from(value.as_str())),
             (

@@ -151,8 +151,27 @@ pub(super) fn score_of(outcome: Outcome) -> Option<PairingScore> {
 #[derive(Clone, Debug)]
 struct GameNotice {
     round: u32,
-    white: (String, String),
-    black: (String, String),
+    white: Seat,
+    black: Seat,
+}
+
+/// A player of a new game: their name, platform id and the language they
+/// read (`None`: the announcement's).
+#[derive(Clone, Debug)]
+struct Seat {
+    name: String,
+    platform_id: String,
+    language: Option<Lang>,
+}
+
+impl Seat {
+    fn of(entrant: &EntrantRow) -> Seat {
+        Seat {
+            name: entrant.name.clone(),
+            platform_id: entrant.platform_id.clone(),
+            language: entrant.language,
+        }
+    }
 }
 
 /// A new game's id, its line and its event.
@@ -194,51 +213,44 @@ impl Announcements {
 
     /// The replies: the lines, then one message per new game (adapters
     /// with threads open one for each).
-    pub(super) fn render(self, committed: &Committed) -> Vec<Reply> {
+    pub(super) fn render(mut self, committed: &Committed) -> Vec<Reply> {
         let mut replies = Vec::new();
         if !self.lines.is_empty() {
             replies.push(Reply {
                 channel: self.channel.clone(),
                 to: None,
                 text: self.lines.join("\n"),
-                attachments: self.attachments,
-                tournament_events: self.byes,
+                attachments: std::mem::take(&mut self.attachments),
+                tournament_events: std::mem::take(&mut self.byes),
                 ..Reply::default()
             });
         }
         // One message per round with its pairings, then one per player
-        // naming their own games: a double round robin of 64 posts 126 + 64
-        // messages, not one per game (4,032).
+        // naming their own games, in their language: a double round robin
+        // of 64 posts 126 + 64 messages, not one per game (4,032).
         let mut rounds: Vec<(u32, Vec<AnnouncedGame>)> = Vec::new();
-        let mut players: Vec<(String, Vec<String>)> = Vec::new();
+        let mut players: Vec<(&Seat, Vec<(&GameNotice, i64)>)> = Vec::new();
         for (notice, game) in self.games.iter().zip(&committed.tournament_games) {
-            let line = self.i18n.text(
-                self.lang,
-                "tournament-game",
-                &[
-                    ("tournament", Arg::from(self.tournament)),
-                    ("round", Arg::from(notice.round)),
-                    ("game", Arg::from(*game)),
-                    ("white", Arg::from(notice.white.0.as_str())),
-                    ("black", Arg::from(notice.black.0.as_str())),
-                ],
-            );
+            let line = self.game_line(self.lang, notice, *game);
             let event = TournamentEvent::Pairing {
                 tournament: self.tournament,
                 round: notice.round,
                 game: *game,
-                white: notice.white.0.clone(),
-                black: notice.black.0.clone(),
+                white: notice.white.name.clone(),
+                black: notice.black.name.clone(),
             };
-            let entry = (*game, line.clone(), event);
+            let entry = (*game, line, event);
             match rounds.iter_mut().find(|(round, _)| *round == notice.round) {
                 Some((_, games)) => games.push(entry),
                 None => rounds.push((notice.round, vec![entry])),
             }
-            for player in [&notice.white.1, &notice.black.1] {
-                match players.iter_mut().find(|(id, _)| id == player) {
-                    Some((_, lines)) => lines.push(line.clone()),
-                    None => players.push((player.clone(), vec![line.clone()])),
+            for seat in [&notice.white, &notice.black] {
+                match players
+                    .iter_mut()
+                    .find(|(s, _)| s.platform_id == seat.platform_id)
+                {
+                    Some((_, games)) => games.push((notice, *game)),
+                    None => players.push((seat, vec![(notice, *game)])),
                 }
             }
         }
@@ -261,20 +273,41 @@ impl Announcements {
                 ..Reply::default()
             });
         }
-        for (player, lines) in players {
-            let header = self.i18n.text(
-                self.lang,
+        for (seat, games) in players {
+            let lang = seat.language.unwrap_or(self.lang);
+            let mut lines = vec![self.i18n.text(
+                lang,
                 "tournament-your-games",
                 &[("tournament", Arg::from(self.tournament))],
+            )];
+            lines.extend(
+                games
+                    .into_iter()
+                    .map(|(notice, game)| self.game_line(lang, notice, game)),
             );
             replies.push(Reply {
                 channel: self.channel.clone(),
-                to: Some(player),
-                text: format!("{header}\n{}", lines.join("\n")),
+                to: Some(seat.platform_id.clone()),
+                text: lines.join("\n"),
                 ..Reply::default()
             });
         }
         replies
+    }
+
+    /// A new game's line in `lang`.
+    fn game_line(&self, lang: Lang, notice: &GameNotice, game: i64) -> String {
+        self.i18n.text(
+            lang,
+            "tournament-game",
+            &[
+                ("tournament", Arg::from(self.tournament)),
+                ("round", Arg::from(notice.round)),
+                ("game", Arg::from(game)),
+                ("white", Arg::from(notice.white.name.as_str())),
+                ("black", Arg::from(notice.black.name.as_str())),
+            ],
+        )
     }
 }
 
@@ -358,8 +391,8 @@ impl Service {
             }));
             notes.games.push(GameNotice {
                 round: plan.round,
-                white: (white.name.clone(), white.platform_id.clone()),
-                black: (black.name.clone(), black.platform_id.clone()),
+                white: Seat::of(white),
+                black: Seat::of(black),
             });
         }
         changes
@@ -496,12 +529,12 @@ impl Service {
         Ok((changes, notes))
     }
 
-    /// When a game ends, its tournament's follow-up, for the same commit.
+    /// When a game ends, its tournament's follow-up, for the same commit,
+    /// announced in the server's language.
     pub(super) async fn after_tournament_game(
         &self,
         record: &GameRecord,
         state: &Status,
-        lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<Option<(Vec<TournamentChange>, Announcements)>, StorageError> {
         // Most games are no tournament's: they read nothing more.
@@ -523,6 +556,7 @@ impl Service {
                 pairing.game_state = Some(*state);
             }
         }
+        let lang = self.server_language(record.server_id).await?;
         self.follow_up(&snapshot, record.draw_rules, lang, now)
             .map(Some)
     }
@@ -561,7 +595,7 @@ impl Service {
         if row.version != version || row.state != TournamentState::Entry {
             return Ok(Vec::new());
         }
-        let lang = self.config.default_language;
+        let lang = self.server_language(row.server_id).await?;
         let snapshot = Snapshot::load(&self.store, row).await?;
         let (changes, notes) = match self
             .start_changes(snapshot.clone(), DrawRules::default(), lang, now)

@@ -15,6 +15,7 @@ use super::{Attachment, Attempt, Context, Reply, Service};
 use crate::competition::tiebreak::{TieBreak, halves, value_text};
 use crate::competition::tournament::{self, Outcome, Pairing};
 use crate::core::clock::TimeControl;
+use crate::core::command::CommandError;
 use crate::core::command::{NewTournamentWish, TournamentCommand};
 use crate::core::game::{Act as GameAct, Actor};
 use crate::core::names::Named;
@@ -77,10 +78,15 @@ impl Service {
             Some(Ok(control)) => control.to_string(),
             Some(Err(_)) => {
                 let text = wish.time_control.as_deref().unwrap_or_default();
-                let args = [("what", Arg::from("time")), ("value", Arg::from(text))];
-                return Ok(vec![
-                    self.private(ctx, self.text(ctx, "command-bad_value", &args)),
-                ]);
+                let refusal = super::texts::command_error_text(
+                    &self.i18n,
+                    ctx.lang,
+                    &CommandError::BadValue {
+                        option: "time",
+                        value: text.to_owned(),
+                    },
+                );
+                return Ok(vec![self.private(ctx, refusal)]);
             }
             None => ctx.server.time_control.clone(),
         };
@@ -261,7 +267,12 @@ impl Service {
             ]);
         }
         let (changes, notes) = match self
-            .start_changes(snapshot.clone(), ctx.server.draw_rules, ctx.lang, now)
+            .start_changes(
+                snapshot.clone(),
+                ctx.server.draw_rules,
+                ctx.server_lang,
+                now,
+            )
             .await?
         {
             Ok(started) => started,
@@ -336,7 +347,7 @@ impl Service {
         }
         snapshot.entrants[me].withdrawn_at = Some(now);
         let (follow, mut notes) =
-            self.follow_up(&snapshot, ctx.server.draw_rules, ctx.lang, now)?;
+            self.follow_up(&snapshot, ctx.server.draw_rules, ctx.server_lang, now)?;
         let key = if annulled {
             "tournament-withdrawn-annulled"
         } else {
@@ -1109,7 +1120,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn scheveningen_teams_are_announced_in_french() {
+    async fn scheveningen_teams_are_announced_in_the_servers_language_and_games_in_each_players() {
         let club = Club::new();
         club.script(
             "alice: tournament create scheveningen unrated
@@ -1122,23 +1133,37 @@ mod tests {
         let replies = club
             .act_as("alice", "tournoi start", Some("fr"), "fr-start")
             .await;
-        // One message per round lists its games; each player is then told
-        // their own, once.
+        // One message per round lists its games, in the server's language
+        // (English, whoever started it); each player is then told their
+        // own, once, in theirs: alice's client speaks French.
         let round_games = replies
             .iter()
             .filter(|r| r.to.is_none())
             .flat_map(|r| r.text.lines())
-            .filter(|line| line.contains("partie n°"))
+            .filter(|line| line.contains(": game #"))
             .count();
         assert_eq!(round_games, 4);
-        let notices = replies
-            .iter()
-            .filter(|r| r.to.is_some() && r.text.starts_with("Vos parties du tournoi n° 1"))
-            .count();
-        assert_eq!(notices, 4);
+        let told = |to: &str| {
+            replies
+                .iter()
+                .filter(|r| r.to.as_deref() == Some(to))
+                .map(|r| r.text.lines().next().unwrap_or_default())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(told("alice"), ["Vos parties du tournoi n° 1 :"]);
+        for player in ["bob", "carol", "dave"] {
+            assert_eq!(told(player), ["Your games in tournament #1:"], "{player}");
+        }
+        assert!(
+            replies
+                .iter()
+                .filter(|r| r.to.as_deref() == Some("alice"))
+                .all(|r| r.text.contains("partie n°") && !r.text.contains("game #")),
+            "{replies:?}"
+        );
         let texts: Vec<String> = replies.into_iter().map(|r| r.text).collect();
         assert!(
-            has(&texts, "Équipe A : alice, dave. Équipe B : bob, carol."),
+            has(&texts, "Team A: alice, dave. Team B: bob, carol."),
             "{texts:?}"
         );
     }

@@ -90,7 +90,7 @@ impl Service {
             .all(|member| ballots.iter().any(|b| b.voter == *member));
         let decided = match everyone {
             true => {
-                let lang = ctx.server.language;
+                let lang = ctx.server_lang;
                 self.decide_votes(&record, &game, side, &ballots, lang, now, now)
                     .await?
             }

@@ -139,6 +139,10 @@ const SHARED: &[(&str, &str)] = &[
         "0023_presence",
         include_str!("../../migrations/shared/0023_presence.sql"),
     ),
+    (
+        "0024_server_language",
+        include_str!("../../migrations/shared/0024_server_language.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

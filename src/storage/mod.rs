@@ -176,7 +176,6 @@ pub fn check_moves(game: i64, plies: u32, moves: &[MoveRow]) -> Result<()> {
 /// Defaults a server row gets when it is first seen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerDefaults {
-    pub language: Lang,
     pub time_control: String,
 }
 
@@ -186,7 +185,9 @@ pub struct ServerRow {
     pub id: i64,
     pub platform: Platform,
     pub platform_id: String,
-    pub language: Lang,
+    /// The language a moderator chose for its public messages; `None`:
+    /// the configured default, whatever it is when a message is written.
+    pub chosen_language: Option<Lang>,
     pub time_control: String,
     pub draw_rules: DrawRules,
     pub moderator_role: Option<String>,
@@ -506,6 +507,15 @@ pub struct LeaveEnding {
     pub days: u32,
 }
 
+/// One line of a server's standings: whose it is, and their score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandingRow {
+    pub name: String,
+    /// Whether it is a team's (its stand-in player's, in vote games).
+    pub team: bool,
+    pub line: crate::competition::standings::Line,
+}
+
 /// A player's Glicko-2 rating on a server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatingRow {
@@ -559,6 +569,8 @@ pub struct Commit {
     /// Games the act changed (most acts change one; a leave pauses several).
     pub game_updates: Vec<GameUpdate>,
     pub player_language: Option<(PlayerId, Option<Lang>)>,
+    /// A server's chosen language (its id); `None` returns it to the default.
+    pub server_language: Option<(i64, Option<Lang>)>,
     /// How a player wants turn notices and reminders.
     pub player_notify: Option<(PlayerId, Notify)>,
     pub new_leave: Option<NewLeave>,

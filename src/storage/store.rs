@@ -23,9 +23,9 @@ use super::{
     GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow, MatchEntrant,
     MatchGameRow, MatchRow, NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform,
     PlayerRow, PrivateNote, Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow, Result,
-    ServerDefaults, ServerRow, StoredReview, TeamRow, TournamentRow, VoteRow,
+    ServerDefaults, ServerRow, StandingRow, StoredReview, TeamRow, TournamentRow, VoteRow,
 };
-use crate::competition::standings::{Finished, Line};
+use crate::competition::standings::Finished;
 use crate::core::game::PlayerId;
 use crate::core::variant::Variant;
 
@@ -361,7 +361,7 @@ delegate! {
         pool: Variant,
     ) -> Vec<RatingPoint> = ratings::rating_history;
     /// The server's 1/½/0 table over finished, scored games, best first.
-    read fn standings(server_id: i64) -> Vec<(String, Line)> = ratings::standings;
+    read fn standings(server_id: i64) -> Vec<StandingRow> = ratings::standings;
     /// The server's ladder, best first (empty, version 0, before anyone joins).
     read fn ladder(server_id: i64) -> LadderRow = ladder::ladder;
     /// The server's ladder challenges still pending or being played.

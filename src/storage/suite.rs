@@ -44,6 +44,7 @@ macro_rules! store_suite {
             game_lists_filter_and_order,
             standings_count_scored_games_only,
             player_language_is_set_and_cleared,
+            server_language_is_chosen_and_cleared,
             deadlines_come_from_running_clocks,
             a_players_save_only_brings_the_wake_up_forward,
             conditional_moves_are_kept_with_their_game,
@@ -103,7 +104,6 @@ pub(crate) fn t(minutes: i64) -> DateTime<Utc> {
 
 fn defaults() -> ServerDefaults {
     ServerDefaults {
-        language: Lang::Fr,
         time_control: "3d".to_owned(),
     }
 }
@@ -310,7 +310,7 @@ fn ids(games: &[GameSummary]) -> Vec<i64> {
 
 pub async fn identities_are_created_once(store: &Store) -> Result<()> {
     let w = world(store).await?;
-    assert_eq!(w.server.language, Lang::Fr);
+    assert_eq!(w.server.chosen_language, None, "no language chosen yet");
     assert_eq!(w.server.time_control, "3d");
     assert_eq!(w.server.draw_rules, DrawRules::default());
     assert_eq!(w.server.moderator_role, None);
@@ -1055,7 +1055,11 @@ pub async fn standings_count_scored_games_only(store: &Store) -> Result<()> {
             lost,
             half_points,
         };
-        (player.display_name.clone(), line)
+        StandingRow {
+            name: player.display_name.clone(),
+            team: false,
+            line,
+        }
     };
     // alice and carol tie on points and wins: the name decides.
     assert_eq!(
@@ -1089,6 +1093,36 @@ pub async fn player_language_is_set_and_cleared(store: &Store) -> Result<()> {
         assert_eq!(row.language, language);
         let bob = store.player(w.bob.id).await?.expect("row");
         assert_eq!(bob.language, None, "only the named player changes");
+    }
+    Ok(())
+}
+
+/// A server's language is none until a moderator chooses one, and can be
+/// returned to the default; what `open_act` and the deadlines read follows.
+pub async fn server_language_is_chosen_and_cleared(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let other = store
+        .ensure_server(Platform::Discord, "club", &defaults(), t(0))
+        .await?;
+    for (minute, language) in [(1, Some(Lang::Fr)), (2, Some(Lang::En)), (3, None)] {
+        let commit = Commit {
+            server_language: Some((w.server.id, language)),
+            ..Commit::default()
+        };
+        put(store, t(minute), commit).await?;
+        let row = store.server(w.server.id).await?.expect("row");
+        assert_eq!(row.chosen_language, language);
+        let found = store.find_server(Platform::Console, "club").await?;
+        assert_eq!(found.map(|s| s.chosen_language), Some(language));
+        let again = store
+            .ensure_server(Platform::Console, "club", &defaults(), t(minute))
+            .await?;
+        assert_eq!(again.chosen_language, language, "kept at every act");
+        let untouched = store.server(other.id).await?.expect("row");
+        assert_eq!(
+            untouched.chosen_language, None,
+            "only the named server changes"
+        );
     }
     Ok(())
 }

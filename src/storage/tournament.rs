@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 
 use super::{NewGame, Status};
 use crate::core::game::PlayerId;
+use crate::core::notation::Lang;
 
 /// How a tournament pairs its players (the pure code's enum, stored by name).
 pub use crate::competition::tournament::System as TournamentSystem;
@@ -87,6 +88,9 @@ pub struct EntrantRow {
     pub player: PlayerId,
     pub name: String,
     pub platform_id: String,
+    /// The language they read: their own, else their chat client's
+    /// (`None`: the server's).
+    pub language: Option<Lang>,
     pub joined_at: DateTime<Utc>,
     /// 1 for the top seed; set at the start.
     pub seed: Option<u32>,

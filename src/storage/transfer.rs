@@ -58,7 +58,7 @@ impl Table {
 pub const TABLES: &[Table] = &[
     table("servers", 1, true, "id, platform, platform_id, language, time_control, \
                  draw_agreement_allowed, draw_min_moves, moderator_role, created_at, \
-                 absent_since"),
+                 absent_since, chosen_language"),
     table("channels", 1, true, "id, server_id, platform_id, gone_since"),
     table("players", 1, true, "id, platform, platform_id, display_name, language, notify, \
                  created_at, client_language"),

@@ -146,6 +146,9 @@ pub enum Command {
     },
     /// `None` returns the player to the server's language.
     SetLanguage(Option<Lang>),
+    /// A moderator sets the server's language; `None` returns it to the
+    /// configured default.
+    SetServerLanguage(Option<Lang>),
     /// Where turn notices and reminders go.
     SetNotify(Notify),
     /// Leave (vacation): start for whole days, end early, or show.
@@ -232,6 +235,9 @@ pub enum CommandError {
     BadValue { option: &'static str, value: String },
     #[error("unexpected {0:?}")]
     Unexpected(String),
+    /// A word where a player could be named, without its `@` (`/challenge bob`).
+    #[error("{0:?} is not a mention")]
+    NotAMention(String),
     #[error("unclosed quote")]
     UnclosedQuote,
     /// A tie-break that is not one of FIDE's acronyms this bot knows.
@@ -282,6 +288,7 @@ impl Command {
             | Command::MoreTime { .. }
             | Command::Abort { .. }
             | Command::SetLanguage(_)
+            | Command::SetServerLanguage(_)
             | Command::SetNotify(_)
             | Command::Leave(_)
             | Command::Ladder(_)
@@ -308,6 +315,7 @@ impl CommandError {
             CommandError::MissingArgument(_) => "missing_argument",
             CommandError::BadValue { .. } => "bad_value",
             CommandError::Unexpected(_) => "unexpected_argument",
+            CommandError::NotAMention(_) => "not_a_mention",
             CommandError::UnclosedQuote => "unclosed_quote",
             CommandError::UnknownTieBreak(_) => "unknown_tiebreak",
             CommandError::RepeatedTieBreak(_) => "repeated_tiebreak",
@@ -504,6 +512,18 @@ mod tests {
                 Command::SetLanguage(Some(Lang::En)),
             ),
             ("/reglages langue defaut", Command::SetLanguage(None)),
+            (
+                "/settings server-language fr",
+                Command::SetServerLanguage(Some(Lang::Fr)),
+            ),
+            (
+                "/settings server_language:en",
+                Command::SetServerLanguage(Some(Lang::En)),
+            ),
+            (
+                "/reglages langue-serveur defaut",
+                Command::SetServerLanguage(None),
+            ),
             ("/resign game:#4", Command::Resign { game: Some(4) }),
             ("/games", Command::Games),
             (
@@ -614,6 +634,10 @@ mod tests {
             ("/challenge variant:atomic", "bad_value"),
             ("/challenge variant:standard start:3", "bad_value"),
             ("/resign now", "unexpected_argument"),
+            ("/challenge bob", "not_a_mention"),
+            ("/defi marie-claire", "not_a_mention"),
+            ("/challenge @bob carol", "unexpected_argument"),
+            ("/challenge 3d", "unexpected_argument"),
             ("/challenge fen:\"8/8", "unclosed_quote"),
             ("/move aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "too_long"),
             (&long, "too_long"),

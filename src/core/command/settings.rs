@@ -50,6 +50,8 @@ const SETTINGS: Home = Home::In("settings");
 pub const ROWS: &[Spec] = &[
     group("settings", "reglages", &[
         row("language", "langue", &[LANGUAGE.required()], language),
+        row("server-language", "langue-serveur", &[LANGUAGE.required()], server_language)
+            .aka(&["server_language", "langue_serveur"]),
         row("notify", "notifications", &[NOTIFY.required()], notify),
     ]).aka(&["réglages"]),
     group("leave", "conge", &[
@@ -61,12 +63,23 @@ pub const ROWS: &[Spec] = &[
     row(HELP, "aide", &[ABOUT], |a| Ok(Command::Help { about: a.owned(ABOUT.name) })),
 ];
 
-fn language(a: &Args) -> Result<Command, CommandError> {
-    Ok(Command::SetLanguage(match a.need(LANGUAGE.name)? {
+/// The language chosen; `None` for `default`.
+fn chosen_language(a: &Args) -> Result<Option<Lang>, CommandError> {
+    Ok(match a.need(LANGUAGE.name)? {
         "en" => Some(Lang::En),
         "fr" => Some(Lang::Fr),
         _ => None,
-    }))
+    })
+}
+
+fn language(a: &Args) -> Result<Command, CommandError> {
+    chosen_language(a).map(Command::SetLanguage)
+}
+
+/// A moderator's choice for the whole server: `default` follows the
+/// configured default again.
+fn server_language(a: &Args) -> Result<Command, CommandError> {
+    chosen_language(a).map(Command::SetServerLanguage)
 }
 
 fn notify(a: &Args) -> Result<Command, CommandError> {

@@ -301,6 +301,21 @@ pub fn find(word: &str) -> Option<&'static Spec> {
     top_level().find(|row| row.is_named(word))
 }
 
+/// An option's French name, by its English one (as errors name it), from
+/// the first row that has it.
+pub fn french_option_name(name: &str) -> Option<&'static str> {
+    fn find_in(rows: &'static [Spec], name: &str) -> Option<&'static str> {
+        rows.iter().find_map(|row| {
+            row.options
+                .iter()
+                .find(|o| o.name == name)
+                .map(|o| o.fr)
+                .or_else(|| find_in(row.subs, name))
+        })
+    }
+    ROWS.iter().find_map(|rows| find_in(rows, name))
+}
+
 /// Every word that names a row typed first, aliases included.
 pub fn names() -> impl Iterator<Item = &'static str> {
     top_level().flat_map(|row| {

@@ -6,7 +6,7 @@
 //! name, then what each option's [`Pos`] lets text give without its key.
 
 use super::args::{Args, fits};
-use super::table::{self, Opt, Pos, Spec};
+use super::table::{self, Kind, Opt, Pos, Spec};
 use super::{Command, CommandError, MAX_COMMAND_BYTES, bad, bounded};
 
 /// Parses one command line, with or without a leading `/`.
@@ -26,8 +26,33 @@ pub fn read(line: &str) -> Result<(&'static Spec, Command), CommandError> {
     let mut words = Words::sort(rest);
     let spec = descend(row, &mut words)?;
     let args = fill(spec, &mut words)?;
-    words.finish()?;
+    words
+        .finish()
+        .map_err(|error| hint_mention(spec, &args, error))?;
     Ok((spec, (spec.build)(&args)?))
+}
+
+/// A word left over where a player could still be named is most likely
+/// their name without its `@` (`/challenge bob`): say how to write it.
+fn hint_mention(spec: &Spec, args: &Args, error: CommandError) -> CommandError {
+    let wants_player = spec
+        .options
+        .iter()
+        .any(|o| o.pos == Pos::Mention && matches!(o.kind, Kind::User) && !args.has(o.name));
+    match error {
+        CommandError::Unexpected(word) if wants_player && is_bare_name(&word) => {
+            CommandError::NotAMention(word)
+        }
+        other => other,
+    }
+}
+
+/// A word that could be a user's name (letters, digits, `_`, `.`, `-`).
+fn is_bare_name(word: &str) -> bool {
+    word.chars().next().is_some_and(char::is_alphabetic)
+        && word
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
 /// Words of a command line, sorted into positional words and options.

@@ -179,6 +179,13 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
         )
         .await?;
     }
+    if let Some((server, language)) = commit.server_language {
+        c.execute(
+            "UPDATE servers SET chosen_language = ?1 WHERE id = ?2",
+            &params![language.map(Lang::as_str), server],
+        )
+        .await?;
+    }
     if let Some((player, notify)) = commit.player_notify {
         c.execute(
             "UPDATE players SET notify = ?1 WHERE id = ?2",
@@ -352,6 +359,13 @@ async fn update_game(c: &impl Conn, update: &GameUpdate) -> Result<()> {
         c.execute(
             "DELETE FROM game_notes WHERE game_id = ?1 AND seq >= ?2",
             &params![update.id, i64::from(notes)],
+        )
+        .await?;
+        // A private note on a taken-back move stays its writer's, pinned to
+        // the position the game went back to, never to the move replacing it.
+        c.execute(
+            "UPDATE private_notes SET ply = ?2 WHERE game_id = ?1 AND ply > ?2",
+            &params![update.id, i64::from(moves)],
         )
         .await?;
     }

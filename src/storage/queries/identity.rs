@@ -44,15 +44,9 @@ pub async fn ensure_server(
         return Ok(server);
     }
     c.execute(
-        "INSERT INTO servers (platform, platform_id, language, time_control, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
-        &params![
-            platform.as_str(),
-            platform_id,
-            defaults.language.as_str(),
-            &defaults.time_control,
-            now
-        ],
+        "INSERT INTO servers (platform, platform_id, time_control, created_at)
+         VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+        &params![platform.as_str(), platform_id, &defaults.time_control, now],
     )
     .await?;
     find_server(c, platform, platform_id)

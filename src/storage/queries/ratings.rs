@@ -4,13 +4,13 @@
 
 use std::collections::HashMap;
 
-use crate::competition::standings::{self, Finished, Line};
+use crate::competition::standings::{self, Finished};
 use crate::core::event::GameResult;
 use crate::core::game::PlayerId;
 use crate::core::names::Named;
 use crate::core::variant::Variant;
 use crate::storage::sql::{Conn, params};
-use crate::storage::{RatingPoint, RatingRow, Result};
+use crate::storage::{RatingPoint, RatingRow, Result, STAND_IN_PREFIX, StandingRow};
 
 pub async fn rating(
     c: &impl Conn,
@@ -61,11 +61,13 @@ pub async fn rating_history(
 }
 
 /// The server's table over its finished, scored games, best first (see
-/// [`standings::table_by_name`]), each line with the player's name.
-pub async fn standings(c: &impl Conn, server_id: i64) -> Result<Vec<(String, Line)>> {
+/// [`standings::table_by_name`]), each line with the player's name and
+/// whether it is a team's.
+pub async fn standings(c: &impl Conn, server_id: i64) -> Result<Vec<StandingRow>> {
     let rows = c
         .query(
-            "SELECT g.white_id, w.display_name, g.black_id, b.display_name, g.result, g.ended_at
+            "SELECT g.white_id, w.display_name, g.black_id, b.display_name, g.result, g.ended_at,
+                    w.platform_id, b.platform_id
              FROM games g
              JOIN players w ON w.id = g.white_id
              JOIN players b ON b.id = g.black_id
@@ -74,12 +76,17 @@ pub async fn standings(c: &impl Conn, server_id: i64) -> Result<Vec<(String, Lin
             &params![server_id],
         )
         .await?;
-    let mut names: HashMap<PlayerId, String> = HashMap::new();
+    let mut names: HashMap<PlayerId, (String, bool)> = HashMap::new();
     let mut games = Vec::with_capacity(rows.len());
+    let team = |id: String| id.starts_with(STAND_IN_PREFIX);
     for row in &rows {
         let (white, black) = (PlayerId(row.int(0)?), PlayerId(row.int(2)?));
-        names.entry(white).or_insert(row.string(1)?);
-        names.entry(black).or_insert(row.string(3)?);
+        names
+            .entry(white)
+            .or_insert((row.string(1)?, team(row.string(6)?)));
+        names
+            .entry(black)
+            .or_insert((row.string(3)?, team(row.string(7)?)));
         games.push(Finished {
             white,
             black,
@@ -87,10 +94,13 @@ pub async fn standings(c: &impl Conn, server_id: i64) -> Result<Vec<(String, Lin
             ended_at: row.time(5)?,
         });
     }
-    let name = |player: PlayerId| names.get(&player).map_or("", String::as_str);
+    let name = |player: PlayerId| names.get(&player).map_or("", |(name, _)| name.as_str());
     let lines = standings::table_by_name(&games, None, name);
     Ok(lines
         .into_iter()
-        .map(|line| (names.remove(&line.player).unwrap_or_default(), line))
+        .map(|line| {
+            let (name, team) = names.remove(&line.player).unwrap_or_default();
+            StandingRow { name, team, line }
+        })
         .collect())
 }

@@ -16,7 +16,7 @@ use crate::storage::{
 };
 
 /// Server columns over `s`, read by [`server`].
-pub const SERVER_COLUMNS: &str = "s.id, s.platform, s.platform_id, s.language, s.time_control, \
+pub const SERVER_COLUMNS: &str = "s.id, s.platform, s.platform_id, s.chosen_language, s.time_control, \
      s.draw_agreement_allowed, s.draw_min_moves, s.moderator_role";
 
 /// Player columns over `p`, read by [`player`].
@@ -46,7 +46,7 @@ pub fn server(row: &Row, at: usize) -> Result<ServerRow> {
         id: row.int(at)?,
         platform: row.parsed(at + 1, "platform", Platform::from_name)?,
         platform_id: row.string(at + 2)?,
-        language: row.parsed(at + 3, "language", lang)?,
+        chosen_language: row.opt_parsed(at + 3, "chosen language", lang)?,
         time_control: row.string(at + 4)?,
         draw_rules: DrawRules {
             agreement_allowed: row.bool(at + 5)?,

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 
 use super::rows::game_state;
 use crate::core::game::PlayerId;
+use crate::core::notation::Lang;
 use crate::storage::sql::{Conn, Row, params};
 use crate::storage::{
     DueTournament, EntrantRow, PairingRow, PairingScore, Result, TournamentRow, TournamentState,
@@ -23,8 +24,8 @@ const TOURNAMENT_COLUMNS: &str = "t.id, t.server_id, t.channel_id, c.platform_id
 const TOURNAMENT_TABLES: &str = "tournaments t JOIN channels c ON c.id = t.channel_id";
 
 /// Entrant columns over `e`, with the player (`p`), read by [`entrant`].
-const ENTRANT_COLUMNS: &str =
-    "e.player_id, p.display_name, p.platform_id, e.joined_at, e.seed, e.withdrawn_at";
+const ENTRANT_COLUMNS: &str = "e.player_id, p.display_name, p.platform_id, e.joined_at, e.seed, e.withdrawn_at, \
+     COALESCE(p.language, p.client_language)";
 
 /// Pairing columns over `t` (tournament_games), with its game (`g`, absent
 /// for a bye), read by [`pairing`].
@@ -72,6 +73,7 @@ fn entrant(row: &Row) -> Result<EntrantRow> {
         joined_at: row.time(3)?,
         seed: opt_count(row, 4)?,
         withdrawn_at: row.opt_time(5)?,
+        language: row.opt_parsed(6, "language", Lang::from_locale)?,
     })
 }
 
