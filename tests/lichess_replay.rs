@@ -3,7 +3,9 @@
 //! own notation's SAN: with `auto` (every reading tried) and with their
 //! notation set (`/settings notation`). No move may ever be misread; a
 //! player who set their notation is never asked either. The test prints
-//! how often each kind of player is asked.
+//! how often each kind of player is asked. Over the same positions, every
+//! move the bot would suggest (hints, autocomplete) is written as a text
+//! with one reading for the player it is written for.
 //!
 //! `tests/service_notation.rs` replays the same games through the service.
 
@@ -12,8 +14,9 @@ mod lichess;
 
 use lichess::Game;
 use pawnpost::core::notation::{
-    Lang, Letters, MoveInputError, Reader, Style, parse_move, write_san,
+    Lang, Letters, MoveInputError, Reader, Style, parse_move, write_san, write_unmistakable,
 };
+use shakmaty::{Position, Role};
 
 /// A player: the notation they write, and whether they said so.
 #[derive(Clone, Copy, Debug)]
@@ -94,4 +97,55 @@ fn real_games_are_never_misread_and_set_notations_are_never_asked() {
         }
     }
     assert!(failures.is_empty(), "misread:\n{}", failures.join("\n"));
+}
+
+/// Every kind of player the bot writes suggestions for: each language
+/// with `auto` and with its notation set, and players whose answers
+/// settled a letter either way (`R` the rook, `R` the king, `B` the bishop).
+fn suggested_to() -> Vec<(Reader, Style)> {
+    let mut players = Vec::new();
+    for lang in [Lang::En, Lang::Fr, Lang::De] {
+        players.push((Reader::speaking(lang), Style::for_lang(lang)));
+        let set = Player { lang, set: true };
+        players.push((set.reader(), Style::of_notation(lang)));
+    }
+    for (letter, role) in [('R', Role::Rook), ('R', Role::King), ('B', Role::Bishop)] {
+        let answered = Letters::default().with(letter, role);
+        players.push((Reader::speaking(Lang::En).settled(answered), Style::English));
+        players.push((Reader::speaking(Lang::Fr).settled(answered), Style::French));
+    }
+    players
+}
+
+/// Hints and autocomplete write moves with `write_unmistakable`: over the
+/// positions of the real games (every legal move of every `STEP`th
+/// position, a debug build's minute), each text reads back, for the player
+/// it was written for, as that move and nothing else.
+#[test]
+fn suggestions_in_real_positions_have_one_reading() {
+    const STEP: usize = 10;
+    let players = suggested_to();
+    let (mut positions, mut texts) = (0, 0);
+    let mut failures = Vec::new();
+    for Game { site, plies } in &lichess::games() {
+        for (pos, _) in plies.iter().step_by(STEP) {
+            positions += 1;
+            for (reader, style) in &players {
+                for m in pos.legal_moves() {
+                    texts += 1;
+                    let text = write_unmistakable(pos, m, *style, reader);
+                    let read = parse_move(pos, &text, reader);
+                    if read != Ok(m) && failures.len() < 10 {
+                        failures.push(format!("{site}: {text} for {reader:?}: {read:?}"));
+                    }
+                }
+            }
+        }
+    }
+    println!(
+        "{positions} positions, {texts} suggested texts, {} read otherwise",
+        failures.len()
+    );
+    assert!(positions > 2_900, "{positions}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
