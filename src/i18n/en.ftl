@@ -645,6 +645,7 @@ vote-cast = Your vote in game #{ $game }: { $choice }. Only you see it until the
 vote-changed = Your vote in game #{ $game } is now: { $choice }. Only you see it until the move is played. Votes cast in team { $team }: { $cast } of { $members }.
 vote-same = You have already voted { $choice } in game #{ $game }.
 vote-final = You have already voted on this move in game #{ $game }, and this game's votes cannot be changed.
+vote-reminder = { $player }, team { $team } is to move in game #{ $game }: { $left } left. Vote with /vote <move>.
 vote-no-game = None of your teams is playing a game here. /team list shows the teams; /board <game> shows a game.
 vote-which-game = Your teams play several games here; add game:<id> to your vote: { $games }
 vote-not-member = You are not in the team to move in game #{ $game }.

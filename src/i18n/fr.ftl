@@ -754,6 +754,7 @@ vote-cast = Votre vote dans la partie n° { $game } : { $choice }. Vous seul le 
 vote-changed = Votre vote dans la partie n° { $game } est désormais : { $choice }. Vous seul le voyez jusqu’à ce que le coup soit joué. Votes exprimés dans l’équipe { $team } : { $cast } sur { $members }.
 vote-same = Vous avez déjà voté { $choice } dans la partie n° { $game }.
 vote-final = Vous avez déjà voté sur ce coup dans la partie n° { $game }, et les votes de cette partie ne peuvent pas être changés.
+vote-reminder = { $player }, l’équipe { $team } a le trait dans la partie n° { $game } : il lui reste { $left }. Votez avec /vote <coup>.
 vote-no-game = Aucune de vos équipes ne joue de partie ici. /equipe liste montre les équipes ; /board <partie> montre une partie.
 vote-which-game = Vos équipes jouent plusieurs parties ici ; ajoutez game:<n°> à votre vote : { $games }
 vote-not-member = Vous n’êtes pas dans l’équipe qui a le trait dans la partie n° { $game }.

@@ -13,8 +13,8 @@ use crate::core::command::{Command, DrawAction};
 use crate::core::conditional::{self, Conditionals};
 use crate::core::event::Event;
 use crate::core::game::{
-    Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, Players, Status, StoredMove,
-    TakebackAction,
+    Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, PlayerId, Players, Status,
+    StoredMove, TakebackAction,
 };
 use crate::core::notation::{self, Lang, MoveInputError, Style};
 use crate::i18n::Arg;
@@ -391,24 +391,48 @@ impl Service {
                     Ok(Pick::Game(self.loaded(record)?, on_leave))
                 }
             },
-            ChannelGames::Several(games) => Ok(Pick::Answer(vec![self.which_game(ctx, &games)])),
-            ChannelGames::None if !ongoing_only => {
-                // Looking at a board or a score also works for the last finished game.
-                let games = self
-                    .store
-                    .games_in_channel(ctx.channel.id, ctx.player.id, false)
-                    .await?;
-                match games.first() {
-                    Some(last) => {
-                        let record = self.store.game(last.id).await?;
-                        let record = record.ok_or(StorageError::NotFound("game"))?;
-                        Ok(Pick::Game(self.loaded(record)?, true))
-                    }
-                    None => Ok(Pick::Answer(vec![self.no_game(ctx)])),
-                }
+            ChannelGames::Several(games) => {
+                let mine = [ctx.player.id];
+                Ok(Pick::Answer(vec![self.which_game(ctx, &games, &mine)]))
             }
+            ChannelGames::None if !ongoing_only => self.game_to_look_at(ctx).await,
             ChannelGames::None => Ok(Pick::Answer(vec![self.no_game(ctx)])),
         }
+    }
+
+    /// The game to look at (`/board`, `/pgn`…) for a caller who plays no
+    /// running game in this channel: their team's running vote game (a
+    /// vote game is its members' game), asking which if several; else the
+    /// last game they or their team played here.
+    async fn game_to_look_at(&self, ctx: &Context) -> Result<Pick, StorageError> {
+        let (channel, me) = (ctx.channel.id, ctx.player.id);
+        let teams = self.store.team_games_in_channel(channel, me).await?;
+        let running: Vec<GameSummary> = teams
+            .iter()
+            .filter(|g| g.state == Status::Ongoing)
+            .cloned()
+            .collect();
+        if running.len() > 1 {
+            let mut mine = vec![me];
+            mine.extend(
+                self.store
+                    .teams_of(ctx.server.id, me)
+                    .await?
+                    .iter()
+                    .map(|t| t.player),
+            );
+            return Ok(Pick::Answer(vec![self.which_game(ctx, &running, &mine)]));
+        }
+        let own = self.store.games_in_channel(channel, me, false).await?;
+        let last = running
+            .first()
+            .or_else(|| own.iter().chain(&teams).max_by_key(|g| g.id));
+        let Some(last) = last else {
+            return Ok(Pick::Answer(vec![self.no_game(ctx)]));
+        };
+        let record = self.store.game(last.id).await?;
+        let record = record.ok_or(StorageError::NotFound("game"))?;
+        Ok(Pick::Game(self.loaded(record)?, true))
     }
 
     /// Rebuilds a stored game and keeps it for the next act.
@@ -421,10 +445,12 @@ impl Service {
         self.private(ctx, self.text(ctx, "no-game", &[]))
     }
 
-    fn which_game(&self, ctx: &Context, games: &[GameSummary]) -> Reply {
+    /// Asks which of `games` the caller means, each named by the side that
+    /// is not `mine` (the caller, and their teams' stand-ins).
+    fn which_game(&self, ctx: &Context, games: &[GameSummary], mine: &[PlayerId]) -> Reply {
         let mut lines = vec![self.text(ctx, "which-game", &[])];
         for game in games {
-            let opponent = if game.white == ctx.player.id {
+            let opponent = if mine.contains(&game.white) {
                 &game.black_name
             } else {
                 &game.white_name

@@ -1529,6 +1529,21 @@ pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
             .is_empty()
     );
     assert!(store.team_plays(id).await?);
+    // A vote game is its members' game to look at, not its opponent's
+    // through a team; alice's own game with carol is not her team's.
+    let ids = |games: Vec<GameSummary>| games.iter().map(|g| g.id).collect::<Vec<_>>();
+    for member in [w.alice.id, w.bob.id] {
+        let here = store.team_games_in_channel(w.channel.id, member).await?;
+        assert_eq!(ids(here), [game]);
+        let running = store.team_games_on_server(w.server.id, member).await?;
+        assert_eq!(ids(running), [game]);
+    }
+    let carol_s = store.team_games_on_server(w.server.id, w.carol.id).await?;
+    assert!(carol_s.is_empty());
+    let elsewhere = store
+        .team_games_on_server(w.server.id + 100, w.bob.id)
+        .await?;
+    assert!(elsewhere.is_empty());
 
     let vote = |player, choice: &str, offers_draw, replaces| Commit {
         vote: Some(NewVote {
