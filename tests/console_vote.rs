@@ -460,3 +460,115 @@ fn teams_and_votes_in_french() {
     );
     assert_eq!(played(&replies), [by("white", "Nf3")]);
 }
+
+/// What the bot told `user`, each reply's text.
+fn texts_to<'a>(replies: &'a [Value], user: &str) -> Vec<&'a str> {
+    replies
+        .iter()
+        .filter(|r| r["to"] == user)
+        .map(text)
+        .collect()
+}
+
+/// A vote game is its members' game: `/board`, `/pgn` and `/games` show
+/// it to them (they once got "You have no game running here").
+#[test]
+fn members_see_their_teams_game_in_english() {
+    let console = Console::new();
+    let out = console.run(&format!(
+        "{ROOKS_VS_DAVE}
+        bob: /board
+        bob: /pgn
+        carol: /games
+        erin: /board"
+    ));
+    let bob = texts_to(&out, "bob");
+    assert!(
+        bob.iter()
+            .any(|t| t.starts_with("Game #1: Rooks – dave, Rooks to move.")),
+        "{bob:#?}"
+    );
+    assert!(
+        bob.iter().any(|t| t.contains("[White \"Rooks\"]")),
+        "{bob:#?}"
+    );
+    assert!(!bob.iter().any(|t| t.contains("no game")), "{bob:#?}");
+    let carol = texts_to(&out, "carol").join("\n");
+    assert!(
+        carol.contains("Your games:\n#1 Rooks – dave: Rooks to move"),
+        "{carol}"
+    );
+    // erin is in no team: nothing of hers here.
+    let erin = texts_to(&out, "erin").join("\n");
+    assert!(erin.contains("You have no game running here."), "{erin}");
+}
+
+#[test]
+fn members_see_their_teams_game_in_french() {
+    let console = Console::new();
+    let out = console.run(
+        "alice: /reglages langue francais
+         alice: /equipe creer Tours
+         bob: /equipe rejoindre Tours
+         bob: /challenge team:Tours @dave color:black time:3d
+         dave: /accept
+         dave: /move e4
+         alice: /echiquier
+         alice: /pgn
+         alice: /parties",
+    );
+    let alice = texts_to(&out, "alice");
+    let board = out
+        .iter()
+        .find(|r| r["to"] == "alice" && text(r).starts_with("Partie n° 1 : dave – Tours"))
+        .unwrap_or_else(|| panic!("{alice:#?}"));
+    assert!(text(board).contains("Tours au trait"), "{board}");
+    // Seen from the team's side.
+    assert_eq!(board["board"]["orientation"], "black", "{board}");
+    assert!(
+        alice.iter().any(|t| t.contains("[Black \"Tours\"]")),
+        "{alice:#?}"
+    );
+    let listed = alice.join("\n");
+    assert!(
+        listed.contains("Vos parties :\nn° 1 dave – Tours : Tours au trait"),
+        "{listed}"
+    );
+}
+
+/// The reminders before a team's flag falls go to each member, in their
+/// language, through the outbox; not to the opponent, nor to a member who
+/// turned notices off.
+#[test]
+fn reminders_of_a_vote_game_reach_every_member_in_their_language() {
+    let console = Console::new();
+    let out = console.run(&format!(
+        "carol: /settings language fr
+        {ROOKS_VS_DAVE}
+        erin: /team join Rooks
+        erin: /settings notify off
+        :advance 2d"
+    ));
+    let mut reminded: Vec<(&str, &str)> = out
+        .iter()
+        .filter(|r| text(r).contains("game #1") || text(r).contains("partie n° 1"))
+        .filter(|r| text(r).contains("Rooks"))
+        .filter_map(|r| Some((r["to"].as_str()?, text(r))))
+        .filter(|(_, t)| t.contains("/vote"))
+        .collect();
+    reminded.sort();
+    let to: Vec<&str> = reminded.iter().map(|(to, _)| *to).collect();
+    assert_eq!(to, ["alice", "bob", "carol"], "{reminded:#?}");
+    assert!(
+        reminded[0]
+            .1
+            .starts_with("alice, team Rooks is to move in game #1: 1d 0h left."),
+        "{reminded:#?}"
+    );
+    assert!(
+        reminded[2]
+            .1
+            .starts_with("carol, l’équipe Rooks a le trait dans la partie n° 1 : il lui reste"),
+        "{reminded:#?}"
+    );
+}

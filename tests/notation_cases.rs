@@ -4,8 +4,8 @@
 //! that offers it (English `Rd1` may be the French king).
 
 use pawnpost::core::notation::{
-    IllegalReason, Lang, MAX_MOVE_INPUT, MoveInputError, Reader, Style, parse_move, write_long,
-    write_san,
+    IllegalReason, Lang, Letters, MAX_MOVE_INPUT, MoveInputError, Reader, Style, parse_move,
+    write_long, write_san, write_unmistakable,
 };
 use proptest::prelude::*;
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
@@ -21,6 +21,9 @@ fn position(text: &str) -> Chess {
 
 fn reader(text: &str) -> Reader {
     let lang = |tag: &str| Lang::from_locale(tag).expect("known language");
+    if let Some(set) = text.strip_prefix('=') {
+        return Reader::speaking(lang(set)).settled(Letters::of_notation(lang(set)));
+    }
     match text.strip_prefix('?') {
         Some(allowed) => Reader::unknown(&allowed.split('+').map(lang).collect::<Vec<_>>()),
         None => Reader::speaking(lang(text)),
@@ -107,6 +110,40 @@ fn illegal_moves_hint_at_the_piece_meant() {
     assert!(written.contains(&"Nf3".to_owned()));
 }
 
+/// The hint "Legal moves of that piece: Rb8, Rc8, Rd8" once offered `Rd8`,
+/// which it then asked about (French `R`: the king on e8 reaches d8 too).
+#[test]
+fn suggestions_are_never_asked_about() {
+    let pos = position("r3k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    let rook_moves: Vec<shakmaty::Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.from() == Some(shakmaty::Square::A8) && m.castling_side().is_none())
+        .filter(|m| m.to().rank() == shakmaty::Rank::Eighth)
+        .collect();
+    let write = |reader: &Reader, style| -> Vec<String> {
+        rook_moves
+            .iter()
+            .map(|m| write_unmistakable(&pos, *m, style, reader))
+            .collect()
+    };
+    let english = Reader::speaking(Lang::En);
+    assert_eq!(write(&english, Style::English), ["Rb8", "Rc8", "Rad8"]);
+    assert_eq!(
+        parse_move(&pos, "Rd8", &english)
+            .map_err(|e| matches!(e, MoveInputError::Ambiguous { .. })),
+        Err(true),
+        "Rd8 alone is asked about"
+    );
+    let french = Reader::speaking(Lang::Fr);
+    assert_eq!(write(&french, Style::French), ["Tb8", "Tc8", "Td8"]);
+    // Once the player said they write English, `R` is the rook alone.
+    let settled = english.clone().settled(Letters::of_notation(Lang::En));
+    assert_eq!(write(&settled, Style::English), ["Rb8", "Rc8", "Rd8"]);
+    let german = Reader::speaking(Lang::De).settled(Letters::of_notation(Lang::De));
+    assert_eq!(write(&german, Style::German), ["Tb8", "Tc8", "Td8"]);
+}
+
 #[test]
 fn moves_are_written_per_style() {
     let pos = position("1n2k3/P7/8/3p4/2P1P3/8/8/4K3 w - - 0 1");
@@ -115,6 +152,7 @@ fn moves_are_written_per_style() {
         ("a7b8q", Style::French, "axb8=D+", "a7xb8=D+"),
         ("a7b8q", Style::Figurine, "axb8=♕+", "a7xb8=♕+"),
         ("e1d2", Style::French, "Rd2", "Re1-d2"),
+        ("a7b8n", Style::German, "axb8=S", "a7xb8=S"),
         ("e4d5", Style::English, "exd5", "e4xd5"),
     ];
     for (uci, style, san, long) in cases {
@@ -163,8 +201,25 @@ fn readers() -> Vec<Reader> {
         Reader {
             lang: Some(Lang::De),
             allowed: vec![],
+            letters: Letters::default(),
         },
     ]
+}
+
+/// Every kind of player the bot suggests moves to, with the letters they
+/// are written for: each language with `auto`, each notation set, and a
+/// player whose answers settled letters against their own language.
+fn suggested_to() -> Vec<(Reader, Style)> {
+    let mut players = Vec::new();
+    for lang in [Lang::En, Lang::Fr, Lang::De] {
+        players.push((Reader::speaking(lang), Style::for_lang(lang)));
+        let settled = Reader::speaking(lang).settled(Letters::of_notation(lang));
+        players.push((settled, Style::of_notation(lang)));
+    }
+    // An English speaker who answered that their `R` is the French king.
+    let answered = Letters::default().with('R', shakmaty::Role::King);
+    players.push((Reader::speaking(Lang::En).settled(answered), Style::English));
+    players
 }
 
 /// Whatever `text` is, reading it does not panic, and every move it names
@@ -243,6 +298,25 @@ const CHESS_LIKE_LONG: &str = "[KQRBNPDTFCLSКрФЛСкabcdefgh12345678xXх=+#:
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Hints and autocomplete write moves with `write_unmistakable`: each
+    /// text has one reading for the player it is written for, that move.
+    #[test]
+    fn suggested_texts_have_one_reading(
+        start in 0..POSITIONS.len(),
+        choices in prop::collection::vec(any::<u16>(), 0..60),
+    ) {
+        let pos = random_position(start, &choices);
+        let fen = shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal);
+        for (reader, style) in suggested_to() {
+            for m in pos.legal_moves() {
+                let text = write_unmistakable(&pos, m, style, &reader);
+                prop_assert_eq!(
+                    parse_move(&pos, &text, &reader), Ok(m), "{} in {} for {:?}", text, fen, reader
+                );
+            }
+        }
+    }
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {

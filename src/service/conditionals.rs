@@ -9,12 +9,13 @@ use shakmaty::{Chess, Color, Position, san::SanPlus, uci::UciMove};
 
 use super::cache::LoadedGame;
 use super::games::{Pick, Saved, game_update};
+use super::notation::Typing;
 use super::{Attempt, Context, Reply, Service, texts};
 use crate::core::command::{Command, IfAction};
 use crate::core::conditional::{self, Conditionals, LineError, Lines, MAX_LINES, MAX_PLIES};
 use crate::core::event::Event;
 use crate::core::game::{Game, GameError};
-use crate::core::notation::{self, Lang, Reader, Style};
+use crate::core::notation::{self, Lang, Style};
 use crate::i18n::Arg;
 use crate::storage::{Commit, GameRecord, GameUpdate};
 
@@ -83,11 +84,11 @@ impl Service {
         words: &[String],
     ) -> Result<(), String> {
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        let reader = Reader::speaking(ctx.lang);
-        let read = conditional::read_line(game.position(), &words, &reader)
+        let typing = Typing::of(ctx);
+        let read = conditional::read_line(game.position(), &words, &typing.reader)
             .map(|moves| moves.into_iter().map(conditional::uci_of).collect())
             .and_then(|line| lines.of_mut(side).add(line));
-        read.map_err(|error| self.line_refusal(ctx.lang, game.position(), &words, &error))
+        read.map_err(|error| self.line_refusal(ctx.lang, &typing, game.position(), &words, &error))
     }
 
     async fn clear_lines(
@@ -166,7 +167,14 @@ impl Service {
         text.join("\n")
     }
 
-    fn line_refusal(&self, lang: Lang, start: &Chess, words: &[&str], error: &LineError) -> String {
+    fn line_refusal(
+        &self,
+        lang: Lang,
+        typing: &Typing,
+        start: &Chess,
+        words: &[&str],
+        error: &LineError,
+    ) -> String {
         let max = |n: usize| [("max", Arg::from(n as i64))];
         match error {
             LineError::TooShort => self.i18n.text(lang, "if-too_short", &[]),
@@ -176,8 +184,7 @@ impl Service {
             LineError::OtherReply { at, stored } => {
                 let mut position = start.clone();
                 for word in words.iter().take(*at) {
-                    let reader = Reader::speaking(lang);
-                    match notation::parse_move(&position, word, &reader) {
+                    match notation::parse_move(&position, word, &typing.reader) {
                         Ok(m) => position.play_unchecked(m),
                         Err(_) => break,
                     }
@@ -189,14 +196,14 @@ impl Service {
             LineError::Move { at, error } => {
                 let mut position = start.clone();
                 for word in words.iter().take(*at) {
-                    let reader = Reader::speaking(lang);
-                    if let Ok(m) = notation::parse_move(&position, word, &reader) {
+                    if let Ok(m) = notation::parse_move(&position, word, &typing.reader) {
                         position.play_unchecked(m);
                     }
                 }
                 let input = words.get(*at).copied().unwrap_or_default();
                 let error = GameError::Move(error.clone());
-                let refusal = texts::game_refusal(&self.i18n, lang, &error, &position, input);
+                let refusal =
+                    texts::game_refusal(&self.i18n, lang, typing, &error, &position, input);
                 self.i18n.text(
                     lang,
                     "if-bad_move",

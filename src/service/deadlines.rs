@@ -26,7 +26,11 @@ use super::votes::Decided;
 use super::{GameEvent, Reply, Service};
 use crate::core::clock::Alarms;
 use crate::core::game::{Act, Actor, Game, GameError, NoShow, PlayerId};
-use crate::storage::{Commit, Committed, DueGame, GameRecord, GameUpdate, StorageError, WakeUp};
+use crate::core::notation::Lang;
+use crate::i18n::Arg;
+use crate::storage::{
+    Commit, Committed, DueGame, GameRecord, GameUpdate, Notify, PlayerRow, StorageError, WakeUp,
+};
 
 /// Games handled per store query; more are fetched until none are due.
 const BATCH: usize = 200;
@@ -95,37 +99,7 @@ impl Service {
             return Ok(None);
         };
         let game = super::games::restore(&record)?;
-        let names = Names::new(&record.white_player, &record.black_player);
-        let player = record.player(game.turn());
-        let lang = player.reading_language(self.server_language(record.server_id).await?);
-        let left = game.clock().remaining(game.turn(), now).unwrap_or_default();
-        let text = self.i18n.text(
-            lang,
-            "reminder",
-            &[
-                (
-                    "player",
-                    crate::i18n::Arg::from(player.display_name.as_str()),
-                ),
-                ("game", crate::i18n::Arg::from(record.id)),
-                (
-                    "left",
-                    crate::i18n::Arg::from(texts::duration_text(&self.i18n, lang, left)),
-                ),
-            ],
-        );
-        // An away player of a team match is reminded in their own channel.
-        let channel = self.channel_of_player(&record, player.id).await?;
-        let reply = match player.notify {
-            crate::storage::Notify::Off => None,
-            notify => Some(Reply {
-                channel,
-                to: names.mention(game.turn()),
-                direct: notify == crate::storage::Notify::Direct,
-                text,
-                ..Reply::default()
-            }),
-        };
+        let replies = self.reminders(&record, &game, now).await?;
         // The next point after this one. Counting from `now` (not the
         // stored instant, which a store may round) can never pick the same
         // point again; a scheduler that was late skips stale ones.
@@ -142,11 +116,91 @@ impl Service {
             outgoing: notices_on(record.white_player.platform, record.server_id),
             ..Commit::default()
         };
-        let replies = reply.into_iter().collect::<Vec<_>>();
         match self.store.commit(commit, now, move |_| replies).await {
             Ok((_, replies)) => Ok(Some(replies)),
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(None),
             Err(error) => Err(error),
+        }
+    }
+
+    /// The reminders (and warnings before the flag) due in `game`: to the
+    /// player to move, or, when a team is to move, to each of its members
+    /// (but one who plays against it), each in their language, through
+    /// the outbox with the reminder's commit. Those who turned notices off
+    /// get none.
+    async fn reminders(
+        &self,
+        record: &GameRecord,
+        game: &Game,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Reply>, StorageError> {
+        let turn = game.turn();
+        let to_move = record.player(turn);
+        let left = game.clock().remaining(turn, now).unwrap_or_default();
+        let team = match texts::is_stand_in(&to_move.platform_id) {
+            true => self.store.game_teams(record.id).await?,
+            false => Vec::new(),
+        };
+        // Each in their language, else the server's.
+        let server_lang = self.server_language(record.server_id).await?;
+        let Some((_, team)) = team.into_iter().find(|(side, _)| *side == turn) else {
+            // An away player of a team match is reminded in their own channel.
+            let channel = self.channel_of_player(record, to_move.id).await?;
+            let reply = self.reminder(to_move, server_lang, record.id, None, left, channel);
+            return Ok(reply.into_iter().collect());
+        };
+        let mut replies = Vec::new();
+        for member in self.store.team_members(team.id).await? {
+            if game.players().side_of(member).is_some() {
+                continue;
+            }
+            let Some(row) = self.store.player(member).await? else {
+                continue;
+            };
+            let channel = record.channel.clone();
+            let team = Some(team.name.as_str());
+            replies.extend(self.reminder(&row, server_lang, record.id, team, left, channel));
+        }
+        Ok(replies)
+    }
+
+    /// One reminder for `player` in their language, in `channel`: their
+    /// move, or their team's (`team`) to vote on; `None` if they turned
+    /// notices off.
+    fn reminder(
+        &self,
+        player: &PlayerRow,
+        server_lang: Lang,
+        game: i64,
+        team: Option<&str>,
+        left: chrono::Duration,
+        channel: String,
+    ) -> Option<Reply> {
+        let lang = player.reading_language(server_lang);
+        let mut args = vec![
+            ("player", Arg::from(player.display_name.as_str())),
+            ("game", Arg::from(game)),
+            (
+                "left",
+                Arg::from(texts::duration_text(&self.i18n, lang, left)),
+            ),
+        ];
+        let key = match team {
+            Some(team) => {
+                args.push(("team", Arg::from(team)));
+                "vote-reminder"
+            }
+            None => "reminder",
+        };
+        match player.notify {
+            Notify::Off => None,
+            notify => Some(Reply {
+                channel,
+                to: Some(player.platform_id.clone()),
+                direct: notify == Notify::Direct,
+                text: self.i18n.text(lang, key, &args),
+                ..Reply::default()
+            }),
         }
     }
 

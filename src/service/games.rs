@@ -6,16 +6,17 @@ use chrono::{DateTime, Utc};
 use shakmaty::{Color, EnPassantMode, fen::Fen, uci::UciMove};
 
 use super::cache::LoadedGame;
+use super::notation::{Question, Typing};
 use super::texts::{self, Names};
 use super::{Attempt, BoardView, Context, GameEvent, Reply, Service, choice};
 use crate::core::command::{Command, DrawAction};
 use crate::core::conditional::{self, Conditionals};
 use crate::core::event::Event;
 use crate::core::game::{
-    Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, Players, Status, StoredMove,
-    TakebackAction,
+    Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, PlayerId, Players, Status,
+    StoredMove, TakebackAction,
 };
-use crate::core::notation::{self, Lang, MoveInputError, Reader, Style};
+use crate::core::notation::{self, Lang, MoveInputError, Style};
 use crate::i18n::Arg;
 use crate::storage::{
     ChannelGames, Commit, GameRecord, GameSummary, GameUpdate, MoveRow, StorageError, WakeUp,
@@ -60,7 +61,7 @@ impl Service {
         let actor_side = game.players().side_of(ctx.player.id);
         let mut events = match self.try_game_act(ctx, command, record, &mut game, act, now) {
             Ok(events) => events,
-            Err(refusal) => return Ok(refusal),
+            Err((refusal, question)) => return self.refused(ctx, refusal, question, now).await,
         };
         // A takeback shortened the score: the store keeps what is left of
         // it and appends the takeback's note.
@@ -112,11 +113,13 @@ impl Service {
         let next = LoadedGame::saved(record, &update, game);
         let game = &next.game;
         let (mut commit, notices) = act_commit(ctx, update, leave_commit);
+        let settled = self.settled_by(ctx, record.id, &loaded.game, game, &mut commit);
         let answer = end.apply(&mut commit, &mut reply);
         // A player who asked for direct messages gets their turn there too.
         let direct = self.direct_turn_notice(&reply, game, record, actor_side);
         let mut replies = vec![reply];
         replies.extend(confirmation);
+        replies.extend(settled);
         if let Some((_, side)) = storing {
             let key = "if-stored";
             let lines = next.record.conditionals.of(side);
@@ -136,8 +139,52 @@ impl Service {
         Ok(replies)
     }
 
+    /// A refused act's answer; a question about a letter's reading is kept
+    /// with it, for the answer to settle the letter.
+    async fn refused(
+        &self,
+        ctx: &Context,
+        refusal: Vec<Reply>,
+        question: Option<Question>,
+        now: DateTime<Utc>,
+    ) -> Attempt {
+        match question {
+            None => Ok(refusal),
+            Some(question) => {
+                let commit = Self::keep_question(ctx, &question);
+                self.commit_replies(ctx, commit, now, refusal).await
+            }
+        }
+    }
+
+    /// The actor's move in `after` (played from `before`) answering the
+    /// question their notation keeps: the letter it settles written into
+    /// `commit`, and the reply telling them so.
+    fn settled_by(
+        &self,
+        ctx: &Context,
+        game_id: i64,
+        before: &Game,
+        after: &Game,
+        commit: &mut Commit,
+    ) -> Option<Reply> {
+        let ply = before.moves().len();
+        let played = after.moves().get(ply)?;
+        let answer = Self::answer_question(ctx, game_id, ply, before.position(), played.m)?;
+        let (notation, reply) = match answer {
+            Ok(settled) => {
+                let reply = self.settled_reply(ctx, &settled);
+                (settled.notation, Some(reply))
+            }
+            Err(dropped) => (dropped, None),
+        };
+        commit.player_notation = Some((ctx.player.id, notation));
+        reply
+    }
+
     /// Lets the core carry out `act` on `game` for the actor: its events,
-    /// or the answer saying why not (then `game` is unchanged).
+    /// or the answer saying why not (then `game` is unchanged), with the
+    /// question to keep when the move had two readings of a letter.
     fn try_game_act(
         &self,
         ctx: &Context,
@@ -146,7 +193,7 @@ impl Service {
         game: &mut Game,
         act: GameAct,
         now: DateTime<Utc>,
-    ) -> Result<Vec<Event>, Vec<Reply>> {
+    ) -> Result<Vec<Event>, (Vec<Reply>, Option<Question>)> {
         // Aborting a started game takes a moderator of the game's own channel
         // or server, wherever the command came from; the core checks the rest.
         let actor = match act {
@@ -170,15 +217,24 @@ impl Service {
         };
         applied.map_err(|error| {
             let input = move_text(command).unwrap_or_default();
-            let text = texts::game_refusal(&self.i18n, ctx.lang, &error, game.position(), input);
+            let typing = Typing::of(ctx);
+            let pos = game.position();
+            let text = texts::game_refusal(&self.i18n, ctx.lang, &typing, &error, pos, input);
             let mut reply = self.private(ctx, text);
+            let mut question = None;
             // Nothing was played: the player picks the reading they meant.
             if let GameError::Move(MoveInputError::Ambiguous { candidates }) = &error {
-                let style = Style::for_lang(ctx.lang);
-                reply.prompt =
-                    choice::prompt(record.id, command, game.position(), candidates, style);
+                reply.prompt = choice::prompt(record.id, command, pos, candidates, typing.style);
+                let ply = game.moves().len();
+                question = Question::asked(record.id, ply, pos, input, &typing, candidates);
+                if question.is_some() {
+                    reply.text.push(' ');
+                    reply
+                        .text
+                        .push_str(&self.text(ctx, "notation-ask-once", &[]));
+                }
             }
-            vec![reply]
+            (vec![reply], question)
         })
     }
 
@@ -260,7 +316,7 @@ impl Service {
     /// The core act a command asks for, with the game it names; `None` for
     /// commands that are not acts on a game.
     fn to_game_act(&self, ctx: &Context, command: &Command) -> Option<(Option<i64>, GameAct)> {
-        let reader = Reader::speaking(ctx.lang);
+        let reader = Typing::of(ctx).reader;
         Some(match command {
             Command::Move {
                 text,
@@ -335,24 +391,48 @@ impl Service {
                     Ok(Pick::Game(self.loaded(record)?, on_leave))
                 }
             },
-            ChannelGames::Several(games) => Ok(Pick::Answer(vec![self.which_game(ctx, &games)])),
-            ChannelGames::None if !ongoing_only => {
-                // Looking at a board or a score also works for the last finished game.
-                let games = self
-                    .store
-                    .games_in_channel(ctx.channel.id, ctx.player.id, false)
-                    .await?;
-                match games.first() {
-                    Some(last) => {
-                        let record = self.store.game(last.id).await?;
-                        let record = record.ok_or(StorageError::NotFound("game"))?;
-                        Ok(Pick::Game(self.loaded(record)?, true))
-                    }
-                    None => Ok(Pick::Answer(vec![self.no_game(ctx)])),
-                }
+            ChannelGames::Several(games) => {
+                let mine = [ctx.player.id];
+                Ok(Pick::Answer(vec![self.which_game(ctx, &games, &mine)]))
             }
+            ChannelGames::None if !ongoing_only => self.game_to_look_at(ctx).await,
             ChannelGames::None => Ok(Pick::Answer(vec![self.no_game(ctx)])),
         }
+    }
+
+    /// The game to look at (`/board`, `/pgn`…) for a caller who plays no
+    /// running game in this channel: their team's running vote game (a
+    /// vote game is its members' game), asking which if several; else the
+    /// last game they or their team played here.
+    async fn game_to_look_at(&self, ctx: &Context) -> Result<Pick, StorageError> {
+        let (channel, me) = (ctx.channel.id, ctx.player.id);
+        let teams = self.store.team_games_in_channel(channel, me).await?;
+        let running: Vec<GameSummary> = teams
+            .iter()
+            .filter(|g| g.state == Status::Ongoing)
+            .cloned()
+            .collect();
+        if running.len() > 1 {
+            let mut mine = vec![me];
+            mine.extend(
+                self.store
+                    .teams_of(ctx.server.id, me)
+                    .await?
+                    .iter()
+                    .map(|t| t.player),
+            );
+            return Ok(Pick::Answer(vec![self.which_game(ctx, &running, &mine)]));
+        }
+        let own = self.store.games_in_channel(channel, me, false).await?;
+        let last = running
+            .first()
+            .or_else(|| own.iter().chain(&teams).max_by_key(|g| g.id));
+        let Some(last) = last else {
+            return Ok(Pick::Answer(vec![self.no_game(ctx)]));
+        };
+        let record = self.store.game(last.id).await?;
+        let record = record.ok_or(StorageError::NotFound("game"))?;
+        Ok(Pick::Game(self.loaded(record)?, true))
     }
 
     /// Rebuilds a stored game and keeps it for the next act.
@@ -365,10 +445,12 @@ impl Service {
         self.private(ctx, self.text(ctx, "no-game", &[]))
     }
 
-    fn which_game(&self, ctx: &Context, games: &[GameSummary]) -> Reply {
+    /// Asks which of `games` the caller means, each named by the side that
+    /// is not `mine` (the caller, and their teams' stand-ins).
+    fn which_game(&self, ctx: &Context, games: &[GameSummary], mine: &[PlayerId]) -> Reply {
         let mut lines = vec![self.text(ctx, "which-game", &[])];
         for game in games {
-            let opponent = if game.white == ctx.player.id {
+            let opponent = if mine.contains(&game.white) {
                 &game.black_name
             } else {
                 &game.white_name

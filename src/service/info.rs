@@ -5,7 +5,7 @@ use std::sync::Arc;
 use shakmaty::{Color, Position};
 
 use super::games::{Pick, board_view, restore};
-use super::texts::{self, Names, variant_line};
+use super::texts::{self, Names, is_stand_in, variant_line};
 use super::{Attachment, Attempt, Context, Service};
 use crate::competition::standings::{self, Line};
 use crate::core::command::UserRef;
@@ -96,10 +96,7 @@ impl Service {
         };
         let (record, game) = (&loaded.record, &loaded.game);
         let names = Names::new(&record.white_player, &record.black_player);
-        let viewer = game
-            .players()
-            .side_of(ctx.player.id)
-            .unwrap_or(Color::White);
+        let viewer = self.viewer_side(ctx, record, game).await?;
         let mut text = self.board_header(ctx, record.id, &names, game);
         if let Some((key, args)) = variant_line(game.variant(), game.start_fen()) {
             text = format!("{text}\n{}", self.text(ctx, key, &args));
@@ -157,6 +154,26 @@ impl Service {
         self.text(ctx, "board-over", &args)
     }
 
+    /// The side the caller sees the board from: theirs, or their team's
+    /// in a vote game; White for an onlooker.
+    async fn viewer_side(
+        &self,
+        ctx: &Context,
+        record: &GameRecord,
+        game: &Game,
+    ) -> Result<Color, StorageError> {
+        if let Some(side) = game.players().side_of(ctx.player.id) {
+            return Ok(side);
+        }
+        let stand_ins = [&record.white_player, &record.black_player];
+        if !stand_ins.iter().any(|p| is_stand_in(&p.platform_id)) {
+            return Ok(Color::White);
+        }
+        let teams = self.store.teams_of(ctx.server.id, ctx.player.id).await?;
+        let side = teams.iter().find_map(|t| game.players().side_of(t.player));
+        Ok(side.unwrap_or(Color::White))
+    }
+
     pub(super) async fn moves(&self, ctx: &Context, id: Option<i64>) -> Attempt {
         let loaded = match self.pick_game(ctx, id, false).await? {
             Pick::Game(loaded, _) => loaded,
@@ -197,10 +214,12 @@ impl Service {
     }
 
     pub(super) async fn games(&self, ctx: &Context) -> Attempt {
-        let games = self
-            .store
-            .ongoing_games_on_server(ctx.server.id, ctx.player.id)
-            .await?;
+        let (server, me) = (ctx.server.id, ctx.player.id);
+        let mut games = self.store.ongoing_games_on_server(server, me).await?;
+        // A vote game is its members' game too.
+        games.extend(self.store.team_games_on_server(server, me).await?);
+        games.sort_by_key(|g| std::cmp::Reverse(g.id));
+        games.dedup_by_key(|g| g.id);
         if games.is_empty() {
             return Ok(vec![self.private(ctx, self.text(ctx, "games-none", &[]))]);
         }

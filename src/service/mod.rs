@@ -35,6 +35,7 @@ mod ladder;
 mod leave;
 mod matches;
 mod moderation;
+mod notation;
 mod notes;
 mod notifier;
 mod openings;
@@ -595,6 +596,7 @@ impl Service {
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
             Command::SetServerLanguage(lang) => self.set_server_language(ctx, *lang, now).await,
             Command::SetNotify(notify) => self.set_notify(ctx, *notify, now).await,
+            Command::SetNotation(notation) => self.set_notation(ctx, *notation, now).await,
             Command::Leave(action) => self.leave(ctx, *action, now).await,
             Command::Ladder(action) => self.ladder(ctx, action, now).await,
             Command::Help { about } => Ok(vec![self.help(ctx, about.as_deref())]),

@@ -10,11 +10,12 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
+use super::notation::Typing;
 use super::texts;
 use super::{Attempt, BoardView, Context, Service};
 use crate::core::command::PuzzleAction;
 use crate::core::game::GameError;
-use crate::core::notation::{self, Reader, Style, write_san};
+use crate::core::notation::{self, Style, write_san};
 use crate::i18n::Arg;
 use crate::storage::{Commit, Puzzle, PuzzleAttempt, StorageError};
 
@@ -105,12 +106,15 @@ impl Service {
             ]);
         };
         let position = puzzle_position(&puzzle)?;
-        let answer = match notation::parse_move(&position, typed, &Reader::speaking(ctx.lang)) {
+        let typing = Typing::of(ctx);
+        let answer = match notation::parse_move(&position, typed, &typing.reader) {
             Ok(answer) => answer,
             // An unreadable, illegal or ambiguous answer is not counted.
             Err(error) => {
                 let error = GameError::Move(error);
-                let refusal = texts::game_refusal(&self.i18n, ctx.lang, &error, &position, typed);
+                let lang = ctx.lang;
+                let refusal =
+                    texts::game_refusal(&self.i18n, lang, &typing, &error, &position, typed);
                 return Ok(vec![self.private(ctx, refusal)]);
             }
         };

@@ -5,8 +5,8 @@ use chrono::{DateTime, Utc};
 use shakmaty::Position;
 
 use super::games::Pick;
+use super::notation::Typing;
 use super::{Opened, Request, Service};
-use crate::core::notation::{self, Style};
 use crate::storage::StorageError;
 
 /// Longest typed text looked at; more than any move needs.
@@ -15,7 +15,8 @@ const MAX_TYPED: usize = 16;
 impl Service {
     /// Up to `limit` legal moves of the caller's game (the one named, or
     /// their only running game in the act's channel), written in their
-    /// notation; those matching what they typed first. Empty when it is not
+    /// notation as texts with one reading for them; those matching what
+    /// they typed first. Empty when it is not
     /// their move or the game cannot be told.
     pub async fn move_choices(
         &self,
@@ -37,12 +38,11 @@ impl Service {
         if game.is_over() || game.players().get(game.turn()) != ctx.player.id {
             return Ok(Vec::new());
         }
-        let style = Style::for_lang(ctx.lang);
+        // Each written so that the player reads it as that move alone: no
+        // suggestion is then asked about (`Rad8` where `Rd8` has two readings).
+        let typing = Typing::of(&ctx);
         let pos = game.position();
-        let written = pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| notation::write_san(pos, m, style));
+        let written = pos.legal_moves().into_iter().map(|m| typing.write(pos, m));
         Ok(rank_matches(written, typed, limit))
     }
 

@@ -2,6 +2,7 @@
 
 use shakmaty::{Chess, Color};
 
+use super::notation::Typing;
 use super::{Context, Reply};
 use crate::core::chess960;
 use crate::core::command::CommandError;
@@ -352,17 +353,20 @@ pub(super) fn clock_text(
     text
 }
 
-/// Why the rules refused an act, for the actor. `input` is the move text
-/// the act carried, if any; `pos` the unchanged position.
+/// Why the rules refused an act, for the actor who reads `lang` and types
+/// moves as `typing` says (the moves it suggests are written for them).
+/// `input` is the move text the act carried, if any; `pos` the unchanged
+/// position.
 pub(super) fn game_refusal(
     i18n: &I18n,
     lang: Lang,
+    typing: &Typing,
     error: &GameError,
     pos: &Chess,
     input: &str,
 ) -> String {
     match error {
-        GameError::Move(error) => move_refusal(i18n, lang, error, pos, input),
+        GameError::Move(error) => move_refusal(i18n, lang, typing, error, pos, input),
         GameError::AgreementTooEarly { min_moves_each } => i18n.text(
             lang,
             "refused-agreement_too_early",
@@ -375,11 +379,11 @@ pub(super) fn game_refusal(
 fn move_refusal(
     i18n: &I18n,
     lang: Lang,
+    typing: &Typing,
     error: &MoveInputError,
     pos: &Chess,
     input: &str,
 ) -> String {
-    let style = Style::for_lang(lang);
     let input = Arg::from(input.chars().take(MAX_MOVE_INPUT).collect::<String>());
     match error {
         MoveInputError::TooLong { .. } => i18n.text(lang, "move-too_long", &[]),
@@ -387,7 +391,7 @@ fn move_refusal(
         MoveInputError::Ambiguous { candidates } => {
             let written: Vec<String> = candidates
                 .iter()
-                .map(|m| notation::write_long(pos, *m, style))
+                .map(|m| notation::write_long(pos, *m, typing.style))
                 .collect();
             i18n.text(
                 lang,
@@ -405,7 +409,7 @@ fn move_refusal(
                 let written: Vec<String> = hints
                     .iter()
                     .take(12)
-                    .map(|m| notation::write_san(pos, *m, style))
+                    .map(|m| typing.write(pos, *m))
                     .collect();
                 text.push(' ');
                 text.push_str(&i18n.text(

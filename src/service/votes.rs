@@ -15,12 +15,13 @@ use shakmaty::Color;
 use super::cache::LoadedGame;
 use super::game_end::GameEnd;
 use super::games::{Saved, addressee, board_view, game_update, restore};
+use super::notation::Typing;
 use super::texts::{self, Names, is_stand_in};
 use super::{Attempt, Context, GameEvent, Prompt, Reply, Service};
 use crate::core::command::VoteChoice;
 use crate::core::conditional;
 use crate::core::game::{Game, GameError, PlayerId};
-use crate::core::notation::{self, Lang, Reader, Style};
+use crate::core::notation::{self, Lang, Style};
 use crate::core::vote::{self, Ballot, Choice};
 use crate::i18n::Arg;
 use crate::storage::{Commit, GameRecord, GameUpdate, NewVote, StorageError, TeamRow, VoteRow};
@@ -260,8 +261,8 @@ impl Service {
                 Err(self.text(ctx, "refused-agreement_forbidden", &[]))
             }
             VoteChoice::Move { text, offer_draw } => {
-                let reader = Reader::speaking(ctx.lang);
-                match notation::parse_move(game.position(), text, &reader) {
+                let typing = Typing::of(ctx);
+                match notation::parse_move(game.position(), text, &typing.reader) {
                     Ok(m) => Ok(Choice::Move {
                         uci: vote::uci_of(m),
                         offers_draw: *offer_draw,
@@ -269,6 +270,7 @@ impl Service {
                     Err(error) => Err(texts::game_refusal(
                         &self.i18n,
                         ctx.lang,
+                        &typing,
                         &GameError::Move(error),
                         game.position(),
                         text,

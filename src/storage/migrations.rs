@@ -143,6 +143,10 @@ const SHARED: &[(&str, &str)] = &[
         "0024_server_language",
         include_str!("../../migrations/shared/0024_server_language.sql"),
     ),
+    (
+        "0025_notation",
+        include_str!("../../migrations/shared/0025_notation.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

@@ -59,7 +59,7 @@ use crate::core::clock::Clock;
 use crate::core::conditional::Conditionals;
 use crate::core::event::{GameResult, Reason};
 use crate::core::game::{DrawRules, Note, PlayerId};
-use crate::core::notation::Lang;
+use crate::core::notation::{Lang, Letters};
 use crate::core::variant::Variant;
 
 /// What players choose, stored by name (defined with the commands that carry them).
@@ -213,6 +213,8 @@ pub struct PlayerRow {
     pub notify: Notify,
     /// Their chat client's language at their latest act, if it is one of ours.
     pub client_language: Option<Lang>,
+    /// How they read moves and settle letters (`/settings notation`, answers).
+    pub notation: PlayerNotation,
 }
 
 impl PlayerRow {
@@ -220,6 +222,30 @@ impl PlayerRow {
     /// their chat client's, else `server`'s.
     pub fn reading_language(&self, server: Lang) -> Lang {
         self.language.or(self.client_language).unwrap_or(server)
+    }
+}
+
+/// How a player's move texts are read: the notation they said they write,
+/// and the letters they settled by answering which reading they meant.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerNotation {
+    /// English, French or German; `None`: auto, every reading.
+    pub notation: Option<Lang>,
+    /// Letters settled by their answers.
+    pub letters: Letters,
+    /// The question about a letter's reading asked last, until answered
+    /// (the service's JSON; the store keeps it as it is).
+    pub question: Option<String>,
+}
+
+impl PlayerNotation {
+    /// Every letter settled for this player: their notation's, and their
+    /// answers' where it has none.
+    pub fn settled(&self) -> Letters {
+        self.notation
+            .map(Letters::of_notation)
+            .unwrap_or_default()
+            .or(self.letters)
     }
 }
 
@@ -573,6 +599,8 @@ pub struct Commit {
     pub server_language: Option<(i64, Option<Lang>)>,
     /// How a player wants turn notices and reminders.
     pub player_notify: Option<(PlayerId, Notify)>,
+    /// How a player's moves are read, written whole.
+    pub player_notation: Option<(PlayerId, PlayerNotation)>,
     pub new_leave: Option<NewLeave>,
     pub ending_leave: Option<LeaveEnding>,
     /// New ratings after a rated game ended (in the same commit as its end).

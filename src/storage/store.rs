@@ -268,6 +268,17 @@ delegate! {
         server_id: i64,
         player: PlayerId,
     ) -> Vec<GameSummary> = games::ongoing_games_on_server;
+    /// The games in `channel_id` that a team of `player`'s plays (vote
+    /// games), newest first.
+    read fn team_games_in_channel(
+        channel_id: i64,
+        player: PlayerId,
+    ) -> Vec<GameSummary> = games::team_games_in_channel;
+    /// The ongoing games on a server that a team of `player`'s plays, newest first.
+    read fn team_games_on_server(
+        server_id: i64,
+        player: PlayerId,
+    ) -> Vec<GameSummary> = games::team_games_on_server;
     /// How many challenges `challenger` has open (not expired at `now`),
     /// in every channel and server.
     read fn open_challenge_count(

@@ -45,6 +45,7 @@ macro_rules! store_suite {
             standings_count_scored_games_only,
             player_language_is_set_and_cleared,
             server_language_is_chosen_and_cleared,
+            player_notation_is_kept_whole,
             deadlines_come_from_running_clocks,
             a_players_save_only_brings_the_wake_up_forward,
             conditional_moves_are_kept_with_their_game,
@@ -1127,6 +1128,69 @@ pub async fn server_language_is_chosen_and_cleared(store: &Store) -> Result<()> 
     Ok(())
 }
 
+/// A player's notation, settled letters and open question are written
+/// whole and read back with the player, wherever the player is read.
+pub async fn player_notation_is_kept_whole(store: &Store) -> Result<()> {
+    use crate::core::notation::Letters;
+    let w = world(store).await?;
+    assert_eq!(w.alice.notation, PlayerNotation::default());
+    let asked = PlayerNotation {
+        notation: None,
+        letters: Letters::default().with('B', shakmaty::Role::Bishop),
+        question: Some(r#"{"game":3,"ply":14,"text":"Rd8"}"#.to_owned()),
+    };
+    let french = PlayerNotation {
+        notation: Some(Lang::Fr),
+        ..PlayerNotation::default()
+    };
+    for (minute, notation) in [(1, asked), (2, french), (3, PlayerNotation::default())] {
+        let commit = Commit {
+            player_notation: Some((w.alice.id, notation.clone())),
+            ..Commit::default()
+        };
+        put(store, t(minute), commit).await?;
+        let row = store.player(w.alice.id).await?.expect("row");
+        assert_eq!(row.notation, notation);
+        let bob = store.player(w.bob.id).await?.expect("row");
+        assert_eq!(
+            bob.notation,
+            PlayerNotation::default(),
+            "only alice changes"
+        );
+    }
+    // The same row comes with an act and with a game's players.
+    let commit = Commit {
+        player_notation: Some((
+            w.alice.id,
+            PlayerNotation {
+                notation: Some(Lang::De),
+                ..PlayerNotation::default()
+            },
+        )),
+        ..Commit::default()
+    };
+    put(store, t(4), commit).await?;
+    let request = ActRequest {
+        act_key: None,
+        platform: Platform::Console,
+        server: "club".into(),
+        channel: "main".into(),
+        user_id: "alice".into(),
+        user_name: "alice".into(),
+        client_language: None,
+        defaults: defaults(),
+    };
+    let OpenedAct::New { player, .. } = store.open_act(request, t(5)).await? else {
+        panic!("a new act");
+    };
+    assert_eq!(player.notation.notation, Some(Lang::De));
+    assert_eq!(
+        player.notation.settled().get('L'),
+        Some(shakmaty::Role::Bishop)
+    );
+    Ok(())
+}
+
 /// `open_act` creates what is new, and answers a replay from the store.
 pub async fn acts_open_in_one_call(store: &Store) -> Result<()> {
     let request = ActRequest {
@@ -1501,6 +1565,21 @@ pub async fn teams_and_votes_are_kept(store: &Store) -> Result<()> {
             .is_empty()
     );
     assert!(store.team_plays(id).await?);
+    // A vote game is its members' game to look at, not its opponent's
+    // through a team; alice's own game with carol is not her team's.
+    let ids = |games: Vec<GameSummary>| games.iter().map(|g| g.id).collect::<Vec<_>>();
+    for member in [w.alice.id, w.bob.id] {
+        let here = store.team_games_in_channel(w.channel.id, member).await?;
+        assert_eq!(ids(here), [game]);
+        let running = store.team_games_on_server(w.server.id, member).await?;
+        assert_eq!(ids(running), [game]);
+    }
+    let carol_s = store.team_games_on_server(w.server.id, w.carol.id).await?;
+    assert!(carol_s.is_empty());
+    let elsewhere = store
+        .team_games_on_server(w.server.id + 100, w.bob.id)
+        .await?;
+    assert!(elsewhere.is_empty());
 
     let vote = |player, choice: &str, offers_draw, replaces| Commit {
         vote: Some(NewVote {

@@ -61,7 +61,7 @@ pub const TABLES: &[Table] = &[
                  absent_since, chosen_language"),
     table("channels", 1, true, "id, server_id, platform_id, gone_since"),
     table("players", 1, true, "id, platform, platform_id, display_name, language, notify, \
-                 created_at, client_language"),
+                 created_at, client_language, notation, notation_letters, notation_question"),
     table("challenges", 1, true, "id, server_id, channel_id, challenger_id, challenged_id, color, \
                  time_control, rated, start_fen, status, game_id, created_at, \
                  expires_at, variant, start_moves, votes_changeable"),

@@ -151,6 +151,9 @@ pub enum Command {
     SetServerLanguage(Option<Lang>),
     /// Where turn notices and reminders go.
     SetNotify(Notify),
+    /// The notation the player writes moves in (English, French or
+    /// German); `None`: every reading, and asking when two differ.
+    SetNotation(Option<Lang>),
     /// Leave (vacation): start for whole days, end early, or show.
     Leave(LeaveAction),
     /// The challenge ladder: show, join, leave, challenge.
@@ -290,6 +293,7 @@ impl Command {
             | Command::SetLanguage(_)
             | Command::SetServerLanguage(_)
             | Command::SetNotify(_)
+            | Command::SetNotation(_)
             | Command::Leave(_)
             | Command::Ladder(_)
             | Command::If { .. }
@@ -534,6 +538,23 @@ mod tests {
             ("/leave", Command::Leave(LeaveAction::Status)),
             ("/settings notify off", Command::SetNotify(Notify::Off)),
             ("/settings notify:dm", Command::SetNotify(Notify::Direct)),
+            (
+                "/settings notation english",
+                Command::SetNotation(Some(Lang::En)),
+            ),
+            (
+                "/reglages notation francaise",
+                Command::SetNotation(Some(Lang::Fr)),
+            ),
+            (
+                "/réglages notation allemande",
+                Command::SetNotation(Some(Lang::De)),
+            ),
+            (
+                "/settings notation:de",
+                Command::SetNotation(Some(Lang::De)),
+            ),
+            ("/settings notation auto", Command::SetNotation(None)),
             (
                 "/moretime 2",
                 Command::MoreTime {

@@ -27,6 +27,18 @@ const LANGUAGES: &[Choice] = &[
         &["server", "auto", "défaut", "serveur"],
     ),
 ];
+/// How a player writes moves; `auto` reads every notation and asks when
+/// two readings differ.
+const NOTATIONS: &[Choice] = &[
+    choice("english", "anglaise", &["en", "anglais"]),
+    choice(
+        "french",
+        "francaise",
+        &["fr", "française", "français", "francais"],
+    ),
+    choice("german", "allemande", &["de", "allemand", "deutsch"]),
+    choice("auto", "auto", &["automatic", "automatique"]),
+];
 const NOTICES: &[Choice] = &[
     choice("channel", "salon", &["mention"]),
     choice("direct", "prive", &["dm", "privé"]),
@@ -34,6 +46,7 @@ const NOTICES: &[Choice] = &[
 ];
 const LANGUAGE: Opt = opt("language", "langue", Kind::Choice(LANGUAGES)).at(Pos::First);
 const NOTIFY: Opt = opt("notify", "notifications", Kind::Choice(NOTICES)).at(Pos::First);
+const NOTATION: Opt = opt("notation", "notation", Kind::Choice(NOTATIONS)).at(Pos::First);
 const DAYS: Opt = opt(
     "days",
     "jours",
@@ -53,6 +66,7 @@ pub const ROWS: &[Spec] = &[
         row("server-language", "langue-serveur", &[LANGUAGE.required()], server_language)
             .aka(&["server_language", "langue_serveur"]),
         row("notify", "notifications", &[NOTIFY.required()], notify),
+        row("notation", "notation", &[NOTATION.required()], notation),
     ]).aka(&["réglages"]),
     group("leave", "conge", &[
         row("start", "debut", &[DAYS.required()], start_leave).aka(&["début"]),
@@ -87,6 +101,15 @@ fn notify(a: &Args) -> Result<Command, CommandError> {
         "channel" => Notify::Channel,
         "direct" => Notify::Direct,
         _ => Notify::Off,
+    }))
+}
+
+fn notation(a: &Args) -> Result<Command, CommandError> {
+    Ok(Command::SetNotation(match a.need(NOTATION.name)? {
+        "english" => Some(Lang::En),
+        "french" => Some(Lang::Fr),
+        "german" => Some(Lang::De),
+        _ => None,
     }))
 }
 

@@ -79,6 +79,11 @@ pub(super) fn symbol(role: Role, style: Style) -> &'static str {
         (Style::French, Rook) => "T",
         (Style::French, Bishop) => "F",
         (Style::French, Knight) => "C",
+        (Style::German, King) => "K",
+        (Style::German, Queen) => "D",
+        (Style::German, Rook) => "T",
+        (Style::German, Bishop) => "L",
+        (Style::German, Knight) => "S",
         (Style::Figurine, King) => "♔",
         (Style::Figurine, Queen) => "♕",
         (Style::Figurine, Rook) => "♖",
@@ -96,6 +101,6 @@ pub(super) fn symbol(role: Role, style: Style) -> &'static str {
 pub(super) fn capture_sign(style: Style) -> char {
     match style {
         Style::Russian => ':',
-        Style::English | Style::French | Style::Figurine => 'x',
+        Style::English | Style::French | Style::German | Style::Figurine => 'x',
     }
 }

@@ -17,6 +17,13 @@
 //! different legal moves, nothing is played: [`MoveInputError::Ambiguous`]
 //! lists them, the speaker's readings first, and the player chooses.
 //!
+//! A player who said their notation, or answered which reading of a letter
+//! they meant, has those letters settled ([`Letters`], in the [`Reader`]):
+//! a settled letter is read as its piece only (French `R` the king, never
+//! the rook nor a capitalised file), so only the letters they never settled
+//! can still ask. [`write_unmistakable`] writes the moves offered to a
+//! player (hints, suggestions) as texts they read one way only.
+//!
 //! Two rules keep this from asking about moves nobody writes:
 //! - a capital letter followed by a square on its own file (`Cc6`, `Dd5`,
 //!   `Bb4`) is never a pawn push: no notation writes one, so `Cc6` is only
@@ -53,6 +60,7 @@
 //! - `read`: cleans the text and lists its readings as descriptions of a
 //!   move (castling, or squares with an optional piece and promotion).
 //! - `letters`: the piece letters of each language and style.
+//! - `settled`: the letters a player has settled, read one way only.
 //! - `explain`: why no legal move matches a description, and which moves to
 //!   suggest instead.
 //! - `write`: moves back to text.
@@ -63,6 +71,7 @@
 mod explain;
 mod letters;
 mod read;
+mod settled;
 mod write;
 
 #[cfg(test)]
@@ -71,7 +80,8 @@ mod tests;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
-pub use write::{restyle_san, write_long, write_san};
+pub use settled::{Letters, role_name};
+pub use write::{restyle_san, write_long, write_san, write_unmistakable};
 
 /// The longest move text accepted; anything longer is refused before parsing.
 pub const MAX_MOVE_INPUT: usize = 32;
@@ -120,16 +130,19 @@ impl Lang {
     }
 }
 
-/// Who reads a move: the speaker's language when known, and the languages
-/// whose letters are accepted.
+/// Who reads a move: the speaker's language when known, the languages
+/// whose letters are accepted, and the letters the player has settled.
 ///
 /// Every allowed language is tried (the speaker's too), and two different
 /// legal moves make the input ambiguous; the speaker's language only comes
-/// first, in the candidates and in the reason given for a refusal.
+/// first, in the candidates and in the reason given for a refusal. A
+/// settled letter is read only as its piece: a player who said they write
+/// French has their `R` read as the king alone.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reader {
     pub lang: Option<Lang>,
     pub allowed: Vec<Lang>,
+    pub letters: Letters,
 }
 
 impl Reader {
@@ -140,6 +153,7 @@ impl Reader {
         Reader {
             lang: Some(lang),
             allowed: Lang::ALL.to_vec(),
+            letters: Letters::default(),
         }
     }
 
@@ -148,7 +162,13 @@ impl Reader {
         Reader {
             lang: None,
             allowed: allowed.to_vec(),
+            letters: Letters::default(),
         }
+    }
+
+    /// This reader, with `letters` settled (see [`Letters`]).
+    pub fn settled(self, letters: Letters) -> Reader {
+        Reader { letters, ..self }
     }
 }
 
@@ -166,6 +186,8 @@ pub enum Style {
     English,
     /// `Cf3`, `Dxa3`, `e8=D`.
     French,
+    /// `Sf3`, `Dxa3`, `e8=D`: König, Dame, Turm, Läufer, Springer.
+    German,
     /// `♘f3`, `♕xa3`, `e8=♕`.
     Figurine,
     /// `Кf3`, `Ф:a3`, `e8=Ф`: Russian letters, `:` for a capture. Mate stays
@@ -180,6 +202,17 @@ impl Style {
         match lang {
             Lang::Fr => Style::French,
             Lang::En | Lang::De | Lang::Ru => Style::English,
+        }
+    }
+
+    /// The letters of `lang`'s own notation, for a player who writes in
+    /// it: what they would type back.
+    pub fn of_notation(lang: Lang) -> Style {
+        match lang {
+            Lang::En => Style::English,
+            Lang::Fr => Style::French,
+            Lang::De => Style::German,
+            Lang::Ru => Style::Russian,
         }
     }
 }
@@ -235,22 +268,14 @@ pub enum MoveInputError {
 /// reading finds a legal move, the first reading that understood the text
 /// (the speaker's language comes first) says why.
 pub fn parse_move(pos: &Chess, text: &str, reader: &Reader) -> Result<Move, MoveInputError> {
-    // Bound the work before looking at the text at all. Bytes, not chars:
-    // the longest Russian move (`Кр e1:e2+`) is far below it all the same.
-    if text.len() > MAX_MOVE_INPUT {
-        return Err(MoveInputError::TooLong {
-            max: MAX_MOVE_INPUT,
-        });
-    }
-    let cleaned = read::clean(text);
-    let specs = read::read_specs(&cleaned, &languages(reader));
-    let Some(first) = specs.first() else {
+    let readings = readings(text, reader)?;
+    let Some(first) = readings.first() else {
         return Err(MoveInputError::Syntax);
     };
     let legal = pos.legal_moves();
     let mut found: Vec<Move> = Vec::new();
-    for spec in &specs {
-        for m in legal.iter().copied().filter(|m| spec.fits(*m)) {
+    for reading in &readings {
+        for m in legal.iter().copied().filter(|m| reading.spec.fits(*m)) {
             // Letters shared by every language (pawns, castling, UCI) give
             // the same move: not an ambiguity.
             if !found.contains(&m) {
@@ -259,10 +284,64 @@ pub fn parse_move(pos: &Chess, text: &str, reader: &Reader) -> Result<Move, Move
         }
     }
     match found.len() {
-        0 => Err(explain::explain(pos, first, &legal)),
+        0 => Err(explain::explain(pos, &first.spec, &legal)),
         1 => Ok(found[0]),
         _ => Err(MoveInputError::Ambiguous { candidates: found }),
     }
+}
+
+/// The letter whose readings made `text` ambiguous, and the piece it
+/// names in the reading that gave `chosen`: what a player settles by
+/// choosing `chosen` when asked. `None` when the choice settles no letter:
+/// the candidates came from one reading (two rooks reach d1), or `chosen`
+/// came from a capital read as a file (a phone's habit, not a notation), or
+/// from several readings of the letter.
+pub fn settling_letter(
+    pos: &Chess,
+    text: &str,
+    reader: &Reader,
+    chosen: Move,
+) -> Option<(char, shakmaty::Role)> {
+    let readings = readings(text, reader).ok()?;
+    let legal = pos.legal_moves();
+    let gives = |reading: &read::Reading, m: Move| legal.contains(&m) && reading.spec.fits(m);
+    let mut chosen_as = None;
+    let mut others_read_otherwise = false;
+    for reading in &readings {
+        let Some((letter, role)) = reading.lead else {
+            continue;
+        };
+        if gives(reading, chosen) {
+            match (chosen_as, role) {
+                (None, Some(role)) => chosen_as = Some((letter, role)),
+                (Some(seen), Some(role)) if seen == (letter, role) => {}
+                _ => return None,
+            }
+        } else if legal.iter().any(|m| gives(reading, *m)) {
+            others_read_otherwise = true;
+        }
+    }
+    chosen_as.filter(|_| others_read_otherwise)
+}
+
+/// The readings of `text` that `reader` admits, its settled letters read
+/// one way only.
+fn readings(text: &str, reader: &Reader) -> Result<Vec<read::Reading>, MoveInputError> {
+    // Bound the work before looking at the text at all. Bytes, not chars:
+    // the longest Russian move (`Кр e1:e2+`) is far below it all the same.
+    if text.len() > MAX_MOVE_INPUT {
+        return Err(MoveInputError::TooLong {
+            max: MAX_MOVE_INPUT,
+        });
+    }
+    let cleaned = read::clean(text);
+    let mut readings = read::read_specs(&cleaned, &languages(reader));
+    readings.retain(|reading| {
+        reading
+            .lead
+            .is_none_or(|(letter, role)| reader.letters.admits(letter, role))
+    });
+    Ok(readings)
 }
 
 /// Every language the reader's letters may be in, the speaker's first, once each.

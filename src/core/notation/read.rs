@@ -139,52 +139,71 @@ fn castling_king_target(m: Move) -> Option<Square> {
     }
 }
 
+/// One way of reading a text: the move it describes, and how it took its
+/// leading Latin letter, to be checked against a player's settled letters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Reading {
+    pub(super) spec: Spec,
+    /// The leading Latin letter in upper case, and the piece it was read
+    /// as (`None`: a capitalised file, `Exd5`). `None` when the text starts
+    /// with no Latin letter, or with a file in lower case.
+    pub(super) lead: Option<(char, Option<Role>)>,
+}
+
+impl Reading {
+    fn plain(spec: Spec) -> Reading {
+        Reading { spec, lead: None }
+    }
+}
+
 /// Every way the cleaned text may describe a move for a reader of `langs`,
 /// each once: in each language (the speaker's first) with its piece letter,
 /// and as squares alone (pawn moves, long algebraic, UCI); last, a leading
 /// capital read as a file (`Exd5`), a phone's habit rather than anyone's
 /// notation, so that a refusal explains a letter's piece before it. No
 /// language at all reads nothing.
-pub(super) fn read_specs(text: &str, langs: &[Lang]) -> Vec<Spec> {
+pub(super) fn read_specs(text: &str, langs: &[Lang]) -> Vec<Reading> {
     if langs.is_empty() {
         return Vec::new();
     }
     if let Some(side) = read_castling(text) {
-        return vec![Spec::Castle(side)];
+        return vec![Reading::plain(Spec::Castle(side))];
     }
     let chars: Vec<char> = text.chars().collect();
-    let capital_file = chars.first().is_some_and(char::is_ascii_uppercase);
-    let mut specs = Vec::new();
+    let capital = chars.first().copied().filter(char::is_ascii_uppercase);
+    let mut readings = Vec::new();
     let mut capital_files = Vec::new();
     for lang in langs.iter().copied() {
-        if let Some(spec) = read_with_piece(&chars, lang) {
-            push_new(&mut specs, spec);
+        if let Some(reading) = read_with_piece(&chars, lang) {
+            push_new(&mut readings, reading);
         }
         if let Some(spec) = read_squares_only(&chars, lang) {
-            push_new(
-                if capital_file {
-                    &mut capital_files
-                } else {
-                    &mut specs
-                },
-                spec,
-            );
+            match capital {
+                Some(letter) => push_new(
+                    &mut capital_files,
+                    Reading {
+                        spec,
+                        lead: Some((letter, None)),
+                    },
+                ),
+                None => push_new(&mut readings, Reading::plain(spec)),
+            }
         }
     }
-    for spec in capital_files {
-        push_new(&mut specs, spec);
+    for reading in capital_files {
+        push_new(&mut readings, reading);
     }
-    specs
+    readings
 }
 
-fn push_new(specs: &mut Vec<Spec>, spec: Spec) {
-    if !specs.contains(&spec) {
-        specs.push(spec);
+fn push_new(readings: &mut Vec<Reading>, reading: Reading) {
+    if !readings.contains(&reading) {
+        readings.push(reading);
     }
 }
 
 /// The text read as a piece letter of `lang` (or a figurine) and squares.
-fn read_with_piece(chars: &[char], lang: Lang) -> Option<Spec> {
+fn read_with_piece(chars: &[char], lang: Lang) -> Option<Reading> {
     let (role, len) = piece_lead(chars, lang)?;
     let target = read_target(chars.get(len..)?, Some(role), lang)?;
     // German SAN writes pawn moves without a letter: `B` (Bauer) before a
@@ -197,7 +216,14 @@ fn read_with_piece(chars: &[char], lang: Lang) -> Option<Spec> {
     if role == Role::Pawn && is_file && !target.has_full_origin() {
         return None;
     }
-    Some(Spec::Piece(target))
+    let lead = chars
+        .first()
+        .filter(|c| c.is_ascii_alphabetic())
+        .map(|c| (c.to_ascii_uppercase(), Some(role)));
+    Some(Reading {
+        spec: Spec::Piece(target),
+        lead,
+    })
 }
 
 /// The piece the text starts with in `lang`, and how many characters name it.

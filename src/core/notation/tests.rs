@@ -545,6 +545,7 @@ fn readers_list_their_languages_once() {
     let odd = Reader {
         lang: Some(Lang::De),
         allowed: vec![Lang::Fr, Lang::De, Lang::Fr],
+        letters: Letters::default(),
     };
     assert_eq!(languages(&odd), [Lang::De, Lang::Fr]);
     assert_eq!(
@@ -604,4 +605,35 @@ fn chess960_castling_is_read_in_every_form_and_never_guessed() {
         };
         assert_eq!(got, expected, "{fen} {text}");
     }
+}
+
+/// Answering a question settles a letter only when its readings made it.
+#[test]
+fn choosing_a_reading_settles_its_letter() {
+    let chosen = |fen: &str, text: &str, uci: &str| {
+        let pos = position(fen);
+        let m = uci
+            .parse::<UciMove>()
+            .expect("uci")
+            .to_move(&pos)
+            .expect("legal");
+        settling_letter(&pos, text, &Reader::speaking(Lang::En), m)
+    };
+    use shakmaty::Role;
+    assert_eq!(chosen(ROOK_OR_KING, "Rd1", "a1d1"), Some(('R', Role::Rook)));
+    assert_eq!(chosen(ROOK_OR_KING, "Rd1", "e1d1"), Some(('R', Role::King)));
+    assert_eq!(chosen(ROOK_OR_KING, "rd1", "e1d1"), Some(('R', Role::King)));
+    assert_eq!(
+        chosen(PAWN_OR_BISHOP, "Bxc3", "d2c3"),
+        Some(('B', Role::Bishop))
+    );
+    // A capital read as a file is a phone's habit: nothing to settle.
+    assert_eq!(chosen(PAWN_OR_BISHOP, "Bxc3", "b2c3"), None);
+    // Two rooks on one reading: the letter was never in doubt.
+    assert_eq!(
+        chosen("4k3/8/8/8/8/4K3/8/R6R w - - 0 1", "Rd1", "a1d1"),
+        None
+    );
+    // Not a question at all.
+    assert_eq!(chosen(ROOK_OR_KING, "Td1", "a1d1"), None);
 }

@@ -4,7 +4,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{CastlingSide, Chess, Move, Position, Role};
 
 use super::letters::{capture_sign, role_letter, symbol};
-use super::{Lang, Style};
+use super::{Lang, Reader, Style, parse_move};
 
 /// Writes `m` (legal in `pos`) in SAN with its check or mate suffix.
 pub fn write_san(pos: &Chess, m: Move, style: Style) -> String {
@@ -70,6 +70,42 @@ pub fn write_long(pos: &Chess, m: Move, style: Style) -> String {
     }
     out.push_str(check_suffix(pos, m));
     out
+}
+
+/// Writes `m` (legal in `pos`) in `style` as a text `reader` reads as `m`
+/// and as nothing else: its SAN when that is so (`Rd8`), else the SAN with
+/// the origin's file, rank or square (`Rad8`, `R8d8`, `Ra8d8`), else the
+/// long form (`Ra8-d8`), else UCI (`a8d8`), which every reader reads alike.
+/// For hints and suggestions: the bot never offers a text it would then
+/// ask about (French `R` is the king: `Rd8` may be both for some).
+pub fn write_unmistakable(pos: &Chess, m: Move, style: Style, reader: &Reader) -> String {
+    let reads_as_m = |text: &str| parse_move(pos, text, reader) == Ok(m);
+    let san = write_san(pos, m, style);
+    if reads_as_m(&san) {
+        return san;
+    }
+    let disambiguated = m
+        .from()
+        .filter(|_| m.role() != Role::Pawn && m.castling_side().is_none())
+        .into_iter()
+        .flat_map(|from| {
+            let (file, rank) = (from.file().char(), from.rank().char());
+            [file.to_string(), rank.to_string(), format!("{file}{rank}")]
+        })
+        .map(|origin| {
+            let sign = if m.is_capture() {
+                capture_sign(style).to_string()
+            } else {
+                String::new()
+            };
+            let (letter, to) = (symbol(m.role(), style), m.to());
+            format!("{letter}{origin}{sign}{to}{}", check_suffix(pos, m))
+        });
+    let long = std::iter::once(write_long(pos, m, style));
+    disambiguated
+        .chain(long)
+        .find(|text| reads_as_m(text))
+        .unwrap_or_else(|| m.to_uci(pos.castles().mode()).to_string())
 }
 
 /// `#` if `m` mates, `+` if it checks, else nothing.

@@ -193,6 +193,20 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
         )
         .await?;
     }
+    if let Some((player, notation)) = &commit.player_notation {
+        let letters = Some(notation.letters.to_text()).filter(|text| !text.is_empty());
+        c.execute(
+            "UPDATE players SET notation = ?1, notation_letters = ?2, notation_question = ?3 \
+             WHERE id = ?4",
+            &params![
+                notation.notation.map(Lang::as_str),
+                letters,
+                notation.question.clone(),
+                *player
+            ],
+        )
+        .await?;
+    }
     if let Some(leave) = &commit.new_leave {
         insert_leave(c, leave).await?;
     }

@@ -202,6 +202,32 @@ pub async fn ongoing_games_on_server(
     summaries(c, filter, server_id, player).await
 }
 
+/// Whether a team `player` (?2) belongs to plays game `g`, through its
+/// stand-in: a vote game is its members' game to look at.
+const BY_A_TEAM_OF_PLAYER: &str = "EXISTS (
+         SELECT 1 FROM teams t JOIN team_members m ON m.team_id = t.id AND m.player_id = ?2
+         WHERE t.player_id IN (g.white_id, g.black_id))";
+
+/// The games in a channel that a team of `player`'s plays, newest first.
+pub async fn team_games_in_channel(
+    c: &impl Conn,
+    channel_id: i64,
+    player: PlayerId,
+) -> Result<Vec<GameSummary>> {
+    let filter = format!("g.channel_id = ?1 AND {BY_A_TEAM_OF_PLAYER}");
+    summaries(c, &filter, channel_id, player).await
+}
+
+/// The ongoing games on a server that a team of `player`'s plays, newest first.
+pub async fn team_games_on_server(
+    c: &impl Conn,
+    server_id: i64,
+    player: PlayerId,
+) -> Result<Vec<GameSummary>> {
+    let filter = format!("g.server_id = ?1 AND g.status = 'ongoing' AND {BY_A_TEAM_OF_PLAYER}");
+    summaries(c, &filter, server_id, player).await
+}
+
 /// Every game, oldest first, or those `player_name` played, or those of
 /// tournament `tournament` (`pawnpost games`, `pawnpost export`).
 pub async fn listed_games(

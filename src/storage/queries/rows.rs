@@ -7,12 +7,12 @@
 use crate::core::event::{GameResult, Reason, parse_color};
 use crate::core::game::{DrawRules, PlayerId};
 use crate::core::names::Named;
-use crate::core::notation::Lang;
+use crate::core::notation::{Lang, Letters};
 use crate::core::variant::Variant;
 use crate::storage::sql::Row;
 use crate::storage::{
-    ChallengeRow, ChallengeStatus, ColorChoice, GameSummary, LeaveRow, Notify, Platform, PlayerRow,
-    Result, ServerRow, Status,
+    ChallengeRow, ChallengeStatus, ColorChoice, GameSummary, LeaveRow, Notify, Platform,
+    PlayerNotation, PlayerRow, Result, ServerRow, Status,
 };
 
 /// Server columns over `s`, read by [`server`].
@@ -20,10 +20,10 @@ pub const SERVER_COLUMNS: &str = "s.id, s.platform, s.platform_id, s.chosen_lang
      s.draw_agreement_allowed, s.draw_min_moves, s.moderator_role";
 
 /// Player columns over `p`, read by [`player`].
-pub const PLAYER_COLUMNS: &str =
-    "p.id, p.platform, p.platform_id, p.display_name, p.language, p.notify, p.client_language";
+pub const PLAYER_COLUMNS: &str = "p.id, p.platform, p.platform_id, p.display_name, p.language, \
+     p.notify, p.client_language, p.notation, p.notation_letters, p.notation_question";
 /// How many columns [`PLAYER_COLUMNS`] has.
-pub const PLAYER_WIDTH: usize = 7;
+pub const PLAYER_WIDTH: usize = 10;
 
 /// Challenge columns, read by [`challenge`].
 pub const CHALLENGE_COLUMNS: &str = "id, server_id, channel_id, challenger_id, challenged_id, \
@@ -66,6 +66,13 @@ pub fn player(row: &Row, at: usize) -> Result<PlayerRow> {
         language: row.opt_parsed(at + 4, "language", lang)?,
         notify: row.parsed(at + 5, "notify", Notify::from_name)?,
         client_language: row.opt_parsed(at + 6, "client_language", lang)?,
+        notation: PlayerNotation {
+            notation: row.opt_parsed(at + 7, "notation", lang)?,
+            letters: row
+                .opt_parsed(at + 8, "notation_letters", Letters::from_text)?
+                .unwrap_or_default(),
+            question: row.opt_string(at + 9)?,
+        },
     })
 }
 
