@@ -135,6 +135,10 @@ const SHARED: &[(&str, &str)] = &[
         "0022_held_acts",
         include_str!("../../migrations/shared/0022_held_acts.sql"),
     ),
+    (
+        "0025_engine_slots",
+        include_str!("../../migrations/shared/0025_engine_slots.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):
