@@ -555,6 +555,14 @@ review-busy = { $waiting ->
    *[other] { $waiting } reviews are being made already
 }; please ask again in a few minutes.
 review-failed = The engine failed while reviewing game #{ $game }; please try again later.
+review-engines-busy = { $max ->
+    [one] The engine is reviewing another game
+   *[other] All { $max } engines are reviewing other games
+} right now; please ask again in a few minutes.
+review-timed-out = The engine took longer than { $seconds ->
+    [one] { $seconds } second
+   *[other] { $seconds } seconds
+} over game #{ $game }, so it was stopped and nothing was kept; please try again later.
 review-header = Engine review of game #{ $game } ({ $white } – { $black }), { $engine } at { $nodes } nodes per position:
 review-side = { $side } ({ $player }): accuracy { $accuracy }%, average centipawn loss { $acpl }, { $inaccuracies ->
     [one] 1 inaccuracy
