@@ -100,11 +100,14 @@ mod tests {
     const PROMOTION: &str = "8/4P3/8/8/8/8/k7/4K3 w - - 0 1";
     const CASTLING: &str = "rnbqk2r/pppp1ppp/5n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
 
+    /// A position, the engine's score and line, and the verdict.
+    type Case<'a> = (&'a str, Eval, &'a [&'a str], Result<(), AnswerError>);
+
     #[test]
     fn answers_are_believed_only_when_legal_and_in_range() {
         use AnswerError::*;
         let ok = Ok(());
-        let cases: &[(&str, Eval, &[&str], Result<(), AnswerError>)] = &[
+        let cases: &[Case] = &[
             (
                 START,
                 Eval::Centipawns(30),
