@@ -76,6 +76,12 @@ pub struct AnalysisConfig {
     pub hash: u32,
     /// Reviews waiting or running at once; more are refused until one ends.
     pub max_queue: u32,
+    /// Engines running at once across every process sharing the database
+    /// (a process runs one at a time); more reviews are refused until one ends.
+    pub max_engines: u32,
+    /// The longest one review may take, engine start included: an engine
+    /// still busy then is killed and the review refused.
+    pub timeout_seconds: u64,
     /// Review every game when it ends and post the review in its channel.
     pub auto_review: bool,
 }
@@ -89,6 +95,8 @@ impl Default for AnalysisConfig {
             threads: settings.threads,
             hash: settings.hash_mb,
             max_queue: settings.max_queue as u32,
+            max_engines: settings.max_engines,
+            timeout_seconds: settings.deadline.as_secs(),
             auto_review: settings.automatic,
         }
     }
@@ -110,6 +118,12 @@ impl AnalysisConfig {
         if self.max_queue == 0 {
             return Err("max_queue must be at least 1".to_owned());
         }
+        if !(1..=256).contains(&self.max_engines) {
+            return Err("max_engines must be 1 to 256".to_owned());
+        }
+        if !(1..=86_400).contains(&self.timeout_seconds) {
+            return Err("timeout_seconds must be 1 to 86400".to_owned());
+        }
         let engine = Some(std::path::PathBuf::from(self.engine.trim()))
             .filter(|path| !path.as_os_str().is_empty());
         let engine = match engine {
@@ -126,6 +140,8 @@ impl AnalysisConfig {
             threads: self.threads,
             hash_mb: self.hash,
             max_queue: self.max_queue as usize,
+            max_engines: self.max_engines,
+            deadline: std::time::Duration::from_secs(self.timeout_seconds),
             automatic: self.auto_review,
             ..crate::service::ReviewSettings::default()
         })
@@ -834,6 +850,30 @@ mod tests {
         assert_eq!(LimitsConfig::default().open_challenges_per_player, 20);
         let none: Config = toml::from_str("[limits]\nconcurrent_gifs = 0\n").expect("toml");
         assert!(none.limits.to_render_limits().is_err());
+    }
+
+    /// The review's deadline and the database-wide engine limit (issue 42).
+    #[test]
+    fn analysis_limits_come_from_the_environment_and_are_checked() {
+        let env: HashMap<&str, &str> = [
+            ("PAWNPOST_ANALYSIS_TIMEOUT_SECONDS", "7"),
+            ("PAWNPOST_ANALYSIS_MAX_ENGINES", "3"),
+            ("PAWNPOST_ANALYSIS_ENGINE", ""),
+        ]
+        .into();
+        let config = from_env(|name| env.get(name).map(|v| v.to_string())).expect("valid");
+        let settings = config.analysis.to_settings().expect("settings");
+        assert_eq!(settings.deadline, std::time::Duration::from_secs(7));
+        assert_eq!(settings.max_engines, 3);
+        for (key, value) in [
+            ("timeout_seconds", 0),
+            ("max_engines", 0),
+            ("max_engines", 257),
+        ] {
+            let config: Config =
+                toml::from_str(&format!("[analysis]\n{key} = {value}\n")).expect("toml");
+            assert!(config.analysis.to_settings().is_err(), "{key} = {value}");
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! depend on it, never the reverse.
 
 pub mod adjudicate;
+pub mod analysis;
 pub mod chess960;
 pub mod choices;
 pub mod clock;

@@ -646,6 +646,14 @@ review-header = Engine review of game #{ $game } ({ $white } – { $black }), { 
         [one] node
        *[other] nodes
     } per position:
+review-engines-busy = { $max ->
+    [one] The engine is reviewing another game
+   *[other] All { $max } engines are reviewing other games
+} right now; please ask again in a few minutes.
+review-timed-out = The engine took longer than { $seconds ->
+    [one] { $seconds } second
+   *[other] { $seconds } seconds
+} over game #{ $game }, so it was stopped and nothing was kept; please try again later.
 review-side = { $side } ({ $player }): accuracy { $accuracy }%, average centipawn loss { $acpl }, { $inaccuracies ->
     [one] { $inaccuracies } inaccuracy
    *[other] { $inaccuracies } inaccuracies

@@ -682,6 +682,14 @@ review-busy = { $waiting ->
    *[other] { $waiting } analyses sont déjà en cours
 } ; merci de redemander dans quelques minutes.
 review-failed = Le moteur a échoué pendant l’analyse de la partie n° { $game } ; merci de réessayer plus tard.
+review-engines-busy = { $max ->
+    [one] Le moteur analyse déjà une autre partie
+   *[other] Les { $max } moteurs analysent déjà d’autres parties
+} ; merci de redemander dans quelques minutes.
+review-timed-out = Le moteur a dépassé { $seconds ->
+    [one] { $seconds } seconde
+   *[other] { $seconds } secondes
+} sur la partie n° { $game } : il a été arrêté et rien n’a été gardé ; merci de réessayer plus tard.
 review-header = Analyse par le moteur de la partie n° { $game } ({ $white } – { $black }), { $engine } à { $nodes ->
     [one] { $nodes } nœud
    *[other] { $nodes } nœuds

@@ -48,7 +48,14 @@ enum Refusal {
     TooLong(usize),
     NoEngine,
     Busy(usize),
+    /// Every engine slot of the database is held (by this or other processes).
+    EnginesBusy(u32),
+    /// The engine ran past the review's deadline, in seconds, and was killed.
+    TimedOut(u64),
+    /// The engine crashed, or said what cannot be believed: nothing is kept.
     EngineFailed,
+    /// The store failed: not the review's refusal, the act's error.
+    Storage(StorageError),
 }
 
 impl Service {
@@ -125,6 +132,7 @@ impl Service {
         }
         let new = match self.make_review(record, game, now).await {
             Ok(new) => new,
+            Err(Refusal::Storage(error)) => return Err(error),
             Err(refusal) => return Ok(Err(refusal)),
         };
         let kept = new.kept();
@@ -152,14 +160,13 @@ impl Service {
         }
         let positions = positions_of(game);
         let mode = game.variant().castling_mode();
-        let (engine, evals) = match self.reviewer.evaluate(&positions, mode).await {
+        let evaluated = self
+            .reviewer
+            .evaluate(&self.store, &positions, mode, now)
+            .await;
+        let (engine, evals) = match evaluated {
             Ok(done) => done,
-            Err(ReviewerError::NoEngine) => return Err(Refusal::NoEngine),
-            Err(ReviewerError::Busy(waiting)) => return Err(Refusal::Busy(waiting)),
-            Err(ReviewerError::Engine(error)) => {
-                tracing::error!(%error, game = record.id, "the engine failed during a review");
-                return Err(Refusal::EngineFailed);
-            }
+            Err(error) => return Err(refusal_for(error, record.id)),
         };
         let first = game.start_position().turn();
         let puzzles = review::puzzle_plies(&evals, first)
@@ -203,7 +210,19 @@ impl Service {
                 "review-busy",
                 &[("waiting", Arg::from(waiting as i64))],
             ),
+            Refusal::EnginesBusy(max) => self.text(
+                ctx,
+                "review-engines-busy",
+                &[("max", Arg::from(i64::from(max)))],
+            ),
+            Refusal::TimedOut(seconds) => self.text(
+                ctx,
+                "review-timed-out",
+                &[game, ("seconds", Arg::from(seconds as i64))],
+            ),
             Refusal::EngineFailed => self.text(ctx, "review-failed", &[game]),
+            // Not met: `review_of` returns it as the act's error.
+            Refusal::Storage(_) => self.text(ctx, "review-failed", &[game]),
         };
         self.private(ctx, text)
     }
@@ -455,7 +474,9 @@ impl Service {
         }
         let new = match self.make_review(&record, &game, now).await {
             Ok(new) => new,
-            Err(Refusal::Busy(_)) => return Ok(false),
+            Err(Refusal::Storage(error)) => return Err(error),
+            // Tried again at the next round.
+            Err(Refusal::Busy(_) | Refusal::EnginesBusy(_)) => return Ok(false),
             Err(_) => {
                 // Not tried again by this process (a restart tries once more).
                 if let Ok(mut failed) = self.failed_reviews.lock() {
@@ -479,6 +500,29 @@ impl Service {
             // Reviewed and posted already (another process, or a replay).
             Err(StorageError::DuplicateAct(_)) => Ok(false),
             Err(error) => Err(error),
+        }
+    }
+}
+
+/// The refusal a failed evaluation of game `game` gets; the engine's
+/// failures are logged for the operator (the player is told it failed).
+fn refusal_for(error: ReviewerError, game: i64) -> Refusal {
+    match error {
+        ReviewerError::NoEngine => Refusal::NoEngine,
+        ReviewerError::Busy(waiting) => Refusal::Busy(waiting),
+        ReviewerError::EnginesBusy(max) => Refusal::EnginesBusy(max),
+        ReviewerError::Storage(error) => Refusal::Storage(error),
+        ReviewerError::TimedOut(deadline) => {
+            tracing::error!(
+                ?deadline,
+                game,
+                "the engine ran past the review's deadline: killed"
+            );
+            Refusal::TimedOut(deadline.as_secs().max(1))
+        }
+        error @ (ReviewerError::Engine(_) | ReviewerError::WrongAnswer { .. }) => {
+            tracing::error!(%error, game, "the engine failed during a review: nothing kept");
+            Refusal::EngineFailed
         }
     }
 }

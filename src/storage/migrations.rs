@@ -147,6 +147,10 @@ const SHARED: &[(&str, &str)] = &[
         "0025_notation",
         include_str!("../../migrations/shared/0025_notation.sql"),
     ),
+    (
+        "0026_engine_slots",
+        include_str!("../../migrations/shared/0026_engine_slots.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

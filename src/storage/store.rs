@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use super::postgres::{self, PgStore, conn::PgConn};
 use super::queries::{
-    commit, games, identity, ladder, matches, outbox, presence, ratings, reviews, schedule, teams,
-    tournaments,
+    commit, engine_slots, games, identity, ladder, matches, outbox, presence, ratings, reviews,
+    schedule, teams, tournaments,
 };
 use super::sql::ready;
 use super::sqlite::{SqliteStore, conn::SqliteConn};
@@ -198,6 +198,16 @@ delegate! {
     read fn open_puzzle(server_id: i64, player: PlayerId) -> Option<Puzzle> = reviews::open_puzzle;
     /// The server's oldest puzzle `player` has not tried, not from their games.
     read fn next_puzzle(server_id: i64, player: PlayerId) -> Option<Puzzle> = reviews::next_puzzle;
+    /// Leases the first free of engine slots `0..slots` to `holder` until
+    /// `until`; `None` when every one is held (see [`engine_slots`]).
+    write fn lease_engine_slot(
+        slots: u32,
+        holder: &str,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+    ) -> Option<u32> = engine_slots::lease_engine_slot;
+    /// Gives engine slot `slot` back, if `holder` still holds it.
+    write fn release_engine_slot(slot: u32, holder: &str) -> () = engine_slots::release_engine_slot;
     /// The server's puzzle solvers, most solved first.
     read fn puzzle_solvers(
         server_id: i64,

@@ -51,6 +51,7 @@ macro_rules! store_suite {
             conditional_moves_are_kept_with_their_game,
             private_notes_are_read_by_their_writer_only,
             reviews_and_puzzles_are_kept,
+            engine_slots_are_leased_up_to_the_limit,
             teams_and_votes_are_kept,
             team_matches_keep_sign_ups_games_and_versions,
             a_takeback_shortens_the_stored_score,
@@ -1827,6 +1828,30 @@ pub async fn team_matches_keep_sign_ups_games_and_versions(store: &Store) -> Res
 /// A finished game waits for its review until one is kept (the first one
 /// only); its puzzles go to the server's other members one at a time, are
 /// answered once, and count in the solvers' table.
+/// Engine slots (issue 42): no more holders than slots, a slot given back
+/// or whose lease ran out goes to the next, and only its holder gives it back.
+pub async fn engine_slots_are_leased_up_to_the_limit(store: &Store) -> Result<()> {
+    let lease =
+        |holder: &'static str, at: i64| store.lease_engine_slot(2, holder, t(at), t(at + 10));
+    assert_eq!(lease("a", 0).await?, Some(0));
+    assert_eq!(lease("b", 0).await?, Some(1));
+    assert_eq!(lease("c", 1).await?, None, "both slots held");
+    // Only the holder gives a slot back.
+    store.release_engine_slot(0, "c").await?;
+    assert_eq!(lease("c", 2).await?, None);
+    store.release_engine_slot(0, "a").await?;
+    assert_eq!(lease("c", 3).await?, Some(0));
+    // b crashed: its lease runs out at minute 10, not before.
+    assert_eq!(lease("d", 9).await?, None);
+    assert_eq!(lease("d", 10).await?, Some(1));
+    // The late release of a lease that ran out leaves the new holder's.
+    store.release_engine_slot(1, "b").await?;
+    assert_eq!(lease("e", 11).await?, None);
+    // A smaller limit counts only its own slots.
+    assert_eq!(store.lease_engine_slot(1, "e", t(11), t(20)).await?, None);
+    Ok(())
+}
+
 pub async fn reviews_and_puzzles_are_kept(store: &Store) -> Result<()> {
     let w = world(store).await?;
     let carol = player(store, "carol").await?;

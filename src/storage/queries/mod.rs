@@ -5,6 +5,7 @@
 
 pub mod commit;
 pub mod commit_competition;
+pub mod engine_slots;
 pub mod games;
 pub mod identity;
 pub mod ladder;

@@ -2,21 +2,29 @@
 //! games (issue 24): one process kept and reused, a fixed number of nodes
 //! per position so the same review gives the same numbers, nothing linked.
 //!
-//! Every answer is read with bounds: a line longer than [`MAX_LINE`] or an
-//! engine silent past the timeout ends the process with an error, so a
-//! broken engine cannot hold a review forever.
+//! Every answer is read with bounds: a line longer than [`MAX_LINE`] (found
+//! while it is read, see [`line`]) or an engine silent past the timeout is
+//! an error, so a broken engine cannot hold a review forever nor fill the
+//! memory. What the engine says is read, not believed: the caller checks
+//! its moves and scores against the position (`core::analysis`), and
+//! bounds the whole review in time (`service::reviewer`).
+
+mod line;
 
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 use crate::core::review::{Eval, MAX_LINE_PLIES};
+use line::LineError;
 
 /// The longest line read from the engine.
-const MAX_LINE: usize = 64 * 1024;
+pub const MAX_LINE: usize = 64 * 1024;
+/// How long an engine asked to quit may take before it is killed.
+const QUIT_WAIT: Duration = Duration::from_secs(5);
 
 /// What went wrong with the engine.
 #[derive(Debug, thiserror::Error)]
@@ -27,6 +35,8 @@ pub enum EngineError {
     Timeout(Duration),
     #[error("the engine stopped")]
     Stopped,
+    #[error("the engine wrote a line longer than {0} bytes")]
+    LineTooLong(usize),
     #[error("the engine's answer cannot be read: {0}")]
     Garbled(String),
 }
@@ -47,7 +57,7 @@ pub struct Analysis {
 pub struct Engine {
     child: Child,
     input: ChildStdin,
-    output: Lines<BufReader<ChildStdout>>,
+    output: BufReader<ChildStdout>,
     timeout: Duration,
     /// What the engine calls itself (`id name`), for the review's record.
     name: String,
@@ -64,6 +74,14 @@ impl Engine {
         hash_mb: u32,
         timeout: Duration,
     ) -> Result<Engine, EngineError> {
+        let mut engine = Engine::spawn(path, timeout)?;
+        engine.handshake(threads, hash_mb).await?;
+        Ok(engine)
+    }
+
+    /// Starts the engine's process, not yet spoken to: a caller that bounds
+    /// the handshake in time keeps the process, to kill it if it hangs.
+    pub fn spawn(path: &Path, timeout: Duration) -> Result<Engine, EngineError> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -71,34 +89,36 @@ impl Engine {
             .kill_on_drop(true)
             .spawn()?;
         let input = child.stdin.take().ok_or(EngineError::Stopped)?;
-        let output = BufReader::new(child.stdout.take().ok_or(EngineError::Stopped)?).lines();
-        let mut engine = Engine {
+        let output = BufReader::new(child.stdout.take().ok_or(EngineError::Stopped)?);
+        Ok(Engine {
             child,
             input,
             output,
             timeout,
             name: String::new(),
             chess960: false,
-        };
-        engine.send("uci").await?;
+        })
+    }
+
+    /// Says `uci`, reads the engine's name, sets `threads` and `hash_mb`,
+    /// and waits until it is ready.
+    pub async fn handshake(&mut self, threads: u32, hash_mb: u32) -> Result<(), EngineError> {
+        self.send("uci").await?;
         loop {
-            let line = engine.line().await?;
+            let line = self.line().await?;
             let line = line.trim();
             if let Some(name) = line.strip_prefix("id name ") {
-                engine.name = name.chars().take(64).collect();
+                self.name = name.chars().take(64).collect();
             }
             if line == "uciok" {
                 break;
             }
         }
-        engine
-            .send(&format!("setoption name Threads value {threads}"))
+        self.send(&format!("setoption name Threads value {threads}"))
             .await?;
-        engine
-            .send(&format!("setoption name Hash value {hash_mb}"))
+        self.send(&format!("setoption name Hash value {hash_mb}"))
             .await?;
-        engine.ready().await?;
-        Ok(engine)
+        self.ready().await
     }
 
     /// Evaluates the position `fen` with `nodes` nodes, from a cleared
@@ -127,11 +147,17 @@ impl Engine {
                     .filter(|m| *m != "(none)")
                     .map(str::to_owned);
                 // Scores are the side to move's; reviews keep White's.
-                let eval = match score.ok_or_else(|| EngineError::Garbled(line.clone()))? {
-                    eval if white_to_move => eval,
-                    Eval::Centipawns(cp) => Eval::Centipawns(-cp),
-                    Eval::Mate(n) => Eval::Mate(-n),
+                let score = score.ok_or_else(|| EngineError::Garbled(line.clone()))?;
+                let eval = if white_to_move {
+                    Some(score)
+                } else {
+                    // `cp -2147483648` has no opposite in an i32.
+                    match score {
+                        Eval::Centipawns(cp) => cp.checked_neg().map(Eval::Centipawns),
+                        Eval::Mate(n) => n.checked_neg().map(Eval::Mate),
+                    }
                 };
+                let eval = eval.ok_or_else(|| EngineError::Garbled(line.clone()))?;
                 // The line must begin with the move the engine chose.
                 if line_found.first() != best.as_ref() {
                     line_found = best.iter().cloned().collect();
@@ -160,12 +186,28 @@ impl Engine {
         &self.name
     }
 
-    /// Asks the engine to quit and waits for it.
+    /// Asks the engine to quit and waits for it; one that does not quit
+    /// within [`QUIT_WAIT`] (or cannot be told to) is killed.
     pub async fn stop(mut self) -> Result<(), EngineError> {
-        self.send("quit").await?;
-        tokio::time::timeout(self.timeout, self.child.wait())
-            .await
-            .map_err(|_| EngineError::Timeout(self.timeout))??;
+        let asked = self.send("quit").await;
+        let wait = QUIT_WAIT.min(self.timeout);
+        match tokio::time::timeout(wait, self.child.wait()).await {
+            Ok(exited) if asked.is_ok() => {
+                exited?;
+                Ok(())
+            }
+            Ok(_) => asked,
+            Err(_) => {
+                self.kill().await?;
+                Err(EngineError::Timeout(wait))
+            }
+        }
+    }
+
+    /// Kills the engine's process and reaps it, so that no zombie and no
+    /// busy process stays behind a review given up.
+    pub async fn kill(mut self) -> Result<(), EngineError> {
+        self.child.kill().await?;
         Ok(())
     }
 
@@ -190,14 +232,15 @@ impl Engine {
     }
 
     async fn line(&mut self) -> Result<String, EngineError> {
-        let line = tokio::time::timeout(self.timeout, self.output.next_line())
+        let read = tokio::time::timeout(self.timeout, line::read_line(&mut self.output, MAX_LINE))
             .await
-            .map_err(|_| EngineError::Timeout(self.timeout))??
-            .ok_or(EngineError::Stopped)?;
-        if line.len() > MAX_LINE {
-            return Err(EngineError::Garbled("a line too long".to_owned()));
+            .map_err(|_| EngineError::Timeout(self.timeout))?;
+        match read {
+            Ok(Some(line)) => Ok(line),
+            Ok(None) => Err(EngineError::Stopped),
+            Err(LineError::TooLong(max)) => Err(EngineError::LineTooLong(max)),
+            Err(LineError::Io(error)) => Err(error.into()),
         }
-        Ok(line)
     }
 }
 
