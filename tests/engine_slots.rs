@@ -22,7 +22,7 @@ use pawnpost::storage::postgres::scratch::{ScratchSchema, test_url};
 use pawnpost::storage::sqlite::SqliteStore;
 use requests::{request, text};
 
-const BUSY: &str = "The engine is reviewing another game right now";
+const BUSY: &str = "The engine is busy with another review";
 const REVIEWED: &str = "Engine review of game";
 
 fn start() -> DateTime<Utc> {

@@ -75,7 +75,7 @@ async fn open_challenges_are_capped_per_player_in_their_language() {
             "/challenge @bob",
             Some(
                 "Vous avez déjà 3 défis ouverts, le maximum permis : \
-                 annulez-en un avec /cancel ou attendez une réponse.",
+                 annulez-en un avec /retirer ou attendez une réponse.",
             ),
         ),
         // A cancelled challenge is no longer open: there is room again.
@@ -158,7 +158,7 @@ async fn each_player_may_ask_for_a_few_gifs_an_hour() {
             61,
             Some(
                 "Vous pouvez demander 2 animations par heure : \
-                 merci de réessayer dans une minute.",
+                 merci de réessayer dans 1 minute.",
             ),
         ),
         ("bob", 60, None),

@@ -647,9 +647,9 @@ review-header = Engine review of game #{ $game } ({ $white } – { $black }), { 
        *[other] nodes
     } per position:
 review-engines-busy = { $max ->
-    [one] The engine is reviewing another game
-   *[other] All { $max } engines are reviewing other games
-} right now; please ask again in a few minutes.
+    [one] The engine is busy with another review ({ $max } at a time here); please ask again in a few minutes.
+   *[other] All { $max } engines are reviewing other games right now; please ask again in a few minutes.
+}
 review-timed-out = The engine took longer than { $seconds ->
     [one] { $seconds } second
    *[other] { $seconds } seconds

@@ -683,9 +683,9 @@ review-busy = { $waiting ->
 } ; merci de redemander dans quelques minutes.
 review-failed = Le moteur a échoué pendant l’analyse de la partie n° { $game } ; merci de réessayer plus tard.
 review-engines-busy = { $max ->
-    [one] Le moteur analyse déjà une autre partie
-   *[other] Les { $max } moteurs analysent déjà d’autres parties
-} ; merci de redemander dans quelques minutes.
+    [one] Le moteur est occupé par une autre analyse ({ $max } à la fois ici) ; merci de redemander dans quelques minutes.
+   *[other] Les { $max } moteurs analysent déjà d’autres parties ; merci de redemander dans quelques minutes.
+}
 review-timed-out = Le moteur a dépassé { $seconds ->
     [one] { $seconds } seconde
    *[other] { $seconds } secondes
