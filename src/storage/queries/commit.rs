@@ -172,41 +172,7 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
     for update in &commit.game_updates {
         update_game(c, update).await?;
     }
-    if let Some((player, language)) = commit.player_language {
-        c.execute(
-            "UPDATE players SET language = ?1 WHERE id = ?2",
-            &params![language.map(Lang::as_str), player],
-        )
-        .await?;
-    }
-    if let Some((server, language)) = commit.server_language {
-        c.execute(
-            "UPDATE servers SET chosen_language = ?1 WHERE id = ?2",
-            &params![language.map(Lang::as_str), server],
-        )
-        .await?;
-    }
-    if let Some((player, notify)) = commit.player_notify {
-        c.execute(
-            "UPDATE players SET notify = ?1 WHERE id = ?2",
-            &params![notify.as_str(), player],
-        )
-        .await?;
-    }
-    if let Some((player, notation)) = &commit.player_notation {
-        let letters = Some(notation.letters.to_text()).filter(|text| !text.is_empty());
-        c.execute(
-            "UPDATE players SET notation = ?1, notation_letters = ?2, notation_question = ?3 \
-             WHERE id = ?4",
-            &params![
-                notation.notation.map(Lang::as_str),
-                letters,
-                notation.question.clone(),
-                *player
-            ],
-        )
-        .await?;
-    }
+    write_settings(c, commit).await?;
     if let Some(leave) = &commit.new_leave {
         insert_leave(c, leave).await?;
     }
@@ -251,6 +217,47 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
         super::matches::write_change(c, change, now, &mut committed).await?;
     }
     Ok(committed)
+}
+
+/// A player's or server's settings the act changed: languages, where
+/// notices go, and how the player's moves are read.
+async fn write_settings(c: &impl Conn, commit: &Commit) -> Result<()> {
+    if let Some((player, language)) = commit.player_language {
+        c.execute(
+            "UPDATE players SET language = ?1 WHERE id = ?2",
+            &params![language.map(Lang::as_str), player],
+        )
+        .await?;
+    }
+    if let Some((server, language)) = commit.server_language {
+        c.execute(
+            "UPDATE servers SET chosen_language = ?1 WHERE id = ?2",
+            &params![language.map(Lang::as_str), server],
+        )
+        .await?;
+    }
+    if let Some((player, notify)) = commit.player_notify {
+        c.execute(
+            "UPDATE players SET notify = ?1 WHERE id = ?2",
+            &params![notify.as_str(), player],
+        )
+        .await?;
+    }
+    if let Some((player, notation)) = &commit.player_notation {
+        let letters = Some(notation.letters.to_text()).filter(|text| !text.is_empty());
+        c.execute(
+            "UPDATE players SET notation = ?1, notation_letters = ?2, notation_question = ?3 \
+             WHERE id = ?4",
+            &params![
+                notation.notation.map(Lang::as_str),
+                letters,
+                notation.question.clone(),
+                *player
+            ],
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 /// Refused with `Conflict` unless a row changed.
