@@ -225,5 +225,8 @@ fn a_swiss_starts_when_entry_closes_pairs_byes_and_ends_after_a_withdrawal() {
     // The grid reads: rank, name, each round (opponent's rank, colour, result), points.
     assert!(table.contains("1 | alice | 2w1 | 3b+ | 2 |"), "{table}");
     assert!(table.contains("2 | bob | 1b0 | bye ½ | ½ |"), "{table}");
-    assert!(table.contains("3 | carol (-) | bye ½ | 1w- | ½ |"), "{table}");
+    assert!(
+        table.contains("3 | carol (-) | bye ½ | 1w- | ½ |"),
+        "{table}"
+    );
 }

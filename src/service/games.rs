@@ -12,8 +12,8 @@ use crate::core::command::{Command, DrawAction};
 use crate::core::conditional::{self, Conditionals};
 use crate::core::event::Event;
 use crate::core::game::{
-    Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, Players, Status, StoredMove,
-    TakebackAction,
+    Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, Players, RestoreError,
+    Status, StoredMove, TakebackAction,
 };
 use crate::core::notation::{self, Lang, MoveInputError, Reader, Style};
 use crate::i18n::Arg;
@@ -599,6 +599,12 @@ fn move_text(command: &Command) -> Option<&str> {
 
 /// Rebuilds the core's game from its stored record.
 pub(super) fn restore(record: &GameRecord) -> Result<Game, StorageError> {
+    try_restore(record).map_err(|e| StorageError::Corrupt(format!("game {}: {e}", record.id)))
+}
+
+/// Rebuilds the core's game from its stored record, or says which stored
+/// part the rules refuse (`pawnpost check` reports it as such).
+pub(super) fn try_restore(record: &GameRecord) -> Result<Game, RestoreError> {
     let players = Players {
         white: record.white,
         black: record.black,
@@ -619,8 +625,7 @@ pub(super) fn restore(record: &GameRecord) -> Result<Game, StorageError> {
         record.notes.clone(),
         record.pending_offer,
         record.state,
-    )
-    .map_err(|e| StorageError::Corrupt(format!("game {}: {e}", record.id)))?;
+    )?;
     if let Some(clock) = record.clock {
         game.set_clock(clock);
     }
