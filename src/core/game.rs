@@ -253,6 +253,14 @@ pub enum SetupError {
     IllegalPosition,
     #[error("the start position is already checkmate or stalemate")]
     AlreadyOver,
+    /// Neither side could ever mate (5.2.2): the game would be drawn before
+    /// its first move.
+    #[error("the start position is dead: neither side can ever checkmate")]
+    DeadPosition,
+    /// A move counter that does not fit in 32 bits: shakmaty would read it
+    /// as 4294967295, a position the player did not write.
+    #[error("a move counter of the FEN is above {}", u32::MAX)]
+    CounterTooLarge,
     #[error("a player cannot play against themselves")]
     SamePlayer,
 }
@@ -396,11 +404,30 @@ impl Game {
     ) -> Result<Game, SetupError> {
         let game = Game::new_unchecked(variant, players, fen, rules, now)?;
         // Mate and stalemate leave nothing to play. A dead position is still
-        // set up: the core ends it as soon as a move is made.
+        // set up (the rules' own cases start from some): the core ends it
+        // as soon as a move is made. Players offered one are refused first
+        // ([`Game::check_offered_start`]).
         if game.start.legal_moves().is_empty() {
             return Err(SetupError::AlreadyOver);
         }
         Ok(game)
+    }
+
+    /// Checks a start offered to players for a new game (a challenge's
+    /// FEN): it must set up as [`Game::new_variant`] sets it up, and leave
+    /// something to play for: a dead position (5.2.2) is a draw before its
+    /// first move.
+    pub fn check_offered_start(variant: Variant, fen: &str) -> Result<(), SetupError> {
+        let players = Players {
+            white: PlayerId(1),
+            black: PlayerId(2),
+        };
+        let rules = DrawRules::default();
+        let game = Game::new_variant(variant, players, Some(fen), rules, DateTime::UNIX_EPOCH)?;
+        if unwinnable::is_dead_position(&game.start) {
+            return Err(SetupError::DeadPosition);
+        }
+        Ok(())
     }
 
     /// A game from any legal start, even one that is already over.
@@ -1134,6 +1161,17 @@ fn parse_start_fen(text: &str, mode: CastlingMode) -> Result<Chess, SetupError> 
     if text.len() > MAX_FEN {
         return Err(SetupError::FenTooLong);
     }
+    // The counters follow the four fields of the position; shakmaty
+    // saturates a larger one silently.
+    let too_large =
+        |field: &&str| field.bytes().all(|b| b.is_ascii_digit()) && field.parse::<u32>().is_err();
+    if text
+        .split_ascii_whitespace()
+        .skip(4)
+        .any(|field| too_large(&field))
+    {
+        return Err(SetupError::CounterTooLarge);
+    }
     let fen: Fen = text.trim().parse().map_err(|_| SetupError::BadFen)?;
     fen.into_position(mode)
         .map_err(|_| SetupError::IllegalPosition)
@@ -1179,6 +1217,15 @@ mod tests {
                 Some("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"),
                 SetupError::AlreadyOver,
             ),
+            // Counters beyond 2^32 - 1, the halfmove clock or the move number.
+            (
+                Some("4k3/8/8/8/8/8/4P3/4K3 w - - 4294967296 1"),
+                SetupError::CounterTooLarge,
+            ),
+            (
+                Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 99999999999999999999"),
+                SetupError::CounterTooLarge,
+            ),
         ];
         for (fen, expected) in cases {
             let got = Game::new(PLAYERS, fen, DrawRules::default(), at(0)).err();
@@ -1190,6 +1237,23 @@ mod tests {
         };
         let got = Game::new(same, None, DrawRules::default(), at(0)).err();
         assert_eq!(got, Some(SetupError::SamePlayer));
+        // A dead position is set up, but refused when offered to players:
+        // bare kings, a lone minor piece, bishops all on one colour.
+        for fen in [
+            "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3K4/3N4/8 b - - 0 1",
+            "5bk1/8/8/8/8/8/8/2B1K3 w - - 0 1",
+        ] {
+            assert!(Game::new(PLAYERS, Some(fen), DrawRules::default(), at(0)).is_ok());
+            let offered = Game::check_offered_start(Variant::Standard, fen);
+            assert_eq!(offered, Err(SetupError::DeadPosition), "{fen}");
+        }
+        let live = "2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1";
+        assert_eq!(Game::check_offered_start(Variant::Standard, live), Ok(()));
+        // The largest counters are taken as written.
+        let largest = "4k3/8/8/8/8/8/4P3/4K3 w - - 4294967295 4294967295";
+        let game = Game::new(PLAYERS, Some(largest), DrawRules::default(), at(0));
+        assert_eq!(game.expect("largest").position().halfmoves(), u32::MAX);
         let long = "8/".repeat(60);
         let got = Game::new(PLAYERS, Some(&long), DrawRules::default(), at(0)).err();
         assert_eq!(got, Some(SetupError::FenTooLong));
