@@ -209,6 +209,38 @@ fn leave_stops_the_clock_and_the_flag_falls_later() {
     assert_eq!(game_over(&out[..out.len() - 1]), None, "{last}");
 }
 
+/// Leave is taken in whole days, a day begun counting whole; a leave ended
+/// the instant it began costs nothing.
+#[test]
+fn a_leave_costs_the_days_it_began() {
+    for (waited, left) in [
+        ("", 45),
+        (":advance 1s", 44),
+        (":advance 1d", 44),
+        (":advance 25h", 43),
+    ] {
+        let console = Console::new();
+        let out = console.run(&format!(
+            "alice: /challenge @bob color:white time:5d
+             bob: /accept
+             alice: /move e4
+             bob: /move e5
+             alice: /leave start 3
+             {waited}
+             alice: /leave end
+             alice: /leave status"
+        ));
+        let texts: Vec<&str> = out.iter().filter_map(|r| r["text"].as_str()).collect();
+        let ended = format!("Welcome back: your clocks run again. {left} days of leave left");
+        assert!(
+            texts.iter().any(|t| t.starts_with(&ended)),
+            "{waited:?}: {texts:#?}"
+        );
+        let status = format!("You are not on leave. {left} days of leave left this year.");
+        assert_eq!(texts.last(), Some(&status.as_str()), "{waited:?}");
+    }
+}
+
 #[test]
 fn moving_during_leave_ends_it_and_gives_back_the_unused_days() {
     let console = Console::new();
