@@ -574,6 +574,29 @@ impl Game {
         self.clock = Clock::start(control, self.turn(), self.started_at);
     }
 
+    /// The instant of the game's latest record: its start, or its last
+    /// move or note.
+    pub fn last_recorded_at(&self) -> DateTime<Utc> {
+        let last_move = self.moves.last().map(|m| m.at);
+        let last_note = self.notes.last().map(|n| n.at);
+        [last_move, last_note]
+            .into_iter()
+            .flatten()
+            .fold(self.started_at, DateTime::max)
+    }
+
+    /// `now`, or the game's latest record when `now` is earlier (a clock set
+    /// back, or another process's clock behind this one's). A game's record
+    /// only goes forward in time: a score whose moves go back cannot be read
+    /// against the clock, and a turn started before the previous one would
+    /// charge its player time they never had. Refusing the act instead
+    /// would lock players out of their games for as long as a process's
+    /// clock is behind, which nobody can mend from a chat; and clocks that
+    /// count in days lose nothing to the seconds a skew moves an act.
+    fn in_order(&self, now: DateTime<Utc>) -> DateTime<Utc> {
+        now.max(self.last_recorded_at())
+    }
+
     /// Restores a stored clock.
     pub fn set_clock(&mut self, clock: Clock) {
         self.clock = clock;
@@ -597,6 +620,7 @@ impl Game {
         if self.is_over() || span <= chrono::Duration::zero() {
             return;
         }
+        let now = self.in_order(now);
         self.clock.credit_turn(span);
         let seconds = span.num_seconds();
         self.note(None, now, NoteKind::ClockCredit { seconds });
@@ -630,6 +654,7 @@ impl Game {
         act: Act,
         now: DateTime<Utc>,
     ) -> Result<Vec<Event>, GameError> {
+        let now = self.in_order(now);
         match act {
             Act::Move { input, offer_draw } => {
                 let side = self.playing_side(actor)?;
@@ -868,6 +893,7 @@ impl Game {
 
     /// Plays an already legal move and everything that follows from it.
     pub(crate) fn play(&mut self, m: Move, offer_draw: bool, now: DateTime<Utc>) -> Vec<Event> {
+        let now = self.in_order(now);
         let side = self.position.turn();
         self.clock.on_move(now);
         let (san, uci) = self.push_move(m, None, offer_draw, now);
@@ -1361,6 +1387,37 @@ mod tests {
             game.apply(&stranger, Act::Resign, at(3)),
             Err(GameError::NotAPlayer)
         );
+    }
+
+    /// An act timed before the game's last record (a clock set back) is
+    /// timed at that record instead: the score and the notes stay in order,
+    /// and the next turn starts no earlier than the last move.
+    #[test]
+    fn acts_never_go_back_in_time() {
+        let mut game = Game::new(PLAYERS, None, DrawRules::default(), at(5)).expect("ok");
+        let (white, black) = (Actor::Player(PlayerId(1)), Actor::Player(PlayerId(2)));
+        let play = |text: &str| Act::Move {
+            input: MoveInput::new(text, Reader::speaking(crate::core::notation::Lang::En)),
+            offer_draw: false,
+        };
+        // (actor, act, when it claims to happen, when it is recorded)
+        let acts = [
+            (&white, play("e4"), at(2), at(5)),
+            (&black, play("e5"), at(9), at(9)),
+            (&white, Act::OfferDraw, at(7), at(9)),
+            (&white, play("Nf3"), at(8), at(9)),
+            (&black, play("Nc6"), at(10), at(10)),
+        ];
+        for (actor, act, claimed, recorded) in acts {
+            let what = format!("{act:?}");
+            game.apply(actor, act, claimed).expect(&what);
+            assert_eq!(game.last_recorded_at(), recorded, "{what}");
+        }
+        let times: Vec<_> = game.moves().iter().map(|m| m.at).collect();
+        assert_eq!(times, [at(5), at(9), at(9), at(10)]);
+        assert_eq!(game.notes()[0].at, at(9));
+        game.credit_outage(chrono::Duration::hours(1), at(3));
+        assert_eq!(game.notes().last().map(|n| n.at), Some(at(10)));
     }
 
     #[test]

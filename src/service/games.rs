@@ -155,6 +155,16 @@ impl Service {
             }
             _ => Actor::Player(ctx.player.id),
         };
+        let last = game.last_recorded_at();
+        if now < last {
+            // The core times the act at `last`, keeping the record in order.
+            tracing::warn!(
+                game = record.id,
+                %now,
+                %last,
+                "the clock is behind the game's last act: this act is timed at that act's instant"
+            );
+        }
         // Correspondence fair play: no takeback where the result counts.
         let takes_back = matches!(
             act,
