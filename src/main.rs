@@ -14,7 +14,7 @@ use pawnpost::adapters::discord::{Bot, DiscordOptions};
 use pawnpost::config::{Config, Database};
 use pawnpost::render::{BoardOptions, Theme};
 use pawnpost::scheduler;
-use pawnpost::service::{Service, ServiceConfig, SystemTime, TimeSource};
+use pawnpost::service::{Service, ServiceConfig, SystemTime, TimeSource, check};
 use pawnpost::storage::Store;
 use pawnpost::storage::postgres::PgStore;
 use pawnpost::storage::sqlite::SqliteStore;
@@ -79,8 +79,9 @@ enum Command {
     /// Draw a position as a PNG board image.
     Render(RenderArgs),
     /// Check the database for damage, then exit (status 1 if any is
-    /// found): SQLite's full integrity_check, rows naming missing rows, and
-    /// that every game's moves add up (only the last on PostgreSQL).
+    /// found): SQLite's full integrity_check and rows naming missing rows,
+    /// then every game replayed from its start (only the replay on
+    /// PostgreSQL): a lost move or one the rules refuse is named by game and ply.
     Check {
         /// The SQLite file (default: from the configuration).
         #[arg(long)]
@@ -662,19 +663,27 @@ fn refuse_backup_target(file: &std::path::Path) -> Result<()> {
 }
 
 /// `pawnpost check`: every problem found, one a line, and what to do.
+/// First the database's own check (SQLite's; PostgreSQL checks its pages
+/// itself), then every game replayed from its start.
 async fn check(config: &Config, db: Option<&PathBuf>) -> Result<()> {
     let target = match db {
         Some(path) => Database::Sqlite(path.clone()),
         None => config.database.target()?,
     };
-    let (name, problems) = match target {
+    let (name, store, mut problems) = match target {
         Database::Sqlite(path) => {
             if !path.exists() {
                 bail!("{} does not exist", path.display());
             }
             let problems = pawnpost::storage::sqlite::check_file(&path)
                 .with_context(|| format!("checking {}", path.display()))?;
-            (path.display().to_string(), problems)
+            // Reading rows of a damaged file may give anything: games are
+            // replayed only from a sound file of this binary's schema.
+            let store = match problems.is_empty() {
+                true => sqlite_to_check(&path),
+                false => None,
+            };
+            (path.display().to_string(), store, problems)
         }
         Database::Postgres(url) => {
             let store = PgStore::connect(url.expose(), 1)
@@ -682,10 +691,25 @@ async fn check(config: &Config, db: Option<&PathBuf>) -> Result<()> {
                 .context("connecting to PostgreSQL")?;
             (
                 "the PostgreSQL database".to_owned(),
-                store.check_games().await?,
+                Some(store.into()),
+                Vec::new(),
             )
         }
     };
+    let mut unlisted = 0;
+    if let Some(store) = store {
+        let started = std::time::Instant::now();
+        let games = check::check_games(&store, check::CHECK_PAGE)
+            .await
+            .context("replaying the games")?;
+        eprintln!(
+            "{} game(s) replayed in {:.1} s",
+            games.games,
+            started.elapsed().as_secs_f64()
+        );
+        unlisted = games.unlisted;
+        problems.extend(games.problems);
+    }
     if problems.is_empty() {
         println!("{name}: no problem found");
         return Ok(());
@@ -693,10 +717,25 @@ async fn check(config: &Config, db: Option<&PathBuf>) -> Result<()> {
     for problem in &problems {
         println!("{problem}");
     }
+    if unlisted > 0 {
+        println!("and {unlisted} more damaged game(s)");
+    }
     bail!(
         "{name}: {} problem(s) found; stop every pawnpost using it and restore it from a backup",
-        problems.len()
+        problems.len() as u64 + unlisted
     )
+}
+
+/// The SQLite file as a store whose games `pawnpost check` can replay, or
+/// `None` (said on stderr) when its schema is not this binary's.
+fn sqlite_to_check(path: &std::path::Path) -> Option<Store> {
+    match SqliteStore::open_to_check(path) {
+        Ok(store) => Some(store.into()),
+        Err(why) => {
+            eprintln!("games not replayed: {why} (`pawnpost migrate` upgrades an older file)");
+            None
+        }
+    }
 }
 
 /// `pawnpost migrate --from sqlite:FILE --to postgres://...`

@@ -209,6 +209,38 @@ fn leave_stops_the_clock_and_the_flag_falls_later() {
     assert_eq!(game_over(&out[..out.len() - 1]), None, "{last}");
 }
 
+/// Leave is taken in whole days, a day begun counting whole; a leave ended
+/// the instant it began costs nothing.
+#[test]
+fn a_leave_costs_the_days_it_began() {
+    for (waited, left) in [
+        ("", 45),
+        (":advance 1s", 44),
+        (":advance 1d", 44),
+        (":advance 25h", 43),
+    ] {
+        let console = Console::new();
+        let out = console.run(&format!(
+            "alice: /challenge @bob color:white time:5d
+             bob: /accept
+             alice: /move e4
+             bob: /move e5
+             alice: /leave start 3
+             {waited}
+             alice: /leave end
+             alice: /leave status"
+        ));
+        let texts: Vec<&str> = out.iter().filter_map(|r| r["text"].as_str()).collect();
+        let ended = format!("Welcome back: your clocks run again. {left} days of leave left");
+        assert!(
+            texts.iter().any(|t| t.starts_with(&ended)),
+            "{waited:?}: {texts:#?}"
+        );
+        let status = format!("You are not on leave. {left} days of leave left this year.");
+        assert_eq!(texts.last(), Some(&status.as_str()), "{waited:?}");
+    }
+}
+
 #[test]
 fn moving_during_leave_ends_it_and_gives_back_the_unused_days() {
     let console = Console::new();
@@ -231,4 +263,39 @@ fn moving_during_leave_ends_it_and_gives_back_the_unused_days() {
     let refused = out.last().unwrap();
     assert_eq!(refused["ephemeral"], true);
     assert!(refused["text"].as_str().unwrap().contains("only 43 days"));
+}
+
+/// A clock set back (`:now` earlier than the game's last act) never stores
+/// an act before it: the act is timed at the last act's instant, said in a
+/// warning, so the score stays in order and `pawnpost check` passes.
+#[test]
+fn a_clock_set_back_keeps_the_record_in_order() {
+    let console = Console::new();
+    let path = console.script(
+        "alice: /challenge @bob color:white time:3d
+         bob: /accept
+         :advance 1d
+         alice: /move e4
+         :now 2025-12-01T00:00:00Z
+         bob: /move e5
+         bob: /draw offer
+         :advance 20d
+         alice: /move Nf3",
+    );
+    let output = console.run_file(&path);
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("the clock is behind"), "{stderr}");
+    let conn = rusqlite::Connection::open(console.db()).expect("db");
+    let times: Vec<String> = conn
+        .prepare("SELECT played_at FROM moves WHERE game_id = 1 ORDER BY ply")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .expect("moves");
+    let day_two = "2026-01-02T12:00:00";
+    assert!(times[0].starts_with(day_two), "{times:?}");
+    assert!(times[1].starts_with(day_two), "{times:?}");
+    // 20 days after the clock was set back is still before the last act.
+    assert!(times[2].starts_with(day_two), "{times:?}");
+    let check = console.command().arg("check").output().expect("check");
+    assert!(check.status.success(), "{check:?}");
 }

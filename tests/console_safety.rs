@@ -106,6 +106,55 @@ fn bad_input_is_refused_and_changes_nothing() {
     );
 }
 
+/// Starts nobody can play from are refused at the challenge, each with
+/// its reason, in English and French: a dead position (5.2.2: it would be
+/// drawn before its first move) and move counters beyond 32 bits (which
+/// would be read as another number than the one written).
+#[test]
+fn start_positions_that_cannot_be_played_are_refused() {
+    let cases = [
+        (
+            "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+            "dead position",
+            "position morte",
+        ),
+        (
+            "8/8/4k3/8/8/3K4/3B4/8 w - - 0 1",
+            "dead position",
+            "position morte",
+        ),
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 4294967296 1",
+            "at most 4294967295",
+            "au plus 4294967295",
+        ),
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 18446744073709551616",
+            "at most 4294967295",
+            "au plus 4294967295",
+        ),
+    ];
+    for (fen, english, french) in cases {
+        let console = Console::new();
+        let out = console.run(&format!(
+            "alice: /challenge @bob fen:\"{fen}\"
+             :lang alice fr
+             alice: /challenge @bob fen:\"{fen}\""
+        ));
+        assert_eq!(out.len(), 2, "{fen}: {out:#?}");
+        for (reply, expected) in out.iter().zip([english, french]) {
+            assert_eq!(reply["ephemeral"], true, "{fen}");
+            let text = reply["text"].as_str().unwrap();
+            assert!(text.contains(expected), "{fen}: {text}");
+        }
+        assert_eq!(count(&console.db(), "SELECT count(*) FROM challenges"), 0);
+    }
+    // The largest counters are taken as written.
+    let console = Console::new();
+    console.run("alice: /challenge @bob fen:\"4k3/8/8/8/8/8/4P3/4K3 w - - 4294967295 1\"");
+    assert_eq!(count(&console.db(), "SELECT count(*) FROM challenges"), 1);
+}
+
 /// A long random game that does not end, as UCI moves.
 fn long_game(plies: usize) -> Vec<String> {
     let mut pos = Chess::default();

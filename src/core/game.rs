@@ -253,6 +253,14 @@ pub enum SetupError {
     IllegalPosition,
     #[error("the start position is already checkmate or stalemate")]
     AlreadyOver,
+    /// Neither side could ever mate (5.2.2): the game would be drawn before
+    /// its first move.
+    #[error("the start position is dead: neither side can ever checkmate")]
+    DeadPosition,
+    /// A move counter that does not fit in 32 bits: shakmaty would read it
+    /// as 4294967295, a position the player did not write.
+    #[error("a move counter of the FEN is above {}", u32::MAX)]
+    CounterTooLarge,
     #[error("a player cannot play against themselves")]
     SamePlayer,
 }
@@ -396,11 +404,30 @@ impl Game {
     ) -> Result<Game, SetupError> {
         let game = Game::new_unchecked(variant, players, fen, rules, now)?;
         // Mate and stalemate leave nothing to play. A dead position is still
-        // set up: the core ends it as soon as a move is made.
+        // set up (the rules' own cases start from some): the core ends it
+        // as soon as a move is made. Players offered one are refused first
+        // ([`Game::check_offered_start`]).
         if game.start.legal_moves().is_empty() {
             return Err(SetupError::AlreadyOver);
         }
         Ok(game)
+    }
+
+    /// Checks a start offered to players for a new game (a challenge's
+    /// FEN): it must set up as [`Game::new_variant`] sets it up, and leave
+    /// something to play for: a dead position (5.2.2) is a draw before its
+    /// first move.
+    pub fn check_offered_start(variant: Variant, fen: &str) -> Result<(), SetupError> {
+        let players = Players {
+            white: PlayerId(1),
+            black: PlayerId(2),
+        };
+        let rules = DrawRules::default();
+        let game = Game::new_variant(variant, players, Some(fen), rules, DateTime::UNIX_EPOCH)?;
+        if unwinnable::is_dead_position(&game.start) {
+            return Err(SetupError::DeadPosition);
+        }
+        Ok(())
     }
 
     /// A game from any legal start, even one that is already over.
@@ -555,6 +582,29 @@ impl Game {
         self.clock = Clock::start(control, self.turn(), self.started_at);
     }
 
+    /// The instant of the game's latest record: its start, or its last
+    /// move or note.
+    pub fn last_recorded_at(&self) -> DateTime<Utc> {
+        let last_move = self.moves.last().map(|m| m.at);
+        let last_note = self.notes.last().map(|n| n.at);
+        [last_move, last_note]
+            .into_iter()
+            .flatten()
+            .fold(self.started_at, DateTime::max)
+    }
+
+    /// `now`, or the game's latest record when `now` is earlier (a clock set
+    /// back, or another process's clock behind this one's). A game's record
+    /// only goes forward in time: a score whose moves go back cannot be read
+    /// against the clock, and a turn started before the previous one would
+    /// charge its player time they never had. Refusing the act instead
+    /// would lock players out of their games for as long as a process's
+    /// clock is behind, which nobody can mend from a chat; and clocks that
+    /// count in days lose nothing to the seconds a skew moves an act.
+    fn in_order(&self, now: DateTime<Utc>) -> DateTime<Utc> {
+        now.max(self.last_recorded_at())
+    }
+
     /// Restores a stored clock.
     pub fn set_clock(&mut self, clock: Clock) {
         self.clock = clock;
@@ -578,6 +628,7 @@ impl Game {
         if self.is_over() || span <= chrono::Duration::zero() {
             return;
         }
+        let now = self.in_order(now);
         self.clock.credit_turn(span);
         let seconds = span.num_seconds();
         self.note(None, now, NoteKind::ClockCredit { seconds });
@@ -611,6 +662,7 @@ impl Game {
         act: Act,
         now: DateTime<Utc>,
     ) -> Result<Vec<Event>, GameError> {
+        let now = self.in_order(now);
         match act {
             Act::Move { input, offer_draw } => {
                 let side = self.playing_side(actor)?;
@@ -849,6 +901,7 @@ impl Game {
 
     /// Plays an already legal move and everything that follows from it.
     pub(crate) fn play(&mut self, m: Move, offer_draw: bool, now: DateTime<Utc>) -> Vec<Event> {
+        let now = self.in_order(now);
         let side = self.position.turn();
         self.clock.on_move(now);
         let (san, uci) = self.push_move(m, None, offer_draw, now);
@@ -1142,6 +1195,17 @@ fn parse_start_fen(text: &str, mode: CastlingMode) -> Result<Chess, SetupError> 
     if text.len() > MAX_FEN {
         return Err(SetupError::FenTooLong);
     }
+    // The counters follow the four fields of the position; shakmaty
+    // saturates a larger one silently.
+    let too_large =
+        |field: &&str| field.bytes().all(|b| b.is_ascii_digit()) && field.parse::<u32>().is_err();
+    if text
+        .split_ascii_whitespace()
+        .skip(4)
+        .any(|field| too_large(&field))
+    {
+        return Err(SetupError::CounterTooLarge);
+    }
     let fen: Fen = text.trim().parse().map_err(|_| SetupError::BadFen)?;
     fen.into_position(mode)
         .map_err(|_| SetupError::IllegalPosition)
@@ -1187,6 +1251,15 @@ mod tests {
                 Some("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"),
                 SetupError::AlreadyOver,
             ),
+            // Counters beyond 2^32 - 1, the halfmove clock or the move number.
+            (
+                Some("4k3/8/8/8/8/8/4P3/4K3 w - - 4294967296 1"),
+                SetupError::CounterTooLarge,
+            ),
+            (
+                Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 99999999999999999999"),
+                SetupError::CounterTooLarge,
+            ),
         ];
         for (fen, expected) in cases {
             let got = Game::new(PLAYERS, fen, DrawRules::default(), at(0)).err();
@@ -1198,6 +1271,23 @@ mod tests {
         };
         let got = Game::new(same, None, DrawRules::default(), at(0)).err();
         assert_eq!(got, Some(SetupError::SamePlayer));
+        // A dead position is set up, but refused when offered to players:
+        // bare kings, a lone minor piece, bishops all on one colour.
+        for fen in [
+            "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3K4/3N4/8 b - - 0 1",
+            "5bk1/8/8/8/8/8/8/2B1K3 w - - 0 1",
+        ] {
+            assert!(Game::new(PLAYERS, Some(fen), DrawRules::default(), at(0)).is_ok());
+            let offered = Game::check_offered_start(Variant::Standard, fen);
+            assert_eq!(offered, Err(SetupError::DeadPosition), "{fen}");
+        }
+        let live = "2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1";
+        assert_eq!(Game::check_offered_start(Variant::Standard, live), Ok(()));
+        // The largest counters are taken as written.
+        let largest = "4k3/8/8/8/8/8/4P3/4K3 w - - 4294967295 4294967295";
+        let game = Game::new(PLAYERS, Some(largest), DrawRules::default(), at(0));
+        assert_eq!(game.expect("largest").position().halfmoves(), u32::MAX);
         let long = "8/".repeat(60);
         let got = Game::new(PLAYERS, Some(&long), DrawRules::default(), at(0)).err();
         assert_eq!(got, Some(SetupError::FenTooLong));
@@ -1305,6 +1395,37 @@ mod tests {
             game.apply(&stranger, Act::Resign, at(3)),
             Err(GameError::NotAPlayer)
         );
+    }
+
+    /// An act timed before the game's last record (a clock set back) is
+    /// timed at that record instead: the score and the notes stay in order,
+    /// and the next turn starts no earlier than the last move.
+    #[test]
+    fn acts_never_go_back_in_time() {
+        let mut game = Game::new(PLAYERS, None, DrawRules::default(), at(5)).expect("ok");
+        let (white, black) = (Actor::Player(PlayerId(1)), Actor::Player(PlayerId(2)));
+        let play = |text: &str| Act::Move {
+            input: MoveInput::new(text, Reader::speaking(crate::core::notation::Lang::En)),
+            offer_draw: false,
+        };
+        // (actor, act, when it claims to happen, when it is recorded)
+        let acts = [
+            (&white, play("e4"), at(2), at(5)),
+            (&black, play("e5"), at(9), at(9)),
+            (&white, Act::OfferDraw, at(7), at(9)),
+            (&white, play("Nf3"), at(8), at(9)),
+            (&black, play("Nc6"), at(10), at(10)),
+        ];
+        for (actor, act, claimed, recorded) in acts {
+            let what = format!("{act:?}");
+            game.apply(actor, act, claimed).expect(&what);
+            assert_eq!(game.last_recorded_at(), recorded, "{what}");
+        }
+        let times: Vec<_> = game.moves().iter().map(|m| m.at).collect();
+        assert_eq!(times, [at(5), at(9), at(9), at(10)]);
+        assert_eq!(game.notes()[0].at, at(9));
+        game.credit_outage(chrono::Duration::hours(1), at(3));
+        assert_eq!(game.notes().last().map(|n| n.at), Some(at(10)));
     }
 
     #[test]

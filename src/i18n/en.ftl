@@ -70,6 +70,8 @@ setup-bad_fen = That is not a FEN.
 setup-fen_too_long = That FEN is too long.
 setup-illegal_position = That FEN is not a legal chess position.
 setup-already_over = That position is already checkmate or stalemate.
+setup-dead_position = Neither side could ever checkmate from that position (a dead position): the game would be drawn before its first move.
+setup-counter_too_large = That FEN's move counters are too large: the halfmove clock and the move number are at most 4294967295.
 
 ## Finding the game
 no-game = You have no game running here.

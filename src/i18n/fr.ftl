@@ -79,6 +79,8 @@ setup-bad_fen = Ce n’est pas une FEN.
 setup-fen_too_long = Cette FEN est trop longue.
 setup-illegal_position = Cette FEN n’est pas une position d’échecs légale.
 setup-already_over = Cette position est déjà mat ou pat.
+setup-dead_position = Aucun camp ne pourrait jamais mater depuis cette position (position morte) : la partie serait nulle avant son premier coup.
+setup-counter_too_large = Les compteurs de coups de cette FEN sont trop grands : le compteur de demi-coups et le numéro du coup valent au plus 4294967295.
 
 ## Trouver la partie
 no-game = Vous n’avez aucune partie en cours ici.

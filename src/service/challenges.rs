@@ -268,7 +268,7 @@ impl Service {
         };
         if let Some(error) = fen
             .as_deref()
-            .and_then(|fen| check_start(wish.variant, fen, now).err())
+            .and_then(|fen| Game::check_offered_start(wish.variant, fen).err())
         {
             return Err(vec![self.setup_refusal(ctx, &error)]);
         }
@@ -579,6 +579,8 @@ impl Service {
             SetupError::BadFen => "setup-bad_fen",
             SetupError::IllegalPosition => "setup-illegal_position",
             SetupError::AlreadyOver => "setup-already_over",
+            SetupError::DeadPosition => "setup-dead_position",
+            SetupError::CounterTooLarge => "setup-counter_too_large",
             SetupError::SamePlayer => "challenge-self",
         };
         self.private(ctx, self.text(ctx, key, &[]))
@@ -808,16 +810,6 @@ enum Role {
     Accepting,
     Declining,
     Cancelling,
-}
-
-/// Checks a start FEN by setting up a game of `variant` with it.
-fn check_start(variant: Variant, fen: &str, now: DateTime<Utc>) -> Result<(), SetupError> {
-    use crate::core::game::{DrawRules, PlayerId};
-    let players = Players {
-        white: PlayerId(1),
-        black: PlayerId(2),
-    };
-    Game::new_variant(variant, players, Some(fen), DrawRules::default(), now).map(|_| ())
 }
 
 /// A Chess960 start drawn at random. std's hasher keys come from the

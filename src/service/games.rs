@@ -13,8 +13,8 @@ use crate::core::command::{Command, DrawAction};
 use crate::core::conditional::{self, Conditionals};
 use crate::core::event::Event;
 use crate::core::game::{
-    Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, PlayerId, Players, Status,
-    StoredMove, TakebackAction,
+    Act as GameAct, Actor, Game, GameError, MoveInput, Note, NoteKind, PlayerId, Players,
+    RestoreError, Status, StoredMove, TakebackAction,
 };
 use crate::core::notation::{self, Lang, MoveInputError, Style};
 use crate::i18n::Arg;
@@ -202,6 +202,16 @@ impl Service {
             }
             _ => Actor::Player(ctx.player.id),
         };
+        let last = game.last_recorded_at();
+        if now < last {
+            // The core times the act at `last`, keeping the record in order.
+            tracing::warn!(
+                game = record.id,
+                %now,
+                %last,
+                "the clock is behind the game's last act: this act is timed at that act's instant"
+            );
+        }
         // Correspondence fair play: no takeback where the result counts.
         let takes_back = matches!(
             act,
@@ -683,6 +693,12 @@ fn move_text(command: &Command) -> Option<&str> {
 
 /// Rebuilds the core's game from its stored record.
 pub(super) fn restore(record: &GameRecord) -> Result<Game, StorageError> {
+    try_restore(record).map_err(|e| StorageError::Corrupt(format!("game {}: {e}", record.id)))
+}
+
+/// Rebuilds the core's game from its stored record, or says which stored
+/// part the rules refuse (`pawnpost check` reports it as such).
+pub(super) fn try_restore(record: &GameRecord) -> Result<Game, RestoreError> {
     let players = Players {
         white: record.white,
         black: record.black,
@@ -703,8 +719,7 @@ pub(super) fn restore(record: &GameRecord) -> Result<Game, StorageError> {
         record.notes.clone(),
         record.pending_offer,
         record.state,
-    )
-    .map_err(|e| StorageError::Corrupt(format!("game {}: {e}", record.id)))?;
+    )?;
     if let Some(clock) = record.clock {
         game.set_clock(clock);
     }

@@ -278,10 +278,12 @@ impl Service {
     }
 }
 
-/// Whole days a leave has used by `now`, at least one.
+/// Whole days a leave has used by `now`: a day begun counts whole (leave
+/// is taken in whole days), but a leave ended the instant it began stopped
+/// no clock for any time and costs none.
 fn days_taken(leave: &LeaveRow, now: DateTime<Utc>) -> u32 {
-    let elapsed = (now - leave.starts_at).num_seconds().max(1);
-    (elapsed as u64).div_ceil(86_400) as u32
+    let elapsed = (now - leave.starts_at).num_milliseconds().max(0);
+    u32::try_from((elapsed as u64).div_ceil(86_400_000)).unwrap_or(u32::MAX)
 }
 
 /// Days of a running leave that ending it at `now` gives back.

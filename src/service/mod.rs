@@ -22,6 +22,7 @@
 
 mod cache;
 mod challenges;
+pub mod check;
 pub mod choice;
 mod conditionals;
 mod deadlines;

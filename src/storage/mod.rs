@@ -173,6 +173,14 @@ pub fn check_moves(game: i64, plies: u32, moves: &[MoveRow]) -> Result<()> {
     }
 }
 
+/// A game read by [`Store::game_page`]: its record, or why it cannot be
+/// read (as loading it for an act would refuse it).
+#[derive(Debug)]
+pub struct PagedGame {
+    pub id: i64,
+    pub record: Result<GameRecord>,
+}
+
 /// Defaults a server row gets when it is first seen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerDefaults {

@@ -22,7 +22,6 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 pub(super) mod conn;
 
-use super::queries::games;
 use super::sql::ready;
 use conn::SqliteConn;
 
@@ -310,9 +309,10 @@ fn backup_into(source: &Connection, target: &Path) -> Result<()> {
 
 /// Every problem found in the SQLite file at `path`, for `pawnpost check`:
 /// SQLite's full `integrity_check` (which also compares every index with
-/// its table), then, if the file is sound, rows naming missing rows and
-/// games whose moves do not add up. Empty when all is well. The file is
-/// neither created, migrated nor changed.
+/// its table), then, if the file is sound, rows naming missing rows. Empty
+/// when all is well. The file is neither created, migrated nor changed.
+/// The games themselves are replayed next, through
+/// [`SqliteStore::open_to_check`].
 pub fn check_file(path: &Path) -> Result<Vec<String>> {
     let conn = Connection::open_with_flags(
         path,
@@ -341,8 +341,28 @@ pub fn check_file(path: &Path) -> Result<Vec<String>> {
     for orphan in orphans {
         problems.push(orphan?);
     }
-    problems.extend(ready(games::unsound_games(&SqliteConn(&conn)))?);
     Ok(problems)
+}
+
+impl SqliteStore {
+    /// The file at `path` as a store to read for `pawnpost check`: neither
+    /// created, checked, migrated nor written. Refused unless its schema is
+    /// this binary's, since the statements are written for that one.
+    pub fn open_to_check(path: &Path) -> Result<SqliteStore> {
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let version = schema_version(&conn)?;
+        if version != migrations().len() {
+            return Err(StorageError::Backend(format!(
+                "the file's schema is version {version}, this pawnpost's is {}",
+                migrations().len()
+            )));
+        }
+        Ok(SqliteStore {
+            conn: Arc::new(Mutex::new(conn)),
+            holds: Arc::default(),
+        })
+    }
 }
 
 impl SqliteStore {

@@ -21,9 +21,9 @@ use super::sqlite::{SqliteStore, conn::SqliteConn};
 use super::{
     ActRequest, ChallengeRow, ChannelRow, Commit, Committed, DueGame, DueTournament, EntrantRow,
     GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow, MatchEntrant,
-    MatchGameRow, MatchRow, NoticeProgress, NoticeTrouble, OpenedAct, PairingRow, Platform,
-    PlayerRow, PrivateNote, Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow, Result,
-    ServerDefaults, ServerRow, StandingRow, StoredReview, TeamRow, TournamentRow, VoteRow,
+    MatchGameRow, MatchRow, NoticeProgress, NoticeTrouble, OpenedAct, PagedGame, PairingRow,
+    Platform, PlayerRow, PrivateNote, Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow,
+    Result, ServerDefaults, ServerRow, StandingRow, StoredReview, TeamRow, TournamentRow, VoteRow,
 };
 use crate::competition::standings::Finished;
 use crate::core::game::PlayerId;
@@ -435,8 +435,9 @@ delegate! {
         now: DateTime<Utc>,
         limit: usize,
     ) -> Vec<DueTournament> = tournaments::due_tournaments;
-    /// Every game whose stored moves do not add up, one line each.
-    read fn unsound_games() -> Vec<String> = games::unsound_games;
+    /// The games after id `after`, at most `limit`, in order of id, each
+    /// read whole or with why it cannot be (`pawnpost check`).
+    read fn game_page(after: i64, limit: usize) -> Vec<PagedGame> = games::game_page;
     /// The earliest close of an entry window still open.
     read fn next_tournament_start() -> Option<DateTime<Utc>> = tournaments::next_tournament_start;
     /// Marks a server the bot was removed from (see [`presence::set_absent`]).

@@ -22,9 +22,7 @@ use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use tokio_postgres::NoTls;
 
 use super::DriverError;
-use super::queries::games;
 use super::{Result, StorageError};
-use conn::PgConn;
 
 /// Connections per process unless the URL's caller asks otherwise.
 pub const DEFAULT_POOL_SIZE: usize = 16;
@@ -124,15 +122,6 @@ impl PgStore {
     pub async fn schema_version(&self) -> Result<usize> {
         let client = self.client().await?;
         schema::version(&client).await
-    }
-
-    /// Games whose moves do not add up (see [`check_moves`]), for `pawnpost
-    /// check`: PostgreSQL checks its own pages, so this is the whole check.
-    ///
-    /// [`check_moves`]: crate::storage::check_moves
-    pub async fn check_games(&self) -> Result<Vec<String>> {
-        let client = self.client().await?;
-        games::unsound_games(&PgConn(&client)).await
     }
 
     pub(super) async fn client(&self) -> Result<Object> {

@@ -1,6 +1,6 @@
 //! Games read back: one game whole (its row, channel, players, moves and
 //! notes, in one statement and so from one snapshot), the game lists, open
-//! challenges, finished games, and the check that stored moves add up.
+//! challenges, finished games, and every game a page at a time for the check.
 
 use std::sync::LazyLock;
 
@@ -13,7 +13,8 @@ use crate::core::names::Named;
 use crate::core::variant::Variant;
 use crate::storage::sql::{Conn, Row, params};
 use crate::storage::{
-    ChallengeRow, ChannelGames, GameRecord, GameSummary, MoveRow, PrivateNote, Result, check_moves,
+    ChallengeRow, ChannelGames, GameRecord, GameSummary, MoveRow, PagedGame, PrivateNote, Result,
+    StorageError, check_moves,
 };
 use chrono::{DateTime, Utc};
 
@@ -35,9 +36,23 @@ const BLACK_AT: usize = WHITE_AT + rows::PLAYER_WIDTH;
 /// part 0 is the game (its columns from 1), then part 1 its moves and part
 /// 2 its notes, each in order, in the columns after the game's (`seq` is a
 /// move's ply or a note's number). The parts leave each other's columns
-/// NULL. A note is read as text so that the last column has one type on
-/// PostgreSQL (`jsonb` there, text in SQLite).
-static GAME_QUERY: LazyLock<String> = LazyLock::new(|| {
+/// NULL. A note is read as text so that the last column but one has one
+/// type on PostgreSQL (`jsonb` there, text in SQLite); the last is the
+/// game's id, which tells a page's games apart ([`GAME_PAGE_QUERY`]).
+static GAME_QUERY: LazyLock<String> = LazyLock::new(|| game_rows("", "?1"));
+
+/// The games after id ?1, at most ?2 of them, whole, as [`GAME_QUERY`]
+/// reads one: `pawnpost check` reads every game a page at a time.
+static GAME_PAGE_QUERY: LazyLock<String> = LazyLock::new(|| {
+    game_rows(
+        "WITH page AS (SELECT id FROM games WHERE id > ?1 ORDER BY id LIMIT ?2) ",
+        "SELECT id FROM page",
+    )
+});
+
+/// The rows of the games whose ids are `IN (ids)`, ordered by game;
+/// `with` names what `ids` reads.
+fn game_rows(with: &str, ids: &str) -> String {
     let game = format!(
         "{GAME_COLUMNS}, {}, {}",
         PLAYER_COLUMNS.replace("p.", "w."),
@@ -45,29 +60,59 @@ static GAME_QUERY: LazyLock<String> = LazyLock::new(|| {
     );
     let blank = vec!["NULL"; game.split(',').count()].join(", ");
     format!(
-        "SELECT 0 AS part, {game}, NULL AS seq, NULL, NULL, NULL, NULL, NULL
+        "{with}SELECT 0 AS part, {game}, NULL AS seq, NULL, NULL, NULL, NULL, NULL, g.id AS gid
          FROM games g
          JOIN channels c ON c.id = g.channel_id
          JOIN players w ON w.id = g.white_id
          JOIN players b ON b.id = g.black_id
-         WHERE g.id = ?1
+         WHERE g.id IN ({ids})
          UNION ALL
-         SELECT 1, {blank}, ply, uci, san, played_at, draw_offer, NULL
-         FROM moves WHERE game_id = ?1
+         SELECT 1, {blank}, ply, uci, san, played_at, draw_offer, NULL, game_id
+         FROM moves WHERE game_id IN ({ids})
          UNION ALL
-         SELECT 2, {blank}, seq, NULL, NULL, NULL, NULL, CAST(note AS TEXT)
-         FROM game_notes WHERE game_id = ?1
-         ORDER BY part, seq"
+         SELECT 2, {blank}, seq, NULL, NULL, NULL, NULL, CAST(note AS TEXT), game_id
+         FROM game_notes WHERE game_id IN ({ids})
+         ORDER BY gid, part, seq"
     )
-});
+}
 
 /// Where a move's or note's columns start in [`GAME_QUERY`]'s rows.
 const SEQ_AT: usize = 1 + BLACK_AT + rows::PLAYER_WIDTH;
+/// Where the game's id is in [`GAME_QUERY`]'s rows.
+const GID_AT: usize = SEQ_AT + 6;
 
 /// Game `id` with its moves and notes, refused if its moves do not add up
 /// ([`check_moves`]).
 pub async fn game(c: &impl Conn, id: i64) -> Result<Option<GameRecord>> {
     let found = c.query(&GAME_QUERY, &params![id]).await?;
+    game_from_rows(id, &found)
+}
+
+/// The games after id `after`, at most `limit`, in order of id, each with
+/// its record or why it cannot be read: one damaged game does not hide
+/// the others.
+pub async fn game_page(c: &impl Conn, after: i64, limit: usize) -> Result<Vec<PagedGame>> {
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let found = c.query(&GAME_PAGE_QUERY, &params![after, limit]).await?;
+    let mut page = Vec::new();
+    let mut rest = &found[..];
+    while let Some(first) = rest.first() {
+        let id = first.int(GID_AT)?;
+        let end = rest
+            .iter()
+            .position(|row| row.int(GID_AT).ok() != Some(id))
+            .unwrap_or(rest.len());
+        let record = game_from_rows(id, &rest[..end]).and_then(|found| {
+            found.ok_or_else(|| StorageError::Corrupt(format!("game {id}: its row is missing")))
+        });
+        page.push(PagedGame { id, record });
+        rest = &rest[end..];
+    }
+    Ok(page)
+}
+
+/// Game `id` from its rows of [`GAME_QUERY`], if its row is among them.
+fn game_from_rows(id: i64, found: &[Row]) -> Result<Option<GameRecord>> {
     let Some((head, rest)) = found.split_first() else {
         return Ok(None);
     };
@@ -357,31 +402,6 @@ pub async fn openings_played(
         .into_iter()
         .map(|(_, result, moves)| (result, moves))
         .collect())
-}
-
-/// Every game whose stored moves do not add up (the check [`check_moves`]
-/// makes when a game is loaded), one line each, for `pawnpost check`.
-pub async fn unsound_games(c: &impl Conn) -> Result<Vec<String>> {
-    c.query(
-        "SELECT g.id, g.plies, count(m.ply) FROM games g
-         LEFT JOIN moves m ON m.game_id = g.id
-         GROUP BY g.id, g.plies
-         HAVING count(m.ply) <> g.plies
-             OR (count(m.ply) > 0 AND (min(m.ply) <> 1 OR max(m.ply) <> g.plies))
-         ORDER BY g.id",
-        &[],
-    )
-    .await?
-    .iter()
-    .map(|row| {
-        let (id, plies, stored) = (row.int(0)?, row.int(1)?, row.int(2)?);
-        Ok(if stored == plies {
-            format!("game {id} moves: {plies} stored, not numbered 1 to {plies}")
-        } else {
-            format!("game {id} moves: {plies} counted, {stored} stored")
-        })
-    })
-    .collect()
 }
 
 /// `player`'s private notes on game `game_id`, in the order written.
