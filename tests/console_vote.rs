@@ -572,3 +572,31 @@ fn reminders_of_a_vote_game_reach_every_member_in_their_language() {
         "{reminded:#?}"
     );
 }
+
+/// Standings list people; a team of a vote game has a table of its own.
+#[test]
+fn standings_set_teams_apart_from_people() {
+    let console = Console::new();
+    let replies = console.run(&format!(
+        "{ROOKS_VS_DAVE}
+        dave: /resign
+        erin: /challenge @frank color:white
+        frank: /accept
+        frank: /resign
+        alice: /standings"
+    ));
+    let table = text(replies.last().expect("the standings"));
+    let (people, teams) = table
+        .split_once("Teams, in vote games:")
+        .unwrap_or_else(|| panic!("no teams' table: {table}"));
+    assert!(people.contains("1. erin: 1 point"), "{table}");
+    assert!(!people.contains("Rooks"), "{table}");
+    assert!(teams.contains("1. Rooks: 1 point"), "{table}");
+    let files: Vec<&str> = replies.last().expect("the standings")["attachments"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter_map(|f| f["filename"].as_str())
+        .collect();
+    assert_eq!(files, ["standings.png", "team-standings.png"]);
+}
