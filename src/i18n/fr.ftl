@@ -428,6 +428,8 @@ tournament-entry-closed = Les inscriptions au tournoi { $tournament } sont close
 tournament-already-in = Vous êtes déjà inscrit au tournoi { $tournament }.
 tournament-not-in = Vous ne jouez pas dans le tournoi { $tournament }.
 tournament-full = Le tournoi { $tournament } est complet.
+tournament-system-full = Le tournoi { $tournament } est complet : ce système ({ $system }) accepte au plus { $max } joueurs ici.
+tournament-max-too-high = Ce système ({ $system }) accepte au plus { $max } joueurs ici, pas { $asked }.
 tournament-joined = { $player } s’est inscrit au tournoi { $tournament } ({ $players } { $players ->
         [one] joueur
        *[other] joueurs
@@ -445,6 +447,7 @@ tournament-odd-teams = Le tournoi { $tournament } ne peut pas commencer : le Sch
         [one] inscrit
        *[other] inscrits
     }).
+tournament-too-many = Le tournoi { $tournament } ne peut pas commencer avec { $players } joueurs : ce système ({ $system }) en accepte au plus { $max } ici.
 tournament-started = Le tournoi { $tournament } commence avec { $players } { $players ->
         [one] joueur
        *[other] joueurs
