@@ -55,6 +55,7 @@ pub struct Config {
     /// `[[seasons]]`: named date ranges for `standings season:NAME`.
     pub seasons: Vec<SeasonConfig>,
     pub ladder: LadderConfig,
+    pub tournaments: TournamentsConfig,
     pub limits: LimitsConfig,
     pub delivery: DeliveryConfig,
     pub analysis: AnalysisConfig,
@@ -273,6 +274,45 @@ impl LadderConfig {
             time_control: self.time_control.clone(),
             rated: self.rated,
         })
+    }
+}
+
+/// The most players each tournament system takes (`[tournaments]`); the
+/// defaults and the rule are in `competition::tournament::Limits`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TournamentsConfig {
+    pub max_round_robin: u32,
+    pub max_double_round_robin: u32,
+    pub max_scheveningen: u32,
+    pub max_swiss: u32,
+    pub max_knockout: u32,
+}
+
+impl Default for TournamentsConfig {
+    fn default() -> TournamentsConfig {
+        let limits = crate::competition::tournament::Limits::default();
+        TournamentsConfig {
+            max_round_robin: limits.round_robin,
+            max_double_round_robin: limits.double_round_robin,
+            max_scheveningen: limits.scheveningen,
+            max_swiss: limits.swiss,
+            max_knockout: limits.knockout,
+        }
+    }
+}
+
+impl TournamentsConfig {
+    /// The limits the service enforces, or why they make no sense.
+    pub fn to_limits(&self) -> Result<crate::competition::tournament::Limits, String> {
+        let limits = crate::competition::tournament::Limits {
+            round_robin: self.max_round_robin,
+            double_round_robin: self.max_double_round_robin,
+            scheveningen: self.max_scheveningen,
+            swiss: self.max_swiss,
+            knockout: self.max_knockout,
+        };
+        limits.check().map(|()| limits)
     }
 }
 
@@ -818,6 +858,26 @@ mod tests {
         ] {
             let config: Config = toml::from_str(&format!("[ladder]\n{bad}\n")).expect("toml");
             assert!(config.ladder.to_settings().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn tournament_limits_are_read_and_checked() {
+        let config: Config =
+            toml::from_str("[tournaments]\nmax_round_robin = 12\n").expect("config");
+        let limits = config.tournaments.to_limits().expect("limits");
+        assert_eq!(limits.round_robin, 12);
+        assert_eq!(limits.swiss, 2_000);
+        let env: HashMap<&str, &str> = [("PAWNPOST_TOURNAMENTS_MAX_SWISS", "5000")].into();
+        let config = from_env(|name| env.get(name).map(|v| v.to_string())).expect("valid");
+        assert_eq!(config.tournaments.to_limits().map(|l| l.swiss), Ok(5_000));
+        for bad in [
+            "max_swiss = 10001",
+            "max_round_robin = 2",
+            "max_knockout = 1",
+        ] {
+            let config: Config = toml::from_str(&format!("[tournaments]\n{bad}\n")).expect("toml");
+            assert!(config.tournaments.to_limits().is_err(), "{bad}");
         }
     }
 

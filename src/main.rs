@@ -892,6 +892,10 @@ fn service(config: &Config, store: Store) -> Result<Service> {
             .analysis
             .to_settings()
             .map_err(|message| anyhow::anyhow!("[analysis] {message}"))?,
+        tournament_limits: config
+            .tournaments
+            .to_limits()
+            .map_err(|message| anyhow::anyhow!("[tournaments] max_{message}"))?,
     };
     if !(pawnpost::render::MIN_SIZE..=pawnpost::render::MAX_SIZE).contains(&config.board.size) {
         bail!(

@@ -7,12 +7,14 @@ use std::process::{Command, Output, Stdio};
 /// Plays one move in the console with `env`, writing the bot's files into
 /// `dir/files`.
 fn console(dir: &std::path::Path, env: &[(&str, &str)]) -> Output {
+    let moves = "alice: /challenge @bob\nbob: /accept\nalice: /move e4\n";
+    run_script(dir, moves, env)
+}
+
+/// Runs `lines` in the console with `env`.
+fn run_script(dir: &std::path::Path, lines: &str, env: &[(&str, &str)]) -> Output {
     let script = dir.join("script.txt");
-    std::fs::write(
-        &script,
-        "alice: /challenge @bob\nbob: /accept\nalice: /move e4\n",
-    )
-    .expect("script");
+    std::fs::write(&script, lines).expect("script");
     Command::new(env!("CARGO_BIN_EXE_pawnpost"))
         .arg("console")
         .arg("--db")
@@ -73,4 +75,42 @@ fn a_value_the_key_cannot_take_is_refused_by_name() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
     assert!(stderr.contains("PAWNPOST_BOARD_SIZE"), "{stderr}");
+}
+
+#[test]
+fn a_tournament_limit_comes_from_its_variable_and_is_checked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lines = "alice: /tournament create swiss\n\
+                 alice: /tournament join\n\
+                 bob: /tournament join\n\
+                 carol: /tournament join\n";
+    let output = run_script(
+        dir.path(),
+        lines,
+        &[("PAWNPOST_TOURNAMENTS_MAX_SWISS", "2")],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("Tournament #1 is full: a Swiss tournament takes at most 2 players here."),
+        "{stdout}"
+    );
+    // Below a system's least number of players, or above the command's bound.
+    for value in ["1", "10001"] {
+        let output = run_script(
+            dir.path(),
+            lines,
+            &[("PAWNPOST_TOURNAMENTS_MAX_SWISS", value)],
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{value}");
+        assert!(
+            stderr.contains("[tournaments] max_swiss"),
+            "{value}: {stderr}"
+        );
+    }
 }

@@ -18,9 +18,25 @@
 //!   and their score differences (C.16–C.19).
 //!
 //! Colours follow E.1–E.5. What is left out is named in docs/competition.md.
+//!
+//! # Any number of players
+//!
+//! Completion (C.4) and a bracket's most pairs are matching questions: a
+//! maximum matching of the players' graph ([`super::matching`], Edmonds'
+//! blossom algorithm) answers them in polynomial time for any number of
+//! players, grown from the matching of the players below a bracket, which
+//! is made once per round. The searches that follow the rules' order are
+//! bounded: per bracket as before, and a round as a whole ([`ROUND_WORK`]),
+//! past which a bracket is paired from its completion matching. A round of
+//! 1,000 players takes well under a second (`cargo bench --bench
+//! swiss_pairing`).
 
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+use super::matching::Matching;
 
 /// A colour in a player's history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,9 +94,14 @@ pub type Pairs = Vec<(usize, Option<usize>)>;
 /// The pairing of the next round, boards in order (higher score first),
 /// the bye last; `None` when no pairing keeps the absolute criteria.
 pub fn pair(players: &[Player], round: Round) -> Option<Pairs> {
+    pair_within(players, round, ROUND_WORK)
+}
+
+/// [`pair`] with `work` allowed ([`ROUND_WORK`]).
+fn pair_within(players: &[Player], round: Round, work: u64) -> Option<Pairs> {
     let mut ranked: Vec<Seat> = players.iter().map(Seat::new).collect();
     ranked.sort_by_key(|s| (std::cmp::Reverse(s.half_points), s.rank));
-    let pairing = Pairing::new(ranked, round);
+    let pairing = Pairing::new(ranked, round, work);
     let (pairs, bye) = pairing.run()?;
     let mut boards: Vec<(usize, usize)> = pairs
         .into_iter()
@@ -187,21 +208,88 @@ const MDP_SETS: usize = 5_000;
 /// Work allowed to one remainder (one MDP-pairing) of a bracket.
 const REMAINDER_BUDGET: u32 = 60_000;
 
+/// Work one round's pairing may do, counted in search steps (a candidate
+/// step, a C.7 step) and in seats looked at (a completion question, a
+/// bracket's most pairs): about a second on a slow machine. Once it is
+/// spent, each bracket left takes the best candidate found so far, or the
+/// pairing its completion matching gives ([`Pairing::fallback`]), and C.7
+/// is only estimated. No event in tests/fixtures/dutch comes near it.
+const ROUND_WORK: u64 = 8_000_000;
+
+/// C.7 looks at every way the floaters can be paired in the next bracket
+/// when it has at most this many residents...
+const NEXT_EXACT_RESIDENTS: usize = 24;
+
+/// ... and at most this many ways to give each floater a resident.
+const NEXT_EXACT_WAYS: usize = 5_000;
+
 /// One round's pairing: the seats in A.2 order, indexed by position.
 struct Pairing {
     seats: Vec<Seat>,
     round: Round,
-    /// `meets[a][b]`: a and b may be paired (C.1, C.3).
-    meets: Vec<Vec<bool>>,
-    /// Completion answers by the set of players left (C.4).
-    completable: std::cell::RefCell<HashMap<u128, bool>>,
+    /// Which seats may be paired (C.1, C.3).
+    meets: Meets,
+    /// C.4's matchings and answers.
+    completion: RefCell<Completion>,
     /// The bye goes to a player scoring at most this: the lowest score
     /// that still lets everyone else be paired.
     bye_limit: u32,
     /// Each seat's place among this round's players by pairing number (E.5).
     number_order: Vec<usize>,
     /// C.7 answers by the set of floaters.
-    next_brackets: std::cell::RefCell<HashMap<Vec<usize>, Next>>,
+    next_brackets: RefCell<HashMap<Vec<usize>, Rc<Next>>>,
+    /// D.2's exchanges by the sizes of S1 and S2.
+    exchanges: RefCell<HashMap<(usize, usize), Rc<Exchanges>>>,
+    /// Work the round may still do ([`ROUND_WORK`]).
+    work: Cell<u64>,
+}
+
+/// Exchanges between S1 and S2 in D.2 order: `(positions leaving S1,
+/// positions in S2 entering S1)`.
+type Exchanges = Vec<(Vec<usize>, Vec<usize>)>;
+
+/// Which seats may be paired (C.1, C.3): one bit per pair of seats, so
+/// that a few thousand players fit in a few megabytes.
+struct Meets {
+    /// 64-bit words per seat.
+    row: usize,
+    bits: Vec<u64>,
+}
+
+impl Meets {
+    /// Nobody may meet anybody yet.
+    fn new(n: usize) -> Meets {
+        let row = n.div_ceil(64);
+        Meets {
+            row,
+            bits: vec![0; row * n],
+        }
+    }
+
+    fn get(&self, a: usize, b: usize) -> bool {
+        self.bits[a * self.row + b / 64] >> (b % 64) & 1 == 1
+    }
+
+    fn set(&mut self, a: usize, b: usize, may: bool) {
+        let word = &mut self.bits[a * self.row + b / 64];
+        if may {
+            *word |= 1 << (b % 64);
+        } else {
+            *word &= !(1 << (b % 64));
+        }
+    }
+}
+
+/// C.4 answered with maximum matchings ([`Matching`]): the seats from a
+/// bracket boundary down are matched once, and each question (can these
+/// floaters and everyone below still be paired?) only adds its floaters
+/// to a copy, with the bye as one more vertex when the count is odd.
+#[derive(Default)]
+struct Completion {
+    /// A maximum matching of the seats `below..n`, by `below`.
+    below: BTreeMap<usize, Matching>,
+    /// Answers by the seats asked about (sorted) and `below`.
+    answers: HashMap<(Vec<usize>, usize), bool>,
 }
 
 /// The state of a search through the next bracket's pairings (C.7).
@@ -213,6 +301,10 @@ struct NextSearch<'a> {
     end: usize,
     used: &'a mut Vec<bool>,
     paired: &'a mut Vec<bool>,
+    /// Every resident is tried for each floater, and every way checked
+    /// for completion; else (a large bracket) the first resident it may
+    /// meet, and the residents left are taken to pair among themselves.
+    exhaustive: bool,
     unpaired: Vec<usize>,
     sds: Vec<u32>,
     best: &'a mut Option<(usize, Vec<u32>)>,
@@ -220,9 +312,11 @@ struct NextSearch<'a> {
 
 /// What every candidate of one remainder shares.
 struct Stage<'a> {
-    psd: Vec<u32>,
+    psd: Rc<Vec<u32>>,
+    /// The MDP pairs fixed before S1's (the first of every candidate's pairs).
+    fixed: usize,
     /// The best C.7 value any of its candidates could reach.
-    best_next: Next,
+    best_next: Rc<Next>,
     limbo: &'a [usize],
     below: usize,
     /// The bracket's lowest score: a floater's score difference is taken
@@ -231,15 +325,49 @@ struct Stage<'a> {
 }
 
 /// A bracket's candidate judged by the quality criteria: score differences
-/// first, then the counts in order; smaller is better.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// first, then the counts in order; smaller is better. The lists are
+/// shared with the stage and the C.7 answers they come from, so a
+/// candidate is judged without copying them.
+#[derive(Clone, Debug)]
 struct Quality {
-    differences: Vec<u32>,
-    next: Next,
+    differences: Rc<Vec<u32>>,
+    next: Rc<Next>,
     /// In the last bracket, the rounds the bye's receiver has not played:
     /// the bye goes to who has missed fewest.
     bye_unplayed: u32,
     counts: Counts,
+}
+
+impl Ord for Quality {
+    fn cmp(&self, other: &Quality) -> Ordering {
+        shared_cmp(&self.differences, &other.differences)
+            .then_with(|| shared_cmp(&self.next, &other.next))
+            .then(self.bye_unplayed.cmp(&other.bye_unplayed))
+            .then(self.counts.cmp(&other.counts))
+    }
+}
+
+impl PartialOrd for Quality {
+    fn partial_cmp(&self, other: &Quality) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Quality {
+    fn eq(&self, other: &Quality) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Quality {}
+
+/// Two shared values compared, at once when they are the same one.
+fn shared_cmp<T: Ord>(a: &Rc<T>, b: &Rc<T>) -> Ordering {
+    if Rc::ptr_eq(a, b) {
+        Ordering::Equal
+    } else {
+        a.cmp(b)
+    }
 }
 
 /// C.7: how well the next bracket can be paired with a candidate's
@@ -257,7 +385,7 @@ struct Best {
 }
 
 impl Pairing {
-    fn new(seats: Vec<Seat>, round: Round) -> Pairing {
+    fn new(seats: Vec<Seat>, round: Round, work: u64) -> Pairing {
         let n = seats.len();
         let mut by_number: Vec<usize> = (0..n).collect();
         by_number.sort_by_key(|&s| seats[s].rank);
@@ -268,26 +396,60 @@ impl Pairing {
         let mut pairing = Pairing {
             seats,
             round,
-            meets: vec![vec![false; n]; n],
-            completable: Default::default(),
+            meets: Meets::new(n),
+            completion: Default::default(),
             bye_limit: u32::MAX,
             number_order,
             next_brackets: Default::default(),
+            exchanges: Default::default(),
+            work: Cell::new(work),
         };
-        for a in 0..n {
-            for b in 0..n {
-                pairing.meets[a][b] = a != b && pairing.may_meet(a, b);
-            }
-        }
+        pairing.meets = pairing.who_meets();
         pairing.bye_limit = pairing.lowest_bye_score();
         pairing
+    }
+
+    /// C.1 and C.3 for every two seats: everyone may meet everyone but
+    /// themselves, their past opponents and, outside the topscorers, the
+    /// players with the same absolute colour preference.
+    fn who_meets(&self) -> Meets {
+        let n = self.seats.len();
+        let mut meets = Meets::new(n);
+        let seat_of: HashMap<usize, usize> = (0..n).map(|s| (self.seats[s].id, s)).collect();
+        for a in 0..n {
+            for b in 0..n {
+                meets.set(a, b, a != b);
+            }
+            for id in &self.seats[a].opponents {
+                if let Some(&b) = seat_of.get(id) {
+                    meets.set(a, b, false);
+                    meets.set(b, a, false);
+                }
+            }
+        }
+        for colour in [Colour::White, Colour::Black] {
+            let absolute: Vec<usize> = (0..n)
+                .filter(|&s| {
+                    let seat = &self.seats[s];
+                    seat.strength == Strength::Absolute && seat.preference == Some(colour)
+                })
+                .collect();
+            for &a in &absolute {
+                for &b in &absolute {
+                    if !self.topscorer(a) && !self.topscorer(b) {
+                        meets.set(a, b, false);
+                    }
+                }
+            }
+        }
+        meets
     }
 
     /// The lowest score a bye-eligible player may have so that all the
     /// others can be paired; the bye must go no higher.
     fn lowest_bye_score(&mut self) -> u32 {
         let n = self.seats.len();
-        if n.is_multiple_of(2) || n > 127 {
+        if n.is_multiple_of(2) {
             return u32::MAX;
         }
         let mut scores: Vec<u32> = self
@@ -298,16 +460,16 @@ impl Pairing {
             .collect();
         scores.sort_unstable();
         scores.dedup();
-        let everyone = (0..n).fold(0u128, |m, s| m | 1 << s);
+        // The matchings do not depend on the bye; the answers do.
         for score in scores {
             self.bye_limit = score;
-            self.completable.borrow_mut().clear();
-            if self.pairable(everyone, true) {
-                self.completable.borrow_mut().clear();
+            self.completion.get_mut().answers.clear();
+            if self.completes(&[], 0) {
+                self.completion.get_mut().answers.clear();
                 return score;
             }
         }
-        self.completable.borrow_mut().clear();
+        self.completion.get_mut().answers.clear();
         u32::MAX
     }
 
@@ -320,15 +482,22 @@ impl Pairing {
         self.round.last && self.seats[s].half_points > self.round.played
     }
 
-    fn may_meet(&self, a: usize, b: usize) -> bool {
-        let (x, y) = (&self.seats[a], &self.seats[b]);
-        if x.opponents.contains(&y.id) {
-            return false;
+    /// Whether seats `a` and `b` may be paired (C.1, C.3).
+    fn meets(&self, a: usize, b: usize) -> bool {
+        self.meets.get(a, b)
+    }
+
+    /// The graph C.4 asks about: the seats, and the bye as vertex `n`,
+    /// joined to whoever may have it.
+    fn joined(&self, a: usize, b: usize) -> bool {
+        let bye = self.seats.len();
+        if a == bye {
+            self.may_have_bye(b)
+        } else if b == bye {
+            self.may_have_bye(a)
+        } else {
+            self.meets(a, b)
         }
-        let clash = x.strength == Strength::Absolute
-            && y.strength == Strength::Absolute
-            && x.preference == y.preference;
-        !clash || self.topscorer(a) || self.topscorer(b)
     }
 
     /// The whole round: brackets from the top, then the bye.
@@ -371,6 +540,9 @@ impl Pairing {
         mdps: usize,
         below: usize,
     ) -> Option<(Vec<SeatPair>, Vec<usize>)> {
+        if self.exhausted() {
+            return self.fallback(bracket, below);
+        }
         let most = self.max_pairs(bracket);
         for pairs in (0..=most).rev() {
             let top = mdps.min(pairs);
@@ -392,6 +564,9 @@ impl Pairing {
                 );
                 if best.quality.is_some() {
                     return Some((best.pairs, best.floaters));
+                }
+                if self.exhausted() {
+                    return self.fallback(bracket, below);
                 }
             }
         }
@@ -432,7 +607,7 @@ impl Pairing {
                 best,
                 budget,
             );
-            if *budget == 0 {
+            if *budget == 0 || self.exhausted() {
                 return;
             }
         }
@@ -452,7 +627,7 @@ impl Pairing {
         best: &mut Best,
         budget: &mut u32,
     ) {
-        if *budget == 0 {
+        if *budget == 0 || !self.spend(1) {
             return;
         }
         *budget -= 1;
@@ -474,7 +649,7 @@ impl Pairing {
             return;
         };
         for i in 0..residents.len() {
-            if used[i] || !self.meets[mdp][residents[i]] {
+            if used[i] || !self.meets(mdp, residents[i]) {
                 continue;
             }
             used[i] = true;
@@ -527,11 +702,15 @@ impl Pairing {
             .min()
             .unwrap_or(0);
         let psd = self.differences(fixed, &floating, lowest);
-        if best.quality.as_ref().is_some_and(|q| q.differences < psd) {
-            return;
-        }
+        // Shared with the best so far when equal, so each step compares pointers.
+        let psd = match &best.quality {
+            Some(q) if *q.differences < psd => return,
+            Some(q) if *q.differences == psd => Rc::clone(&q.differences),
+            _ => Rc::new(psd),
+        };
         let stage = Stage {
             psd,
+            fixed: fixed.len(),
             best_next: self.best_next(players, players.len() - 2 * pairs, limbo, below),
             limbo,
             below,
@@ -549,7 +728,8 @@ impl Pairing {
         let mut share = (*budget).min(REMAINDER_BUDGET);
         let before = share;
         let n1 = pairs;
-        for (out_of_s1, into_s1) in exchanges(n1, players.len() - n1) {
+        let exchanges = self.exchanges_of(n1, players.len() - n1);
+        for (out_of_s1, into_s1) in exchanges.iter() {
             let mut s1: Vec<usize> = (0..n1).filter(|i| !out_of_s1.contains(i)).collect();
             s1.extend(into_s1.iter().map(|&j| n1 + j));
             s1.sort_unstable();
@@ -573,16 +753,26 @@ impl Pairing {
                 &mut share,
             );
             let perfect = best.quality.as_ref().is_some_and(|q| {
-                q.differences == stage.psd
-                    && q.next == stage.best_next
+                shared_cmp(&q.differences, &stage.psd).is_eq()
+                    && shared_cmp(&q.next, &stage.best_next).is_eq()
                     && q.bye_unplayed == 0
                     && q.counts == floor
             });
-            if share == 0 || perfect {
+            if share == 0 || perfect || self.exhausted() {
                 break;
             }
         }
         *budget -= before - share;
+    }
+
+    /// D.2's exchanges for an S1 of `n1` and an S2 of `n2` players, made once.
+    fn exchanges_of(&self, n1: usize, n2: usize) -> Rc<Exchanges> {
+        let mut known = self.exchanges.borrow_mut();
+        Rc::clone(
+            known
+                .entry((n1, n2))
+                .or_insert_with(|| Rc::new(exchanges(n1, n2))),
+        )
     }
 
     /// The most pairs `players` can make among themselves while those left
@@ -603,6 +793,9 @@ impl Pairing {
             end: usize,
             best: &mut Option<usize>,
         ) {
+            if !p.spend(1) {
+                return;
+            }
             let Some(first) = (0..players.len()).find(|&i| !taken[i]) else {
                 if best.is_none_or(|b| pairs > b) && p.completes(left, end) {
                     *best = Some(pairs);
@@ -615,7 +808,7 @@ impl Pairing {
             }
             taken[first] = true;
             for other in first + 1..players.len() {
-                if !taken[other] && p.meets[players[first]][players[other]] {
+                if !taken[other] && p.meets(players[first], players[other]) {
                     taken[other] = true;
                     go(p, players, taken, left, pairs + 1, end, best);
                     taken[other] = false;
@@ -670,9 +863,15 @@ impl Pairing {
     }
 
     /// The best C.7 value of any `floating` players of `players` (with the limbo).
-    fn best_next(&self, players: &[usize], floating: usize, limbo: &[usize], below: usize) -> Next {
-        if choose(players.len(), floating) > 2_000 {
-            return (0, Vec::new());
+    fn best_next(
+        &self,
+        players: &[usize],
+        floating: usize,
+        limbo: &[usize],
+        below: usize,
+    ) -> Rc<Next> {
+        if choose(players.len(), floating) > 2_000 || self.exhausted() {
+            return Rc::new((0, Vec::new()));
         }
         let sets = combinations(players.len(), floating, 2_000);
         sets.into_iter()
@@ -682,20 +881,20 @@ impl Pairing {
                 self.next_bracket(&floaters, below)
             })
             .min()
-            .unwrap_or((0, Vec::new()))
+            .unwrap_or_else(|| Rc::new((0, Vec::new())))
     }
 
     /// C.7: the most pairs the next bracket can make with these floaters,
     /// and with as many its smallest score differences.
-    fn next_bracket(&self, floaters: &[usize], below: usize) -> Next {
+    fn next_bracket(&self, floaters: &[usize], below: usize) -> Rc<Next> {
         let n = self.seats.len();
         if below >= n || floaters.len() > 4 {
-            return (0, Vec::new());
+            return Rc::new((0, Vec::new()));
         }
         let mut key = floaters.to_vec();
         key.sort_unstable();
         if let Some(known) = self.next_brackets.borrow().get(&key) {
-            return known.clone();
+            return Rc::clone(known);
         }
         let score = self.seats[below].half_points;
         let end = (below..n)
@@ -712,6 +911,9 @@ impl Pairing {
             end,
             used: &mut used,
             paired: &mut paired,
+            exhaustive: !self.exhausted()
+                && residents.len() <= NEXT_EXACT_RESIDENTS
+                && residents.len().saturating_pow(key.len() as u32) <= NEXT_EXACT_WAYS,
             unpaired: Vec::new(),
             sds: Vec::new(),
             best: &mut best,
@@ -719,8 +921,10 @@ impl Pairing {
         self.next_search(&mut search, 0, 0);
         let (pairs, psd) = best.unwrap_or((0, Vec::new()));
         let most = (key.len() + residents.len()) / 2;
-        let value = ((most - pairs.min(most)) as u32, psd);
-        self.next_brackets.borrow_mut().insert(key, value.clone());
+        let value = Rc::new(((most - pairs.min(most)) as u32, psd));
+        self.next_brackets
+            .borrow_mut()
+            .insert(key, Rc::clone(&value));
         value
     }
 
@@ -729,12 +933,19 @@ impl Pairing {
     /// and then the smallest differences among those that leave everyone
     /// after them pairable.
     fn next_search(&self, s: &mut NextSearch, i: usize, pairs: usize) {
+        if s.exhaustive && !self.spend(1) {
+            return;
+        }
         if i == s.mdps.len() {
             let left: Vec<usize> = (0..s.residents.len())
                 .filter(|&j| !s.used[j])
                 .map(|j| s.residents[j])
                 .collect();
-            let Some(inside) = self.pairs_completing(&left, &s.unpaired, s.end) else {
+            let inside = match s.exhaustive {
+                true => self.pairs_completing(&left, &s.unpaired, s.end),
+                false => Some(left.len() / 2),
+            };
+            let Some(inside) = inside else {
                 return;
             };
             let mut all = s.sds.clone();
@@ -757,16 +968,19 @@ impl Pairing {
         let mdp = s.mdps[i];
         let f = self.seats[mdp].half_points;
         for j in 0..s.residents.len() {
-            if !s.used[j] && self.meets[mdp][s.residents[j]] {
+            if !s.used[j] && self.meets(mdp, s.residents[j]) {
                 s.used[j] = true;
                 s.sds.push(f - s.score);
                 self.next_search(s, i + 1, pairs + 1);
                 s.sds.pop();
                 s.used[j] = false;
+                if !s.exhaustive {
+                    break;
+                }
             }
         }
         for k in i + 1..s.mdps.len() {
-            if !s.paired[k] && self.meets[mdp][s.mdps[k]] {
+            if !s.paired[k] && self.meets(mdp, s.mdps[k]) {
                 s.paired[k] = true;
                 s.sds.push(f.abs_diff(self.seats[s.mdps[k]].half_points));
                 self.next_search(s, i + 1, pairs + 1);
@@ -793,26 +1007,30 @@ impl Pairing {
         best: &mut Best,
         budget: &mut u32,
     ) {
-        if *budget == 0 {
+        if *budget == 0 || !self.spend(1) {
             return;
         }
         *budget -= 1;
         // The counts' partial sums only grow: a candidate that cannot beat
         // the best on C.7 and the bye and is no better on the counts is dropped.
         if let Some(q) = &best.quality {
-            let settled =
-                q.differences == stage.psd && q.next <= stage.best_next && q.bye_unplayed == 0;
-            if q.differences < stage.psd || (settled && q.counts <= counts) {
+            let differences = shared_cmp(&q.differences, &stage.psd);
+            let settled = || {
+                differences.is_eq()
+                    && shared_cmp(&q.next, &stage.best_next).is_le()
+                    && q.bye_unplayed == 0
+            };
+            if differences.is_lt() || (q.counts <= counts && settled()) {
                 return;
             }
         }
-        let done = self.s1_done(chosen, s1);
+        let done = chosen.len() - stage.fixed;
         let Some(&high) = s1.get(done) else {
             let mut floaters: Vec<usize> = stage.limbo.to_vec();
             floaters.extend((0..s2.len()).filter(|&j| !used[j]).map(|j| s2[j]));
             let counts = add(counts, self.floater_counts(&floaters, stage.lowest));
             let quality = Quality {
-                differences: stage.psd.clone(),
+                differences: Rc::clone(&stage.psd),
                 next: self.next_bracket(&floaters, stage.below),
                 bye_unplayed: self.bye_unplayed(&floaters, stage.below),
                 counts,
@@ -827,7 +1045,7 @@ impl Pairing {
             return;
         };
         for j in 0..s2.len() {
-            if used[j] || !self.meets[high][s2[j]] {
+            if used[j] || !self.meets(high, s2[j]) {
                 continue;
             }
             used[j] = true;
@@ -840,12 +1058,6 @@ impl Pairing {
                 return;
             }
         }
-    }
-
-    /// How many of S1's players are paired in `chosen` (the fixed MDP pairs
-    /// come first and are not S1's).
-    fn s1_done(&self, chosen: &[(usize, usize)], s1: &[usize]) -> usize {
-        chosen.iter().filter(|(a, _)| s1.contains(a)).count()
     }
 
     /// The pairing score differences (A.8), highest first: each pair's
@@ -932,40 +1144,140 @@ impl Pairing {
     }
 
     /// C.4: the floaters and everyone below can still all be paired (one
-    /// bye-eligible player left over at most).
+    /// bye-eligible player left over at most): the graph of the floaters,
+    /// the seats from `below` and, with an odd count, the bye has a
+    /// perfect matching.
     fn completes(&self, floaters: &[usize], below: usize) -> bool {
-        let rest: Vec<usize> = floaters
-            .iter()
-            .copied()
-            .chain(below..self.seats.len())
-            .collect();
-        if rest.len() > 128 {
-            return true;
-        }
-        let mask = rest.iter().fold(0u128, |m, &s| m | 1 << s);
-        self.pairable(mask, rest.len() % 2 == 1)
-    }
-
-    fn pairable(&self, mask: u128, bye_left: bool) -> bool {
-        if mask == 0 {
-            return !bye_left;
-        }
-        let key = mask | (u128::from(bye_left) << 127);
-        if let Some(&known) = self.completable.borrow().get(&key) {
+        let n = self.seats.len();
+        debug_assert!(floaters.iter().all(|&f| f < below));
+        let mut key = floaters.to_vec();
+        key.sort_unstable();
+        let key = (key, below);
+        if let Some(&known) = self.completion.borrow().answers.get(&key) {
             return known;
         }
-        // Pairs from the lowest player up: the bottom is where it gets tight.
-        let low = 127 - mask.leading_zeros() as usize;
-        let rest = mask & !(1 << low);
-        let mut ok = bye_left && self.may_have_bye(low) && self.pairable(rest, false);
-        let mut others = rest;
-        while !ok && others != 0 {
-            let o = 127 - others.leading_zeros() as usize;
-            others &= !(1 << o);
-            ok = self.meets[low][o] && self.pairable(rest & !(1 << o), bye_left);
+        let mut matching = self.matching_below(below);
+        let mut vertices: Vec<usize> = (below..n).chain(key.0.iter().copied()).collect();
+        if vertices.len() % 2 == 1 {
+            vertices.push(n);
         }
-        self.completable.borrow_mut().insert(key, ok);
+        self.spend(vertices.len());
+        // A vertex left free by a failed search stays free (see `Matching::augment`).
+        let free: Vec<usize> = vertices
+            .iter()
+            .copied()
+            .filter(|&v| !matching.is_matched(v))
+            .collect();
+        let ok = free.into_iter().all(|v| {
+            matching.is_matched(v) || matching.augment(v, &vertices, |a, b| self.joined(a, b))
+        });
+        self.completion.borrow_mut().answers.insert(key, ok);
         ok
+    }
+
+    /// A maximum matching of the seats from `below` down, grown from the
+    /// nearest one already made below it a scoregroup at a time (each
+    /// boundary passed is kept).
+    fn matching_below(&self, below: usize) -> Matching {
+        let n = self.seats.len();
+        let mut completion = self.completion.borrow_mut();
+        if let Some(known) = completion.below.get(&below) {
+            return known.clone();
+        }
+        let (mut start, mut matching) = match completion.below.range(below + 1..).next() {
+            Some((&start, known)) => (start, known.clone()),
+            None => (n, Matching::new(n + 1)),
+        };
+        while start > below {
+            let score = self.seats[start - 1].half_points;
+            let from = (below..start)
+                .rev()
+                .find(|&s| self.seats[s].half_points != score)
+                .map_or(below, |s| s + 1);
+            let vertices: Vec<usize> = (from..n).collect();
+            self.maximize(&mut matching, &vertices);
+            start = from;
+            completion.below.insert(start, matching.clone());
+        }
+        matching
+    }
+
+    /// Makes `matching` maximum over `vertices` (C.1–C.3): one search
+    /// from each free vertex, which a failed search leaves free for good.
+    fn maximize(&self, matching: &mut Matching, vertices: &[usize]) {
+        for &v in vertices {
+            if !matching.is_matched(v) {
+                matching.augment(v, vertices, |a, b| self.meets(a, b));
+            }
+        }
+    }
+
+    /// Charges `units` of work to the round; false once it is all spent.
+    fn spend(&self, units: usize) -> bool {
+        let left = self.work.get();
+        self.work.set(left.saturating_sub(units as u64));
+        left > 0
+    }
+
+    fn exhausted(&self) -> bool {
+        self.work.get() == 0
+    }
+
+    /// A bracket's pairing once the round's work is spent: a maximum
+    /// matching of the bracket and everyone below it, the bracket's own
+    /// players first paired among themselves (each of the top half with
+    /// the first of the bottom half it may meet, then the rest in order).
+    /// Those pairs that stay inside the bracket are its pairs, the others
+    /// float; C.1–C.4 hold by construction. `None` when nobody can.
+    fn fallback(&self, bracket: &[usize], below: usize) -> Option<(Vec<SeatPair>, Vec<usize>)> {
+        let n = self.seats.len();
+        let mut matching = self.matching_below(below);
+        // 1 for the top half, 2 for the bottom half, 0 outside the bracket.
+        let mut half = vec![0u8; n];
+        for (place, &s) in bracket.iter().enumerate() {
+            half[s] = if place < bracket.len() / 2 { 1 } else { 2 };
+        }
+        for &a in bracket {
+            let partner = bracket.iter().copied().find(|&b| {
+                b != a
+                    && (half[a] == 2 || half[b] == 2)
+                    && !matching.is_matched(b)
+                    && self.meets(a, b)
+            });
+            if let (false, Some(b)) = (matching.is_matched(a), partner) {
+                matching.join(a, b);
+            }
+        }
+        let mut vertices: Vec<usize> = bracket.iter().copied().chain(below..n).collect();
+        if vertices.len() % 2 == 1 {
+            vertices.push(n);
+        }
+        for &v in &vertices {
+            let joined = |a: usize, b: usize| self.joined(a, b);
+            if !matching.is_matched(v) && !matching.augment(v, &vertices, joined) {
+                return None;
+            }
+        }
+        let inside = |s: usize| s < n && half[s] != 0;
+        let pairs = bracket
+            .iter()
+            .filter_map(|&a| {
+                matching
+                    .mate(a)
+                    .filter(|&b| a < b && inside(b))
+                    .map(|b| (a, b))
+            })
+            .collect();
+        let floaters = bracket
+            .iter()
+            .copied()
+            .filter(|&a| !matching.mate(a).is_some_and(inside))
+            .collect();
+        tracing::debug!(
+            bracket = bracket.len(),
+            "a bracket paired by its completion matching"
+        );
+        Some((pairs, floaters))
     }
 
     fn may_have_bye(&self, s: usize) -> bool {
@@ -974,31 +1286,10 @@ impl Pairing {
 
     /// The most pairs the bracket can hold (C.1–C.3 only): a bound to start from.
     fn max_pairs(&self, bracket: &[usize]) -> usize {
-        fn go(p: &Pairing, rest: &[usize], memo: &mut HashMap<Vec<usize>, usize>) -> usize {
-            let Some((&first, others)) = rest.split_first() else {
-                return 0;
-            };
-            if let Some(&m) = memo.get(rest) {
-                return m;
-            }
-            let mut most = go(p, others, memo);
-            for (k, &o) in others.iter().enumerate() {
-                if most * 2 + 2 > rest.len() {
-                    break;
-                }
-                if p.meets[first][o] {
-                    let mut left = others.to_vec();
-                    left.remove(k);
-                    most = most.max(1 + go(p, &left, memo));
-                }
-            }
-            memo.insert(rest.to_vec(), most);
-            most
-        }
-        if bracket.len() > 24 {
-            return bracket.len() / 2;
-        }
-        go(self, bracket, &mut HashMap::new())
+        self.spend(bracket.len());
+        let mut matching = Matching::new(self.seats.len());
+        self.maximize(&mut matching, bracket);
+        matching.size()
     }
 
     /// Colours of a pair (E.1–E.5), `a` above `b`: `(white, black)`.
@@ -1110,7 +1401,7 @@ fn choose(n: usize, k: usize) -> usize {
 /// Fewest players first; then the smallest difference between the sums of
 /// the bracket numbers moved; then the highest different number leaving S1;
 /// then the lowest different number entering it.
-fn exchanges(n1: usize, n2: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
+fn exchanges(n1: usize, n2: usize) -> Exchanges {
     let mut out = vec![(Vec::new(), Vec::new())];
     for k in 1..=n1.min(n2) {
         if choose(n1, k).saturating_mul(choose(n2, k)) > 50_000 {
@@ -1177,18 +1468,23 @@ mod tests {
     /// every round (no rematch, one bye at most, and outside the last
     /// round no colour difference beyond two nor a colour three times running).
     fn simulate(players: usize, rounds: u32, seed: u64) {
+        simulate_within(players, rounds, seed, ROUND_WORK);
+    }
+
+    fn simulate_within(players: usize, rounds: u32, seed: u64, work: u64) {
         let mut rng = Rng(seed);
         let mut entrants = fresh(players);
         for round in 0..rounds {
             let last = round + 1 == rounds;
             let before: Vec<u32> = entrants.iter().map(|e| e.half_points).collect();
-            let pairs = pair(
+            let pairs = pair_within(
                 &entrants,
                 Round {
                     initial_colour: Colour::White,
                     played: round,
                     last,
                 },
+                work,
             )
             .unwrap_or_else(|| panic!("seed {seed}: round {} unpairable", round + 1));
             let mut seated = vec![false; players];
@@ -1266,6 +1562,18 @@ mod tests {
             (64, 7, 3),
         ] {
             simulate(players, rounds, seed);
+        }
+    }
+
+    #[test]
+    fn a_round_whose_work_runs_out_still_keeps_the_absolute_criteria() {
+        // No work at all: every bracket is paired by its completion matching.
+        for seed in 1..=20 {
+            simulate_within(11, 5, seed, 0);
+        }
+        for (players, rounds, seed) in [(16, 7, 11), (21, 9, 5), (40, 8, 3), (131, 9, 8)] {
+            simulate_within(players, rounds, seed, 0);
+            simulate_within(players, rounds, seed, 2_000);
         }
     }
 

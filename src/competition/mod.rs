@@ -10,6 +10,7 @@ pub mod dutch;
 pub mod glicko2;
 pub mod knockout;
 pub mod ladder;
+pub mod matching;
 pub mod round_robin;
 pub mod standings;
 pub mod team_match;

@@ -21,9 +21,10 @@ use super::dutch::{self, Colour, Float};
 use super::knockout::{self, MatchState};
 use super::round_robin;
 use super::tiebreak::{self, Line, TieBreak, Unplayed};
+use crate::core::names::Named;
 
 /// The pairing systems: part of the command language, so defined in the core.
-pub use crate::core::tournament::System;
+pub use crate::core::tournament::{MAX_PLAYERS, System};
 
 /// How one pairing stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,8 +73,89 @@ pub struct Planned {
 pub enum StartError {
     #[error("too few players")]
     TooFewPlayers,
+    #[error("more than the {max} players the system takes")]
+    TooManyPlayers { max: usize },
     #[error("Scheveningen needs an even number of players")]
     OddTeams,
+}
+
+/// The most players each system takes, as the operator set them
+/// (`[tournaments]`); each at most [`MAX_PLAYERS`] (the command's bound).
+///
+/// A round robin and a Scheveningen start every game at once, as
+/// correspondence sections do, so their players play all their games
+/// side by side: the defaults keep them at a section's size (ICCF's have
+/// 7 to 17 players). A Swiss or a knockout plays a round at a time, each
+/// player one game (a match) at a time, and takes thousands: a Swiss round
+/// of 2,000 is paired in about half a second (`cargo bench --bench
+/// swiss_pairing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// 32: 496 games, 31 at once for each player.
+    pub round_robin: u32,
+    /// 16: 240 games, 30 at once for each player.
+    pub double_round_robin: u32,
+    /// 40: two teams of 20, 400 games, 20 at once for each player.
+    pub scheveningen: u32,
+    /// 2,000: 1,000 games a round.
+    pub swiss: u32,
+    /// 1,024: 512 matches in the first round.
+    pub knockout: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            round_robin: 32,
+            double_round_robin: 16,
+            scheveningen: 40,
+            swiss: 2_000,
+            knockout: 1_024,
+        }
+    }
+}
+
+impl Limits {
+    /// The most players a `system` tournament takes.
+    pub fn max_players(&self, system: System) -> usize {
+        let max = match system {
+            System::RoundRobin => self.round_robin,
+            System::DoubleRoundRobin => self.double_round_robin,
+            System::Scheveningen => self.scheveningen,
+            System::Swiss => self.swiss,
+            System::Knockout => self.knockout,
+        };
+        max as usize
+    }
+
+    /// Whether `n` players are few and many enough to start a `system`
+    /// tournament (Scheveningen's even count is [`start`]'s).
+    pub fn admit(&self, system: System, n: usize) -> Result<(), StartError> {
+        if n < min_players(system) {
+            return Err(StartError::TooFewPlayers);
+        }
+        let max = self.max_players(system);
+        if n > max {
+            return Err(StartError::TooManyPlayers { max });
+        }
+        Ok(())
+    }
+
+    /// Why these limits cannot be used, if they cannot: each system's
+    /// between its least number of players and [`MAX_PLAYERS`].
+    pub fn check(&self) -> Result<(), String> {
+        for system in System::ALL {
+            let max = self.max_players(system);
+            let least = min_players(system).max(2);
+            if !(least..=MAX_PLAYERS as usize).contains(&max) {
+                return Err(format!(
+                    "{}: {max} is not between {least} and {MAX_PLAYERS} players",
+                    system.as_str()
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What comes next after a change.
@@ -547,6 +629,33 @@ mod tests {
                 Some(_) => Outcome::Played { white_half },
             },
         }
+    }
+
+    #[test]
+    fn each_system_takes_players_up_to_its_limit() {
+        let limits = Limits::default();
+        assert_eq!(limits.admit(System::RoundRobin, 32), Ok(()));
+        assert_eq!(
+            limits.admit(System::RoundRobin, 33),
+            Err(StartError::TooManyPlayers { max: 32 })
+        );
+        assert_eq!(
+            limits.admit(System::DoubleRoundRobin, 2),
+            Err(StartError::TooFewPlayers)
+        );
+        assert_eq!(limits.admit(System::Swiss, 2_000), Ok(()));
+        assert_eq!(limits.check(), Ok(()));
+        // Each limit lies between the system's least and the command's bound.
+        let too_many = Limits {
+            swiss: MAX_PLAYERS + 1,
+            ..limits
+        };
+        assert!(too_many.check().is_err_and(|e| e.contains("swiss")));
+        let too_few = Limits {
+            round_robin: 2,
+            ..limits
+        };
+        assert!(too_few.check().is_err());
     }
 
     #[test]

@@ -24,6 +24,12 @@ pub enum System {
     Scheveningen,
 }
 
+/// The most players a tournament of any system may have: the syntax bound
+/// of `/tournament create max` and the ceiling of each system's own
+/// limit, which the operator sets (`[tournaments]`) and the service
+/// enforces (`competition::tournament::Limits`, the rule).
+pub const MAX_PLAYERS: u32 = 10_000;
+
 impl System {
     pub const ALL: [System; 5] = [
         System::RoundRobin,

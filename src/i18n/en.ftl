@@ -445,6 +445,14 @@ tournament-left = { $player } left tournament { $tournament } ({ $players } { $p
         [one] player
        *[other] players
     }).
+tournament-system-full = Tournament { $tournament } is full: a { $system } tournament takes at most { $max } { $max ->
+        [one] player
+       *[other] players
+    } here.
+tournament-max-too-high = A { $system } tournament takes at most { $max } { $max ->
+        [one] player
+       *[other] players
+    } here, not { $asked }.
 tournament-not-organiser = Only the organiser or a moderator may start tournament { $tournament }.
 tournament-too-few = Tournament { $tournament } cannot start with { $players } { $players ->
         [one] player
@@ -455,6 +463,10 @@ tournament-started = Tournament { $tournament } has started with { $players } { 
         [one] player
        *[other] players
     }. Seeds: { $seeds }.
+tournament-too-many = Tournament { $tournament } cannot start with { $players } { $players ->
+        [one] player
+       *[other] players
+    }: a { $system } tournament takes at most { $max } here.
 tournament-teams = Team A: { $a }. Team B: { $b }.
 tournament-round = Tournament { $tournament }: round { $round } is paired.
 tournament-your-games = Your games in tournament #{ $tournament }:

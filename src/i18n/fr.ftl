@@ -468,6 +468,14 @@ tournament-entry-closed = Les inscriptions au tournoi { $tournament } sont close
 tournament-already-in = Vous êtes déjà inscrit au tournoi { $tournament }.
 tournament-not-in = Vous ne jouez pas dans le tournoi { $tournament }.
 tournament-full = Le tournoi { $tournament } est complet.
+tournament-system-full = Le tournoi { $tournament } est complet : ce système ({ $system }) accepte au plus { $max } { $max ->
+        [one] joueur
+       *[other] joueurs
+    } ici.
+tournament-max-too-high = Ce système ({ $system }) accepte au plus { $max } { $max ->
+        [one] joueur
+       *[other] joueurs
+    } ici, pas { $asked }.
 tournament-joined = { $player } s’est inscrit au tournoi { $tournament } ({ $players } { $players ->
         [one] joueur
        *[other] joueurs
@@ -485,6 +493,10 @@ tournament-odd-teams = Le tournoi { $tournament } ne peut pas commencer : le Sch
         [one] inscrit
        *[other] inscrits
     }).
+tournament-too-many = Le tournoi { $tournament } ne peut pas commencer avec { $players } { $players ->
+        [one] joueur
+       *[other] joueurs
+    } : ce système ({ $system }) en accepte au plus { $max } ici.
 tournament-started = Le tournoi { $tournament } commence avec { $players } { $players ->
         [one] joueur
        *[other] joueurs

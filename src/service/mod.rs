@@ -123,6 +123,8 @@ pub struct ServiceConfig {
     pub notice_handoff: Duration,
     /// Engine reviews of finished games.
     pub reviews: ReviewSettings,
+    /// The most players each tournament system takes.
+    pub tournament_limits: crate::competition::tournament::Limits,
 }
 
 impl Default for ServiceConfig {
@@ -144,6 +146,7 @@ impl Default for ServiceConfig {
             renders: RenderLimits::default(),
             notice_handoff: Duration::seconds(30),
             reviews: ReviewSettings::default(),
+            tournament_limits: crate::competition::tournament::Limits::default(),
         }
     }
 }
@@ -434,6 +437,8 @@ pub struct Service {
     reviewer: reviewer::Reviewer,
     /// Games whose automatic review failed in this process (not retried).
     failed_reviews: std::sync::Mutex<std::collections::HashSet<i64>>,
+    /// Tournament pairings worked out at once (see `tournament_flow`).
+    pairing_slots: tokio::sync::Semaphore,
 }
 
 impl Service {
@@ -447,6 +452,7 @@ impl Service {
             holds: handoff::HoldWatch::default(),
             reviewer: reviewer::Reviewer::new(config.reviews.clone()),
             failed_reviews: std::sync::Mutex::default(),
+            pairing_slots: tokio::sync::Semaphore::new(tournament_flow::PAIRINGS_AT_ONCE),
             config,
             i18n: Arc::new(I18n::new()),
         }

@@ -12,6 +12,7 @@ use crate::competition::tournament::{self, Next, Outcome, Pairing, Planned, Star
 use crate::core::clock::TimeControl;
 use crate::core::event::{GameResult, Reason};
 use crate::core::game::{DrawRules, Game, PlayerId, Players};
+use crate::core::names::Named;
 use crate::core::notation::Lang;
 use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
@@ -22,6 +23,10 @@ use crate::storage::{
 
 /// Tournaments started per scheduler pass.
 const BATCH: usize = 50;
+
+/// Tournament pairings (a start's, a new round's) worked out at once in a
+/// process; more wait for a slot, without holding anything meanwhile.
+pub(super) const PAIRINGS_AT_ONCE: usize = 2;
 
 /// A tournament as read before an act: its row, entrants and pairings.
 #[derive(Clone, Debug)]
@@ -419,7 +424,14 @@ impl Service {
         // Stable: equal ratings keep the join order.
         rated.sort_by(|a, b| b.1.total_cmp(&a.1));
         snapshot.entrants = rated.into_iter().map(|(e, _)| e).collect();
-        let plans = match tournament::start(snapshot.row.system, snapshot.entrants.len()) {
+        let (system, n) = (snapshot.row.system, snapshot.entrants.len());
+        if let Err(error) = self.config.tournament_limits.admit(system, n) {
+            return Ok(Err(error));
+        }
+        let plans = match self
+            .off_the_act_path(snapshot.row.id, 1, move || tournament::start(system, n))
+            .await?
+        {
             Ok(plans) => plans,
             Err(error) => return Ok(Err(error)),
         };
@@ -469,7 +481,7 @@ impl Service {
     /// What follows the pairings as `snapshot` has them (after a result or a
     /// withdrawal): always a version bump, so two results of one round
     /// cannot both miss that the round is over; and the next pairings, or the end.
-    pub(super) fn follow_up(
+    pub(super) async fn follow_up(
         &self,
         snapshot: &Snapshot,
         draw_rules: DrawRules,
@@ -478,14 +490,26 @@ impl Service {
     ) -> Result<(Vec<TournamentChange>, Announcements), StorageError> {
         let row = &snapshot.row;
         let pairings = snapshot.pure_pairings()?;
-        let next = tournament::next(
+        let (system, round, rounds, bye_half) = (
             row.system,
-            &snapshot.withdrawn(),
             row.round,
             snapshot.rounds(),
-            &pairings,
             snapshot.bye_half(),
         );
+        let withdrawn = snapshot.withdrawn();
+        let round_over = pairings
+            .iter()
+            .filter(|p| p.round == round)
+            .all(|p| p.outcome.is_decided());
+        let course =
+            move || tournament::next(system, &withdrawn, round, rounds, &pairings, bye_half);
+        // Only a round's end can pair (or end) anything: a result in the
+        // middle of a round is answered at once, on the act's own thread.
+        let next = if round_over {
+            self.off_the_act_path(row.id, round + 1, course).await?
+        } else {
+            course()
+        };
         let mut notes = Announcements::new(Arc::clone(&self.i18n), lang, snapshot);
         let advance = |state, round| TournamentChange::Advance {
             id: row.id,
@@ -558,7 +582,48 @@ impl Service {
         }
         let lang = self.server_language(record.server_id).await?;
         self.follow_up(&snapshot, record.draw_rules, lang, now)
+            .await
             .map(Some)
+    }
+
+    /// Runs a tournament's pure course (`work`: a start's pairings, what
+    /// follows a round) on a blocking thread, [`PAIRINGS_AT_ONCE`] at a
+    /// time in the process: a Swiss round of thousands of players is up to
+    /// a second of CPU (bounded: see `competition::dutch`), which must hold
+    /// neither a runtime worker (the scheduler, other acts) nor a
+    /// transaction (none is open: the act commits after it, checking the
+    /// tournament's version, and a crash meanwhile leaves the result to be
+    /// given again, the round to be paired then).
+    async fn off_the_act_path<T, F>(
+        &self,
+        tournament: i64,
+        round: u32,
+        work: F,
+    ) -> Result<T, StorageError>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> T + Send + 'static,
+    {
+        let _slot = self
+            .pairing_slots
+            .acquire()
+            .await
+            .map_err(|_| StorageError::Backend("the pairing slots are closed".to_owned()))?;
+        let started = std::time::Instant::now();
+        tracing::debug!(tournament, round, "pairing");
+        let outcome = tokio::task::spawn_blocking(work).await;
+        tracing::debug!(
+            tournament,
+            round,
+            ms = started.elapsed().as_millis() as u64,
+            "paired"
+        );
+        match outcome {
+            Ok(value) => Ok(value),
+            // A bug in the pure code: the act fails as it would have inline.
+            Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+            Err(error) => Err(StorageError::Backend(format!("pairing stopped: {error}"))),
+        }
     }
 
     /// Starts the tournaments whose entry window has closed (or cancels
@@ -643,10 +708,16 @@ impl Service {
         snapshot: &Snapshot,
         error: StartError,
     ) -> String {
-        let key = match error {
-            StartError::TooFewPlayers => "tournament-too-few",
-            StartError::OddTeams => "tournament-odd-teams",
+        let (key, max) = match error {
+            StartError::TooFewPlayers => ("tournament-too-few", 0),
+            StartError::TooManyPlayers { max } => ("tournament-too-many", max),
+            StartError::OddTeams => ("tournament-odd-teams", 0),
         };
+        let system = self.i18n.text(
+            lang,
+            &format!("tournament-system-{}", snapshot.row.system.as_str()),
+            &[],
+        );
         self.i18n.text(
             lang,
             key,
@@ -657,6 +728,8 @@ impl Service {
                     "min",
                     Arg::from(tournament::min_players(snapshot.row.system) as i64),
                 ),
+                ("max", Arg::from(max as i64)),
+                ("system", Arg::from(system)),
             ],
         )
     }

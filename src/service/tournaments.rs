@@ -90,6 +90,18 @@ impl Service {
             }
             None => ctx.server.time_control.clone(),
         };
+        // The command's bound on `max` is the syntax's; the system's own is the rule.
+        let most = self.config.tournament_limits.max_players(wish.system);
+        if let Some(asked) = wish.max_players.filter(|&asked| asked as usize > most) {
+            let args = [
+                ("system", Arg::from(self.system_name(ctx, wish.system))),
+                ("max", Arg::from(most as i64)),
+                ("asked", Arg::from(i64::from(asked))),
+            ];
+            return Ok(vec![
+                self.private(ctx, self.text(ctx, "tournament-max-too-high", &args)),
+            ]);
+        }
         let tie_breaks = wish
             .tie_breaks
             .clone()
@@ -117,11 +129,7 @@ impl Service {
             ..Commit::default()
         };
         let (i18n, lang) = (Arc::clone(&self.i18n), ctx.lang);
-        let system = self.text(
-            ctx,
-            &format!("tournament-system-{}", wish.system.as_str()),
-            &[],
-        );
+        let system = self.system_name(ctx, wish.system);
         let rated = self.text(
             ctx,
             if wish.rated {
@@ -200,6 +208,16 @@ impl Service {
                 if full {
                     return refuse("tournament-full");
                 }
+                let most = self.config.tournament_limits.max_players(row.system);
+                if snapshot.entrants.len() >= most {
+                    let args = [
+                        ("tournament", title.clone()),
+                        ("system", Arg::from(self.system_name(ctx, row.system))),
+                        ("max", Arg::from(most as i64)),
+                    ];
+                    let text = self.text(ctx, "tournament-system-full", &args);
+                    return Ok(vec![self.private(ctx, text)]);
+                }
                 TournamentChange::Join {
                     tournament_id: row.id,
                     player: ctx.player.id,
@@ -241,6 +259,11 @@ impl Service {
         );
         let reply = self.public(ctx, None, text);
         self.commit_replies(ctx, commit, now, vec![reply]).await
+    }
+
+    /// A system's name in the asker's language.
+    fn system_name(&self, ctx: &Context, system: tournament::System) -> String {
+        self.text(ctx, &format!("tournament-system-{}", system.as_str()), &[])
     }
 
     async fn start_tournament(
@@ -346,8 +369,9 @@ impl Service {
             }
         }
         snapshot.entrants[me].withdrawn_at = Some(now);
-        let (follow, mut notes) =
-            self.follow_up(&snapshot, ctx.server.draw_rules, ctx.server_lang, now)?;
+        let (follow, mut notes) = self
+            .follow_up(&snapshot, ctx.server.draw_rules, ctx.server_lang, now)
+            .await?;
         let key = if annulled {
             "tournament-withdrawn-annulled"
         } else {
