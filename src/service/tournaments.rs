@@ -74,34 +74,10 @@ impl Service {
         wish: &NewTournamentWish,
         now: DateTime<Utc>,
     ) -> Attempt {
-        let time_control = match wish.time_control.as_deref().map(str::parse::<TimeControl>) {
-            Some(Ok(control)) => control.to_string(),
-            Some(Err(_)) => {
-                let text = wish.time_control.as_deref().unwrap_or_default();
-                let refusal = super::texts::command_error_text(
-                    &self.i18n,
-                    ctx.lang,
-                    &CommandError::BadValue {
-                        option: "time",
-                        value: text.to_owned(),
-                    },
-                );
-                return Ok(vec![self.private(ctx, refusal)]);
-            }
-            None => ctx.server.time_control.clone(),
+        let time_control = match self.checked_tournament_wish(ctx, wish) {
+            Ok(time_control) => time_control,
+            Err(refusal) => return Ok(vec![self.private(ctx, refusal)]),
         };
-        // The command's bound on `max` is the syntax's; the system's own is the rule.
-        let most = self.config.tournament_limits.max_players(wish.system);
-        if let Some(asked) = wish.max_players.filter(|&asked| asked as usize > most) {
-            let args = [
-                ("system", Arg::from(self.system_name(ctx, wish.system))),
-                ("max", Arg::from(most as i64)),
-                ("asked", Arg::from(i64::from(asked))),
-            ];
-            return Ok(vec![
-                self.private(ctx, self.text(ctx, "tournament-max-too-high", &args)),
-            ]);
-        }
         let tie_breaks = wish
             .tie_breaks
             .clone()
@@ -171,6 +147,43 @@ impl Service {
             })
             .await?;
         Ok(replies)
+    }
+
+    /// A new tournament's time control (the server's when none is given),
+    /// or the words refusing the wish: a bad time control, or a
+    /// `max` above what the system takes here.
+    fn checked_tournament_wish(
+        &self,
+        ctx: &Context,
+        wish: &NewTournamentWish,
+    ) -> Result<String, String> {
+        let time_control = match wish.time_control.as_deref().map(str::parse::<TimeControl>) {
+            Some(Ok(control)) => control.to_string(),
+            Some(Err(_)) => {
+                let text = wish.time_control.as_deref().unwrap_or_default();
+                let refusal = super::texts::command_error_text(
+                    &self.i18n,
+                    ctx.lang,
+                    &CommandError::BadValue {
+                        option: "time",
+                        value: text.to_owned(),
+                    },
+                );
+                return Err(refusal);
+            }
+            None => ctx.server.time_control.clone(),
+        };
+        // The command's bound on `max` is the syntax's; the system's own is the rule.
+        let most = self.config.tournament_limits.max_players(wish.system);
+        if let Some(asked) = wish.max_players.filter(|&asked| asked as usize > most) {
+            let args = [
+                ("system", Arg::from(self.system_name(ctx, wish.system))),
+                ("max", Arg::from(most as i64)),
+                ("asked", Arg::from(i64::from(asked))),
+            ];
+            return Err(self.text(ctx, "tournament-max-too-high", &args));
+        }
+        Ok(time_control)
     }
 
     /// Joins (`joining`) or leaves a tournament before its start.

@@ -28,6 +28,5 @@ pub async fn due_notices(service: &Service, now: DateTime<Utc>) -> Vec<Reply> {
     service
         .deliver_notices(&collected, now, BoardImages::Omitted)
         .await;
-    let replies = collected.0.lock().expect("collector").clone();
-    replies
+    collected.0.lock().expect("collector").clone()
 }
