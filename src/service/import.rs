@@ -190,8 +190,14 @@ impl Service {
 }
 
 /// A record's player name, or the side's name when the record has none.
+/// A record is not refused for its names: what would hide or turn text
+/// around is dropped, and the name bounded like a platform's.
 fn player_name(tag: &str, side: &str) -> String {
-    match tag.trim() {
+    let name: String = crate::core::hidden::strip(tag)
+        .chars()
+        .take(crate::core::command::MAX_USER_REF)
+        .collect();
+    match name.trim() {
         "" | "?" => side.to_owned(),
         name => name.to_owned(),
     }
