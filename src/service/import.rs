@@ -216,3 +216,26 @@ fn import_key(target: &ImportTarget, recorded: &RecordedGame) -> String {
     let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
     format!("import:{hex}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::player_name;
+
+    /// A record's names as the bot shows them: markup kept (each adapter
+    /// escapes it), what hides text dropped, the length bounded.
+    #[test]
+    fn imported_names_lose_what_hides_text() {
+        let long = "x".repeat(300);
+        let cases: &[(&str, &str)] = &[
+            ("Carlsen, Magnus", "Carlsen, Magnus"),
+            ("<@&1234> **x** \u{202E}evil", "<@&1234> **x** evil"),
+            ("al\u{200B}ice\u{FEFF}", "alice"),
+            ("\u{200B}", "White"),
+            (" ? ", "White"),
+            (&long, &long[..100]),
+        ];
+        for &(tag, shown) in cases {
+            assert_eq!(player_name(tag, "White"), shown, "{tag:?}");
+        }
+    }
+}
