@@ -19,6 +19,7 @@ pub mod command;
 pub mod conditional;
 pub mod event;
 pub mod game;
+pub mod hidden;
 pub mod names;
 pub mod notation;
 pub mod opening;

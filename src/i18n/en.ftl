@@ -186,6 +186,7 @@ command-not_a_mention = I did not understand “{ $value }”: to name a player,
 command-unclosed_quote = A quote is not closed.
 command-unknown_tiebreak = “{ $value }” is not a tie-break I know. Give FIDE's acronyms in order, separated by commas, from: { $valid } (for example tiebreaks:bh-c1,bh,sb).
 command-repeated_tiebreak = { $value } is listed twice: give each tie-break once, in order, from: { $valid }.
+command-hidden_character = Refused: there is an invisible or direction-changing character ({ $code }) in the { $option } you typed; it would make the bot show something else than what you see. Type it again without that character.
 
 ## Trouble on our side
 internal-error = Something went wrong on my side and nothing was changed. Please try again.

@@ -202,6 +202,7 @@ command-not_a_mention = Je n’ai pas compris « { $value } » : pour désigner 
 command-unclosed_quote = Un guillemet n’est pas fermé.
 command-unknown_tiebreak = « { $value } » n’est pas un départage que je connais. Donnez les sigles de la FIDE dans l’ordre, séparés par des virgules, parmi : { $valid } (par exemple tiebreaks:bh-c1,bh,sb).
 command-repeated_tiebreak = { $value } est donné deux fois : donnez chaque départage une seule fois, dans l’ordre, parmi : { $valid }.
+command-hidden_character = Refusé : il y a un caractère invisible ou qui change le sens d’écriture ({ $code }) dans l’option { $option } tapée ; le bot afficherait autre chose que ce que vous voyez. Retapez-la sans ce caractère.
 
 ## Incident de notre côté
 internal-error = Un incident s’est produit de mon côté et rien n’a été modifié. Merci de réessayer.

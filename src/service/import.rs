@@ -190,8 +190,14 @@ impl Service {
 }
 
 /// A record's player name, or the side's name when the record has none.
+/// A record is not refused for its names: what would hide or turn text
+/// around is dropped, and the name bounded like a platform's.
 fn player_name(tag: &str, side: &str) -> String {
-    match tag.trim() {
+    let name: String = crate::core::hidden::strip(tag)
+        .chars()
+        .take(crate::core::command::MAX_USER_REF)
+        .collect();
+    match name.trim() {
         "" | "?" => side.to_owned(),
         name => name.to_owned(),
     }
@@ -209,4 +215,27 @@ fn import_key(target: &ImportTarget, recorded: &RecordedGame) -> String {
     // 128 bits are plenty to tell records apart.
     let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
     format!("import:{hex}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::player_name;
+
+    /// A record's names as the bot shows them: markup kept (each adapter
+    /// escapes it), what hides text dropped, the length bounded.
+    #[test]
+    fn imported_names_lose_what_hides_text() {
+        let long = "x".repeat(300);
+        let cases: &[(&str, &str)] = &[
+            ("Carlsen, Magnus", "Carlsen, Magnus"),
+            ("<@&1234> **x** \u{202E}evil", "<@&1234> **x** evil"),
+            ("al\u{200B}ice\u{FEFF}", "alice"),
+            ("\u{200B}", "White"),
+            (" ? ", "White"),
+            (&long, &long[..100]),
+        ];
+        for &(tag, shown) in cases {
+            assert_eq!(player_name(tag, "White"), shown, "{tag:?}");
+        }
+    }
 }

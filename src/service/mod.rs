@@ -691,7 +691,9 @@ impl Service {
             server: act.server.clone(),
             channel: act.channel.clone(),
             user_id: act.user.id.clone(),
-            user_name: act.user.name.clone(),
+            // A platform's display name cannot be refused: what would
+            // hide or turn text around is dropped before it is stored.
+            user_name: crate::core::hidden::strip(&act.user.name),
             // Kept for the notices others' acts send them.
             client_language: act.user.locale.as_deref().and_then(Lang::from_locale),
             defaults: ServerDefaults {

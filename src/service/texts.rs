@@ -468,6 +468,10 @@ pub fn command_error_text(i18n: &I18n, lang: Lang, error: &CommandError) -> Stri
                 Arg::from(crate::core::tournament::TieBreak::acronyms()),
             ),
         ],
+        CommandError::HiddenCharacter { option: name, code } => vec![
+            ("option", Arg::from(option(name))),
+            ("code", Arg::from(code.as_str())),
+        ],
         CommandError::Unknown(typed) => {
             let nearest = crate::core::command::nearest_name(typed);
             vec![("suggestion", Arg::from(nearest.unwrap_or("none")))]

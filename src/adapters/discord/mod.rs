@@ -26,6 +26,7 @@ pub mod delivery;
 pub mod digest;
 mod handler;
 pub mod interactions;
+pub mod markdown;
 pub mod notices;
 pub mod origin;
 pub mod presence;

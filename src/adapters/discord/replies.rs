@@ -12,8 +12,8 @@
 use serde_json::{Value, json};
 use serenity::all::{CreateActionRow, UserId};
 
-use super::components;
 use super::rest::{Body, FileOut};
+use super::{components, markdown};
 use crate::core::command::help;
 use crate::core::event::Event;
 use crate::core::notation::Lang;
@@ -313,10 +313,11 @@ impl Outgoing {
     }
 }
 
-/// The reply's text with the service's hints written as Discord calls
-/// commands (by path).
+/// The reply's text shown literally (the service writes plain text, users'
+/// names in it), with the service's hints written as Discord calls
+/// commands (by path). Escaped first: the calls are the bot's own words.
 pub fn discord_text(reply: &Reply) -> String {
-    help::rewrite_calls(&reply.text, help::discord_call)
+    help::rewrite_calls(&markdown::escape(&reply.text), help::discord_call)
 }
 
 /// A reply's buttons: its prompt's, and a standing draw offer's answers. A
@@ -351,7 +352,12 @@ pub fn is_plain(reply: &Reply) -> bool {
 }
 
 fn game_embed(text: &str, board: &BoardView, image: Option<String>) -> Embed {
-    let title = format!("#{} · {} – {}", board.game, board.white, board.black);
+    let title = format!(
+        "#{} · {} – {}",
+        board.game,
+        markdown::escape(&board.white),
+        markdown::escape(&board.black)
+    );
     let mut description = text.to_owned();
     if let Some(flag) = board.flag_at {
         // Discord shows this in each reader's own time zone, counting down.

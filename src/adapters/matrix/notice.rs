@@ -19,7 +19,7 @@ pub struct Notice {
 /// The notice for `reply`; `name_of_to` is the addressed user's display name
 /// in the room, when known.
 pub fn notice_for(reply: &Reply, name_of_to: Option<&str>, prefix: &str) -> Notice {
-    let mut text = matrix_hints(&reply.text, prefix);
+    let mut text = quiet_room_mentions(&matrix_hints(&reply.text, prefix));
     if let Some(lines) = numbered_lines(&reply.prompt, prefix) {
         text.push('\n');
         text.push_str(&lines);
@@ -39,13 +39,13 @@ pub fn notice_for(reply: &Reply, name_of_to: Option<&str>, prefix: &str) -> Noti
             mention: None,
         },
         Some(user_id) => {
-            let name = name_of_to.unwrap_or(user_id);
+            let name = quiet_room_mentions(name_of_to.unwrap_or(user_id));
             Notice {
                 body: format!("{name}: {text}"),
                 html: format!(
                     "<a href=\"https://matrix.to/#/{}\">{}</a>: {html_text}",
                     escape_html(user_id),
-                    escape_html(name)
+                    escape_html(&name)
                 ),
                 mention,
             }
@@ -97,6 +97,18 @@ fn text_to_html(text: &str) -> String {
     }
 }
 
+/// `text` with `@room` kept from notifying the room: a word joiner after
+/// the `@` (readers see the same words). Every notice also declares its
+/// mentions (`m.mentions`), which turns off the body-matching push rules on
+/// servers that know them; this is for the others, and for clients that
+/// highlight `@room` themselves. The service's own words never say `@room`:
+/// only a name can.
+fn quiet_room_mentions(text: &str) -> String {
+    text.replace("@room", "@\u{2060}room")
+}
+
+/// `text` as HTML that shows it literally (tags, entities and quotes
+/// escaped): the only escaping of Matrix's `formatted_body`.
 pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -177,6 +189,52 @@ mod tests {
         assert_eq!(short.mention, long.mention, "still addressed");
         let small = notice_for(&reply("hi", None, false), None, "!c");
         assert_eq!(fit_notice(small.clone()), (small, None));
+    }
+
+    /// The hostile names of issue 42 in a reply's text and as the
+    /// addressee's display name: the body keeps them as typed (it is plain
+    /// text), the HTML shows them escaped, and `@room` notifies nobody.
+    #[test]
+    fn hostile_names_show_literally() {
+        const HOSTILE: &[(&str, &str)] = &[
+            ("[x](https://evil.example)", "[x](https://evil.example)"),
+            ("||x|| **bold** `code`", "||x|| **bold** `code`"),
+            (
+                "@everyone @here <@&1234> <@1>",
+                "@everyone @here &lt;@&amp;1234&gt; &lt;@1&gt;",
+            ),
+            ("> quote", "&gt; quote"),
+            ("# heading", "# heading"),
+            ("<b>x</b>", "&lt;b&gt;x&lt;/b&gt;"),
+            (
+                "<a href=\"https://evil.example\">x</a>",
+                "&lt;a href=&quot;https://evil.example&quot;&gt;x&lt;/a&gt;",
+            ),
+            ("&amp;", "&amp;amp;"),
+            ("it's", "it&#39;s"),
+            ("@room", "@\u{2060}room"),
+        ];
+        for &(name, html) in HOSTILE {
+            let text = format!("Tournament “{name}” starts.");
+            let notice = notice_for(&reply(&text, None, false), None, "!c");
+            assert_eq!(
+                notice.body,
+                text.replace("@room", "@\u{2060}room"),
+                "{name:?}"
+            );
+            assert_eq!(
+                notice.html,
+                format!("Tournament “{html}” starts."),
+                "{name:?}"
+            );
+            let addressed = notice_for(&reply("x", Some("bob:localhost"), false), Some(name), "!c");
+            assert!(
+                addressed.html.ends_with(&format!(">{html}</a>: x")),
+                "{name:?}: {}",
+                addressed.html
+            );
+            assert_eq!(addressed.mention.as_deref(), Some("@bob:localhost"));
+        }
     }
 
     #[test]

@@ -71,7 +71,11 @@ impl UserRef {
 
     /// The same user with their display name (cut to [`MAX_USER_REF`]).
     pub fn with_name(mut self, name: &str) -> UserRef {
-        let name: String = name.trim().chars().take(MAX_USER_REF).collect();
+        // A platform's name cannot be refused: what would hide text goes.
+        let name: String = super::hidden::strip(name.trim())
+            .chars()
+            .take(MAX_USER_REF)
+            .collect();
         self.1 = Some(name).filter(|n| !n.is_empty());
         self
     }
@@ -249,6 +253,10 @@ pub enum CommandError {
     /// A tie-break listed twice.
     #[error("tie-break {0} listed twice")]
     RepeatedTieBreak(String),
+    /// A name with a character that hides or reorders text (see
+    /// [`crate::core::hidden`]), named by its code point (`U+202E`).
+    #[error("the {option} contains the hidden character {code}")]
+    HiddenCharacter { option: &'static str, code: String },
 }
 
 impl Command {
@@ -323,6 +331,7 @@ impl CommandError {
             CommandError::UnclosedQuote => "unclosed_quote",
             CommandError::UnknownTieBreak(_) => "unknown_tiebreak",
             CommandError::RepeatedTieBreak(_) => "repeated_tiebreak",
+            CommandError::HiddenCharacter { .. } => "hidden_character",
         }
     }
 }
@@ -352,9 +361,21 @@ fn bad(option: &'static str, value: &str) -> CommandError {
     }
 }
 
-/// Keeps echoed user text short in error messages.
+/// A name typed for the bot to repeat, refused if it hides characters.
+fn shown_name(option: &'static str, text: &str) -> Result<String, CommandError> {
+    match super::hidden::check_name(text) {
+        Ok(()) => Ok(text.to_owned()),
+        Err(hidden) => Err(CommandError::HiddenCharacter {
+            option,
+            code: format!("U+{:04X}", u32::from(hidden.0)),
+        }),
+    }
+}
+
+/// Keeps echoed user text short in error messages, and visible: without
+/// characters that would hide or turn around the rest of the message.
 fn bounded(text: &str) -> String {
-    text.chars().take(40).collect()
+    super::hidden::strip(text).chars().take(40).collect()
 }
 
 #[cfg(test)]

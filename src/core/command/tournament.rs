@@ -9,7 +9,7 @@
 
 use super::challenge::TIME;
 use super::table::{Choice, Kind, MAX_ID, Opt, Pos, Spec, choice, group, number, opt, row, text};
-use super::{Args, Command, CommandError, bad, bounded};
+use super::{Args, Command, CommandError, bad, bounded, shown_name};
 use crate::core::names::Named;
 use crate::core::tournament::{MAX_PLAYERS, System, TieBreak};
 
@@ -163,7 +163,10 @@ fn create(a: &Args) -> Result<Command, CommandError> {
     };
     act(TournamentCommand::Create(NewTournamentWish {
         system,
-        name: a.owned("name"),
+        name: a
+            .text("name")
+            .map(|name| shown_name("name", name))
+            .transpose()?,
         rounds: a.count("rounds"),
         time_control: a.owned("time"),
         rated: a.flag("rated").unwrap_or(true),
@@ -309,6 +312,22 @@ mod tests {
             ("tournament create swiss bye:3", "bad_value"),
             ("tournament join extra", "unexpected_argument"),
             ("tournament join #-2", "bad_value"),
+            (
+                "tournament create swiss name:\"evil\u{202E}gnp\"",
+                "hidden_character",
+            ),
+            (
+                "tournament create swiss name:\"al\u{200B}ice\"",
+                "hidden_character",
+            ),
+            (
+                "tournament create swiss name:\"a\u{2066}b\"",
+                "hidden_character",
+            ),
+            (
+                "tournament create swiss name:\"bell\u{7}\"",
+                "hidden_character",
+            ),
         ] {
             let error = parse_line(line).expect_err(line);
             assert_eq!(error.kind(), kind, "{line}");
