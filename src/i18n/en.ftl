@@ -74,6 +74,7 @@ setup-already_over = That position is already checkmate or stalemate.
 ## Finding the game
 no-game = You have no game running here.
 game-not-found = There is no game #{ $game } on this server.
+act-told-in-game-channel = Done. Game #{ $game } is played in { $channel }: it is announced there.
 which-game = You have several games here; add game:<id> to your command:
 which-game-line = #{ $game } against { $opponent }
 game-line = #{ $game } { $white } – { $black }: { $state }
