@@ -635,6 +635,7 @@ const NOT_CONFIGURATION: &[&str] = &[
     "PAWNPOST_TEST_POSTGRES",
     "PAWNPOST_BLESS",
     "PAWNPOST_BENCH_IMAGES",
+    "PAWNPOST_TEST_PAUSE_BETWEEN_PARTS",
 ];
 
 /// One variable that sets a key: its name, the key's section and name, and

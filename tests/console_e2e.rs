@@ -439,3 +439,67 @@ fn console_help_and_unsaved_pictures_say_what_the_console_does() {
         "{text}"
     );
 }
+
+/// A move and a draw offer sent from another channel (issue 42): each is
+/// announced in the game's channel, mentioning the opponent, with its
+/// board, and the actor gets a short private confirmation where they asked,
+/// naming the game's channel (in their language).
+#[test]
+fn an_act_sent_from_another_channel_is_told_in_the_game_s_channel() {
+    let console = Console::new();
+    let out = console.run(
+        ":channel main
+         alice: /challenge @bob color:white
+         bob: /accept
+         :channel side
+         alice: /move e4 game:1
+         :lang bob fr
+         bob: /move e5 game:1
+         alice: /draw offer game:1",
+    );
+    let text = |r: &serde_json::Value| r["text"].as_str().unwrap_or_default().to_owned();
+    let played: Vec<_> = out
+        .iter()
+        .filter(|r| text(r).starts_with("alice played e4 in game #1."))
+        .collect();
+    assert_eq!(played.len(), 1, "{out:?}");
+    assert_eq!(played[0]["channel"], "main");
+    assert_eq!(played[0]["to"], "bob", "the opponent is mentioned");
+    assert_eq!(played[0]["ephemeral"], false);
+    assert_eq!(played[0]["board"]["game"], 1, "with its board");
+    let pointers: Vec<_> = out
+        .iter()
+        .filter(|r| r["channel"] == "side")
+        .map(|r| (r["to"].clone(), r["ephemeral"].clone(), text(r)))
+        .collect();
+    let confirmation = |to: &str, text: &str| (to.into(), true.into(), text.to_owned());
+    assert_eq!(
+        pointers,
+        [
+            confirmation(
+                "alice",
+                "Done. Game #1 is played in #main: it is announced there."
+            ),
+            confirmation(
+                "bob",
+                "C’est fait. La partie n° 1 se joue dans #main : c’est annoncé là-bas."
+            ),
+            confirmation(
+                "alice",
+                "Done. Game #1 is played in #main: it is announced there."
+            ),
+        ],
+        "{out:?}"
+    );
+    let offered = out
+        .iter()
+        .find(|r| r["events"][0]["type"] == "draw_offered")
+        .expect("the offer told");
+    assert_eq!(offered["channel"], "main");
+    assert_eq!(offered["to"], "bob");
+    assert!(
+        text(offered).starts_with("alice propose la nulle."),
+        "in bob's language"
+    );
+    assert_eq!(events_of(&out, "draw_offered").len(), 1);
+}

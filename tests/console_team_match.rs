@@ -231,13 +231,19 @@ fn a_four_board_match_between_two_servers_pairs_by_rating_and_reports_its_score(
     assert_eq!(channels, ["rooks-hall", "knights-hall"]);
     assert!(events_of(&played, "match_result").is_empty());
     // A move sent from another channel of the away server is told in both
-    // match channels too.
+    // match channels, not there (issue 42): bella is pointed to her own.
     let told: Vec<&Value> = played
         .iter()
         .filter(|r| text(r).starts_with("bella played e5 in game #13."))
         .map(|r| &r["channel"])
         .collect();
-    assert_eq!(told, ["lounge", "rooks-hall", "knights-hall"]);
+    assert_eq!(told, ["rooks-hall", "knights-hall"]);
+    assert!(
+        played.iter().any(|r| r["channel"] == "lounge"
+            && r["to"] == "bella"
+            && text(r) == "Done. Game #13 is played in #knights-hall: it is announced there."),
+        "{played:?}"
+    );
     // Correspondence fair play: no takeback in a match game.
     assert!(
         played.iter().any(|r| r["to"] == "april"

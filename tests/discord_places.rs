@@ -490,3 +490,48 @@ async fn a_server_without_the_bot_installed_creates_nothing() {
     assert!(server.is_none(), "nothing was created: {server:?}");
     bot.stop(&fake).await;
 }
+
+/// A move sent from another channel of the server (issue 42) is posted in
+/// the game's channel, with the opponent's mention and the board; the
+/// mover's answer is a private line pointing to that channel.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_sent_from_another_channel_is_posted_in_the_game_s_channel() {
+    const SIDE: u64 = 710_000_000_000_000_042;
+    let fake = FakeDiscord::start(1).await;
+    fake.add_channel(SIDE, FakeChannel::text(GUILD));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = ManualTime::new();
+    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    let (alice, bob) = (alice(), bob());
+    let game = open_game(&fake, &alice, &bob, "3d").await;
+
+    let mark = fake.request_count();
+    let options = move_options("e5", json!([{ "name": "game", "type": 4, "value": game }]));
+    let answer = send(&fake, fake.command(GUILD, SIDE, &bob, "move", options)).await;
+    assert!(answer.is_ephemeral(), "{answer:?}");
+    assert!(
+        answer.content().contains(&format!("<#{CHANNEL}>")),
+        "{}",
+        answer.content()
+    );
+    let posted = fake.wait_for(mark, posted_in(CHANNEL)).await;
+    assert!(
+        posted
+            .all_text()
+            .contains(&format!("bob played e5 in game #{game}")),
+        "{}",
+        posted.all_text()
+    );
+    assert!(
+        posted.content().contains(&alice.mention()),
+        "{}",
+        posted.content()
+    );
+    assert_board_attached(&posted);
+    assert!(
+        !fake.requests().iter().skip(mark).any(posted_in(SIDE)),
+        "nothing public in the side channel"
+    );
+    assert_eq!(print_refused(&fake, "move from elsewhere"), 0);
+    bot.stop(&fake).await;
+}

@@ -1401,3 +1401,161 @@ async fn crash_scenario(homeserver: &str) {
     alice.sync.abort();
     bob.sync.abort();
 }
+
+/// The account of the bot the text-and-board crash test runs as.
+const PARTS_BOT: &str = "@partsbot:localhost";
+
+/// The bot is killed (SIGKILL) after bob's move's text reached the room
+/// and before its board image (a test hook holds the sender between the
+/// parts). Restarted, it sends the board: alice's room gets the text once
+/// and the image once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_crash_between_a_notice_s_text_and_its_board_delivers_the_board_once() {
+    let Ok(homeserver) = std::env::var("MATRIX_HS") else {
+        say_skipped();
+        return;
+    };
+    tokio::time::timeout(WHOLE_TEST, parts_scenario(&homeserver))
+        .await
+        .expect("the scenario finishes in time");
+}
+
+async fn parts_scenario(homeserver: &str) {
+    register(homeserver, "partsbot").await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let env = [
+        ("PAWNPOST_MATRIX_HOMESERVER", homeserver.to_owned()),
+        ("PAWNPOST_MATRIX_USER_ID", PARTS_BOT.to_owned()),
+        ("MATRIX_PASSWORD", "pass-partsbot".to_owned()),
+        (
+            "PAWNPOST_MATRIX_STORE_PATH",
+            dir.path().join("matrix").display().to_string(),
+        ),
+    ];
+    let mut env = env.to_vec();
+    env.push(("PAWNPOST_DELIVERY_HANDOFF_SECONDS", "12".to_owned()));
+    let mut paused = env.clone();
+    paused.push((
+        "PAWNPOST_TEST_PAUSE_BETWEEN_PARTS",
+        "bob played e5".to_owned(),
+    ));
+    let first = BotProcess::spawn(dir.path(), "first", &paused);
+    let alice = Player::login(homeserver, "alice").await;
+    let bob = Player::login(homeserver, "bob").await;
+    let bot = UserId::parse(PARTS_BOT).expect("bot id");
+    let room = alice.create_room(&[&bob.id(), &bot], false).await;
+    bob.join(&room).await;
+    alice.until_joined(&room, PARTS_BOT).await;
+    let from_bot = |s: &Seen| s.room == room && s.sender == bot;
+    let mark = bob.inbox.mark();
+    alice
+        .say(&room, "!chess challenge @bob:localhost color:white")
+        .await;
+    let challenge = bob
+        .inbox
+        .after(mark, "the challenge", |s| {
+            from_bot(s) && mentions(s, &bob.id())
+        })
+        .await;
+    let mark = alice.inbox.mark();
+    bob.react(&room, &challenge.event_id, "✅").await;
+    alice
+        .inbox
+        .after(mark, "the game start", |s| {
+            from_bot(s) && s.body.contains("Game #")
+        })
+        .await;
+    // Every board so far arrived (the start's and e4's) before bob moves.
+    let mark = alice.inbox.mark();
+    alice.say(&room, "!move e4").await;
+    alice
+        .inbox
+        .after(mark, "e4's text", |s| from_bot(s) && s.body.contains("e4"))
+        .await;
+    let boards_by = |n: usize| {
+        let inbox = alice.inbox.seen.lock().expect("inbox");
+        inbox
+            .iter()
+            .filter(|s| from_bot(s) && s.image.is_some())
+            .count()
+            >= n
+    };
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !boards_by(2) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the first boards never came"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    let mark = alice.inbox.mark();
+    bob.say(&room, "!move e5").await;
+    let told = |s: &Seen| from_bot(s) && s.body.contains("bob played e5");
+    alice.inbox.after(mark, "the move's text", told).await;
+    first.kill();
+    let board = |s: &Seen| from_bot(s) && s.image.is_some();
+    assert!(
+        !alice.inbox.seen.lock().expect("inbox")[mark..]
+            .iter()
+            .any(board),
+        "the board went out before the kill"
+    );
+
+    let second = BotProcess::spawn(dir.path(), "second", &env);
+    alice.inbox.after(mark, "the move's board", board).await;
+    // Past another handoff and a worker round: one text, one board.
+    tokio::time::sleep(QUIET + Duration::from_secs(3)).await;
+    let since: Vec<Seen> = alice.inbox.seen.lock().expect("inbox")[mark..]
+        .iter()
+        .filter(|s| from_bot(s))
+        .cloned()
+        .collect();
+    let texts = since.iter().filter(|s| told(s)).count();
+    let boards = since.iter().filter(|s| board(s)).count();
+    println!("after the restart: {texts} text(s), {boards} board(s)");
+    assert_eq!((texts, boards), (1, 1), "{since:#?}");
+    let timeline = bot_events_in(&alice, &room, &bot).await;
+    assert_eq!(
+        (
+            timeline
+                .iter()
+                .filter(|(body, _)| body.contains("bob played e5"))
+                .count(),
+            timeline.iter().filter(|(_, image)| *image).count(),
+        ),
+        (1, 3),
+        "the room's history: the boards of the start, e4 and e5 once each: {timeline:#?}"
+    );
+    drop(second);
+    alice.sync.abort();
+    bob.sync.abort();
+}
+
+/// The bot's messages in `room` as the homeserver keeps them (`/messages`,
+/// newest 100): each body and whether it is an image.
+async fn bot_events_in(reader: &Player, room: &OwnedRoomId, bot: &UserId) -> Vec<(String, bool)> {
+    use matrix_sdk::room::MessagesOptions;
+    let messages = reader
+        .room(room)
+        .messages(MessagesOptions::backward())
+        .await
+        .expect("the room's messages");
+    messages
+        .chunk
+        .iter()
+        .filter_map(|event| event.raw().deserialize().ok())
+        .filter_map(|event| match event {
+            matrix_sdk::ruma::events::AnySyncTimelineEvent::MessageLike(
+                matrix_sdk::ruma::events::AnySyncMessageLikeEvent::RoomMessage(
+                    matrix_sdk::ruma::events::SyncMessageLikeEvent::Original(message),
+                ),
+            ) if message.sender == bot => Some(message.content.msgtype),
+            _ => None,
+        })
+        .map(|msgtype| {
+            let image = matches!(msgtype, MessageType::Image(_));
+            (msgtype.body().to_owned(), image)
+        })
+        .collect()
+}

@@ -76,6 +76,7 @@ setup-counter_too_large = That FEN's move counters are too large: the halfmove c
 ## Finding the game
 no-game = You have no game running here.
 game-not-found = There is no game #{ $game } on this server.
+act-told-in-game-channel = Done. Game #{ $game } is played in { $channel }: it is announced there.
 which-game = You have several games here; add game:<id> to your command:
 which-game-line = #{ $game } against { $opponent }
 game-line = #{ $game } { $white } – { $black }: { $state }

@@ -85,6 +85,7 @@ setup-counter_too_large = Les compteurs de coups de cette FEN sont trop grands :
 ## Trouver la partie
 no-game = Vous n’avez aucune partie en cours ici.
 game-not-found = Il n’y a pas de partie n° { $game } sur ce serveur.
+act-told-in-game-channel = C’est fait. La partie n° { $game } se joue dans { $channel } : c’est annoncé là-bas.
 which-game = Vous avez plusieurs parties ici ; ajoutez game:<n°> à votre commande :
 which-game-line = n° { $game } contre { $opponent }
 game-line = n° { $game } { $white } – { $black } : { $state }

@@ -100,11 +100,9 @@ impl Service {
             claimed: claimed.as_deref(),
         };
         let (public_lang, mut reply, confirmation) = self.tell_act(ctx, record, &told);
-        if line.is_some() {
-            // Lines may be written to the bot directly; the move they
-            // begin with is told where the game is played.
-            reply.channel = record.channel.clone();
-        }
+        let confirmation = self
+            .told_where_played(ctx, record, &mut reply, confirmation)
+            .await?;
         // Ratings, ladder and tournament move in the commit that ends the game.
         let end = self
             .game_end(record, &update.state, public_lang, now)
@@ -321,6 +319,42 @@ impl Service {
         let confirmation = (public_lang != ctx.lang)
             .then(|| self.private(ctx, self.describe(ctx, ctx.lang, told).join("\n")));
         (public_lang, reply, confirmation)
+    }
+
+    /// An act sent from outside the game's channel (another channel, a
+    /// direct message with `/if` lines): its public message goes to the
+    /// game's channel, where the opponent follows the game and is
+    /// mentioned, and the actor gets, where they asked, a line pointing there.
+    /// Every game act's replies pass here, so each act is told alike.
+    async fn told_where_played(
+        &self,
+        ctx: &Context,
+        record: &GameRecord,
+        reply: &mut Reply,
+        copy: Option<Reply>,
+    ) -> Result<Option<Reply>, StorageError> {
+        if record.channel == ctx.channel_platform_id {
+            return Ok(copy);
+        }
+        // A team match's away player plays from their own side's channel,
+        // to which the match copies every message (see `matches`).
+        let theirs = match record.team_match {
+            true => self.channel_of_player(record, ctx.player.id).await?,
+            false => record.channel.clone(),
+        };
+        if theirs == ctx.channel_platform_id {
+            return Ok(copy);
+        }
+        reply.channel = record.channel.clone();
+        let channel = texts::channel_reference(ctx.platform, &theirs);
+        let args = [
+            ("game", Arg::from(record.id)),
+            ("channel", Arg::from(channel)),
+        ];
+        // Short, in place of the actor's copy: the act is read in full
+        // where the game is played.
+        let pointer = self.text(ctx, "act-told-in-game-channel", &args);
+        Ok(Some(self.private(ctx, pointer)))
     }
 
     /// The core act a command asks for, with the game it names; `None` for

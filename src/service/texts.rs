@@ -276,6 +276,18 @@ pub(super) fn picture_detail(ctx: &Context) -> String {
     }
 }
 
+/// How a message names a channel so readers can go there: a link to it
+/// where the platform makes one (Discord's channel mention, a matrix.to
+/// link to the room), its name on the console.
+pub(super) fn channel_reference(platform: crate::core::platform::Platform, id: &str) -> String {
+    use crate::core::platform::Platform;
+    match platform {
+        Platform::Console => format!("#{id}"),
+        Platform::Discord => format!("<#{id}>"),
+        Platform::Matrix => format!("https://matrix.to/#/{id}"),
+    }
+}
+
 /// The day a picture was drawn, as ISO 8601 writes it (the same in every language).
 pub(super) fn picture_date(at: chrono::DateTime<chrono::Utc>) -> String {
     at.format("%Y-%m-%d UTC").to_string()

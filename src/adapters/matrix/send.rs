@@ -6,6 +6,20 @@
 //! Each event of an act's reply is sent under a transaction id made from
 //! the act's key (see [`NoticeId`]): sent again after a crash, by this
 //! process or by the outbox worker, the homeserver keeps the first one.
+//!
+//! A notice's parts (its text, then its board and other files) are one
+//! outbox item: a crash between them leaves the item undelivered, and the
+//! worker sends the whole notice again, every part under its own
+//! transaction id. The homeserver keeps the parts that went out (Synapse
+//! dedupes a transaction id per device and access token, and a restarted
+//! bot restores the same session from `session.json`, see `session`) and
+//! takes the rest, so the board comes once, after the text, without a
+//! write per part (issue 42; `tests/matrix_e2e.rs` kills the bot between
+//! the parts). Uploading first or sending the image first would not spare
+//! that: two events are never sent atomically. What this leans on: Synapse
+//! forgets transaction ids after about half an hour, and a new login is a
+//! new device; a notice finished later than that, or by a new session,
+//! repeats the parts that had gone out.
 
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::ruma::events::Mentions;
@@ -101,11 +115,30 @@ async fn deliver_one(
     if let Some(offer) = offer_in(reply, command) {
         remember_offer(client, sent.response.event_id.as_str(), offer).await;
     }
+    pause_between_parts(reply).await;
     for (part, attachment) in (1..).zip(whole_text.iter().chain(&reply.attachments)) {
         send_attachment(&room, attachment, transaction(id, part)).await?;
     }
     Ok(())
 }
+
+/// Fault injection for the crash tests, in debug builds only: with
+/// `PAWNPOST_TEST_PAUSE_BETWEEN_PARTS=<words>`, a notice whose text holds
+/// those words and has files stops for good after its text, so a test can
+/// kill the process exactly between the parts.
+#[cfg(debug_assertions)]
+async fn pause_between_parts(reply: &Reply) {
+    let Ok(words) = std::env::var("PAWNPOST_TEST_PAUSE_BETWEEN_PARTS") else {
+        return;
+    };
+    if !words.is_empty() && reply.text.contains(&words) && !reply.attachments.is_empty() {
+        tracing::warn!("paused between a notice's text and its files (test hook)");
+        std::future::pending::<()>().await;
+    }
+}
+
+#[cfg(not(debug_assertions))]
+async fn pause_between_parts(_: &Reply) {}
 
 /// The room a reply goes to: its channel, or the addressee's direct-message
 /// room. `None` for other platforms' channels and unknown rooms.
