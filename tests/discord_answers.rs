@@ -21,7 +21,8 @@ use fake_discord::{FakeDiscord, FakeUser, Recorded};
 use harness::*;
 use pawnpost::core::platform::Platform;
 use pawnpost::service::{
-    BoardImages, Input, Moderation, NoticeId, Notifier, Reply, Request, TimeSource, User,
+    BoardImages, Input, Moderation, NoticeId, Notifier, Reply, Request, ServiceConfig, TimeSource,
+    User,
 };
 use serde_json::json;
 
@@ -56,6 +57,14 @@ fn act(user: &FakeUser, channel: u64, text: &str) -> Request {
         input: Input::Text(text.to_owned()),
         board_images: BoardImages::Omitted,
     }
+}
+
+/// A bot whose server allows round robins of 64 players (the default
+/// stops at 32: `[tournaments] max_round_robin`).
+async fn start_club_bot(fake: &FakeDiscord, db: &std::path::Path, time: &ManualTime) -> Running {
+    let mut config = ServiceConfig::default();
+    config.tournament_limits.round_robin = 64;
+    start_bot_configured(fake, db, time, config, |_| {}).await
 }
 
 /// A round robin of `players` in CHANNEL, all joined, not started.
@@ -106,7 +115,7 @@ async fn start_delivers_every_pairing_once(players: u64) {
     let fake = FakeDiscord::start(1).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let time = ManualTime::new();
-    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    let bot = start_club_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
     tournament(&bot, &time, players, "3d").await;
     let mark = fake.request_count();
     let began = Instant::now();
@@ -284,7 +293,7 @@ async fn notices_due_together_are_grouped_per_channel_and_fair_between_channels(
     let fake = FakeDiscord::start(1).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let time = ManualTime::new();
-    let bot = start_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
+    let bot = start_club_bot(&fake, &dir.path().join("pawnpost.db"), &time).await;
     tournament(&bot, &time, 16, "1d").await;
     let started = bot
         .service

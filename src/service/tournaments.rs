@@ -1138,22 +1138,32 @@ mod tests {
     /// start, one per round and one per player: 191, not one per game (4,032).
     #[tokio::test]
     async fn a_large_start_sends_a_message_per_round_and_per_player() {
+        // The largest double round robin the default limits take.
+        let players = crate::competition::tournament::Limits::default().double_round_robin as usize;
         let club = Club::new();
-        club.act("p00", "tournament create double_round_robin unrated max:64")
-            .await;
-        for n in 0..64 {
+        club.act(
+            "p00",
+            &format!("tournament create double_round_robin unrated max:{players}"),
+        )
+        .await;
+        for n in 0..players {
             club.act(&format!("p{n:02}"), "tournament join").await;
         }
         let start = club.act("p00", "tournament start").await;
-        assert!(start.len() <= 1 + 126 + 64, "{} messages", start.len());
+        let rounds = 2 * (players - 1);
+        assert!(
+            start.len() <= 1 + rounds + players,
+            "{} messages",
+            start.len()
+        );
         let games: usize = start
             .iter()
             .filter(|r| r.to.is_none())
             .map(|r| r.text.lines().filter(|l| l.contains(": game #")).count())
             .sum();
-        assert_eq!(games, 64 * 63);
+        assert_eq!(games, players * (players - 1));
         let told = start.iter().filter(|r| r.to.is_some()).count();
-        assert_eq!(told, 64);
+        assert_eq!(told, players);
     }
 
     #[tokio::test]
