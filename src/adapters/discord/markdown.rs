@@ -44,8 +44,9 @@ fn escape_line(line: &str, out: &mut String) {
         out.push('\\');
     }
     // `1. ` starts a numbered list: its dot is escaped.
-    let digits = body.len() - body.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let numbered = digits > 0 && body[digits..].starts_with(". ");
+    let after_digits = body.trim_start_matches(|c: char| c.is_ascii_digit());
+    let digits = body.len() - after_digits.len();
+    let numbered = digits > 0 && after_digits.starts_with(". ");
     for (i, c) in body.char_indices() {
         if INLINE.contains(&c) || (numbered && i == digits) {
             out.push('\\');
