@@ -462,7 +462,7 @@ async fn serve_matrix(service: Arc<Service>, config: &Config) -> Result<()> {
     };
     let deadlines = tokio::spawn(scheduler::run(
         Arc::clone(&service),
-        bot.notifier(),
+        bot.notifier(Arc::clone(&service)),
         SystemTime,
         settings,
         wait_for(stop.clone()),

@@ -548,6 +548,7 @@ async fn long_texts_and_embeds_arrive_whole() {
         let id = NoticeId {
             act_key: "long",
             item: n as u32,
+            first_part: 0,
         };
         let sent = bot.notifier.send(reply, id).await;
         assert_eq!(sent, pawnpost::service::Sent::Delivered);

@@ -31,6 +31,11 @@ pub enum Sent {
 pub struct NoticeId<'a> {
     pub act_key: &'a str,
     pub item: u32,
+    /// The first part still to send, for a platform that sends a notice as
+    /// several messages (Matrix: its text is part 0, then each file): the
+    /// parts before it went out on an earlier try, as recorded by
+    /// [`super::Service::notice_part_sent`] or [`super::Service::delivering`].
+    pub first_part: u32,
 }
 
 impl NoticeId<'_> {
@@ -104,7 +109,11 @@ mod tests {
 
     #[test]
     fn a_notice_token_is_stable_and_short() {
-        let id = |act_key, item| NoticeId { act_key, item };
+        let id = |act_key, item| NoticeId {
+            act_key,
+            item,
+            first_part: 0,
+        };
         // Fixed forever: tokens sent before an upgrade must match after it.
         assert_eq!(id("discord:1", 0).token(0), "b5c58874bdbcf85a0.0");
         assert_ne!(id("discord:1", 1).token(0), id("discord:1", 0).token(0));

@@ -102,6 +102,7 @@ impl Service {
                     let id = NoticeId {
                         act_key: &act.queued.act_key,
                         item: *item,
+                        first_part: act.first_part(*item),
                     };
                     (reply.clone(), id)
                 })
@@ -260,6 +261,20 @@ struct PendingAct {
     queued: QueuedNotices,
     notices: Vec<(u32, Reply)>,
     unreadable: Option<String>,
+}
+
+impl PendingAct {
+    /// Where the notice `item` resumes: after the parts recorded as sent,
+    /// for the notice the act stopped at, when it still goes to one place
+    /// (a notice readdressed to both players starts over for each).
+    fn first_part(&self, item: u32) -> u32 {
+        let copies = self.notices.iter().filter(|(n, _)| *n == item).count();
+        if item == self.queued.next_item && copies == 1 {
+            self.queued.next_part
+        } else {
+            0
+        }
+    }
 }
 
 /// The outbox entry of an act the scheduler does on its own in the

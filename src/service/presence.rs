@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use super::games::{Saved, game_update};
 use super::outbox::notices_on;
 use super::texts::Names;
-use super::{Reply, Service};
+use super::{NoticeId, Reply, Service};
 use crate::core::platform::Platform;
 use crate::i18n::Arg;
 use crate::storage::{Commit, GameRecord, StorageError};
@@ -284,15 +284,34 @@ impl Service {
     }
 
     /// Records that the process that took the act `key` has delivered its
-    /// answer up to item `next_item` and is still sending the rest: the
-    /// outbox will not send those items again, and takes over the rest
-    /// only once this process has been silent for the whole hand-off time.
-    pub async fn delivering(&self, key: &str, next_item: u32, now: DateTime<Utc>) {
+    /// answer up to item `next_item` (and `next_part` parts of that one:
+    /// its text, then files) and is still sending the rest: the outbox will
+    /// not send those again, and takes over the rest only once this process
+    /// has been silent for the whole hand-off time.
+    pub async fn delivering(&self, key: &str, next_item: u32, next_part: u32, now: DateTime<Utc>) {
         let until = now + self.config.notice_handoff;
-        if let Err(error) = self.store.delivering(key, next_item, until).await {
+        let recorded = self
+            .store
+            .delivering(key, next_item, next_part, until)
+            .await;
+        if let Err(error) = recorded {
             tracing::warn!(%error, "cannot record how far an answer went out");
         }
         self.held_until(until);
+    }
+
+    /// Records that the parts of the outbox notice `id` before `next_part`
+    /// went out, before the next is sent (see [`NoticeId::first_part`]).
+    /// Unrecorded, the next try sends them again, under the same
+    /// transaction ids: a platform that still remembers them shows them once.
+    pub async fn notice_part_sent(&self, id: NoticeId<'_>, next_part: u32) {
+        let recorded = self
+            .store
+            .notice_part_sent(id.act_key, id.item, next_part)
+            .await;
+        if let Err(error) = recorded {
+            tracing::warn!(%error, "cannot record how far a notice went out");
+        }
     }
 
     /// Whether the server `id` is one the bot was removed from.

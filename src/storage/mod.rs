@@ -816,6 +816,8 @@ pub struct QueuedNotices {
     /// on are still to be delivered.
     pub answer: String,
     pub next_item: u32,
+    /// Parts of notice `next_item` already sent (its text, then files).
+    pub next_part: u32,
     /// Failed tries of `next_item` so far.
     pub attempts: u32,
     /// Items given up so far.

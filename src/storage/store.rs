@@ -323,6 +323,8 @@ delegate! {
     ) -> Vec<QueuedNotices> = outbox::claim;
     /// Records how far the delivery of act `act_key`'s notices came.
     write fn settle_notices(act_key: &str, progress: &NoticeProgress) -> () = outbox::settle;
+    /// Records the parts of a notice that went out (see [`outbox::part_sent`]).
+    write fn notice_part_sent(act_key: &str, item: u32, next_part: u32) -> () = outbox::part_sent;
     /// Marks acts as answered by their own process (see [`outbox::settle_answered`]).
     write fn settle_answered(act_keys: &[String]) -> () = outbox::settle_answered;
     /// What the notices for `server_id` met since `since` (see [`outbox::trouble`]).
@@ -472,7 +474,7 @@ delegate! {
     /// A channel's running games.
     read fn running_games_in_channel(channel_id: i64, limit: usize) -> Vec<i64> = presence::running_in_channel;
     /// Records how far an act's own process delivered its answer (see [`presence::delivering`]).
-    write fn delivering(act_key: &str, next_item: u32, until: DateTime<Utc>) -> () = presence::delivering;
+    write fn delivering(act_key: &str, next_item: u32, next_part: u32, until: DateTime<Utc>) -> () = presence::delivering;
 }
 
 #[cfg(test)]

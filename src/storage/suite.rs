@@ -72,6 +72,7 @@ macro_rules! store_suite {
             a_game_whose_moves_do_not_add_up_is_refused,
             a_server_the_bot_left_and_a_deleted_channel_are_kept,
             an_answer_still_going_out_restarts_its_hold,
+            a_notice_resumes_after_its_parts_that_went_out,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -2605,6 +2606,7 @@ pub async fn notices_wait_in_the_outbox_until_settled(store: &Store) -> Result<(
         act_key: "n-1".to_owned(),
         answer: r#"["own reply","notice 1","notice 2"]"#.to_owned(),
         next_item: 1,
+        next_part: 0,
         attempts: 0,
         failures: 0,
         created_at: t(1),
@@ -2855,8 +2857,8 @@ pub async fn an_answer_still_going_out_restarts_its_hold(store: &Store) -> Resul
     store
         .commit(held, t(20), |_| vec!["one", "two", "three"])
         .await?;
-    store.delivering("burst", 2, t(40)).await?;
-    store.delivering("burst", 1, t(35)).await?;
+    store.delivering("burst", 2, 0, t(40)).await?;
+    store.delivering("burst", 1, 3, t(35)).await?;
     let claim = |at: i64| store.claim_notices(Platform::Console, t(at), t(at + 1), 10);
     store.release_ended_holds(t(31)).await?;
     assert!(
@@ -2867,6 +2869,58 @@ pub async fn an_answer_still_going_out_restarts_its_hold(store: &Store) -> Resul
     let claimed = claim(41).await?;
     assert_eq!(claimed.len(), 1);
     assert_eq!(claimed[0].next_item, 2, "what went out is not sent again");
+    Ok(())
+}
+
+/// The parts of a notice (its text, then files) recorded as sent: the next
+/// claim resumes after them, only for the notice still to settle, never
+/// going back; settling past it starts the next notice at its first part.
+pub async fn a_notice_resumes_after_its_parts_that_went_out(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let held = Commit {
+        act_key: Some("parts".into()),
+        player_language: Some((w.alice.id, Some(Lang::En))),
+        outgoing: Some(Outgoing {
+            platform: Platform::Console,
+            first: 0,
+            held_until: Some(t(30)),
+            server_id: Some(w.server.id),
+        }),
+        ..Commit::default()
+    };
+    store.commit(held, t(20), |_| vec!["one", "two"]).await?;
+    // The act's own process: item 0 out, then item 1's text.
+    store.delivering("parts", 1, 0, t(30)).await?;
+    store.delivering("parts", 1, 1, t(30)).await?;
+    store.release_ended_holds(t(31)).await?;
+    let claim = |at: i64| store.claim_notices(Platform::Console, t(at), t(at + 1), 10);
+    let claimed = claim(31).await?;
+    let at = |c: &[QueuedNotices]| (c[0].next_item, c[0].next_part);
+    assert_eq!(at(&claimed), (1, 1), "after item 1's text");
+    // A worker: item 1's first file went out; older news changes nothing.
+    store.notice_part_sent("parts", 1, 2).await?;
+    store.notice_part_sent("parts", 1, 1).await?;
+    store.notice_part_sent("parts", 0, 5).await?;
+    let retry = NoticeProgress {
+        next_item: 1,
+        attempts: 1,
+        failures: 0,
+        last_error: Some("rate limited".into()),
+        due_at: Some(t(40)),
+    };
+    store.settle_notices("parts", &retry).await?;
+    assert_eq!(at(&claim(40).await?), (1, 2), "a retry keeps the parts");
+    let past = NoticeProgress {
+        next_item: 2,
+        due_at: Some(t(50)),
+        ..retry
+    };
+    store.settle_notices("parts", &past).await?;
+    assert_eq!(
+        at(&claim(50).await?),
+        (2, 0),
+        "the next notice from its start"
+    );
     Ok(())
 }
 

@@ -74,7 +74,7 @@ pub const TABLES: &[Table] = &[
     table("game_notes", 2, false, "game_id, seq, note"),
     table("private_notes", 1, true, "id, game_id, player_id, ply, written_at, text"),
     table("acts", 1, true, "id, act_key, processed_at, answer, platform, server_id, next_item, \
-                 attempts, failures, last_error, due_at, held_until"),
+                 next_part, attempts, failures, last_error, due_at, held_until"),
     table("held_acts_done", 1, false, "id, through"),
     table("heartbeat", 1, false, "id, at"),
     table("leaves", 1, true, "id, player_id, server_id, starts_at, ends_at, ended_at, days"),

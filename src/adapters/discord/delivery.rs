@@ -231,7 +231,7 @@ impl Progress<'_> {
             self.reported = through;
             if let Some(key) = &self.key {
                 let now = self.time.now();
-                self.service.delivering(key, through as u32, now).await;
+                self.service.delivering(key, through as u32, 0, now).await;
             }
         }
     }

@@ -61,6 +61,7 @@ impl Item {
             NoticeId {
                 act_key,
                 item: *item,
+                first_part: 0,
             }
             .token(part)
         })

@@ -136,11 +136,13 @@ impl MatrixBot {
         self.client.device_id().map(ToString::to_string)
     }
 
-    /// Where the scheduler's notices (flags, reminders) for Matrix rooms go.
-    pub fn notifier(&self) -> MatrixNotifier {
+    /// Where the scheduler's notices (flags, reminders) for Matrix rooms
+    /// go; `service` records how far each went.
+    pub fn notifier(&self, service: Arc<Service>) -> MatrixNotifier {
         MatrixNotifier {
             client: self.client.clone(),
             settings: Arc::clone(&self.settings),
+            service,
         }
     }
 
@@ -160,6 +162,7 @@ impl MatrixBot {
 pub struct MatrixNotifier {
     client: Client,
     settings: Arc<MatrixSettings>,
+    service: Arc<Service>,
 }
 
 impl Notifier for MatrixNotifier {
@@ -168,10 +171,20 @@ impl Notifier for MatrixNotifier {
     }
 
     async fn deliver(&self, replies: Vec<Reply>) {
-        send::deliver(&self.client, &self.settings.prefix, &replies, None, None).await;
+        let untracked = send::Progress::Untracked;
+        send::deliver(
+            &self.client,
+            &self.settings.prefix,
+            &replies,
+            None,
+            None,
+            untracked,
+        )
+        .await;
     }
 
     async fn send(&self, reply: Reply, id: NoticeId<'_>) -> Sent {
-        send::send_notice(&self.client, &self.settings.prefix, &reply, id).await
+        let prefix = &self.settings.prefix;
+        send::send_notice(&self.client, prefix, &reply, id, &self.service).await
     }
 }

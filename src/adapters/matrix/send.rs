@@ -7,19 +7,15 @@
 //! the act's key (see [`NoticeId`]): sent again after a crash, by this
 //! process or by the outbox worker, the homeserver keeps the first one.
 //!
-//! A notice's parts (its text, then its board and other files) are one
-//! outbox item: a crash between them leaves the item undelivered, and the
-//! worker sends the whole notice again, every part under its own
-//! transaction id. The homeserver keeps the parts that went out (Synapse
-//! dedupes a transaction id per device and access token, and a restarted
-//! bot restores the same session from `session.json`, see `session`) and
-//! takes the rest, so the board comes once, after the text, without a
-//! write per part (issue 42; `tests/matrix_e2e.rs` kills the bot between
-//! the parts). Uploading first or sending the image first would not spare
-//! that: two events are never sent atomically. What this leans on: Synapse
-//! forgets transaction ids after about half an hour, and a new login is a
-//! new device; a notice finished later than that, or by a new session,
-//! repeats the parts that had gone out.
+//! A notice's parts (its text, then its board and other files) are separate
+//! events, and two events are never sent atomically. So before each part
+//! after the text goes out, how far the notice came is recorded with the
+//! act ([`Progress`]); a crash between the parts leaves only the rest to the
+//! next try, which starts from there ([`NoticeId::first_part`]). The
+//! transaction ids cover the last gap (a crash after a part went out and
+//! before it was recorded) while the homeserver remembers them: Synapse
+//! does for about half an hour, per device (issue 42; `tests/matrix_e2e.rs`
+//! kills the bot between the parts and restarts it as a new device).
 
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::ruma::events::Mentions;
@@ -28,12 +24,42 @@ use matrix_sdk::ruma::{OwnedTransactionId, OwnedUserId, RoomId, UInt};
 use matrix_sdk::{Client, Room};
 
 use crate::core::command::Command;
-use crate::service::{Attachment, NoticeId, Reply, Sent};
+use crate::service::{Attachment, NoticeId, Reply, Sent, Service};
 
 use super::ids::{is_room_id, mxid_of};
 use super::notice::{fit_notice, notice_for};
 use super::offers::{Offer, offer_in};
 use super::rooms::display_name;
+use super::sync::caught_up;
+
+/// Where a notice records how far it came, part by part.
+#[derive(Clone, Copy)]
+pub enum Progress<'a> {
+    /// Nothing to record: not an act's answer (nor deduplicated).
+    Untracked,
+    /// The act's own process answering it: recorded with its hold, so the
+    /// outbox takes over from there only if this process goes silent.
+    Answering(&'a Service),
+    /// An outbox worker's try.
+    Outbox(&'a Service),
+}
+
+impl Progress<'_> {
+    /// Records that the parts of notice `id` before `next_part` went out.
+    async fn parts_out(self, id: Option<NoticeId<'_>>, next_part: u32) {
+        let Some(id) = id else { return };
+        match self {
+            Progress::Untracked => {}
+            Progress::Answering(service) => {
+                let now = chrono::Utc::now();
+                service
+                    .delivering(id.act_key, id.item, next_part, now)
+                    .await;
+            }
+            Progress::Outbox(service) => service.notice_part_sent(id, next_part).await,
+        }
+    }
+}
 
 /// Sends `replies` in order, the answer of the act `key` if it has one;
 /// `command` is what the user asked, if anyone. Says whether all went out.
@@ -43,14 +69,20 @@ pub async fn deliver(
     replies: &[Reply],
     command: Option<&Command>,
     key: Option<&str>,
+    progress: Progress<'_>,
 ) -> bool {
     let mut all_out = true;
-    for (item, reply) in replies.iter().enumerate() {
+    for (item, reply) in (0..).zip(replies) {
         let id = key.map(|act_key| NoticeId {
             act_key,
-            item: item as u32,
+            item,
+            first_part: 0,
         });
-        if let Err(error) = deliver_one(client, prefix, reply, command, id).await {
+        if item > 0 && all_out {
+            // The earlier ones are out: a crash from here resumes here.
+            progress.parts_out(id, 0).await;
+        }
+        if let Err(error) = deliver_one(client, prefix, reply, command, id, progress).await {
             tracing::warn!(%error, channel = %reply.channel, "a Matrix reply was not sent");
             all_out = false;
         }
@@ -61,10 +93,18 @@ pub async fn deliver(
 /// Sends one notice of the outbox and says what became of it: the
 /// homeserver's rate limit, its own failures and a lost connection are
 /// worth another try; any other refusal (not in the room, forbidden) is final.
-pub async fn send_notice(client: &Client, prefix: &str, reply: &Reply, id: NoticeId<'_>) -> Sent {
-    match deliver_one(client, prefix, reply, None, Some(id)).await {
+pub async fn send_notice(
+    client: &Client,
+    prefix: &str,
+    reply: &Reply,
+    id: NoticeId<'_>,
+    service: &Service,
+) -> Sent {
+    let progress = Progress::Outbox(service);
+    match deliver_one(client, prefix, reply, None, Some(id), progress).await {
         Ok(()) => Sent::Delivered,
-        Err(error) => {
+        Err(Failure::NotYetInRoom) => Sent::Retry("the room is not known yet".to_owned()),
+        Err(Failure::Sdk(error)) => {
             let status = error.as_client_api_error().map(|e| e.status_code.as_u16());
             match status {
                 Some(429) | Some(500..) | None => Sent::Retry(error.to_string()),
@@ -83,15 +123,30 @@ fn transaction(id: Option<NoticeId<'_>>, part: u32) -> Option<OwnedTransactionId
     id.map(|id| OwnedTransactionId::from(format!("pawnpost.{}", id.token(part))))
 }
 
+/// Why a notice did not (all) go out.
+#[derive(Debug, thiserror::Error)]
+enum Failure {
+    /// A room this new session has not synced yet: known after the first sync.
+    #[error("the room is not known yet")]
+    NotYetInRoom,
+    #[error(transparent)]
+    Sdk(#[from] matrix_sdk::Error),
+}
+
+/// Sends a notice's parts from `id`'s first part on: its text (part 0),
+/// then its files, recording how far it came before each file.
 async fn deliver_one(
     client: &Client,
     prefix: &str,
     reply: &Reply,
     command: Option<&Command>,
     id: Option<NoticeId<'_>>,
-) -> Result<(), matrix_sdk::Error> {
-    let Some(room) = destination(client, reply).await? else {
-        return Ok(());
+    progress: Progress<'_>,
+) -> Result<(), Failure> {
+    let room = match destination(client, reply).await? {
+        Destination::Room(room) => room,
+        Destination::Elsewhere => return Ok(()),
+        Destination::NotYetKnown => return Err(Failure::NotYetInRoom),
     };
     let to: Option<OwnedUserId> = reply
         .to
@@ -102,21 +157,26 @@ async fn deliver_one(
         None => None,
     };
     let (notice, whole_text) = fit_notice(notice_for(reply, name.as_deref(), prefix));
-    let mut content = RoomMessageEventContent::notice_html(notice.body, notice.html);
-    let mentioned = notice.mention.and_then(|id| OwnedUserId::try_from(id).ok());
-    content = content.add_mentions(Mentions::with_user_ids(mentioned));
-    tracing::debug!(room = %room.room_id(), "sending a notice");
-    let mut sending = room.send(content);
-    if let Some(txn) = transaction(id, 0) {
-        sending = sending.with_transaction_id(txn);
+    let first_part = id.map_or(0, |id| id.first_part);
+    if first_part == 0 {
+        let mut content = RoomMessageEventContent::notice_html(notice.body, notice.html);
+        let mentioned = notice.mention.and_then(|id| OwnedUserId::try_from(id).ok());
+        content = content.add_mentions(Mentions::with_user_ids(mentioned));
+        tracing::debug!(room = %room.room_id(), "sending a notice");
+        let mut sending = room.send(content);
+        if let Some(txn) = transaction(id, 0) {
+            sending = sending.with_transaction_id(txn);
+        }
+        let sent = sending.await?;
+        tracing::debug!(event = %sent.response.event_id, "notice sent");
+        if let Some(offer) = offer_in(reply, command) {
+            remember_offer(client, sent.response.event_id.as_str(), offer).await;
+        }
     }
-    let sent = sending.await?;
-    tracing::debug!(event = %sent.response.event_id, "notice sent");
-    if let Some(offer) = offer_in(reply, command) {
-        remember_offer(client, sent.response.event_id.as_str(), offer).await;
-    }
-    pause_between_parts(reply).await;
-    for (part, attachment) in (1..).zip(whole_text.iter().chain(&reply.attachments)) {
+    let files = whole_text.iter().chain(&reply.attachments);
+    for (part, attachment) in (1..).zip(files).skip_while(|(part, _)| *part < first_part) {
+        progress.parts_out(id, part).await;
+        pause_between_parts(reply).await;
         send_attachment(&room, attachment, transaction(id, part)).await?;
     }
     Ok(())
@@ -140,29 +200,47 @@ async fn pause_between_parts(reply: &Reply) {
 #[cfg(not(debug_assertions))]
 async fn pause_between_parts(_: &Reply) {}
 
-/// The room a reply goes to: its channel, or the addressee's direct-message
-/// room. `None` for other platforms' channels and unknown rooms.
-async fn destination(client: &Client, reply: &Reply) -> Result<Option<Room>, matrix_sdk::Error> {
+/// Where a reply goes.
+enum Destination {
+    Room(Room),
+    /// Not a Matrix room (another platform's channel), or one the bot is
+    /// not in: nothing to send here.
+    Elsewhere,
+    /// A room a session that has not synced yet cannot know (a new login
+    /// after a lost store): it will after the first sync.
+    NotYetKnown,
+}
+
+/// The room a reply goes to: its channel, or the addressee's direct-message room.
+async fn destination(client: &Client, reply: &Reply) -> Result<Destination, matrix_sdk::Error> {
     if reply.direct || reply.secret {
         let Some(user) = reply
             .to
             .as_deref()
             .and_then(|id| OwnedUserId::try_from(mxid_of(id)).ok())
         else {
-            return Ok(None);
+            return Ok(Destination::Elsewhere);
         };
         if let Some(room) = client.get_dm_room(&user) {
-            return Ok(Some(room));
+            return Ok(Destination::Room(room));
         }
-        return client.create_dm(&user).await.map(Some);
+        if !caught_up(client).await {
+            // Its direct room may exist, unknown until the first sync.
+            return Ok(Destination::NotYetKnown);
+        }
+        return client.create_dm(&user).await.map(Destination::Room);
     }
     if !is_room_id(&reply.channel) {
-        return Ok(None);
+        return Ok(Destination::Elsewhere);
     }
     let Ok(room_id) = <&RoomId>::try_from(reply.channel.as_str()) else {
-        return Ok(None);
+        return Ok(Destination::Elsewhere);
     };
-    Ok(client.get_room(room_id))
+    Ok(match client.get_room(room_id) {
+        Some(room) => Destination::Room(room),
+        None if !caught_up(client).await => Destination::NotYetKnown,
+        None => Destination::Elsewhere,
+    })
 }
 
 async fn remember_offer(client: &Client, event_id: &str, offer: Offer) {

@@ -28,7 +28,7 @@ use super::events::{Incoming, first_new_event, read};
 use super::ids::platform_id_of;
 use super::offers::is_accept_reaction;
 use super::rooms::{answer_invites, display_name};
-use super::send::{deliver, offer_of};
+use super::send::{Progress, deliver, offer_of};
 use super::{MatrixError, MatrixSettings};
 
 /// Set in the state store once the first sync has been skipped.
@@ -37,6 +37,15 @@ const CAUGHT_UP_KEY: &[u8] = b"pawnpost.caught_up";
 const SYNC_TIMEOUT: Duration = Duration::from_secs(30);
 /// The pause after a failed sync.
 const SYNC_RETRY: Duration = Duration::from_secs(5);
+
+/// Whether this session has synced once (a restored one has): before
+/// that, a new login knows none of its rooms.
+pub(super) async fn caught_up(client: &Client) -> bool {
+    matches!(
+        client.state_store().get_custom_value(CAUGHT_UP_KEY).await,
+        Ok(Some(_))
+    )
+}
 
 /// Syncs until `shutdown` completes.
 pub async fn run(
@@ -238,6 +247,7 @@ async fn handle_event(
         &replies,
         command.as_ref(),
         Some(&key),
+        Progress::Answering(service),
     )
     .await
     {

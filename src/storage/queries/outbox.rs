@@ -34,7 +34,7 @@ pub async fn claim(
              WHERE due_at <= ?2 AND id IN (
                  SELECT id FROM acts WHERE platform = ?1 AND due_at <= ?2 AND {PRESENT}
                  ORDER BY id LIMIT ?4)
-             RETURNING id, act_key, answer, next_item, attempts, failures, processed_at"
+             RETURNING id, act_key, answer, next_item, attempts, failures, processed_at, next_part"
     );
     let claimed = c
         .query(
@@ -49,6 +49,7 @@ pub async fn claim(
                 act_key: row.string(1)?,
                 answer: row.string(2)?,
                 next_item: row.count(3)?,
+                next_part: row.count(7)?,
                 attempts: row.count(4)?,
                 failures: row.count(5)?,
                 created_at: row.time(6)?,
@@ -61,10 +62,13 @@ pub async fn claim(
     Ok(queued.into_iter().map(|(_, notices)| notices).collect())
 }
 
-/// Records how far a worker got with the act `key`'s notices.
+/// Records how far a worker got with the act `key`'s notices. The parts
+/// recorded of a notice (see [`part_sent`]) count while it is still the
+/// next; past it, the next notice starts from its first part.
 pub async fn settle(c: &impl Conn, key: &str, progress: &NoticeProgress) -> Result<()> {
     c.execute(
-        "UPDATE acts SET next_item = ?2, attempts = ?3, failures = ?4, last_error = ?5,
+        "UPDATE acts SET next_part = CASE WHEN next_item = ?2 THEN next_part ELSE 0 END,
+                           next_item = ?2, attempts = ?3, failures = ?4, last_error = ?5,
                            due_at = ?6
          WHERE act_key = ?1",
         &params![
@@ -75,6 +79,20 @@ pub async fn settle(c: &impl Conn, key: &str, progress: &NoticeProgress) -> Resu
             progress.last_error.as_deref(),
             progress.due_at
         ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Records that the parts before `next_part` of the act `key`'s notice
+/// `item` went out (its text, then files), before the next one is sent: a
+/// crash between them leaves the rest, and only the rest, to the next try.
+/// The count only grows, and only for the notice still to be settled.
+pub async fn part_sent(c: &impl Conn, key: &str, item: u32, next_part: u32) -> Result<()> {
+    c.execute(
+        "UPDATE acts SET next_part = ?3
+         WHERE act_key = ?1 AND next_item = ?2 AND next_part < ?3",
+        &params![key, item, next_part],
     )
     .await?;
     Ok(())

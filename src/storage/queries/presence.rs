@@ -125,14 +125,15 @@ pub async fn running_in_channel(c: &impl Conn, channel_id: i64, limit: usize) ->
 }
 
 /// Records that the act `key`'s own process delivered its answer up to
-/// item `next_item` and is still sending: the outbox takes over from there
-/// only if nothing more happens until `until` (the hold restarts). An act
-/// already handed to the outbox keeps its due time; either way the count
-/// only grows.
+/// item `next_item`, part `next_part` of it (see [`super::outbox::part_sent`]),
+/// and is still sending: the outbox takes over from there only if nothing
+/// more happens until `until` (the hold restarts). An act already handed to
+/// the outbox keeps its due time; either way the progress only grows.
 pub async fn delivering(
     c: &impl Conn,
     key: &str,
     next_item: u32,
+    next_part: u32,
     until: DateTime<Utc>,
 ) -> Result<()> {
     let hold = if c.numbers_in_commit_order() {
@@ -144,10 +145,15 @@ pub async fn delivering(
         "due_at = CASE WHEN due_at IS NOT NULL AND due_at < ?3 THEN ?3 ELSE due_at END"
     };
     let sql = format!(
-        "UPDATE acts SET next_item = CASE WHEN next_item < ?2 THEN ?2 ELSE next_item END, {hold}
+        "UPDATE acts SET
+             next_part = CASE WHEN next_item < ?2 THEN ?4
+                              WHEN next_item = ?2 AND next_part < ?4 THEN ?4
+                              ELSE next_part END,
+             next_item = CASE WHEN next_item < ?2 THEN ?2 ELSE next_item END, {hold}
          WHERE act_key = ?1"
     );
-    c.execute(&sql, &params![key, next_item, until]).await?;
+    c.execute(&sql, &params![key, next_item, until, next_part])
+        .await?;
     Ok(())
 }
 
