@@ -883,3 +883,4 @@ web-openings = Openings
 web-tournaments = Tournaments
 web-tournament = Tournament
 web-games-list = Games, ongoing first, then the last finished first
+web-ongoing = ongoing

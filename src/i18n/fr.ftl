@@ -929,3 +929,4 @@ web-openings = Ouvertures
 web-tournaments = Tournois
 web-tournament = Tournoi
 web-games-list = Parties, en cours d’abord, puis les dernières terminées
+web-ongoing = en cours

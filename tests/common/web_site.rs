@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
+use chrono::{DateTime, Duration, Utc};
 use pawnpost::adapters::web::{self, WebOptions};
 use pawnpost::core::platform::Platform;
 use pawnpost::service::{
@@ -70,17 +70,19 @@ impl Site {
             service,
             address,
             client,
-            now: std::sync::Mutex::new(Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()),
+            // Real time (an hour ago), so the pages' clocks, which read
+            // the real clock, show what a player would see.
+            now: std::sync::Mutex::new(Utc::now() - Duration::hours(1)),
             keys: std::sync::atomic::AtomicU64::new(0),
             _dir: dir,
         }
     }
 
-    /// `who` says `text` in the club's main channel, a minute after the last act.
+    /// `who` says `text` in the club's main channel, a second after the last act.
     pub async fn act(&self, who: &User, text: &str) -> Vec<Reply> {
         let now = {
             let mut now = self.now.lock().expect("clock");
-            *now += Duration::minutes(1);
+            *now += Duration::seconds(1);
             *now
         };
         let key = self.keys.fetch_add(1, std::sync::atomic::Ordering::SeqCst);

@@ -310,19 +310,21 @@ impl TablePage {
     }
 }
 
-/// Listed games: players and score, linked to the game's page when it has a link.
-fn game_rows(games: &[GameLine]) -> Vec<Vec<Cell>> {
+/// Listed games: players and score (or "ongoing"), linked to the game's
+/// page when it has a link.
+fn game_rows(games: &[GameLine], t: &Words) -> Vec<Vec<Cell>> {
     games
         .iter()
         .map(|g| {
             let href = g.token.as_ref().map(|t| format!("/g/{t}"));
+            let text = match g.score.as_str() {
+                "*" => t.get("web-ongoing"),
+                score => score.to_owned(),
+            };
             vec![
                 Cell::text(g.white.clone()),
                 Cell::text(g.black.clone()),
-                Cell {
-                    text: g.score.clone(),
-                    href,
-                },
+                Cell { text, href },
             ]
         })
         .collect()
@@ -354,7 +356,7 @@ pub fn tournament(page: &TournamentPage, lang: Lang) -> Result<String, askama::E
             id: "round",
             caption,
             header,
-            rows: game_rows(games),
+            rows: game_rows(games, &view.t),
         });
     }
     view.render()
@@ -367,7 +369,7 @@ pub fn team_match(page: &MatchPage, lang: Lang) -> Result<String, askama::Error>
         "boards",
         "web-boards",
         &GAME_HEADER,
-        game_rows(&page.boards),
+        game_rows(&page.boards, &view.t),
     );
     view.render()
 }
@@ -465,7 +467,7 @@ pub fn player(
         "games",
         "web-games-list",
         &GAME_HEADER,
-        game_rows(&page.games),
+        game_rows(&page.games, &view.t),
     );
     if page.more {
         view.next = Some(format!(
