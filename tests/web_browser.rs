@@ -63,7 +63,10 @@ async fn club(site: &Site) -> serde_json::Value {
     )
     .await;
     let note = site.script(&format!("bob: /note {NOTE}")).await;
-    assert!(note.iter().all(|r| r.ephemeral || r.to.is_some()), "{note:?}");
+    assert!(
+        note.iter().all(|r| r.ephemeral || r.to.is_some()),
+        "{note:?}"
+    );
     site.script("bob: /if add Bc4 Qh4").await;
     // A vote game whose team has a vote pending.
     site.script(
@@ -95,7 +98,9 @@ async fn club(site: &Site) -> serde_json::Value {
                 .await;
         }
     }
-    let crosstable = site.act(&user("carol", false), "/tournament crosstable").await;
+    let crosstable = site
+        .act(&user("carol", false), "/tournament crosstable")
+        .await;
     let text = &crosstable.first().expect("a crosstable").text;
     let table: Vec<Vec<String>> = text
         .lines()
@@ -187,11 +192,24 @@ async fn a_game_page_steps_goes_live_and_keeps_secrets_in_a_real_browser() {
     if output.status.code() == Some(3) {
         return skipped("Playwright for Python is not installed");
     }
-    assert!(output.status.success(), "the browser test failed:\n{errors}\n{said:?}");
+    assert!(
+        output.status.success(),
+        "the browser test failed:\n{errors}\n{said:?}"
+    );
     for step in ["STEPPED", "LIVE", "CROSSTABLE", "SECRETS", "DONE"] {
-        assert!(said.iter().any(|l| l.starts_with(step)), "no {step}: {said:?}");
+        assert!(
+            said.iter().any(|l| l.starts_with(step)),
+            "no {step}: {said:?}"
+        );
     }
-    for shot in ["game", "tournament", "server", "player", "finished_game", "french_game"] {
+    for shot in [
+        "game",
+        "tournament",
+        "server",
+        "player",
+        "finished_game",
+        "french_game",
+    ] {
         let png = screenshots().join(format!("{shot}.png"));
         assert!(png.exists(), "no screenshot {}", png.display());
     }
