@@ -98,6 +98,36 @@ async fn club(site: &Site) -> serde_json::Value {
                 .await;
         }
     }
+    // A team match of two boards between the club and another server.
+    let started = site
+        .script(
+            "oscar: /team create Bishops
+         olga: /team join Bishops
+         :server rival
+         :channel knights-hall
+         pia: /team create Knights
+         paul: /team join Knights
+         :server club
+         :channel main
+         oscar: /match create team:Bishops vs:Knights server:rival boards:2 time:3d
+         oscar: /match join 1
+         olga: /match join 1
+         :server rival
+         :channel knights-hall
+         pia: /match accept 1
+         pia: /match join 1
+         paul: /match join 1
+         :server club
+         :channel main
+         oscar: /match start 1",
+        )
+        .await;
+    assert!(
+        started
+            .iter()
+            .any(|r| r.text.contains("Team match #1 starts")),
+        "{started:?}"
+    );
     let crosstable = site
         .act(&user("carol", false), "/tournament crosstable")
         .await;
@@ -117,6 +147,7 @@ async fn club(site: &Site) -> serde_json::Value {
         "server": site.url("/s/1"),
         "player": site.url("/s/1/p/1"),
         "finished_game": finished,
+        "team_match": site.url("/m/1"),
         "french_game": format!("{vote_game}?lang=fr"),
         "more_pages": {
             "vote game": vote_game,
@@ -207,6 +238,7 @@ async fn a_game_page_steps_goes_live_and_keeps_secrets_in_a_real_browser() {
         "tournament",
         "server",
         "player",
+        "team_match",
         "finished_game",
         "french_game",
     ] {

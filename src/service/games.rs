@@ -102,12 +102,8 @@ impl Service {
         let (public_lang, mut reply, confirmation) = self.tell_act(ctx, record, &told);
         if told.game.is_over() {
             // The finished game's page, for the record.
-            if let Some(url) = self.game_link(record.id).await? {
-                let line = self
-                    .i18n
-                    .text(public_lang, "web-link", &[("url", Arg::from(url))]);
-                reply.text = format!("{}\n{line}", reply.text);
-            }
+            self.add_page_link(&mut reply, record.id, public_lang)
+                .await?;
         }
         let confirmation = self
             .told_where_played(ctx, record, &mut reply, confirmation)

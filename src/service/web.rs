@@ -210,6 +210,35 @@ impl Service {
         Ok(token.map(|token| format!("{}/g/{token}", base.trim_end_matches('/'))))
     }
 
+    /// The page link of game `game_id` if it has a token already (every
+    /// game created since the pages has): read only, for the scheduler's
+    /// notices, which must not write outside their commit.
+    pub(super) async fn kept_game_link(
+        &self,
+        game_id: i64,
+    ) -> Result<Option<String>, StorageError> {
+        let Some(base) = self.config.web_url.as_deref() else {
+            return Ok(None);
+        };
+        let token = self.store.token_of(game_id).await?;
+        Ok(token.map(|token| format!("{}/g/{token}", base.trim_end_matches('/'))))
+    }
+
+    /// `reply` with game `game_id`'s page link as its last line, in `lang`
+    /// (unchanged without `public_url`).
+    pub(super) async fn add_page_link(
+        &self,
+        reply: &mut super::Reply,
+        game_id: i64,
+        lang: Lang,
+    ) -> Result<(), StorageError> {
+        if let Some(url) = self.game_link(game_id).await? {
+            let line = self.i18n.text(lang, "web-link", &[("url", Arg::from(url))]);
+            reply.text = format!("{}\n{line}", reply.text);
+        }
+        Ok(())
+    }
+
     /// Game `game_id`'s page token, made if it had none.
     pub async fn game_token(&self, game_id: i64) -> Result<Option<String>, StorageError> {
         self.store.game_token(game_id, &fresh_token()?).await

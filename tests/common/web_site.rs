@@ -20,6 +20,8 @@ pub struct Site {
     pub client: reqwest::Client,
     now: std::sync::Mutex<DateTime<Utc>>,
     keys: std::sync::atomic::AtomicU64,
+    /// Where acts happen: (server, channel); `club`, `main` at first.
+    place: std::sync::Mutex<(String, String)>,
     _dir: tempfile::TempDir,
 }
 
@@ -74,11 +76,13 @@ impl Site {
             // the real clock, show what a player would see.
             now: std::sync::Mutex::new(Utc::now() - Duration::hours(1)),
             keys: std::sync::atomic::AtomicU64::new(0),
+            place: std::sync::Mutex::new(("club".into(), "main".into())),
             _dir: dir,
         }
     }
 
-    /// `who` says `text` in the club's main channel, a second after the last act.
+    /// `who` says `text` where acts happen (the club's main channel unless a
+    /// script moved), a second after the last act.
     pub async fn act(&self, who: &User, text: &str) -> Vec<Reply> {
         let now = {
             let mut now = self.now.lock().expect("clock");
@@ -86,10 +90,11 @@ impl Site {
             *now
         };
         let key = self.keys.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let (server, channel) = self.place.lock().expect("place").clone();
         let request = Request {
             platform: Platform::Console,
-            server: "club".into(),
-            channel: "main".into(),
+            server,
+            channel,
             user: who.clone(),
             key: Some(format!("web-test-{key}")),
             input: Input::Text(text.into()),
@@ -98,10 +103,19 @@ impl Site {
         self.service.handle(request, now).await
     }
 
-    /// Each line `name: text` of `script`, in turn (`name!` moderates).
+    /// Each line `name: text` of `script`, in turn (`name!` moderates);
+    /// `:server NAME` and `:channel NAME` move where the next acts happen.
     pub async fn script(&self, script: &str) -> Vec<Reply> {
         let mut replies = Vec::new();
         for line in script.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            if let Some(server) = line.strip_prefix(":server ") {
+                *self.place.lock().expect("place") = (server.into(), "main".into());
+                continue;
+            }
+            if let Some(channel) = line.strip_prefix(":channel ") {
+                self.place.lock().expect("place").1 = channel.into();
+                continue;
+            }
             let (name, text) = line.split_once(": ").expect("name: text");
             let (name, moderator) = match name.strip_suffix('!') {
                 Some(name) => (name, true),

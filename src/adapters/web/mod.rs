@@ -47,6 +47,9 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
 /// The longest any page takes before it is answered 503 (live streams apart).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Server pages worked out at once (see `Site::heavy`).
+const HEAVY_AT_ONCE: usize = 2;
+
 /// How the site runs.
 #[derive(Clone, Debug)]
 pub struct WebOptions {
@@ -74,6 +77,9 @@ struct Site {
     live: Arc<Live>,
     options: WebOptions,
     viewers: Mutex<HashMap<IpAddr, usize>>,
+    /// Server pages (standings, openings over up to 2,000 games) read at
+    /// once; more wait their turn, bounded by the request's time limit.
+    heavy: tokio::sync::Semaphore,
 }
 
 type Shared = State<Arc<Site>>;
@@ -115,6 +121,7 @@ fn router(service: Arc<Service>, live: Arc<Live>, options: WebOptions) -> Router
         live,
         options,
         viewers: Mutex::new(HashMap::new()),
+        heavy: tokio::sync::Semaphore::new(HEAVY_AT_ONCE),
     });
     Router::new()
         .route("/g/{token}", get(game))
@@ -454,6 +461,9 @@ async fn server(
 ) -> Response {
     let lang = language(&wish, &headers);
     let Some(id) = number(&id) else {
+        return not_found();
+    };
+    let Ok(_turn) = site.heavy.acquire().await else {
         return not_found();
     };
     match site.service.server_page(id).await {

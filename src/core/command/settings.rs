@@ -44,10 +44,23 @@ const NOTICES: &[Choice] = &[
     choice("direct", "prive", &["dm", "privé"]),
     choice("off", "aucune", &["none"]),
 ];
-/// Whether a server's pages are on the web.
+/// Whether a server's pages are on the web (`hidden`, said `off` too:
+/// the word `off` already names the notices' choice).
 const SWITCH: &[Choice] = &[
-    choice("on", "oui", &["yes", "true", "activer"]),
-    choice("off", "non", &["no", "false", "desactiver", "désactiver"]),
+    choice("on", "oui", &["yes", "true", "activer", "visible"]),
+    choice(
+        "hidden",
+        "masque",
+        &[
+            "off",
+            "no",
+            "false",
+            "non",
+            "masqué",
+            "desactiver",
+            "désactiver",
+        ],
+    ),
 ];
 const PAGES: Opt = opt("pages", "pages", Kind::Choice(SWITCH)).at(Pos::First);
 const LANGUAGE: Opt = opt("language", "langue", Kind::Choice(LANGUAGES)).at(Pos::First);
