@@ -110,9 +110,9 @@ def live_move(page, setup):
 
 def crosstable(page, setup):
     header = page.eval_on_selector_all(
-        "#crosstable thead th", "els => els.map(e => e.textContent.trim())")
+        "#table-crosstable thead th", "els => els.map(e => e.textContent.trim())")
     rows = page.eval_on_selector_all(
-        "#crosstable tbody tr",
+        "#table-crosstable tbody tr",
         "rows => rows.map(r => Array.from(r.cells).map(c => c.textContent.trim()))")
     expected = setup["crosstable"]
     assert [header] + rows == expected, f"page {[header] + rows} != service {expected}"

@@ -330,13 +330,16 @@ fn game_rows(games: &[GameLine], t: &Words) -> Vec<Vec<Cell>> {
         .collect()
 }
 
+/// The round's number in `web-round` (a message argument).
+const ROUND_ARG: &str = "round";
+
 const GAME_HEADER: [&str; 3] = ["web-white", "web-black", "web-result"];
 
 pub fn tournament(page: &TournamentPage, lang: Lang) -> Result<String, askama::Error> {
     let home = Some(format!("/s/{}", page.server_id));
     let mut view = TablePage::new(lang, page.title.clone(), home);
     view.tables.push(TableView {
-        id: "crosstable",
+        id: "table-crosstable",
         caption: view.t.get("web-crosstable"),
         header: page.header.clone(),
         rows: page
@@ -349,11 +352,11 @@ pub fn tournament(page: &TournamentPage, lang: Lang) -> Result<String, askama::E
         let caption = TEXTS.text(
             lang,
             "web-round",
-            &[("round", crate::i18n::Arg::from(*round))],
+            &[(ROUND_ARG, crate::i18n::Arg::from(*round))],
         );
         let header = GAME_HEADER.iter().map(|h| view.t.get(h)).collect();
         view.tables.push(TableView {
-            id: "round",
+            id: "table-round",
             caption,
             header,
             rows: game_rows(games, &view.t),
@@ -366,7 +369,7 @@ pub fn team_match(page: &MatchPage, lang: Lang) -> Result<String, askama::Error>
     let title = format!("{} – {}", page.home, page.away);
     let mut view = TablePage::new(lang, title, Some(format!("/s/{}", page.server_id)));
     view.table(
-        "boards",
+        "table-boards",
         "web-boards",
         &GAME_HEADER,
         game_rows(&page.boards, &view.t),
@@ -400,14 +403,19 @@ pub fn server(page: &ServerPage, lang: Lang) -> Result<String, askama::Error> {
         "web-points",
         "web-score",
     ];
-    view.table("standings", "web-standings", &header, standings);
+    view.table("table-standings", "web-standings", &header, standings);
     let ladder = page
         .ladder
         .iter()
         .enumerate()
         .map(|(rank, name)| vec![Cell::text((rank + 1).to_string()), Cell::text(name.clone())])
         .collect();
-    view.table("ladder", "web-ladder", &["web-rank", "web-player"], ladder);
+    view.table(
+        "table-ladder",
+        "web-ladder",
+        &["web-rank", "web-player"],
+        ladder,
+    );
     let openings = page
         .openings
         .iter()
@@ -431,7 +439,7 @@ pub fn server(page: &ServerPage, lang: Lang) -> Result<String, askama::Error> {
         "web-draws",
         "web-black-wins",
     ];
-    view.table("openings", "web-openings", &header, openings);
+    view.table("table-openings", "web-openings", &header, openings);
     let tournaments = page
         .tournaments
         .iter()
@@ -443,7 +451,7 @@ pub fn server(page: &ServerPage, lang: Lang) -> Result<String, askama::Error> {
         })
         .collect();
     view.table(
-        "tournaments",
+        "table-tournaments",
         "web-tournaments",
         &["web-tournament"],
         tournaments,
@@ -464,7 +472,7 @@ pub fn player(
     );
     view.chart = rating_chart(&page.ratings);
     view.table(
-        "games",
+        "table-games",
         "web-games-list",
         &GAME_HEADER,
         game_rows(&page.games, &view.t),
@@ -516,6 +524,70 @@ mod tests {
         assert_eq!((a1.piece.as_str(), a1.shade), ("wR", "dark"));
         // A broken placement gives an empty board, not a panic.
         assert!(squares("99/x").iter().all(|s| s.name.len() == 2));
+    }
+
+    fn reviewed_game(white: &str) -> GamePage {
+        use crate::service::web::{PlyView, ReviewView};
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        GamePage {
+            version: 3,
+            white: white.to_owned(),
+            black: "bob".to_owned(),
+            variant: None,
+            opening: None,
+            time_control: "3d".to_owned(),
+            rated: true,
+            plies: vec![
+                PlyView {
+                    san: String::new(),
+                    uci: String::new(),
+                    fen: start.to_owned(),
+                },
+                PlyView {
+                    san: "e4".to_owned(),
+                    uci: "e2e4".to_owned(),
+                    fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".to_owned(),
+                },
+            ],
+            status: "bob resigns".to_owned(),
+            score: Some("1-0".to_owned()),
+            over: true,
+            clocks: None,
+            review: Some(ReviewView {
+                white_accuracy: "97.5".to_owned(),
+                black_accuracy: "40.0".to_owned(),
+                evals: vec![20, 35],
+            }),
+            tournament: None,
+        }
+    }
+
+    #[test]
+    fn a_reviewed_game_shows_its_accuracy_and_graph() {
+        let html = game(&reviewed_game("alice"), "0123", Lang::En).expect("renders");
+        assert!(html.contains("97.5%") && html.contains("40.0%"), "{html}");
+        assert!(
+            html.contains("<polygon points=\"0,100 0.0,48.2 400.0,46.8 400,100\""),
+            "{html}"
+        );
+        let french = game(&reviewed_game("alice"), "0123", Lang::Fr).expect("renders");
+        assert!(
+            french.contains("Précision") && french.contains("lang=\"fr\""),
+            "{french}"
+        );
+    }
+
+    #[test]
+    fn every_value_is_escaped_in_text_and_attributes() {
+        let name = "<script>alert('x')</script>\"&";
+        let html = game(&reviewed_game(name), "0123", Lang::En).expect("renders");
+        assert!(!html.contains("<script>alert"), "{html}");
+        // The page's data for its script is an escaped attribute too.
+        assert!(!html.contains("'x'"), "{html}");
+        assert!(
+            html.contains("<bdi>&#60;script&#62;") || html.contains("<bdi>&lt;script&gt;"),
+            "{html}"
+        );
     }
 
     #[test]
