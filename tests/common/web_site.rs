@@ -56,7 +56,7 @@ impl Site {
             board_images: false,
             ..ServiceConfig::default()
         };
-        let store = SqliteStore::open(&dir.path().join("club.db")).expect("open");
+        let store = SqliteStore::open(dir.path().join("club.db")).expect("open");
         let service = Arc::new(Service::new(store, config));
         tokio::spawn(web::serve(
             Arc::clone(&service),

@@ -157,7 +157,7 @@ fn move_pairs(page: &GamePage) -> Vec<MovePair> {
     let offset = usize::from(black_first);
     let mut pairs: Vec<MovePair> = Vec::new();
     for (ply, played) in page.plies.iter().enumerate().skip(1) {
-        let number = (ply + offset + 1) / 2;
+        let number = (ply + offset).div_ceil(2);
         let button = MoveButton {
             ply,
             san: played.san.clone(),
