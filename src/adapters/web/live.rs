@@ -80,6 +80,11 @@ impl Live {
             .latest
             .clone()
             .filter(|latest| latest.version != version);
+        if watch.latest.is_none() && watch.version != version {
+            // Pages showing different versions and nothing sent yet: the
+            // next tick reads the game and sends it to all of them.
+            watch.version = -1;
+        }
         Subscription {
             missed,
             updates: watch.sender.subscribe(),
@@ -152,5 +157,26 @@ impl Live {
                 _ = ticks.tick() => self.check(&service).await,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_is_watched_while_a_page_shows_it() {
+        let live = Live::new(Duration::from_millis(250));
+        let first = live.subscribe(7, 3);
+        assert!(first.missed.is_none());
+        assert_eq!(live.watched_versions(), vec![(7, 3)]);
+        let same = live.subscribe(7, 3);
+        assert_eq!(live.watched_versions(), vec![(7, 3)]);
+        // A page on another version: the next tick reads the game anew.
+        let other = live.subscribe(7, 4);
+        assert_eq!(live.watched_versions(), vec![(7, -1)]);
+        drop((first, same, other));
+        assert!(live.watched_versions().is_empty(), "nobody watches");
+        assert_eq!(live.watched_games(), 0);
     }
 }
