@@ -65,6 +65,33 @@ async fn a_game_is_reached_only_through_its_link() {
     let (status, pgn) = site.get(&format!("{path}/pgn")).await;
     assert_eq!(status, 200);
     assert!(pgn.contains("1. e4 e5"), "{pgn}");
+
+    // A game's start and its end carry its link too (as /board does).
+    let started = site
+        .script(
+            "carol: /challenge @dave color:white
+             dave: /accept",
+        )
+        .await;
+    let link_line = |replies: &[pawnpost::service::Reply]| {
+        replies
+            .iter()
+            .flat_map(|r| r.text.lines())
+            .find(|line| line.starts_with("Page: http://"))
+            .map(str::to_owned)
+    };
+    let start_link = link_line(&started).expect("the start's link");
+    let ended = site
+        .script(
+            "carol: /move e4 game:2
+             dave: /resign game:2",
+        )
+        .await;
+    assert_eq!(link_line(&ended), Some(start_link.clone()), "{ended:?}");
+    let (status, _) = site
+        .get(&site.path_of(start_link.trim_start_matches("Page: ")))
+        .await;
+    assert_eq!(status, 200);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
