@@ -65,6 +65,17 @@ async fn a_game_is_reached_only_through_its_link() {
     let (status, pgn) = site.get(&format!("{path}/pgn")).await;
     assert_eq!(status, 200);
     assert!(pgn.contains("1. e4 e5"), "{pgn}");
+    // And its GIF.
+    let gif = site
+        .client
+        .get(site.url(&format!("{path}/gif")))
+        .send()
+        .await
+        .expect("GET");
+    assert_eq!(gif.status(), 200);
+    assert_eq!(gif.headers()["content-type"], "image/gif");
+    let bytes = gif.bytes().await.expect("the GIF");
+    assert!(bytes.starts_with(b"GIF89a"), "{} bytes", bytes.len());
 
     // A game's start and its end carry its link too (as /board does).
     let started = site
