@@ -2,7 +2,8 @@
 //! for Python (`tests/web/browser.py`). A game's page is stepped through
 //! with the keyboard and its board checked against each position; a move
 //! played through the service shows on the open page within 2 s; the
-//! tournament page's crosstable is the service's; no page holds a private
+//! tournament page's crosstable is the service's; a reviewed game's page
+//! shows its evaluation graph; no page holds a private
 //! note, a conditional line or a pending vote; and a screenshot of each
 //! kind of page is kept in `target/web-screenshots/`.
 //!
@@ -11,6 +12,8 @@
 
 #![allow(dead_code)]
 
+#[path = "common/fake_engine.rs"]
+mod fake_engine;
 #[path = "common/web_site.rs"]
 mod web_site;
 
@@ -27,6 +30,10 @@ use web_site::{Site, user};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const NOTE: &str = "SECRET-NOTE-7f3a";
+/// The fake engine's answer to `go`: a rook's pawn (legal all along the
+/// reviewed game), White's positions better than Black's.
+const SWINGING: &str = r#"if [ "$side" = w ]; then m=a2a3; s=60; else m=a7a6; s=-180; fi
+        echo "info depth 1 score cp $s pv $m"; echo "bestmove $m""#;
 
 fn skipped(why: &str) {
     let _ = writeln!(
@@ -137,6 +144,37 @@ async fn club(site: &Site) -> serde_json::Value {
         .skip(1)
         .map(|line| line.split(" | ").map(|c| c.trim().to_owned()).collect())
         .collect();
+    // A finished game, reviewed (a fake engine: White a little better
+    // after each of its moves, Black worse after each of Black's).
+    site.script(
+        ":channel review-room
+         rita: /challenge @sam color:white
+         sam: /accept
+         rita: /move e4
+         sam: /move e5
+         rita: /move Nf3
+         sam: /move Qg5
+         rita: /move Nxg5
+         sam: /resign",
+    )
+    .await;
+    let review = site.script("rita: /review").await;
+    assert!(
+        review
+            .iter()
+            .any(|r| r.text.contains("Engine review of game")),
+        "{review:?}"
+    );
+    site.script(":channel main").await;
+    let reviewed = site
+        .service
+        .listed_games(Some("rita"), None)
+        .await
+        .expect("read")
+        .first()
+        .expect("rita's game")
+        .id;
+    let reviewed = site.link_of(&user("rita", false), reviewed).await;
     let game = site.link_of(&user("alice", false), 1).await;
     let vote_game = site.link_of(&user("erin", false), 2).await;
     let finished = site.link_of(&user("carol", false), 3).await;
@@ -148,6 +186,7 @@ async fn club(site: &Site) -> serde_json::Value {
         "player": site.url("/s/1/p/1"),
         "finished_game": finished,
         "team_match": site.url("/m/1"),
+        "reviewed_game": reviewed,
         "french_game": format!("{vote_game}?lang=fr"),
         "more_pages": {
             "vote game": vote_game,
@@ -182,7 +221,9 @@ async fn a_game_page_steps_goes_live_and_keeps_secrets_in_a_real_browser() {
     if !has_playwright() {
         return skipped("Playwright for Python is not installed");
     }
-    let site = Site::start().await;
+    let engines = tempfile::tempdir().expect("temp dir");
+    let engine = fake_engine::fake_engine(engines.path(), SWINGING);
+    let site = Site::start_reviewing(Default::default(), Some(engine)).await;
     let mut setup = club(&site).await;
     setup["screenshots"] = serde_json::json!(screenshots());
     let dir = tempfile::tempdir().expect("temp dir");
@@ -239,6 +280,7 @@ async fn a_game_page_steps_goes_live_and_keeps_secrets_in_a_real_browser() {
         "server",
         "player",
         "team_match",
+        "reviewed_game",
         "finished_game",
         "french_game",
     ] {

@@ -9,7 +9,7 @@ use chrono::{DateTime, Duration, Utc};
 use pawnpost::adapters::web::{self, WebOptions};
 use pawnpost::core::platform::Platform;
 use pawnpost::service::{
-    BoardImages, Input, Moderation, Reply, Request, Service, ServiceConfig, User,
+    BoardImages, Input, Moderation, Reply, Request, ReviewSettings, Service, ServiceConfig, User,
 };
 use pawnpost::storage::sqlite::SqliteStore;
 
@@ -46,6 +46,11 @@ impl Site {
     }
 
     pub async fn start_with(options: WebOptions) -> Site {
+        Site::start_reviewing(options, None).await
+    }
+
+    /// A fresh club and its site, its games reviewed by `engine` when asked.
+    pub async fn start_reviewing(options: WebOptions, engine: Option<std::path::PathBuf>) -> Site {
         let dir = tempfile::tempdir().expect("temp dir");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -54,6 +59,10 @@ impl Site {
         let config = ServiceConfig {
             web_url: Some(format!("http://{address}")),
             board_images: false,
+            reviews: ReviewSettings {
+                engine,
+                ..ReviewSettings::default()
+            },
             ..ServiceConfig::default()
         };
         let store = SqliteStore::open(dir.path().join("club.db")).expect("open");

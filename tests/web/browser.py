@@ -138,13 +138,17 @@ def main():
         live_move(page, setup)
         page.screenshot(path=os.path.join(shots, "game.png"), full_page=True)
         pages = [("game", setup["game"])]
-        for kind in ["tournament", "server", "player", "team_match", "finished_game", "french_game"]:
+        for kind in ["tournament", "server", "player", "team_match", "reviewed_game",
+                     "finished_game", "french_game"]:
             if kind not in setup:
                 continue
             page.goto(setup[kind])
             page.wait_for_load_state("load")
             if kind == "tournament":
                 crosstable(page, setup)
+            if kind == "reviewed_game":
+                assert page.query_selector(".review svg.evals polygon"), "no evaluation graph"
+                say("REVIEW graph shown")
             page.screenshot(path=os.path.join(shots, f"{kind}.png"), full_page=True)
             pages.append((kind, setup[kind]))
         for kind, url in pages + [(k, u) for k, u in setup.get("more_pages", {}).items()]:
