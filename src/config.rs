@@ -59,6 +59,47 @@ pub struct Config {
     pub limits: LimitsConfig,
     pub delivery: DeliveryConfig,
     pub analysis: AnalysisConfig,
+    pub web: WebConfig,
+}
+
+/// The web pages (`[web]`): a page per game, and the server-wide pages
+/// each server's moderators turn on.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebConfig {
+    /// Whether `pawnpost serve` runs the site beside the bot.
+    pub enabled: bool,
+    /// The address the site listens on; behind a reverse proxy (TLS),
+    /// keep it on the loopback.
+    pub listen: String,
+    /// The site's address as readers reach it (`https://chess.example.org`):
+    /// replies then carry a game's link. Empty: no links.
+    pub public_url: String,
+    /// Live pages open at once, in all.
+    pub max_viewers: u32,
+    /// Live pages open at once from one address (behind a proxy, the
+    /// proxy's: raise it there).
+    pub max_viewers_per_address: u32,
+}
+
+impl Default for WebConfig {
+    fn default() -> WebConfig {
+        WebConfig {
+            enabled: false,
+            listen: "127.0.0.1:8080".to_owned(),
+            public_url: String::new(),
+            max_viewers: 5000,
+            max_viewers_per_address: 20,
+        }
+    }
+}
+
+impl WebConfig {
+    /// The public address, if one is set.
+    pub fn public_url(&self) -> Option<String> {
+        let url = self.public_url.trim().trim_end_matches('/');
+        (!url.is_empty()).then(|| url.to_owned())
+    }
 }
 
 /// Engine reviews of finished games (`[analysis]`).
@@ -818,6 +859,26 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config.example.toml");
         let config = Config::from_file(&path).expect("example parses");
         assert_eq!(config, Config::default());
+    }
+
+    #[test]
+    fn the_web_section_is_set_from_the_environment_too() {
+        let env: HashMap<&str, &str> = [
+            ("PAWNPOST_WEB_PUBLIC_URL", "https://chess.example.org/"),
+            ("PAWNPOST_WEB_LISTEN", "127.0.0.1:9000"),
+            ("PAWNPOST_WEB_ENABLED", "true"),
+            ("PAWNPOST_WEB_MAX_VIEWERS_PER_ADDRESS", "100"),
+        ]
+        .into();
+        let config = from_env(|name| env.get(name).map(|v| v.to_string())).expect("valid");
+        assert!(config.web.enabled);
+        assert_eq!(config.web.listen, "127.0.0.1:9000");
+        assert_eq!(config.web.max_viewers_per_address, 100);
+        assert_eq!(
+            config.web.public_url().as_deref(),
+            Some("https://chess.example.org")
+        );
+        assert_eq!(Config::default().web.public_url(), None);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use pawnpost::adapters::console::{self, ConsoleOptions};
 use pawnpost::adapters::discord::{Bot, DiscordOptions};
+use pawnpost::adapters::web;
 use pawnpost::config::{Config, Database};
 use pawnpost::render::{BoardOptions, Theme};
 use pawnpost::scheduler;
@@ -114,6 +115,17 @@ enum Command {
     /// (`/challenge @opponent pgn:"…"`). Importing a file again adds only
     /// what it did not hold before.
     Import(ImportArgs),
+    /// Run the web pages alone over the database (beside bots in other
+    /// processes, or to look at console games): `[web]` in the configuration.
+    Web {
+        /// The SQLite file (default: from the configuration).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// The address to listen on (default: `[web] listen`); port 0
+        /// picks a free one. The address taken is printed on stdout.
+        #[arg(long)]
+        listen: Option<String>,
+    },
     /// Print a game as PGN.
     Pgn {
         game: i64,
@@ -300,6 +312,7 @@ async fn run(command: Option<Command>, config: Config) -> Result<()> {
             export_games(&config, &selection, output.as_deref()).await
         }
         Some(Command::Import(args)) => import_games(&config, &args).await,
+        Some(Command::Web { db, listen }) => web_alone(&config, db.as_ref(), listen).await,
         Some(Command::Pgn { game, db }) => {
             let store = open_store(&config, db.as_ref()).await?.into_store();
             print_pgn(&service(&config, store)?, game).await
@@ -365,7 +378,49 @@ async fn serve(config: &Config) -> Result<()> {
         platform = if discord { "discord" } else { "matrix" },
         "database ready; connecting"
     );
-    serve_platform(Arc::new(service(config, opened.into_store())?), config).await
+    let service = Arc::new(service(config, opened.into_store())?);
+    if config.web.enabled {
+        let listener = web_listener(&config.web.listen).await?;
+        let stop = wait_for(shutdown_signal());
+        let options = web_options(config);
+        tokio::spawn(web::serve(Arc::clone(&service), listener, options, stop));
+    }
+    serve_platform(service, config).await
+}
+
+/// The site's limits from `[web]`.
+fn web_options(config: &Config) -> web::WebOptions {
+    web::WebOptions {
+        max_viewers: config.web.max_viewers as usize,
+        max_viewers_per_address: config.web.max_viewers_per_address as usize,
+        ..web::WebOptions::default()
+    }
+}
+
+/// Binds the site's address and says where it is (stdout and the log).
+async fn web_listener(address: &str) -> Result<tokio::net::TcpListener> {
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .with_context(|| format!("[web] listen: cannot listen on {address}"))?;
+    let bound = listener.local_addr()?;
+    tracing::info!(%bound, "web pages listening");
+    println!("web pages listening on http://{bound}");
+    Ok(listener)
+}
+
+/// `pawnpost web`: the site alone over the database, until Ctrl-C or SIGTERM.
+async fn web_alone(config: &Config, db: Option<&PathBuf>, listen: Option<String>) -> Result<()> {
+    let store = open_store(config, db).await?.into_store();
+    let service = Arc::new(service(config, store)?);
+    let listener = web_listener(listen.as_deref().unwrap_or(&config.web.listen)).await?;
+    web::serve(
+        service,
+        listener,
+        web_options(config),
+        wait_for(shutdown_signal()),
+    )
+    .await
+    .context("serving the web pages")
 }
 
 /// Runs the configured platform's bot on `service`.
@@ -896,6 +951,7 @@ fn service(config: &Config, store: Store) -> Result<Service> {
             .tournaments
             .to_limits()
             .map_err(|message| anyhow::anyhow!("[tournaments] max_{message}"))?,
+        web_url: config.web.public_url(),
     };
     if !(pawnpost::render::MIN_SIZE..=pawnpost::render::MAX_SIZE).contains(&config.board.size) {
         bail!(

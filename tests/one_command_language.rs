@@ -155,6 +155,8 @@ const NOT_COMMANDS: &[(&str, &str)] = &[
     ("discord/components.rs", "m"),
     ("matrix/events.rs", "join"),
     ("console.rs", "server"),
+    // A message argument (`web-round`'s `$round`), not the command.
+    ("web/pages.rs", "round"),
 ];
 
 /// The adapters name no command or option: a string literal (outside their

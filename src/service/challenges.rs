@@ -370,6 +370,7 @@ impl Service {
             names: Names::new(&white, &black),
             is_ladder_game,
             game,
+            web_url: self.config.web_url.clone(),
         };
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
@@ -600,6 +601,8 @@ struct GameStartNotice {
     names: Names,
     is_ladder_game: bool,
     game: Game,
+    /// `[web] public_url`: the start carries the game's link.
+    web_url: Option<String>,
 }
 
 impl GameStartNotice {
@@ -615,6 +618,7 @@ impl GameStartNotice {
             names,
             is_ladder_game,
             game,
+            web_url,
         } = self;
         let game_id = committed.game_id.unwrap_or_default();
         let turn = game.turn();
@@ -638,6 +642,13 @@ impl GameStartNotice {
             // A team moves first: its members are told how.
             let team = [("player", Arg::from(names.display(turn)))];
             text = format!("{text}\n{}", i18n.text(lang, "vote-your-move", &team));
+        }
+        if let (Some(base), Some(token)) = (web_url, &committed.game_token) {
+            let url = format!("{base}/g/{token}");
+            text = format!(
+                "{text}\n{}",
+                i18n.text(lang, "web-link", &[("url", Arg::from(url))])
+            );
         }
         let mut reply = Reply {
             channel: channel.clone(),

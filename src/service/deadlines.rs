@@ -482,8 +482,12 @@ impl Service {
         // In the language of the player who was waiting: the notice is theirs.
         let waiting = record.player(!turn);
         let lang = waiting.reading_language(self.server_language(record.server_id).await?);
-        let lines =
+        let mut lines =
             texts::describe_events(&self.i18n, lang, record.id, &names, &events, None, turn);
+        if let Some(url) = self.kept_game_link(record.id).await? {
+            let url = [("url", crate::i18n::Arg::from(url))];
+            lines.push(self.i18n.text(lang, "web-link", &url));
+        }
         // Tell the player who was waiting: the one whose flag did not fall.
         let reply = Reply {
             channel: record.channel.clone(),

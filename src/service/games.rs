@@ -100,6 +100,11 @@ impl Service {
             claimed: claimed.as_deref(),
         };
         let (public_lang, mut reply, confirmation) = self.tell_act(ctx, record, &told);
+        if told.game.is_over() {
+            // The finished game's page, for the record.
+            self.add_page_link(&mut reply, record.id, public_lang)
+                .await?;
+        }
         let confirmation = self
             .told_where_played(ctx, record, &mut reply, confirmation)
             .await?;
@@ -480,7 +485,7 @@ impl Service {
     }
 
     /// Rebuilds a stored game and keeps it for the next act.
-    fn loaded(&self, record: GameRecord) -> Result<Arc<LoadedGame>, StorageError> {
+    pub(super) fn loaded(&self, record: GameRecord) -> Result<Arc<LoadedGame>, StorageError> {
         let game = restore(&record)?;
         Ok(self.games.put(LoadedGame::new(record, game)))
     }

@@ -117,6 +117,10 @@ impl Service {
             let clocks = texts::clock_text(&self.i18n, ctx.lang, &names, game, ctx.now);
             text = format!("{text}\n{clocks}");
         }
+        if let Some(url) = self.game_link(record.id).await? {
+            let line = self.text(ctx, "web-link", &[("url", Arg::from(url))]);
+            text = format!("{text}\n{line}");
+        }
         let mut reply = self.private(ctx, text);
         reply.diagram = Some(diagram(game.position(), viewer));
         let view = board_view(game, record.id, &names, viewer);

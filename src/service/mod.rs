@@ -55,6 +55,7 @@ mod time;
 mod tournament_flow;
 mod tournaments;
 mod votes;
+pub mod web;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -125,6 +126,9 @@ pub struct ServiceConfig {
     pub reviews: ReviewSettings,
     /// The most players each tournament system takes.
     pub tournament_limits: crate::competition::tournament::Limits,
+    /// The web pages' public address (`[web] public_url`): replies carry
+    /// a game's link when it is set.
+    pub web_url: Option<String>,
 }
 
 impl Default for ServiceConfig {
@@ -147,6 +151,7 @@ impl Default for ServiceConfig {
             notice_handoff: Duration::seconds(30),
             reviews: ReviewSettings::default(),
             tournament_limits: crate::competition::tournament::Limits::default(),
+            web_url: None,
         }
     }
 }
@@ -439,6 +444,8 @@ pub struct Service {
     failed_reviews: std::sync::Mutex<std::collections::HashSet<i64>>,
     /// Tournament pairings worked out at once (see `tournament_flow`).
     pairing_slots: tokio::sync::Semaphore,
+    /// Game GIFs drawn for web pages at once (one: a GIF costs seconds).
+    web_gifs: tokio::sync::Semaphore,
 }
 
 impl Service {
@@ -453,6 +460,7 @@ impl Service {
             reviewer: reviewer::Reviewer::new(config.reviews.clone()),
             failed_reviews: std::sync::Mutex::default(),
             pairing_slots: tokio::sync::Semaphore::new(tournament_flow::PAIRINGS_AT_ONCE),
+            web_gifs: tokio::sync::Semaphore::new(1),
             config,
             i18n: Arc::new(I18n::new()),
         }
@@ -602,6 +610,7 @@ impl Service {
             }
             Command::SetLanguage(lang) => self.set_language(ctx, *lang, now).await,
             Command::SetServerLanguage(lang) => self.set_server_language(ctx, *lang, now).await,
+            Command::SetWebPages(on) => self.set_web_pages(ctx, *on, now).await,
             Command::SetNotify(notify) => self.set_notify(ctx, *notify, now).await,
             Command::SetNotation(notation) => self.set_notation(ctx, *notation, now).await,
             Command::Leave(action) => self.leave(ctx, *action, now).await,
@@ -772,6 +781,33 @@ impl Service {
             None => "server-language-default",
         };
         let text = self.i18n.text(shown, id, &[("language", Arg::from(name))]);
+        let reply = self.public(ctx, None, text);
+        self.commit_setting(ctx, commit, now, reply).await
+    }
+
+    /// `/settings web on|off`: a moderator puts the server's pages on the
+    /// web (standings, ladder, openings, tournaments, team matches,
+    /// players), or takes them off. Game pages are not concerned: each is
+    /// reached through its own link whatever this says.
+    async fn set_web_pages(&self, ctx: &Context, on: bool, now: DateTime<Utc>) -> Attempt {
+        if ctx.moderation != Moderation::Server {
+            let text = self.text(ctx, "refused-not_a_moderator", &[]);
+            return Ok(vec![self.private(ctx, text)]);
+        }
+        let commit = Commit {
+            act_key: ctx.act_key.clone(),
+            server_web_pages: Some((ctx.server.id, on)),
+            ..Commit::default()
+        };
+        let id = if on {
+            "web-settings-on"
+        } else {
+            "web-settings-off"
+        };
+        let mut text = self.text(ctx, id, &[]);
+        if let (true, Some(base)) = (on, self.config.web_url.as_deref()) {
+            text = format!("{text}\n{base}/s/{}", ctx.server.id);
+        }
         let reply = self.public(ctx, None, text);
         self.commit_setting(ctx, commit, now, reply).await
     }

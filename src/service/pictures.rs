@@ -77,6 +77,26 @@ impl Service {
         render::board_png(&view.fen, view.last_move.as_deref(), &options)
     }
 
+    /// A game's GIF options for its web page: from White's side, the names
+    /// and the result in the caption.
+    pub(super) fn page_gif_options(
+        &self,
+        names: &Names,
+        result: Option<GameResult>,
+    ) -> BoardOptions {
+        let caption = with_result(
+            Caption {
+                white: PlayerLine::new(names.display(Color::White)),
+                black: PlayerLine::new(names.display(Color::Black)),
+                turn: None,
+            },
+            result,
+        );
+        let mut options = self.board_options(Color::White, caption);
+        options.size = GIF_SIZE;
+        options
+    }
+
     /// `/gif`: the game so far as an animated GIF, seen from the asker's side.
     ///
     /// Bounded three ways: the GIF itself ([`GifLimits::DEFAULT`]: a long

@@ -526,6 +526,39 @@ impl Service {
         lang: Lang,
         now: DateTime<Utc>,
     ) -> Result<Crosstable, StorageError> {
+        let (header, rows, winner) = self.crosstable_cells(snapshot, lang)?;
+        let pairings = snapshot.pure_pairings()?;
+        let round = crosstable_round(&pairings);
+        let mut text = vec![self.i18n.text(
+            lang,
+            "tournament-crosstable-header",
+            &[
+                ("tournament", Arg::from(snapshot.title())),
+                ("round", Arg::from(round)),
+            ],
+        )];
+        text.push(header.join(" | "));
+        text.extend(rows.iter().map(|r| r.join(" | ")));
+        let caption = Caption {
+            title: &text[0],
+            detail: &super::texts::picture_date(now),
+        };
+        let png = crosstable_png(snapshot.row.id, &caption, &header, &rows);
+        Ok(Crosstable {
+            text: text.join("\n"),
+            png,
+            winner,
+        })
+    }
+
+    /// The crosstable's header and rows (each a line of cells, in ranking
+    /// order), and the leader's name: what the chat's text and picture and
+    /// the web page all show.
+    pub(super) fn crosstable_cells(
+        &self,
+        snapshot: &Snapshot,
+        lang: Lang,
+    ) -> Result<CrosstableCells, StorageError> {
         let n = snapshot.entrants.len();
         let pairings = snapshot.pure_pairings()?;
         let order = &snapshot.row.tie_breaks;
@@ -586,29 +619,10 @@ impl Service {
             );
             rows.push(row);
         }
-        let round = crosstable_round(&pairings);
-        let mut text = vec![self.i18n.text(
-            lang,
-            "tournament-crosstable-header",
-            &[
-                ("tournament", Arg::from(snapshot.title())),
-                ("round", Arg::from(round)),
-            ],
-        )];
-        text.push(header.join(" | "));
-        text.extend(rows.iter().map(|r| r.join(" | ")));
-        let caption = Caption {
-            title: &text[0],
-            detail: &super::texts::picture_date(now),
-        };
-        let png = crosstable_png(snapshot.row.id, &caption, &header, &rows);
-        Ok(Crosstable {
-            text: text.join("\n"),
-            png,
-            winner: lines
-                .first()
-                .map(|l| snapshot.entrants[l.player].name.clone()),
-        })
+        let winner = lines
+            .first()
+            .map(|l| snapshot.entrants[l.player].name.clone());
+        Ok((header, rows, winner))
     }
 
     /// The tournament an act means, or the refusal to send.
@@ -690,6 +704,9 @@ impl Service {
         format!("{}{colour}{result}", rank_of[opponent] + 1)
     }
 }
+
+/// A crosstable's header, rows and leader (see [`Service::crosstable_cells`]).
+pub(super) type CrosstableCells = (Vec<String>, Vec<Vec<String>>, Option<String>);
 
 /// The message id of a tie-break's column header: `tournament-col-bh-c1`.
 pub(super) fn tie_break_header(tie_break: TieBreak) -> String {

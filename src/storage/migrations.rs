@@ -155,6 +155,10 @@ const SHARED: &[(&str, &str)] = &[
         "0027_notice_parts",
         include_str!("../../migrations/shared/0027_notice_parts.sql"),
     ),
+    (
+        "0028_web",
+        include_str!("../../migrations/shared/0028_web.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

@@ -44,6 +44,7 @@ mod tournament;
 pub mod transfer;
 
 pub use queries::teams::STAND_IN_PREFIX;
+pub use queries::web::{VERSIONS_AT_ONCE, fresh_token, is_token};
 pub use store::Store;
 
 #[cfg(test)]
@@ -199,6 +200,9 @@ pub struct ServerRow {
     pub time_control: String,
     pub draw_rules: DrawRules,
     pub moderator_role: Option<String>,
+    /// Whether its moderators opened its server-wide pages to the web
+    /// (`/settings web on`).
+    pub web_pages: bool,
 }
 
 /// A place where games are played: a channel, thread or room.
@@ -605,6 +609,8 @@ pub struct Commit {
     pub player_language: Option<(PlayerId, Option<Lang>)>,
     /// A server's chosen language (its id); `None` returns it to the default.
     pub server_language: Option<(i64, Option<Lang>)>,
+    /// Whether a server's pages are on the web (its id, on or off).
+    pub server_web_pages: Option<(i64, bool)>,
     /// How a player wants turn notices and reminders.
     pub player_notify: Option<(PlayerId, Notify)>,
     /// How a player's moves are read, written whole.
@@ -887,6 +893,8 @@ pub enum ChannelGames {
 pub struct Committed {
     pub challenge_id: Option<i64>,
     pub game_id: Option<i64>,
+    /// The new game's page token (see `game_links`).
+    pub game_token: Option<String>,
     /// The tournament a `TournamentChange::Create` made.
     pub tournament_id: Option<i64>,
     /// The games created for `TournamentChange::Pair`s, in their order

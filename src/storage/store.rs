@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::postgres::{self, PgStore, conn::PgConn};
 use super::queries::{
     commit, engine_slots, games, identity, ladder, matches, outbox, presence, ratings, reviews,
-    schedule, teams, tournaments,
+    schedule, teams, tournaments, web,
 };
 use super::sql::ready;
 use super::sqlite::{SqliteStore, conn::SqliteConn};
@@ -473,6 +473,27 @@ delegate! {
     read fn channel_gone(platform: Platform, platform_id: &str) -> bool = presence::channel_gone;
     /// A channel's running games.
     read fn running_games_in_channel(channel_id: i64, limit: usize) -> Vec<i64> = presence::running_in_channel;
+    /// Game `game_id`'s web link token: `fresh` if it had none (then kept);
+    /// `None` when there is no such game.
+    write fn game_token(game_id: i64, fresh: &str) -> Option<String> = web::game_token;
+    /// The game whose web link token is `token`.
+    read fn game_by_token(token: &str) -> Option<i64> = web::game_by_token;
+    /// Game `game_id`'s web link token if it has one (never made here).
+    read fn token_of(game_id: i64) -> Option<String> = web::token_of;
+    /// The stored versions of games `ids` (see [`web::game_versions`]).
+    read fn game_versions(ids: &[i64]) -> Vec<(i64, i64)> = web::game_versions;
+    /// `player`'s games on a server for their page (see [`web::player_games`]).
+    read fn player_games(
+        server_id: i64,
+        player: PlayerId,
+        limit: u32,
+        skip: u32,
+    ) -> Vec<GameSummary> = web::player_games;
+    /// A server's tournaments, newest first, at most `limit`.
+    read fn tournaments_on_server(
+        server_id: i64,
+        limit: u32,
+    ) -> Vec<TournamentRow> = tournaments::tournaments_on_server;
     /// Records how far an act's own process delivered its answer (see [`presence::delivering`]).
     write fn delivering(act_key: &str, next_item: u32, next_part: u32, until: DateTime<Utc>) -> () = presence::delivering;
 }

@@ -73,6 +73,7 @@ macro_rules! store_suite {
             a_server_the_bot_left_and_a_deleted_channel_are_kept,
             an_answer_still_going_out_restarts_its_hold,
             a_notice_resumes_after_its_parts_that_went_out,
+            games_have_page_tokens_and_servers_a_web_switch,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -1102,6 +1103,62 @@ pub async fn player_language_is_set_and_cleared(store: &Store) -> Result<()> {
 
 /// A server's language is none until a moderator chooses one, and can be
 /// returned to the default; what `open_act` and the deadlines read follows.
+/// Every new game gets its page token in its own commit (a random one,
+/// found again by the token only); an older game gets one when first
+/// asked; watched games' versions are read in one call; a server's pages
+/// are off until switched on.
+pub async fn games_have_page_tokens_and_servers_a_web_switch(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let first = create_game(store, new_game(&w, w.alice.id, w.bob.id)).await?;
+    let second = create_game(store, new_game(&w, w.bob.id, w.carol.id)).await?;
+    let token = store
+        .token_of(first)
+        .await?
+        .expect("a token from the start");
+    assert!(crate::storage::is_token(&token), "{token}");
+    assert_ne!(store.token_of(second).await?, Some(token.clone()));
+    assert_eq!(store.game_by_token(&token).await?, Some(first));
+    assert_eq!(store.game_by_token(&"0".repeat(32)).await?, None);
+    // Asking again keeps the token it has; no game, no token.
+    let fresh = crate::storage::fresh_token()?;
+    assert_eq!(store.game_token(first, &fresh).await?, Some(token.clone()));
+    assert_eq!(store.game_token(9999, &fresh).await?, None);
+    assert_eq!(store.game_by_token(&fresh).await?, None);
+    // A game from before the pages gets the token it is offered, once.
+    store
+        .execute(
+            "DELETE FROM game_links WHERE game_id = ?1",
+            &crate::storage::sql::params![second],
+        )
+        .await?;
+    assert_eq!(store.token_of(second).await?, None);
+    assert_eq!(store.game_token(second, &fresh).await?, Some(fresh.clone()));
+    assert_eq!(store.game_by_token(&fresh).await?, Some(second));
+    let mut versions = store.game_versions(&[second, first, 9999]).await?;
+    versions.sort();
+    assert_eq!(versions.len(), 2, "{versions:?}");
+    assert_eq!(versions[0].0, first);
+    assert!(store.game_versions(&[]).await?.is_empty());
+    let games = store.player_games(w.server.id, w.bob.id, 10, 0).await?;
+    assert_eq!(
+        games.iter().map(|g| g.id).collect::<Vec<_>>(),
+        [second, first]
+    );
+    let paged = store.player_games(w.server.id, w.bob.id, 1, 1).await?;
+    assert_eq!(paged.iter().map(|g| g.id).collect::<Vec<_>>(), [first]);
+    // The server's pages: off, on, off.
+    assert!(!store.server(w.server.id).await?.expect("row").web_pages);
+    for (minute, on) in [(2, true), (3, false)] {
+        let commit = Commit {
+            server_web_pages: Some((w.server.id, on)),
+            ..Commit::default()
+        };
+        put(store, t(minute), commit).await?;
+        assert_eq!(store.server(w.server.id).await?.expect("row").web_pages, on);
+    }
+    Ok(())
+}
+
 pub async fn server_language_is_chosen_and_cleared(store: &Store) -> Result<()> {
     let w = world(store).await?;
     let other = store

@@ -58,7 +58,7 @@ impl Table {
 pub const TABLES: &[Table] = &[
     table("servers", 1, true, "id, platform, platform_id, language, time_control, \
                  draw_agreement_allowed, draw_min_moves, moderator_role, created_at, \
-                 absent_since, chosen_language"),
+                 absent_since, chosen_language, web_pages"),
     table("channels", 1, true, "id, server_id, platform_id, gone_since"),
     table("players", 1, true, "id, platform, platform_id, display_name, language, notify, \
                  created_at, client_language, notation, notation_letters, notation_question"),
@@ -105,6 +105,7 @@ pub const TABLES: &[Table] = &[
     table("match_games", 1, false, "game_id, match_id, board"),
     // Leases end by themselves: copied only so that every table is.
     table("engine_slots", 1, false, "slot, holder, leased_until"),
+    table("game_links", 1, false, "game_id, token"),
 ];
 
 /// Rows read per page.

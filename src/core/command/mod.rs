@@ -153,6 +153,8 @@ pub enum Command {
     /// A moderator sets the server's language; `None` returns it to the
     /// configured default.
     SetServerLanguage(Option<Lang>),
+    /// A moderator puts the server's pages on the web, or takes them off.
+    SetWebPages(bool),
     /// Where turn notices and reminders go.
     SetNotify(Notify),
     /// The notation the player writes moves in (English, French or
@@ -300,6 +302,7 @@ impl Command {
             | Command::Abort { .. }
             | Command::SetLanguage(_)
             | Command::SetServerLanguage(_)
+            | Command::SetWebPages(_)
             | Command::SetNotify(_)
             | Command::SetNotation(_)
             | Command::Leave(_)
@@ -545,6 +548,9 @@ mod tests {
                 "/settings server_language:en",
                 Command::SetServerLanguage(Some(Lang::En)),
             ),
+            ("/settings web on", Command::SetWebPages(true)),
+            ("/reglages web non", Command::SetWebPages(false)),
+            ("/settings web pages:off", Command::SetWebPages(false)),
             (
                 "/reglages langue-serveur defaut",
                 Command::SetServerLanguage(None),

@@ -44,6 +44,25 @@ const NOTICES: &[Choice] = &[
     choice("direct", "prive", &["dm", "privé"]),
     choice("off", "aucune", &["none"]),
 ];
+/// Whether a server's pages are on the web (`hidden`, said `off` too:
+/// the word `off` already names the notices' choice).
+const SWITCH: &[Choice] = &[
+    choice("on", "oui", &["yes", "true", "activer", "visible"]),
+    choice(
+        "hidden",
+        "masque",
+        &[
+            "off",
+            "no",
+            "false",
+            "non",
+            "masqué",
+            "desactiver",
+            "désactiver",
+        ],
+    ),
+];
+const PAGES: Opt = opt("pages", "pages", Kind::Choice(SWITCH)).at(Pos::First);
 const LANGUAGE: Opt = opt("language", "langue", Kind::Choice(LANGUAGES)).at(Pos::First);
 const NOTIFY: Opt = opt("notify", "notifications", Kind::Choice(NOTICES)).at(Pos::First);
 const NOTATION: Opt = opt("notation", "notation", Kind::Choice(NOTATIONS)).at(Pos::First);
@@ -67,6 +86,7 @@ pub const ROWS: &[Spec] = &[
             .aka(&["server_language", "langue_serveur"]),
         row("notify", "notifications", &[NOTIFY.required()], notify),
         row("notation", "notation", &[NOTATION.required()], notation),
+        row("web", "web", &[PAGES.required()], web_pages),
     ]).aka(&["réglages"]),
     group("leave", "conge", &[
         row("start", "debut", &[DAYS.required()], start_leave).aka(&["début"]),
@@ -94,6 +114,11 @@ fn language(a: &Args) -> Result<Command, CommandError> {
 /// configured default again.
 fn server_language(a: &Args) -> Result<Command, CommandError> {
     chosen_language(a).map(Command::SetServerLanguage)
+}
+
+/// A moderator's choice: the server's pages on the web, or not.
+fn web_pages(a: &Args) -> Result<Command, CommandError> {
+    Ok(Command::SetWebPages(a.need(PAGES.name)? == "on"))
 }
 
 fn notify(a: &Args) -> Result<Command, CommandError> {

@@ -162,6 +162,7 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
     if let Some(new) = &commit.new_game {
         let game_id = insert_game(c, new, now).await?;
         committed.game_id = Some(game_id);
+        committed.game_token = super::web::token_of(c, game_id).await?;
         // Only a challenge this act closes becomes the game: an open one
         // keeps no game, whatever the caller names.
         let closed = commit.closing_challenge.map(|c| c.id);
@@ -233,6 +234,13 @@ async fn write_settings(c: &impl Conn, commit: &Commit) -> Result<()> {
         c.execute(
             "UPDATE servers SET chosen_language = ?1 WHERE id = ?2",
             &params![language.map(Lang::as_str), server],
+        )
+        .await?;
+    }
+    if let Some((server, on)) = commit.server_web_pages {
+        c.execute(
+            "UPDATE servers SET web_pages = ?1 WHERE id = ?2",
+            &params![on, server],
         )
         .await?;
     }
@@ -354,6 +362,13 @@ pub(super) async fn insert_game(c: &impl Conn, new: &NewGame, now: DateTime<Utc>
     if let Some(history) = history {
         insert_score(c, id, &history.moves, &history.notes).await?;
     }
+    // Every game has its page's link from its first commit: a page, which
+    // changes nothing, can then link the games it lists.
+    c.execute(
+        "INSERT INTO game_links (game_id, token) VALUES (?1, ?2)",
+        &params![id, super::web::fresh_token()?],
+    )
+    .await?;
     Ok(id)
 }
 

@@ -179,18 +179,18 @@ pub async fn open_act_reading(c: &impl Conn, request: &ActRequest) -> Result<Opt
     if let Some(answer) = row.opt_string(0)? {
         return Ok(Some(OpenedAct::Answered(answer)));
     }
-    if row.is_null(1)? || row.is_null(9)? || row.is_null(10)? {
+    if row.is_null(1)? || row.is_null(10)? || row.is_null(11)? {
         return Ok(None);
     }
     let server = rows::server(&row, 1)?;
-    let player = rows::player(&row, 10)?;
+    let player = rows::player(&row, 11)?;
     let new_client_language =
         request.client_language.is_some() && request.client_language != player.client_language;
     if player.display_name != request.user_name || new_client_language {
         return Ok(None);
     }
     let channel = ChannelRow {
-        id: row.int(9)?,
+        id: row.int(10)?,
         server_id: server.id,
         platform_id: request.channel.clone(),
     };

@@ -18,3 +18,4 @@ pub mod rows;
 pub mod schedule;
 pub mod teams;
 pub mod tournaments;
+pub mod web;

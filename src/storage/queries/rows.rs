@@ -17,7 +17,7 @@ use crate::storage::{
 
 /// Server columns over `s`, read by [`server`].
 pub const SERVER_COLUMNS: &str = "s.id, s.platform, s.platform_id, s.chosen_language, s.time_control, \
-     s.draw_agreement_allowed, s.draw_min_moves, s.moderator_role";
+     s.draw_agreement_allowed, s.draw_min_moves, s.moderator_role, s.web_pages";
 
 /// Player columns over `p`, read by [`player`].
 pub const PLAYER_COLUMNS: &str = "p.id, p.platform, p.platform_id, p.display_name, p.language, \
@@ -53,6 +53,7 @@ pub fn server(row: &Row, at: usize) -> Result<ServerRow> {
             min_moves_each: row.count(at + 6)?,
         },
         moderator_role: row.opt_string(at + 7)?,
+        web_pages: row.bool(at + 8)?,
     })
 }
 

@@ -110,6 +110,20 @@ pub async fn tournaments_in_channel(c: &impl Conn, channel_id: i64) -> Result<Ve
         .await
 }
 
+/// A server's tournaments, the newest first, at most `limit`.
+pub async fn tournaments_on_server(
+    c: &impl Conn,
+    server_id: i64,
+    limit: u32,
+) -> Result<Vec<TournamentRow>> {
+    let sql = format!(
+        "SELECT {TOURNAMENT_COLUMNS} FROM {TOURNAMENT_TABLES}
+         WHERE t.server_id = ?1 ORDER BY t.id DESC LIMIT ?2"
+    );
+    c.query_map(&sql, &params![server_id, limit], tournament_row)
+        .await
+}
+
 /// A tournament's entrants in the order they joined.
 pub async fn tournament_entrants(c: &impl Conn, tournament_id: i64) -> Result<Vec<EntrantRow>> {
     let sql = format!(
