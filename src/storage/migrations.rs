@@ -151,6 +151,10 @@ const SHARED: &[(&str, &str)] = &[
         "0026_engine_slots",
         include_str!("../../migrations/shared/0026_engine_slots.sql"),
     ),
+    (
+        "0029_linked_accounts",
+        include_str!("../../migrations/shared/0029_linked_accounts.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

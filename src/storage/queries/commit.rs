@@ -216,6 +216,15 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
     for change in &commit.match_changes {
         super::matches::write_change(c, change, now, &mut committed).await?;
     }
+    if let Some(change) = &commit.link {
+        super::links::write_change(c, change, now).await?;
+    }
+    if let Some(write) = &commit.digest {
+        super::digests::write(c, write).await?;
+    }
+    if let Some(change) = &commit.club {
+        super::clubs::write_change(c, change, now, &mut committed).await?;
+    }
     Ok(committed)
 }
 
@@ -224,7 +233,7 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
 async fn write_settings(c: &impl Conn, commit: &Commit) -> Result<()> {
     if let Some((player, language)) = commit.player_language {
         c.execute(
-            "UPDATE players SET language = ?1 WHERE id = ?2",
+            "UPDATE players SET language = ?1 WHERE COALESCE(person_id, id) = (SELECT COALESCE(person_id, id) FROM players WHERE id = ?2)",
             &params![language.map(Lang::as_str), player],
         )
         .await?;
@@ -238,7 +247,7 @@ async fn write_settings(c: &impl Conn, commit: &Commit) -> Result<()> {
     }
     if let Some((player, notify)) = commit.player_notify {
         c.execute(
-            "UPDATE players SET notify = ?1 WHERE id = ?2",
+            "UPDATE players SET notify = ?1 WHERE COALESCE(person_id, id) = (SELECT COALESCE(person_id, id) FROM players WHERE id = ?2)",
             &params![notify.as_str(), player],
         )
         .await?;
@@ -247,7 +256,7 @@ async fn write_settings(c: &impl Conn, commit: &Commit) -> Result<()> {
         let letters = Some(notation.letters.to_text()).filter(|text| !text.is_empty());
         c.execute(
             "UPDATE players SET notation = ?1, notation_letters = ?2, notation_question = ?3 \
-             WHERE id = ?4",
+             WHERE COALESCE(person_id, id) = (SELECT COALESCE(person_id, id) FROM players WHERE id = ?4)",
             &params![
                 notation.notation.map(Lang::as_str),
                 letters,
