@@ -49,7 +49,8 @@ impl Service {
         let leave_end = self.store.next_leave_end().await?;
         let ladder = self.next_ladder_deadline().await?;
         let tournament_start = self.store.next_tournament_start().await?;
-        Ok([game, leave_end, ladder, tournament_start]
+        let digest = self.next_digest().await?;
+        Ok([game, leave_end, ladder, tournament_start, digest]
             .into_iter()
             .flatten()
             .min())
@@ -72,6 +73,7 @@ impl Service {
         queued += due.await.len();
         queued += self.attend_ladders(now).await.len();
         queued += self.start_due_tournaments(now).await.len();
+        queued += self.send_due_digests(now).await;
         queued
     }
 

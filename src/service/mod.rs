@@ -24,8 +24,10 @@ mod cache;
 mod challenges;
 pub mod check;
 pub mod choice;
+mod clubs;
 mod conditionals;
 mod deadlines;
+mod digest;
 mod game_end;
 mod games;
 mod handoff;
@@ -34,6 +36,7 @@ mod import;
 mod info;
 mod ladder;
 mod leave;
+mod links;
 mod matches;
 mod moderation;
 mod notation;
@@ -593,7 +596,17 @@ impl Service {
             Command::Moves { game } => self.moves(ctx, *game).await,
             Command::Pgn { game } => self.pgn(ctx, *game).await,
             Command::Gif { game } => self.gif(ctx, *game).await,
-            Command::Games => self.games(ctx).await,
+            Command::Games(command::GamesScope::Here) => self.games(ctx).await,
+            Command::Games(command::GamesScope::Everywhere) => {
+                self.games_everywhere(ctx, false, now).await
+            }
+            Command::Games(command::GamesScope::Finished) => {
+                self.games_everywhere(ctx, true, now).await
+            }
+            Command::Link { code } => self.link_act(ctx, code.as_deref(), now).await,
+            Command::Unlink => self.unlink(ctx, now).await,
+            Command::SetTimeZone(zone) => self.set_time_zone(ctx, zone.as_deref(), now).await,
+            Command::SetDigest(minute) => self.set_digest(ctx, *minute, now).await,
             Command::Standings => self.standings(ctx).await,
             Command::Rating { user } => self.rating(ctx, user.as_ref(), now).await,
             Command::SeasonStandings { season } => self.season_standings(ctx, season).await,
@@ -619,6 +632,7 @@ impl Service {
             Command::TeamChallenge(wish) => self.team_challenge(ctx, wish, now).await,
             Command::Vote { choice, game } => self.vote(ctx, choice, *game, now).await,
             Command::Match(act) => self.match_act(ctx, act, now).await,
+            Command::Club(act) => self.club_act(ctx, act, now).await,
         }
     }
 

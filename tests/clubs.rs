@@ -1,0 +1,189 @@
+//! Clubs across platforms (issue 44), through the service on SQLite: a
+//! club of a Discord guild and a Matrix space forms only with the consent
+//! of each server's moderators, and keeps one standings table, shown alike
+//! on both platforms; a linked player is one line in it.
+
+#[path = "common/requests.rs"]
+mod requests;
+
+use chrono::{DateTime, TimeZone, Utc};
+use pawnpost::core::platform::Platform;
+use pawnpost::service::{Moderation, Reply, Request, Service, ServiceConfig};
+use pawnpost::storage::sqlite::SqliteStore;
+use requests::{RequestExt, request, text};
+
+const GUILD: &str = "1001";
+const SPACE: &str = "!space:hs";
+
+fn start() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 5, 1, 12, 0, 0).unwrap()
+}
+
+fn discord(user: &str, said: &str) -> Request {
+    request(Platform::Discord, GUILD, "2002", user, text(said))
+}
+
+fn matrix(user: &str, said: &str) -> Request {
+    request(Platform::Matrix, SPACE, "!room:hs", user, text(said))
+}
+
+fn all_text(replies: &[Reply]) -> String {
+    replies
+        .iter()
+        .map(|r| r.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+async fn said(service: &Service, act: Request) -> String {
+    all_text(&service.handle(act, start()).await)
+}
+
+fn service() -> (Service, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(dir.path().join("bot.db")).unwrap();
+    (Service::new(store, ServiceConfig::default()), dir)
+}
+
+/// Every way to join without both sides' moderators is refused and
+/// changes nothing; then the consented way forms the club.
+#[tokio::test]
+async fn a_club_cannot_be_joined_without_the_other_sides_moderators() {
+    let (service, _dir) = service();
+    let invite = format!("/club invite matrix {SPACE}");
+    let mod_d = |said: &str| discord("dora#1", said).moderating(Moderation::Server);
+    let mod_m = |said: &str| matrix("max:hs", said).moderating(Moderation::Server);
+    // (the act, what it must say): none of these forms or joins a club.
+    let refused = [
+        (discord("ann#2", &invite), "Only a moderator"),
+        (
+            discord("ann#2", &invite).moderating(Moderation::Channel),
+            "Only a moderator",
+        ),
+        (mod_m("/club join 1"), "no invitation to club #1"),
+        (matrix("ann:hs", "/club join 1"), "Only a moderator"),
+        (
+            mod_d(&format!("/club invite discord {GUILD}")),
+            "another server than this one",
+        ),
+    ];
+    for (act, expected) in refused {
+        let answer = said(&service, act).await;
+        assert!(answer.contains(expected), "{answer}");
+    }
+    assert!(
+        said(&service, matrix("ann:hs", "/club servers"))
+            .await
+            .contains("in no club")
+    );
+    // The Discord moderator invites: the club is formed with the guild
+    // alone; the space is invited, not a member.
+    let invited = said(&service, mod_d(&invite)).await;
+    assert!(
+        invited.contains("Club #1 invites the matrix server !space:hs"),
+        "{invited}"
+    );
+    assert!(
+        said(&service, matrix("ann:hs", "/club servers"))
+            .await
+            .contains("in no club")
+    );
+    // A player of the space, or a room moderator, still cannot accept.
+    for act in [
+        matrix("ann:hs", "/club join 1"),
+        matrix("max:hs", "/club join 1").moderating(Moderation::Channel),
+    ] {
+        assert!(said(&service, act).await.contains("Only a moderator"));
+    }
+    // Another server cannot use the space's invitation.
+    let other = request(
+        Platform::Matrix,
+        "!other:hs",
+        "!r2:hs",
+        "oz:hs",
+        text("/club join 1"),
+    )
+    .moderating(Moderation::Server);
+    assert!(
+        said(&service, other)
+            .await
+            .contains("no invitation to club #1")
+    );
+    // The space's own moderator accepts.
+    let joined = said(&service, mod_m("/club join 1")).await;
+    assert!(
+        joined.contains("joined club #1, with discord 1001"),
+        "{joined}"
+    );
+    let servers = said(&service, discord("ann#2", "/club servers")).await;
+    assert!(servers.contains("discord 1001: member"), "{servers}");
+    assert!(servers.contains("matrix !space:hs: member"), "{servers}");
+}
+
+/// One standings table: a game on Discord and one on Matrix count in
+/// the table each platform shows; a linked player is one line.
+#[tokio::test]
+async fn a_clubs_standings_are_one_table_on_both_platforms() {
+    let (service, _dir) = service();
+    let now = start();
+    service
+        .handle(
+            discord("dora#1", &format!("/club invite matrix {SPACE}"))
+                .moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service
+        .handle(
+            matrix("max:hs", "/club join 1").moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    // Ann links her accounts; she beats bob on Discord and carl on Matrix.
+    let code = all_text(
+        &service
+            .handle(discord("ann#2", "/link").keyed("k1"), now)
+            .await,
+    );
+    let code = code
+        .split_whitespace()
+        .find(|w| w.chars().count() == 9 && w.chars().nth(4) == Some('-'))
+        .expect("a code")
+        .to_owned();
+    service
+        .handle(matrix("ann:hs", &format!("/link {code}")), now)
+        .await;
+    for (act, accept, resign) in [
+        (
+            discord("ann#2", "/challenge @bob#3 color:white"),
+            discord("bob#3", "/accept"),
+            discord("bob#3", "/resign"),
+        ),
+        (
+            matrix("ann:hs", "/challenge @carl:hs color:white"),
+            matrix("carl:hs", "/accept"),
+            matrix("carl:hs", "/resign"),
+        ),
+    ] {
+        service.handle(act, now).await;
+        service.handle(accept, now).await;
+        service.handle(resign, now).await;
+    }
+    let on_discord = said(&service, discord("bob#3", "/standings")).await;
+    let on_matrix = said(&service, matrix("carl:hs", "/standings")).await;
+    assert_eq!(on_discord, on_matrix, "one table on both platforms");
+    for name in ["ann#2", "bob#3", "carl:hs"] {
+        assert!(on_matrix.contains(name), "{name}: {on_matrix}");
+    }
+    // Ann's two wins are one line (her linked accounts are one player).
+    assert_eq!(on_matrix.matches("ann").count(), 1, "{on_matrix}");
+    // A server that quits counts its own games only again.
+    service
+        .handle(
+            matrix("max:hs", "/club quit").moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    let alone = said(&service, matrix("carl:hs", "/standings")).await;
+    assert!(!alone.contains("bob#3"), "{alone}");
+}
