@@ -187,3 +187,150 @@ async fn a_clubs_standings_are_one_table_on_both_platforms() {
     let alone = said(&service, matrix("carl:hs", "/standings")).await;
     assert!(!alone.contains("bob#3"), "{alone}");
 }
+
+/// What one platform's outbox worker sends.
+struct Outbox {
+    platform: Platform,
+    got: std::sync::Mutex<Vec<Reply>>,
+}
+
+impl pawnpost::service::Notifier for Outbox {
+    fn platform(&self) -> Platform {
+        self.platform
+    }
+
+    async fn deliver(&self, replies: Vec<Reply>) {
+        self.got.lock().unwrap().extend(replies);
+    }
+}
+
+impl Outbox {
+    fn new(platform: Platform) -> Outbox {
+        Outbox {
+            platform,
+            got: std::sync::Mutex::default(),
+        }
+    }
+
+    /// What it sent since the last call.
+    async fn sent(&self, service: &Service) -> Vec<Reply> {
+        service
+            .deliver_notices(self, start(), pawnpost::service::BoardImages::Omitted)
+            .await;
+        std::mem::take(&mut *self.got.lock().unwrap())
+    }
+}
+
+/// A game between a Matrix member and a Discord member of one club, from
+/// challenge to checkmate: each acts from their own channel and is told
+/// there, on their own platform (the other side's messages come through
+/// that platform's outbox); the result is in the club's one table.
+#[tokio::test]
+async fn a_matrix_member_and_a_discord_member_play_from_their_own_channels() {
+    let (service, _dir) = service();
+    let now = start();
+    let (to_discord, to_matrix) = (
+        Outbox::new(Platform::Discord),
+        Outbox::new(Platform::Matrix),
+    );
+    service
+        .handle(
+            discord("dora#1", &format!("/club invite matrix {SPACE}"))
+                .moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service
+        .handle(
+            matrix("max:hs", "/club join 1").moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service.handle(discord("bob#3", "/games"), now).await;
+    // Carl, on Matrix, challenges Bob, on Discord.
+    let challenge = service
+        .handle(
+            matrix("carl:hs", "/challenge @discord:bob#3 color:white").keyed("m1"),
+            now,
+        )
+        .await;
+    assert!(
+        challenge.iter().all(|r| r.to.as_deref() != Some("bob#3")),
+        "{challenge:?}"
+    );
+    assert!(
+        all_text(&challenge).contains("carl:hs challenges bob#3"),
+        "{challenge:?}"
+    );
+    let dm = to_discord.sent(&service).await;
+    assert_eq!(dm.len(), 1, "{dm:?}");
+    assert!(
+        dm[0].direct && dm[0].to.as_deref() == Some("bob#3"),
+        "{dm:?}"
+    );
+    assert!(dm[0].text.contains("/accept 1"), "{dm:?}");
+    // Bob accepts in his Discord channel; Carl's room is told.
+    let started = service
+        .handle(discord("bob#3", "/accept 1").keyed("d1"), now)
+        .await;
+    assert!(all_text(&started).contains("Game #1 begins"), "{started:?}");
+    assert!(started.iter().all(|r| r.channel == "2002"), "{started:?}");
+    let told = to_matrix.sent(&service).await;
+    assert!(
+        told.iter()
+            .any(|r| r.channel == "!room:hs" && r.text.contains("Game #1 begins")),
+        "{told:?}"
+    );
+    // Fool's mate: Carl from his room, Bob from his channel.
+    let script = [
+        (true, "f3", "m2"),
+        (false, "e5", "d2"),
+        (true, "g4", "m3"),
+        (false, "Qh4#", "d3"),
+    ];
+    for (carl, mv, key) in script {
+        let (act, here, there, outbox, opponent) = if carl {
+            (
+                matrix("carl:hs", &format!("/move {mv}")),
+                "!room:hs",
+                "2002",
+                &to_discord,
+                "bob#3",
+            )
+        } else {
+            (
+                discord("bob#3", &format!("/move {mv}")),
+                "2002",
+                "!room:hs",
+                &to_matrix,
+                "carl:hs",
+            )
+        };
+        let replies = service.handle(act.keyed(key), now).await;
+        assert!(
+            replies.iter().all(|r| r.channel == here),
+            "{mv}: {replies:?}"
+        );
+        assert!(all_text(&replies).contains(mv), "{mv}: {replies:?}");
+        let other = outbox.sent(&service).await;
+        assert!(
+            other
+                .iter()
+                .any(|r| r.channel == there && r.text.contains(mv)),
+            "{mv} not told on the other platform: {other:?}"
+        );
+        if mv != "Qh4#" {
+            assert!(
+                other.iter().any(|r| r.to.as_deref() == Some(opponent)),
+                "{mv}: {opponent} not mentioned on their platform: {other:?}"
+            );
+        }
+    }
+    let on_discord = said(&service, discord("bob#3", "/standings")).await;
+    let on_matrix = said(&service, matrix("carl:hs", "/standings")).await;
+    assert_eq!(on_discord, on_matrix);
+    assert!(on_matrix.contains("1. bob#3: 1 point"), "{on_matrix}");
+    // Nothing went out twice: the outboxes are empty now.
+    assert!(to_discord.sent(&service).await.is_empty());
+    assert!(to_matrix.sent(&service).await.is_empty());
+}

@@ -11,7 +11,11 @@ fn digests<'a>(replies: &'a [Value], user: &str) -> Vec<&'a Value> {
     replies
         .iter()
         .filter(|r| r["to"] == user && r["direct"] == true)
-        .filter(|r| r["text"].as_str().is_some_and(|t| t.contains("digest") || t.contains("résumé")))
+        .filter(|r| {
+            r["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("digest") || t.contains("résumé"))
+        })
         .collect()
 }
 

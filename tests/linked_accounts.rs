@@ -280,11 +280,17 @@ async fn the_code_is_kept_nowhere_but_on_its_owners_screen() {
     for entry in std::fs::read_dir(dir.path()).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
         let text = String::from_utf8_lossy(&bytes);
-        assert!(!text.contains(&code) && !text.contains(&plain), "the code is stored");
+        assert!(
+            !text.contains(&code) && !text.contains(&plain),
+            "the code is stored"
+        );
     }
     // It still links.
     let linked = service
         .handle(matrix("ann:hs", &format!("/link {code}")), now)
         .await;
-    assert!(all_text(&linked).contains("are now one player"), "{linked:?}");
+    assert!(
+        all_text(&linked).contains("are now one player"),
+        "{linked:?}"
+    );
 }

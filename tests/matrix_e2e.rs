@@ -151,6 +151,7 @@ async fn attachments_arrive(bot: &RunningBot, reader: &Player, room: &OwnedRoomI
         }],
         prompt: Default::default(),
         review: None,
+        platform: None,
     };
     bot.notifier.deliver(vec![reply]).await;
     let image = reader

@@ -57,6 +57,18 @@ CREATE TABLE club_servers (
 -- A server is a member of one club at most.
 CREATE UNIQUE INDEX club_servers_one_club ON club_servers (server_id) WHERE state = 'member';
 
+-- Where the other player of a game between two servers of a club plays it
+-- from: the game lives in the challenger's channel; the challenged player
+-- acts and is told in the channel where they accepted (of their platform).
+CREATE TABLE game_places (
+    game_id    {ref} NOT NULL REFERENCES games (id),        -- the game
+    player_id  {ref} NOT NULL REFERENCES players (id),      -- the player who plays it from elsewhere
+    server_id  {ref} NOT NULL REFERENCES servers (id),      -- their server
+    channel_id {ref} NOT NULL REFERENCES channels (id),     -- their channel
+    PRIMARY KEY (game_id, player_id)
+);
+CREATE INDEX game_places_by_channel ON game_places (channel_id);
+
 --pg COMMENT ON COLUMN players.person_id IS 'The first account of the person this account is linked to; NULL: its own (or the first)';
 --pg COMMENT ON COLUMN players.time_zone IS 'IANA time zone name (/settings timezone); NULL: UTC';
 --pg COMMENT ON COLUMN players.digest_minute IS 'The daily digest''s local time, minutes after midnight; NULL: no digest';
@@ -83,3 +95,8 @@ CREATE UNIQUE INDEX club_servers_one_club ON club_servers (server_id) WHERE stat
 --pg COMMENT ON COLUMN club_servers.state IS 'invited or member';
 --pg COMMENT ON COLUMN club_servers.invited_at IS 'When it was invited (or founded the club)';
 --pg COMMENT ON COLUMN club_servers.joined_at IS 'When its moderator accepted; NULL: invited only';
+--pg COMMENT ON TABLE game_places IS 'Where the other player of a game between two servers of a club plays it from';
+--pg COMMENT ON COLUMN game_places.game_id IS 'The game';
+--pg COMMENT ON COLUMN game_places.player_id IS 'The player who plays it from elsewhere';
+--pg COMMENT ON COLUMN game_places.server_id IS 'Their server';
+--pg COMMENT ON COLUMN game_places.channel_id IS 'Their channel';

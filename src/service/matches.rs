@@ -797,6 +797,10 @@ impl Service {
         if record.server_id == ctx.server.id {
             return Ok(true);
         }
+        // A game between a club's servers, played from here.
+        if let Some(place) = self.store.place_of_game(record.id).await? {
+            return Ok(place.server_id == ctx.server.id);
+        }
         let row = self.store.match_of_game(record.id).await?;
         Ok(row.is_some_and(|m| m.away.server_id == ctx.server.id))
     }

@@ -26,6 +26,7 @@ pub mod check;
 pub mod choice;
 mod clubs;
 mod conditionals;
+mod cross;
 mod deadlines;
 mod digest;
 mod game_end;
@@ -325,6 +326,18 @@ pub struct Reply {
     /// from the store when the reply is sent, in this language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub review: Option<ReviewView>,
+    /// The platform it is for, in an act that reaches two platforms (a game
+    /// between two servers of a club): each platform's adapter and worker
+    /// send only theirs (see `cross`). `None`: the act's own platform.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<Platform>,
+}
+
+impl Reply {
+    /// Whether `platform`'s adapter or worker sends it.
+    pub fn is_for(&self, platform: Platform) -> bool {
+        self.platform.is_none_or(|p| p == platform)
+    }
 }
 
 /// Which review a reply carries, and in whose language its graph is.
@@ -489,6 +502,9 @@ impl Service {
             // Drawn after the act and its commit, and again on a replay
             // (images are not stored with an answer).
             Ok(mut replies) => {
+                // What another platform must receive goes through its
+                // worker (it comes last: the rest keep their numbers).
+                replies.retain(|reply| reply.is_for(act.platform));
                 self.draw_boards(&mut replies, act.board_images);
                 self.attach_reviews(&mut replies).await;
                 replies
@@ -673,6 +689,11 @@ impl Service {
         F: FnOnce(&Committed) -> R + Send + 'static,
     {
         let mut commit = commit;
+        if commit.act_key.is_none() {
+            // Only a keyed act's answer is kept for another platform's worker
+            // (acts without a key come from tests and tools).
+            commit.relay = None;
+        }
         let keyed = commit.act_key.is_some() && commit.act_key == ctx.act_key;
         if keyed && commit.outgoing.is_none() {
             // What others must receive survives this process (see `handoff`).

@@ -646,6 +646,13 @@ pub struct Commit {
     pub digest: Option<DigestWrite>,
     /// A server invited to a club, joining it or leaving it.
     pub club: Option<ClubChange>,
+    /// Where the challenged player of `new_game` plays it from, when that
+    /// is another server of the club (see `queries::clubs`).
+    pub game_place: Option<NewGamePlace>,
+    /// The act's notices for another platform: its answer is kept a second
+    /// time, under `<key>>platform`, for that platform's worker (each
+    /// worker sends only the replies for its platform; needs an `act_key`).
+    pub relay: Option<Outgoing>,
     /// The act's answer holds notices to deliver after the commit (see
     /// [`Outgoing`]); needs an `act_key`.
     pub outgoing: Option<Outgoing>,
@@ -688,6 +695,24 @@ pub enum ClubChange {
     Join { club: i64, server: i64 },
     /// A server leaves the club (or its invitation is withdrawn).
     Quit { club: i64, server: i64 },
+}
+
+/// Where a player plays a game of another server of their club from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewGamePlace {
+    pub player: PlayerId,
+    pub server_id: i64,
+    pub channel_id: i64,
+}
+
+/// A game's other place, as read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamePlace {
+    pub player: PlayerId,
+    pub server_id: i64,
+    pub platform: Platform,
+    /// The channel's platform id.
+    pub channel: String,
 }
 
 /// A server of a club.

@@ -20,10 +20,10 @@ use super::sql::ready;
 use super::sqlite::{SqliteStore, conn::SqliteConn};
 use super::{
     ActRequest, ChallengeRow, ChannelRow, ClubServer, Commit, Committed, DueDigest, DueGame,
-    DueTournament, EntrantRow, GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow,
-    LeaveRow, LinkCodeRow, MatchEntrant, MatchGameRow, MatchRow, NoticeProgress, NoticeTrouble,
-    OpenedAct, PagedGame, PairingRow, PendingChallenge, PlacedGame, Platform, PlayerRow,
-    PrivateNote, Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow, Result,
+    DueTournament, EntrantRow, GamePlace, GameRecord, GameSummary, IdleRung, LadderMatchRow,
+    LadderRow, LeaveRow, LinkCodeRow, MatchEntrant, MatchGameRow, MatchRow, NoticeProgress,
+    NoticeTrouble, OpenedAct, PagedGame, PairingRow, PendingChallenge, PlacedGame, Platform,
+    PlayerRow, PrivateNote, Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow, Result,
     ServerDefaults, ServerRow, StandingRow, StoredReview, TeamRow, TournamentRow, VoteRow,
 };
 use crate::competition::standings::Finished;
@@ -191,6 +191,12 @@ delegate! {
         finished: bool,
         limit: usize,
     ) -> Vec<PlacedGame> = links::games_of_person;
+    /// Where the other player of a game between a club's servers plays it from.
+    read fn place_of_game(game_id: i64) -> Option<GamePlace> = clubs::place_of_game;
+    /// Channel `id`'s platform id.
+    read fn channel_platform_id(id: i64) -> Option<String> = clubs::channel_platform_id;
+    /// Challenge `id`, if it is open at `now`.
+    read fn open_challenge(id: i64, now: DateTime<Utc>) -> Option<ChallengeRow> = games::open_challenge;
     /// The club server `server_id` is a member of, if any.
     read fn club_of_server(server_id: i64) -> Option<i64> = clubs::club_of_server;
     /// A club's servers, members first.

@@ -110,6 +110,7 @@ pub const TABLES: &[Table] = &[
     table("link_attempts", 1, true, "id, player_id, at"),
     table("clubs", 1, true, "id, founded_by, created_at"),
     table("club_servers", 2, false, "club_id, server_id, state, invited_at, joined_at"),
+    table("game_places", 2, false, "game_id, player_id, server_id, channel_id"),
 ];
 
 /// Rows read per page.

@@ -10,8 +10,12 @@ use chrono::{DateTime, Utc};
 
 use super::commit::changed_one;
 use super::rows::{self, SERVER_COLUMNS};
+use crate::core::game::PlayerId;
+use crate::core::names::Named;
 use crate::storage::sql::{Conn, params};
-use crate::storage::{ClubChange, ClubServer, Committed, Result};
+use crate::storage::{
+    ClubChange, ClubServer, Committed, GamePlace, NewGamePlace, Platform, Result, StorageError,
+};
 
 /// Whether the server column `column` is server `?N` or a server of its
 /// club: the servers whose games count with `?N`'s.
@@ -105,4 +109,45 @@ async fn found(c: &impl Conn, home: i64, now: DateTime<Utc>) -> Result<i64> {
     )
     .await?;
     Ok(club)
+}
+
+/// Where the other player of game `game_id` plays it from, if it is a game
+/// between two servers of a club.
+pub async fn place_of_game(c: &impl Conn, game_id: i64) -> Result<Option<GamePlace>> {
+    c.query_opt_map(
+        "SELECT gp.player_id, gp.server_id, s.platform, ch.platform_id FROM game_places gp
+         JOIN servers s ON s.id = gp.server_id JOIN channels ch ON ch.id = gp.channel_id
+         WHERE gp.game_id = ?1",
+        &params![game_id],
+        |row| {
+            Ok(GamePlace {
+                player: PlayerId(row.int(0)?),
+                server_id: row.int(1)?,
+                platform: row.parsed(2, "platform", Platform::from_name)?,
+                channel: row.string(3)?,
+            })
+        },
+    )
+    .await
+}
+
+/// Writes a new game's other place (in the commit that creates the game).
+pub async fn write_place(c: &impl Conn, place: &NewGamePlace, committed: &Committed) -> Result<()> {
+    let game = committed.game_id.ok_or(StorageError::NotFound("game"))?;
+    c.execute(
+        "INSERT INTO game_places (game_id, player_id, server_id, channel_id) VALUES (?1, ?2, ?3, ?4)",
+        &params![game, place.player, place.server_id, place.channel_id],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Channel `id`'s platform id.
+pub async fn channel_platform_id(c: &impl Conn, id: i64) -> Result<Option<String>> {
+    c.query_opt_map(
+        "SELECT platform_id FROM channels WHERE id = ?1",
+        &params![id],
+        |row| row.string(0),
+    )
+    .await
 }
