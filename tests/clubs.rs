@@ -214,8 +214,13 @@ impl Outbox {
 
     /// What it sent since the last call.
     async fn sent(&self, service: &Service) -> Vec<Reply> {
+        self.sent_at(service, start()).await
+    }
+
+    /// What it sent at `now` since the last call.
+    async fn sent_at(&self, service: &Service, now: DateTime<Utc>) -> Vec<Reply> {
         service
-            .deliver_notices(self, start(), pawnpost::service::BoardImages::Omitted)
+            .deliver_notices(self, now, pawnpost::service::BoardImages::Omitted)
             .await;
         std::mem::take(&mut *self.got.lock().unwrap())
     }
@@ -333,4 +338,76 @@ async fn a_matrix_member_and_a_discord_member_play_from_their_own_channels() {
     // Nothing went out twice: the outboxes are empty now.
     assert!(to_discord.sent(&service).await.is_empty());
     assert!(to_matrix.sent(&service).await.is_empty());
+}
+
+/// In a game between two platforms, the scheduler's reminder reaches the
+/// player to move on their platform, and the flag fall both sides.
+#[tokio::test]
+async fn reminders_and_flag_falls_reach_the_other_platform() {
+    let (service, _dir) = service();
+    let now = start();
+    let (to_discord, to_matrix) = (
+        Outbox::new(Platform::Discord),
+        Outbox::new(Platform::Matrix),
+    );
+    service
+        .handle(
+            discord("dora#1", &format!("/club invite matrix {SPACE}"))
+                .moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service
+        .handle(
+            matrix("max:hs", "/club join 1").moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service.handle(discord("bob#3", "/games"), now).await;
+    let challenge = "/challenge @discord:bob#3 color:white time:1d";
+    service
+        .handle(matrix("carl:hs", challenge).keyed("m1"), now)
+        .await;
+    service
+        .handle(discord("bob#3", "/accept 1").keyed("d1"), now)
+        .await;
+    service
+        .handle(matrix("carl:hs", "/move e4").keyed("m2"), now)
+        .await;
+    service
+        .handle(discord("bob#3", "/move e5").keyed("d2"), now)
+        .await;
+    service
+        .handle(matrix("carl:hs", "/move Nf3").keyed("m3"), now)
+        .await;
+    to_discord.sent(&service).await;
+    to_matrix.sent(&service).await;
+    // Bob's reminder (80% of his day used): to him, in his Discord channel.
+    let later = now + chrono::Duration::hours(20);
+    service.run_due(later).await;
+    let reminded = to_discord.sent_at(&service, later).await;
+    assert!(
+        reminded
+            .iter()
+            .any(|r| r.channel == "2002" && r.to.as_deref() == Some("bob#3")),
+        "{reminded:?}"
+    );
+    let in_room = to_matrix.sent_at(&service, later).await;
+    assert!(
+        in_room.iter().all(|r| r.to.as_deref() != Some("bob#3")),
+        "{in_room:?}"
+    );
+    // His flag falls: Carl is told in his room, Bob in his channel.
+    let flag = now + chrono::Duration::hours(25);
+    service.run_due(flag).await;
+    let on_discord = to_discord.sent_at(&service, flag).await;
+    let on_matrix = to_matrix.sent_at(&service, flag).await;
+    for (sent, channel) in [(&on_discord, "2002"), (&on_matrix, "!room:hs")] {
+        assert!(
+            sent.iter()
+                .any(|r| r.channel == channel && r.text.contains("ran out of time")),
+            "{channel}: {sent:?}"
+        );
+    }
+    assert!(on_matrix.iter().any(|r| r.to.as_deref() == Some("carl:hs")));
 }

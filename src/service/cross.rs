@@ -91,6 +91,40 @@ impl Service {
         ctx: &Context,
         record: &GameRecord,
     ) -> Result<Option<Spread>, StorageError> {
+        let Some((home, away, placed)) = self.sides(record).await? else {
+            return Ok(None);
+        };
+        Ok(Some(if ctx.player.id == placed {
+            Spread {
+                mine: away,
+                theirs: home,
+            }
+        } else {
+            Spread {
+                mine: home,
+                theirs: away,
+            }
+        }))
+    }
+
+    /// How what the scheduler says in game `record`'s channel (a flag
+    /// fall, a reminder) reaches the other side, if it has one.
+    pub(super) async fn home_spread(
+        &self,
+        record: &GameRecord,
+    ) -> Result<Option<Spread>, StorageError> {
+        Ok(self.sides(record).await?.map(|(home, away, _)| Spread {
+            mine: home,
+            theirs: away,
+        }))
+    }
+
+    /// A game between a club's servers: its home side (its channel), its
+    /// away side, and the player who plays from there.
+    async fn sides(
+        &self,
+        record: &GameRecord,
+    ) -> Result<Option<(Side, Side, crate::core::game::PlayerId)>, StorageError> {
         let Some(place) = self.store.place_of_game(record.id).await? else {
             return Ok(None);
         };
@@ -109,17 +143,7 @@ impl Service {
             channel: record.channel.clone(),
             player: home.platform_id.clone(),
         };
-        Ok(Some(if ctx.player.id == place.player {
-            Spread {
-                mine: away,
-                theirs: home,
-            }
-        } else {
-            Spread {
-                mine: home,
-                theirs: away,
-            }
-        }))
+        Ok(Some((home, away, place.player)))
     }
 
     /// How an act on game `record` reaches the other side of a game
@@ -148,6 +172,13 @@ impl Service {
             .filter(|p| p.player == ctx.player.id)
             .map(|p| p.channel))
     }
+}
+
+/// The outbox row of what the scheduler says in game `record`'s channel:
+/// on the platform of the game's own side.
+pub(super) fn home_notices(record: &GameRecord, spread: Option<&Spread>) -> Option<Outgoing> {
+    let platform = spread.map_or(record.white_player.platform, |s| s.mine.platform);
+    super::outbox::notices_on(platform, record.server_id)
 }
 
 /// `replies` for both sides with `spread`, or as they are without one.
