@@ -411,3 +411,55 @@ async fn reminders_and_flag_falls_reach_the_other_platform() {
     }
     assert!(on_matrix.iter().any(|r| r.to.as_deref() == Some("carl:hs")));
 }
+
+/// A Discord member names a Matrix member with `member:` (Discord's user
+/// option holds Discord users only); Carl is told by direct message on
+/// Matrix, and accepts from his room.
+#[tokio::test]
+async fn a_discord_member_challenges_a_matrix_member() {
+    let (service, _dir) = service();
+    let now = start();
+    let to_matrix = Outbox::new(Platform::Matrix);
+    service
+        .handle(
+            discord("dora#1", &format!("/club invite matrix {SPACE}"))
+                .moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service
+        .handle(
+            matrix("max:hs", "/club join 1").moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service.handle(matrix("carl:hs", "/games"), now).await;
+    let sent = service
+        .handle(
+            discord("bob#3", "/challenge member:matrix:carl:hs").keyed("d1"),
+            now,
+        )
+        .await;
+    assert!(
+        all_text(&sent).contains("bob#3 challenges carl:hs"),
+        "{sent:?}"
+    );
+    let dm = to_matrix.sent(&service).await;
+    assert!(
+        dm.iter()
+            .any(|r| r.direct && r.to.as_deref() == Some("carl:hs")),
+        "{dm:?}"
+    );
+    let started = service
+        .handle(matrix("carl:hs", "/accept 1").keyed("m1"), now)
+        .await;
+    assert!(all_text(&started).contains("Game #1 begins"), "{started:?}");
+    // Naming someone the bot never saw on that platform is refused.
+    let unknown = service
+        .handle(discord("bob#3", "/challenge member:matrix:nobody:hs"), now)
+        .await;
+    assert!(
+        all_text(&unknown).contains("I do not know that player"),
+        "{unknown:?}"
+    );
+}

@@ -290,6 +290,8 @@ const TEMPLATES: &[&str] = &[
     "/settings notify {}",
     "/settings notify:{}",
     "/settings timezone {}",
+    "/challenge member:{}",
+    "/challenge member:matrix:{}",
     "/settings digest {}",
     "/settings digest at:{}",
     "/games scope:{}",

@@ -920,3 +920,4 @@ club-server-line = • { $platform } { $server }: { $member ->
 challenge-cross-no-club = Refused: this server is in no club, so it cannot challenge a player of another platform. A moderator can form one with /club invite.
 challenge-cross-unknown = Refused: I do not know that player on that platform; they must have used the bot there.
 challenge-cross-hint = Accept it with /accept { $challenge } in a channel of a server of the club, where you will play the game.
+opt-member = A club member on another platform: matrix:@ann:example.org or discord:<user id>

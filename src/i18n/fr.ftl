@@ -966,3 +966,4 @@ club-server-line = • { $platform } { $server } : { $member ->
 challenge-cross-no-club = Refusé : ce serveur n’est dans aucun club, il ne peut donc pas défier un joueur d’une autre plateforme. Un modérateur peut en former un avec /club invite.
 challenge-cross-unknown = Refusé : je ne connais pas ce joueur sur cette plateforme ; il doit y avoir déjà utilisé le bot.
 challenge-cross-hint = Acceptez avec /accept { $challenge } dans un salon d’un serveur du club, d’où vous jouerez la partie.
+opt-member = Un membre du club sur une autre plateforme : matrix:@ann:example.org ou discord:<id>
