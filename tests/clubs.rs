@@ -177,6 +177,11 @@ async fn a_clubs_standings_are_one_table_on_both_platforms() {
     }
     // Ann's two wins are one line (her linked accounts are one player).
     assert_eq!(on_matrix.matches("ann").count(), 1, "{on_matrix}");
+    // And one rating, the club's, whichever platform asks.
+    for act in [discord("ann#2", "/rating"), matrix("ann:hs", "/rating")] {
+        let rating = said(&service, act).await;
+        assert!(rating.contains("2 rated games"), "{rating}");
+    }
     // A server that quits counts its own games only again.
     service
         .handle(

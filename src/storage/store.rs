@@ -197,6 +197,15 @@ delegate! {
     read fn channel_platform_id(id: i64) -> Option<String> = clubs::channel_platform_id;
     /// Challenge `id`, if it is open at `now`.
     read fn open_challenge(id: i64, now: DateTime<Utc>) -> Option<ChallengeRow> = games::open_challenge;
+    /// The server that founded club `club` (its ratings are kept there).
+    read fn club_founder(club: i64) -> Option<i64> = clubs::club_founder;
+    /// The rating of the person whose account `account` is, kept under
+    /// `server_id` (a club's scope, see `Service::rating_scope`).
+    read fn rating_of_account(
+        server_id: i64,
+        account: PlayerId,
+        pool: Variant,
+    ) -> Option<f64> = ratings::rating_of_account;
     /// The club server `server_id` is a member of, if any.
     read fn club_of_server(server_id: i64) -> Option<i64> = clubs::club_of_server;
     /// A club's servers, members first.

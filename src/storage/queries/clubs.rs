@@ -151,3 +151,13 @@ pub async fn channel_platform_id(c: &impl Conn, id: i64) -> Result<Option<String
     )
     .await
 }
+
+/// The server that founded club `club`: where the club's ratings are kept.
+pub async fn club_founder(c: &impl Conn, club: i64) -> Result<Option<i64>> {
+    c.query_opt_map(
+        "SELECT founded_by FROM clubs WHERE id = ?1",
+        &params![club],
+        |row| row.int(0),
+    )
+    .await
+}

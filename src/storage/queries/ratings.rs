@@ -12,6 +12,24 @@ use crate::core::variant::Variant;
 use crate::storage::sql::{Conn, params};
 use crate::storage::{RatingPoint, RatingRow, Result, STAND_IN_PREFIX, StandingRow};
 
+/// The rating (in `pool`, kept under `server_id`) of the person whose
+/// account `account` is: a linked player's rating is their first account's.
+pub async fn rating_of_account(
+    c: &impl Conn,
+    server_id: i64,
+    account: PlayerId,
+    pool: Variant,
+) -> Result<Option<f64>> {
+    c.query_opt_map(
+        "SELECT rating FROM ratings
+         WHERE server_id = ?1 AND pool = ?3
+           AND player_id = (SELECT COALESCE(person_id, id) FROM players WHERE id = ?2)",
+        &params![server_id, account, pool.as_str()],
+        |row| row.real(0),
+    )
+    .await
+}
+
 pub async fn rating(
     c: &impl Conn,
     server_id: i64,
