@@ -345,8 +345,9 @@ async fn a_matrix_member_and_a_discord_member_play_from_their_own_channels() {
     assert!(to_matrix.sent(&service).await.is_empty());
 }
 
-/// In a game between two platforms, the scheduler's reminder reaches the
-/// player to move on their platform, and the flag fall both sides.
+/// In a game between two platforms, the scheduler's outage credit and
+/// reminder reach the player to move on their platform, and the flag fall
+/// both sides.
 #[tokio::test]
 async fn reminders_and_flag_falls_reach_the_other_platform() {
     let (service, _dir) = service();
@@ -387,6 +388,22 @@ async fn reminders_and_flag_falls_reach_the_other_platform() {
         .await;
     to_discord.sent(&service).await;
     to_matrix.sent(&service).await;
+    // The bot was down half an hour: Bob's clock gets it back, and he is
+    // told in his channel.
+    service.beat(now).await.unwrap();
+    let back = now + chrono::Duration::minutes(30);
+    service
+        .recover_downtime(back, chrono::Duration::minutes(10))
+        .await
+        .unwrap();
+    let credited = to_discord.sent_at(&service, back).await;
+    assert!(
+        credited
+            .iter()
+            .any(|r| r.channel == "2002" && r.to.as_deref() == Some("bob#3")),
+        "{credited:?}"
+    );
+    to_matrix.sent_at(&service, back).await;
     // Bob's reminder (80% of his day used): to him, in his Discord channel.
     let later = now + chrono::Duration::hours(20);
     service.run_due(later).await;

@@ -404,6 +404,7 @@ impl Service {
         };
         let next = self.next_reminder(&game, now);
         let update = exact(game_update(&record, &game, saved, next));
+        let spread = self.home_spread(&record).await?;
         let commit = Commit {
             // Once per game per outage, even if start-up is interrupted and run again.
             act_key: Some(format!(
@@ -412,10 +413,12 @@ impl Service {
                 down_since.timestamp_millis()
             )),
             game_updates: vec![update],
-            outgoing: notices_on(record.white_player.platform, record.server_id),
+            outgoing: home_notices(&record, spread.as_ref()),
+            relay: spread.as_ref().map(|s| s.relay(Some(record.server_id))),
             ..Commit::default()
         };
-        match self.store.commit(commit, now, move |_| vec![reply]).await {
+        let answer = move |_: &Committed| spread_all(spread.as_ref(), vec![reply]);
+        match self.store.commit(commit, now, answer).await {
             Ok((_, replies)) => Ok(replies),
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
             Err(error) => Err(error),
