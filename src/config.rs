@@ -198,12 +198,17 @@ pub struct DeliveryConfig {
     /// answer, before the outbox delivers what others had to receive (after
     /// a crash, a restart or a failed send).
     pub handoff_seconds: u32,
+    /// Seconds at most between two looks for notices other processes
+    /// queued for this process's platform (another platform's process
+    /// relays the messages of a game between two platforms).
+    pub poll_seconds: u32,
 }
 
 impl Default for DeliveryConfig {
     fn default() -> DeliveryConfig {
         DeliveryConfig {
             handoff_seconds: 30,
+            poll_seconds: 60,
         }
     }
 }

@@ -445,6 +445,9 @@ async fn serve_on(service: Arc<Service>, config: &Config, options: DiscordOption
     let bot = Bot::connect(Arc::clone(&service), options, time).await?;
     let settings = scheduler::SchedulerSettings {
         outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),
+        poll_every: std::time::Duration::from_secs(u64::from(
+            config.delivery.poll_seconds.clamp(1, 3600),
+        )),
         ..scheduler::SchedulerSettings::default()
     };
     let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -513,6 +516,9 @@ async fn serve_matrix(service: Arc<Service>, config: &Config) -> Result<()> {
     let stop = shutdown_signal();
     let settings = scheduler::SchedulerSettings {
         outage_threshold: Duration::minutes(i64::from(config.clocks.outage_threshold_minutes)),
+        poll_every: std::time::Duration::from_secs(u64::from(
+            config.delivery.poll_seconds.clamp(1, 3600),
+        )),
         ..scheduler::SchedulerSettings::default()
     };
     let deadlines = tokio::spawn(scheduler::run(

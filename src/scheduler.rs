@@ -31,6 +31,9 @@ pub struct SchedulerSettings {
     pub outage_threshold: chrono::Duration,
     /// How often the heartbeat is written.
     pub heartbeat_every: StdDuration,
+    /// The longest sleep: how soon notices other processes queued for this
+    /// platform (a game between two platforms) are looked for.
+    pub poll_every: StdDuration,
 }
 
 impl Default for SchedulerSettings {
@@ -38,6 +41,7 @@ impl Default for SchedulerSettings {
         SchedulerSettings {
             outage_threshold: chrono::Duration::minutes(10),
             heartbeat_every: StdDuration::from_secs(60),
+            poll_every: StdDuration::from_secs(60),
         }
     }
 }
@@ -91,7 +95,10 @@ pub async fn run<N, T>(
                 RETRY
             }
         };
-        let pause = pause.min(MAX_SLEEP).min(settings.heartbeat_every);
+        let pause = pause
+            .min(MAX_SLEEP)
+            .min(settings.heartbeat_every)
+            .min(settings.poll_every);
         tokio::select! {
             _ = tokio::time::sleep(pause) => {}
             _ = changed.notified() => {}

@@ -888,3 +888,88 @@ web-tournaments = Tournaments
 web-tournament = Tournament
 web-games-list = Games, ongoing first, then the last finished first
 web-ongoing = ongoing
+
+## Linked accounts, games everywhere, the daily digest (issue 44)
+cmd-link = Link your accounts: get a one-time code here, type it on your other platform
+cmd-unlink = Separate this account from the player it is linked to
+cmd-settings-timezone = Your time zone (an IANA name such as Europe/Paris) for the daily digest
+cmd-settings-digest = A daily digest at this local time (HH:MM), or off
+opt-link_code = The code you got with /link on your other account
+opt-zone = An IANA time zone name, such as Europe/Paris or America/New_York; UTC for none
+opt-at = A local time as HH:MM (24-hour), or off
+opt-scope = Which games: here, everywhere (every server and platform), or finished
+choice-here = Running games on this server
+choice-everywhere = Running games on every server and platform
+choice-finished = Finished games, latest first
+link-code = Your link code: { $code } (valid { $minutes } { $minutes ->
+        [one] minute
+       *[other] minutes
+    }, once). On your account on the other platform, type: /link { $code } — never show it to anyone.
+link-code-kept = A link code was shown to you for this request. Type /link again for a new one.
+link-done = Linked: this account and { $other } ({ $platform }) are now one player: one language, one notification setting, one digest, and one list of games (/games everywhere).
+link-too-many-tries = Refused: too many wrong link codes in the last hour. Try again later.
+link-unknown-code = Refused: this link code is unknown, used or expired. Ask for a new one with /link on your other account.
+link-same-account = Refused: this code was made by this account or one linked to it; type it on your other platform.
+link-same-platform = Refused: both accounts are on the same platform; link accounts of two platforms.
+link-already-linked = Refused: this account is already linked to another; /unlink it first.
+link-platform-taken = Refused: that player already has a linked account on this platform.
+unlink-done = Unlinked: this account is a player of its own again.
+unlink-not-linked = This account is not linked to any other.
+games-everywhere-none = You have no running games on any server.
+games-everywhere-header = Your running games everywhere:
+games-everywhere-line = #{ $game } { $white } – { $black }: { $yours ->
+    [yes] your move
+   *[other] { $player } to move
+}, { $left } left — { $where }
+games-finished-none = You have no finished games.
+games-finished-header = Your finished games, latest first:
+games-finished-line = #{ $game } { $white } – { $black }: { $result } ({ $ended }) — { $where }
+games-no-clock = no clock
+timezone-unknown = Refused: that is not a time zone I know. Give an IANA name such as Europe/Paris, America/New_York or Asia/Tokyo (or UTC).
+timezone-set = Your time zone is now { $zone } (it is { $time } there).
+digest-set = Your daily digest will come at { $time } ({ $zone }) as a direct message on { $platform }, when there is something to tell.
+digest-off = No more daily digest.
+digest-header = Your daily digest: { $moves } { $moves ->
+        [one] game
+       *[other] games
+    } where it is your move, { $finished } { $finished ->
+        [one] game
+       *[other] games
+    } finished, { $challenges } { $challenges ->
+        [one] challenge
+       *[other] challenges
+    } waiting.
+digest-your-move = Your move (most urgent first):
+digest-move-line = • #{ $game } { $white } – { $black }: { $left } left — { $where }
+digest-finished = Finished since the last digest:
+digest-finished-line = • #{ $game } { $white } – { $black }: { $result }
+digest-challenges = Challenges waiting for you:
+digest-challenge-line = • #{ $id }: { $player } challenges you
+cmd-club-invite = For moderators: invite a server of any platform into this server's club
+cmd-club-join = For moderators: accept a club's invitation for this server
+cmd-club-quit = For moderators: this server leaves its club (games already running end as they would)
+cmd-club-servers = The servers of this server's club, members and invited
+opt-platform = The invited server's platform
+opt-guest = The invited server's id: a Discord server id, or a Matrix space id such as !abc:example.org
+opt-club = The club's number, from its invitation
+choice-discord = Discord
+choice-matrix = Matrix
+choice-console = The console
+club-invite-self = Refused: name another server than this one.
+club-already-member = That server is already a member of this club.
+club-guest-taken = Refused: that server is a member of another club; it must quit it first.
+club-invited = Club #{ $club } invites the { $platform } server { $server }. A moderator of that server joins by typing there: /club join { $club }
+club-not-invited = Refused: this server has no invitation to club #{ $club }. A moderator of a member server must invite it first (/club invite).
+club-quit-first = Refused: this server is a member of another club; /club quit first.
+club-joined = This server joined club #{ $club }, with { $servers }: one standings table for all of them.
+club-left = This server left club #{ $club }. Its games stay with it; games already running end as they would.
+club-none = This server is in no club.
+club-servers-header = The servers of club #{ $club }:
+club-server-line = • { $platform } { $server }: { $member ->
+    [yes] member
+   *[other] invited
+}
+challenge-cross-no-club = Refused: this server is in no club, so it cannot challenge a player of another platform. A moderator can form one with /club invite.
+challenge-cross-unknown = Refused: I do not know that player on that platform; they must have used the bot there.
+challenge-cross-hint = Accept it with /accept { $challenge } in a channel of a server of the club, where you will play the game.
+opt-member = A club member on another platform: matrix:@ann:example.org or discord:<user id>

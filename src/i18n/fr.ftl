@@ -934,3 +934,88 @@ web-tournaments = Tournois
 web-tournament = Tournoi
 web-games-list = Parties, en cours d’abord, puis les dernières terminées
 web-ongoing = en cours
+
+## Comptes liés, parties partout, le résumé quotidien (ticket 44)
+cmd-link = Lier vos comptes : obtenez un code à usage unique ici, tapez-le sur votre autre plateforme
+cmd-unlink = Séparer ce compte du joueur auquel il est lié
+cmd-settings-timezone = Votre fuseau horaire (un nom IANA comme Europe/Paris) pour le résumé quotidien
+cmd-settings-digest = Un résumé quotidien à cette heure locale (HH:MM), ou aucun
+opt-link_code = Le code obtenu avec /link sur votre autre compte
+opt-zone = Un nom de fuseau IANA, comme Europe/Paris ou America/New_York ; UTC pour aucun
+opt-at = Une heure locale HH:MM (sur 24 heures), ou aucun
+opt-scope = Quelles parties : ici, partout (tous serveurs et plateformes) ou terminées
+choice-here = Les parties en cours sur ce serveur
+choice-everywhere = Les parties en cours sur tous les serveurs et plateformes
+choice-finished = Les parties terminées, les plus récentes d’abord
+link-code = Votre code de liaison : { $code } (valable { $minutes } { $minutes ->
+        [one] minute
+       *[other] minutes
+    }, une seule fois). Sur votre compte de l’autre plateforme, tapez : /link { $code } — ne le montrez à personne.
+link-code-kept = Un code de liaison vous a été montré pour cette demande. Tapez de nouveau /link pour en obtenir un autre.
+link-done = Comptes liés : ce compte et { $other } ({ $platform }) sont désormais un seul joueur : une langue, un réglage de notifications, un résumé et une seule liste de parties (/games everywhere).
+link-too-many-tries = Refusé : trop de codes de liaison erronés depuis une heure. Réessayez plus tard.
+link-unknown-code = Refusé : ce code de liaison est inconnu, déjà utilisé ou expiré. Demandez-en un nouveau avec /link sur votre autre compte.
+link-same-account = Refusé : ce code a été créé par ce compte ou un compte qui lui est lié ; tapez-le sur votre autre plateforme.
+link-same-platform = Refusé : les deux comptes sont sur la même plateforme ; liez des comptes de deux plateformes.
+link-already-linked = Refusé : ce compte est déjà lié à un autre ; faites d’abord /unlink.
+link-platform-taken = Refusé : ce joueur a déjà un compte lié sur cette plateforme.
+unlink-done = Compte délié : ce compte est de nouveau un joueur à part entière.
+unlink-not-linked = Ce compte n’est lié à aucun autre.
+games-everywhere-none = Vous n’avez aucune partie en cours, sur aucun serveur.
+games-everywhere-header = Vos parties en cours, partout :
+games-everywhere-line = n° { $game } { $white } – { $black } : { $yours ->
+    [yes] à vous de jouer
+   *[other] { $player } au trait
+}, { $left } restant — { $where }
+games-finished-none = Vous n’avez aucune partie terminée.
+games-finished-header = Vos parties terminées, les plus récentes d’abord :
+games-finished-line = n° { $game } { $white } – { $black } : { $result } ({ $ended }) — { $where }
+games-no-clock = sans pendule
+timezone-unknown = Refusé : je ne connais pas ce fuseau horaire. Donnez un nom IANA comme Europe/Paris, America/New_York ou Asia/Tokyo (ou UTC).
+timezone-set = Votre fuseau horaire est désormais { $zone } (il y est { $time }).
+digest-set = Votre résumé quotidien viendra à { $time } ({ $zone }) en message privé sur { $platform }, quand il y aura quelque chose à dire.
+digest-off = Plus de résumé quotidien.
+digest-header = Votre résumé du jour : { $moves } { $moves ->
+        [one] partie
+       *[other] parties
+    } où c’est à vous de jouer, { $finished } { $finished ->
+        [one] partie terminée
+       *[other] parties terminées
+    }, { $challenges } { $challenges ->
+        [one] défi
+       *[other] défis
+    } en attente.
+digest-your-move = À vous de jouer (les plus urgentes d’abord) :
+digest-move-line = • n° { $game } { $white } – { $black } : { $left } restant — { $where }
+digest-finished = Terminées depuis le dernier résumé :
+digest-finished-line = • n° { $game } { $white } – { $black } : { $result }
+digest-challenges = Défis qui vous attendent :
+digest-challenge-line = • n° { $id } : { $player } vous défie
+cmd-club-invite = Pour les modérateurs : inviter un serveur de toute plateforme dans le club de ce serveur
+cmd-club-join = Pour les modérateurs : accepter l’invitation d’un club pour ce serveur
+cmd-club-quit = Pour les modérateurs : ce serveur quitte son club (les parties en cours se terminent normalement)
+cmd-club-servers = Les serveurs du club de ce serveur, membres et invités
+opt-platform = La plateforme du serveur invité
+opt-guest = L’identifiant du serveur invité : serveur Discord, ou espace Matrix (!abc:example.org)
+opt-club = Le numéro du club, donné par son invitation
+choice-discord = Discord
+choice-matrix = Matrix
+choice-console = La console
+club-invite-self = Refusé : nommez un autre serveur que celui-ci.
+club-already-member = Ce serveur est déjà membre de ce club.
+club-guest-taken = Refusé : ce serveur est membre d’un autre club ; il doit d’abord le quitter.
+club-invited = Le club n° { $club } invite le serveur { $platform } { $server }. Un modérateur de ce serveur le rejoint en y tapant : /club join { $club }
+club-not-invited = Refusé : ce serveur n’a pas d’invitation au club n° { $club }. Un modérateur d’un serveur membre doit d’abord l’inviter (/club invite).
+club-quit-first = Refusé : ce serveur est membre d’un autre club ; faites d’abord /club quit.
+club-joined = Ce serveur a rejoint le club n° { $club }, avec { $servers } : un seul classement pour tous.
+club-left = Ce serveur a quitté le club n° { $club }. Ses parties restent les siennes ; les parties en cours se terminent normalement.
+club-none = Ce serveur n’est dans aucun club.
+club-servers-header = Les serveurs du club n° { $club } :
+club-server-line = • { $platform } { $server } : { $member ->
+    [yes] membre
+   *[other] invité
+}
+challenge-cross-no-club = Refusé : ce serveur n’est dans aucun club, il ne peut donc pas défier un joueur d’une autre plateforme. Un modérateur peut en former un avec /club invite.
+challenge-cross-unknown = Refusé : je ne connais pas ce joueur sur cette plateforme ; il doit y avoir déjà utilisé le bot.
+challenge-cross-hint = Acceptez avec /accept { $challenge } dans un salon d’un serveur du club, d’où vous jouerez la partie.
+opt-member = Un membre du club sur une autre plateforme : matrix:@ann:example.org ou discord:<id>

@@ -19,7 +19,8 @@ use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::storage::{
     ChallengeClosing, ChallengeRow, ChallengeStatus, Commit, Committed, GameHistory, GameRecord,
-    LadderMatchStatus, LadderMatchUpdate, NewChallenge, NewGame, PlayerRow, StorageError,
+    LadderMatchStatus, LadderMatchUpdate, NewChallenge, NewGame, NewGamePlace, Outgoing, PlayerRow,
+    StorageError,
 };
 
 impl Service {
@@ -192,14 +193,16 @@ impl Service {
             rematch_of: *rematch_of,
             variant_line,
         };
+        let here = ctx.platform;
         let commit = Commit {
             act_key: ctx.act_key.clone(),
             new_challenge: Some(new),
+            relay: notice.relay(here),
             ..Commit::default()
         };
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
-                notice.replies(committed)
+                notice.replies_from(committed, here)
             })
             .await?;
         Ok(replies)
@@ -234,6 +237,11 @@ impl Service {
         let Some(user) = opponent else {
             return Ok(Ok(None));
         };
+        if let Some((platform, id)) =
+            super::cross::other_platform_member(user.as_str(), ctx.platform)
+        {
+            return self.club_member(ctx, platform, id).await;
+        }
         let row = self
             .store
             .ensure_player(ctx.platform, user.as_str(), user.display_name(), now)
@@ -243,6 +251,26 @@ impl Service {
             return Ok(Err(vec![self.private(ctx, text)]));
         }
         Ok(Ok(Some(row)))
+    }
+
+    /// A member of this server's club on another platform, named to be
+    /// challenged (`discord:<id>`, `matrix:<id>`): they must have used the
+    /// bot, and this server be in a club (they accept on a server of it).
+    async fn club_member(
+        &self,
+        ctx: &Context,
+        platform: crate::core::platform::Platform,
+        id: &str,
+    ) -> Result<Result<Option<PlayerRow>, Vec<Reply>>, StorageError> {
+        let refusal = |key: &str| Ok(Err(vec![self.private(ctx, self.text(ctx, key, &[]))]));
+        if self.store.club_of_server(ctx.server.id).await?.is_none() {
+            return refusal("challenge-cross-no-club");
+        }
+        match self.store.find_player(platform, id).await? {
+            Some(row) if row.person != ctx.player.person => Ok(Ok(Some(row))),
+            Some(_) => refusal("challenge-self"),
+            None => refusal("challenge-cross-unknown"),
+        }
     }
 
     /// Where the challenged game starts: the game it continues (if any),
@@ -355,6 +383,18 @@ impl Service {
         let (Some(white), Some(black)) = (white, black) else {
             return Err(StorageError::NotFound("player"));
         };
+        // Accepted from another server of the club: the game lives in the
+        // challenger's channel, and is played from here too.
+        let spread = self.accepted_elsewhere(ctx, &challenge).await?;
+        let mut commit = commit;
+        if let Some(spread) = &spread {
+            commit.game_place = Some(NewGamePlace {
+                player: ctx.player.id,
+                server_id: ctx.server.id,
+                channel_id: ctx.channel.id,
+            });
+            commit.relay = Some(spread.relay(Some(challenge.server_id)));
+        }
         // Written for the player who moves first.
         let first_mover = if game.turn() == Color::White {
             &white
@@ -374,10 +414,39 @@ impl Service {
         };
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
-                notice.replies(committed)
+                super::cross::spread_all(spread.as_ref(), notice.replies(committed))
             })
             .await?;
         Ok(replies)
+    }
+
+    /// How a challenge from another server of the club, accepted here,
+    /// reaches both sides; `None` for a challenge made here.
+    async fn accepted_elsewhere(
+        &self,
+        ctx: &Context,
+        challenge: &ChallengeRow,
+    ) -> Result<Option<super::cross::Spread>, StorageError> {
+        if challenge.server_id == ctx.server.id {
+            return Ok(None);
+        }
+        let challenger = self.store.player(challenge.challenger).await?;
+        let channel = self.store.channel_platform_id(challenge.channel_id).await?;
+        let (Some(challenger), Some(channel)) = (challenger, channel) else {
+            return Err(StorageError::NotFound("challenge's place"));
+        };
+        Ok(Some(super::cross::Spread {
+            mine: super::cross::Side {
+                platform: ctx.platform,
+                channel: ctx.channel_platform_id.clone(),
+                player: ctx.player.platform_id.clone(),
+            },
+            theirs: super::cross::Side {
+                platform: challenger.platform,
+                channel,
+                player: challenger.platform_id,
+            },
+        }))
     }
 
     /// The game an accepted challenge starts, its clock running: from its
@@ -535,12 +604,17 @@ impl Service {
             Role::Declining => theirs(c.challenged),
         };
         let chosen = match id {
-            Some(id) => open.iter().find(|c| c.id == id),
+            Some(id) => match open.iter().find(|c| c.id == id) {
+                Some(found) => Some(found.clone()),
+                // A challenge from another server of this server's club.
+                None => self.club_challenge(ctx, id, now).await?,
+            },
             // Challenges addressed to the player come before open ones.
             None => open
                 .iter()
                 .filter(mine)
-                .min_by_key(|c| (c.challenged.is_none(), c.id)),
+                .min_by_key(|c| (c.challenged.is_none(), c.id))
+                .cloned(),
         };
         let refusal = |key: &str, args: &[(&str, Arg)]| {
             Ok(Err(vec![self.private(ctx, self.text(ctx, key, args))]))
@@ -552,10 +626,28 @@ impl Service {
         if role == Role::Accepting && theirs(Some(challenge.challenger)) {
             return refusal("challenge-own", &[]);
         }
-        if !mine(&challenge) {
+        if !mine(&&challenge) {
             return refusal("challenge-not-for-you", &number);
         }
-        Ok(Ok(challenge.clone()))
+        Ok(Ok(challenge))
+    }
+
+    /// Open challenge `id` made on another server of this server's club.
+    async fn club_challenge(
+        &self,
+        ctx: &Context,
+        id: i64,
+        now: DateTime<Utc>,
+    ) -> Result<Option<ChallengeRow>, StorageError> {
+        let Some(challenge) = self.store.open_challenge(id, now).await? else {
+            return Ok(None);
+        };
+        if challenge.server_id == ctx.server.id {
+            return Ok(None);
+        }
+        let here = self.store.club_of_server(ctx.server.id).await?;
+        let there = self.store.club_of_server(challenge.server_id).await?;
+        Ok(here.filter(|club| Some(*club) == there).map(|_| challenge))
     }
 
     fn pgn_refusal(&self, ctx: &Context, error: &PgnError) -> Reply {
@@ -702,6 +794,40 @@ struct ChallengeNotice {
 }
 
 impl ChallengeNotice {
+    /// The challenged player, when they are a club member of another
+    /// platform than `here`: told there, by direct message.
+    fn elsewhere(&self, here: crate::core::platform::Platform) -> Option<&PlayerRow> {
+        self.challenged.as_ref().filter(|row| row.platform != here)
+    }
+
+    /// The outbox row for that platform's worker, if it is one.
+    fn relay(&self, here: crate::core::platform::Platform) -> Option<Outgoing> {
+        self.elsewhere(here).map(|row| Outgoing {
+            platform: row.platform,
+            first: 0,
+            held_until: None,
+            server_id: None,
+        })
+    }
+
+    /// [`ChallengeNotice::replies`], the challenged player's relayed to
+    /// their platform with how to accept.
+    fn replies_from(
+        self,
+        committed: &Committed,
+        here: crate::core::platform::Platform,
+    ) -> Vec<Reply> {
+        let Some(row) = self.elsewhere(here).cloned() else {
+            return self.replies(committed);
+        };
+        let id = Arg::from(committed.challenge_id.unwrap_or_default());
+        let hint = self
+            .i18n
+            .text(self.lang, "challenge-cross-hint", &[("challenge", id)]);
+        let replies = self.replies(committed);
+        super::cross::challenge_elsewhere(replies, here, &row, &hint)
+    }
+
     /// The challenge told to the challenged player (and to the challenger
     /// in their own language when it differs), or to the channel when open.
     fn replies(self, committed: &Committed) -> Vec<Reply> {

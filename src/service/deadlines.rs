@@ -19,6 +19,7 @@ use std::pin::Pin;
 use chrono::{DateTime, Utc};
 
 use super::cache::LoadedGame;
+use super::cross::{home_notices, spread_all};
 use super::games::{Saved, game_update};
 use super::outbox::notices_on;
 use super::texts::{self, Names};
@@ -49,7 +50,8 @@ impl Service {
         let leave_end = self.store.next_leave_end().await?;
         let ladder = self.next_ladder_deadline().await?;
         let tournament_start = self.store.next_tournament_start().await?;
-        Ok([game, leave_end, ladder, tournament_start]
+        let digest = self.next_digest().await?;
+        Ok([game, leave_end, ladder, tournament_start, digest]
             .into_iter()
             .flatten()
             .min())
@@ -72,6 +74,7 @@ impl Service {
         queued += due.await.len();
         queued += self.attend_ladders(now).await.len();
         queued += self.start_due_tournaments(now).await.len();
+        queued += self.send_due_digests(now).await;
         queued
     }
 
@@ -100,6 +103,8 @@ impl Service {
         };
         let game = super::games::restore(&record)?;
         let replies = self.reminders(&record, &game, now).await?;
+        // A game between two platforms: the player reminded is told on theirs.
+        let spread = self.home_spread(&record).await?;
         // The next point after this one. Counting from `now` (not the
         // stored instant, which a store may round) can never pick the same
         // point again; a scheduler that was late skips stale ones.
@@ -113,10 +118,12 @@ impl Service {
                 remind_at.timestamp_millis()
             )),
             game_updates: vec![update],
-            outgoing: notices_on(record.white_player.platform, record.server_id),
+            outgoing: home_notices(&record, spread.as_ref()),
+            relay: spread.as_ref().map(|s| s.relay(Some(record.server_id))),
             ..Commit::default()
         };
-        match self.store.commit(commit, now, move |_| replies).await {
+        let answer = move |_: &Committed| spread_all(spread.as_ref(), replies);
+        match self.store.commit(commit, now, answer).await {
             Ok((_, replies)) => Ok(Some(replies)),
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(None),
             Err(error) => Err(error),
@@ -397,6 +404,7 @@ impl Service {
         };
         let next = self.next_reminder(&game, now);
         let update = exact(game_update(&record, &game, saved, next));
+        let spread = self.home_spread(&record).await?;
         let commit = Commit {
             // Once per game per outage, even if start-up is interrupted and run again.
             act_key: Some(format!(
@@ -405,10 +413,12 @@ impl Service {
                 down_since.timestamp_millis()
             )),
             game_updates: vec![update],
-            outgoing: notices_on(record.white_player.platform, record.server_id),
+            outgoing: home_notices(&record, spread.as_ref()),
+            relay: spread.as_ref().map(|s| s.relay(Some(record.server_id))),
             ..Commit::default()
         };
-        match self.store.commit(commit, now, move |_| vec![reply]).await {
+        let answer = move |_: &Committed| spread_all(spread.as_ref(), vec![reply]);
+        match self.store.commit(commit, now, answer).await {
             Ok((_, replies)) => Ok(replies),
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),
             Err(error) => Err(error),
@@ -521,16 +531,20 @@ impl Service {
             reads.push(Read::Competition(record.server_id));
         }
         let mut reply = reply;
+        let spread = self.home_spread(record).await?;
         let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
             game_updates: vec![update],
-            outgoing: notices_on(record.white_player.platform, record.server_id),
+            outgoing: home_notices(record, spread.as_ref()),
+            relay: spread.as_ref().map(|s| s.relay(Some(record.server_id))),
             ..Commit::default()
         };
         let answer = end.apply(&mut commit, &mut reply);
         Ok(Some(Expiry {
             commit,
-            answer: Box::new(move |committed: Committed| answer(&committed, vec![reply])),
+            answer: Box::new(move |committed: Committed| {
+                spread_all(spread.as_ref(), answer(&committed, vec![reply]))
+            }),
             reads,
         }))
     }

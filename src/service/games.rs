@@ -116,6 +116,7 @@ impl Service {
         let next = LoadedGame::saved(record, &update, game);
         let game = &next.game;
         let (mut commit, notices) = act_commit(ctx, update, leave_commit);
+        let spread = self.relayed(ctx, record, &mut commit).await?;
         let settled = self.settled_by(ctx, record.id, &loaded.game, game, &mut commit);
         let answer = end.apply(&mut commit, &mut reply);
         // A player who asked for direct messages gets their turn there too.
@@ -134,7 +135,7 @@ impl Service {
         replies.extend(notices);
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed| {
-                answer(committed, replies)
+                super::cross::spread_all(spread.as_ref(), answer(committed, replies))
             })
             .await?;
         self.games.put(next);
@@ -345,7 +346,11 @@ impl Service {
         // to which the match copies every message (see `matches`).
         let theirs = match record.team_match {
             true => self.channel_of_player(record, ctx.player.id).await?,
-            false => record.channel.clone(),
+            // A game of another server of the club, played from here.
+            false => self
+                .placed_channel(ctx, record)
+                .await?
+                .unwrap_or_else(|| record.channel.clone()),
         };
         if theirs == ctx.channel_platform_id {
             return Ok(copy);

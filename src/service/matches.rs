@@ -400,12 +400,12 @@ impl Service {
     ) -> Result<[Vec<SignUp<&'a MatchEntrant>>; 2], StorageError> {
         let mut lists: [Vec<SignUp<&MatchEntrant>>; 2] = [Vec::new(), Vec::new()];
         for entrant in entrants {
-            let server = row.side(entrant.side).server_id;
+            let scope = self.rating_scope(row.side(entrant.side).server_id).await?;
             let rating = self
                 .store
-                .rating(server, entrant.player, Variant::Standard)
+                .rating_of_account(scope, entrant.player, Variant::Standard)
                 .await?
-                .map_or(self.config.ratings.initial_rating, |r| r.rating);
+                .unwrap_or(self.config.ratings.initial_rating);
             let list = match entrant.side {
                 MatchSide::Home => &mut lists[0],
                 MatchSide::Away => &mut lists[1],
@@ -796,6 +796,10 @@ impl Service {
     ) -> Result<bool, StorageError> {
         if record.server_id == ctx.server.id {
             return Ok(true);
+        }
+        // A game between a club's servers, played from here.
+        if let Some(place) = self.store.place_of_game(record.id).await? {
+            return Ok(place.server_id == ctx.server.id);
         }
         let row = self.store.match_of_game(record.id).await?;
         Ok(row.is_some_and(|m| m.away.server_id == ctx.server.id))

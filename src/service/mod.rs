@@ -24,8 +24,11 @@ mod cache;
 mod challenges;
 pub mod check;
 pub mod choice;
+mod clubs;
 mod conditionals;
+mod cross;
 mod deadlines;
+mod digest;
 mod game_end;
 mod games;
 mod handoff;
@@ -34,6 +37,7 @@ mod import;
 mod info;
 mod ladder;
 mod leave;
+mod links;
 mod matches;
 mod moderation;
 mod notation;
@@ -327,6 +331,18 @@ pub struct Reply {
     /// from the store when the reply is sent, in this language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub review: Option<ReviewView>,
+    /// The platform it is for, in an act that reaches two platforms (a game
+    /// between two servers of a club): each platform's adapter and worker
+    /// send only theirs (see `cross`). `None`: the act's own platform.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<Platform>,
+}
+
+impl Reply {
+    /// Whether `platform`'s adapter or worker sends it.
+    pub fn is_for(&self, platform: Platform) -> bool {
+        self.platform.is_none_or(|p| p == platform)
+    }
 }
 
 /// Which review a reply carries, and in whose language its graph is.
@@ -494,6 +510,9 @@ impl Service {
             // Drawn after the act and its commit, and again on a replay
             // (images are not stored with an answer).
             Ok(mut replies) => {
+                // What another platform must receive goes through its
+                // worker (it comes last: the rest keep their numbers).
+                replies.retain(|reply| reply.is_for(act.platform));
                 self.draw_boards(&mut replies, act.board_images);
                 self.attach_reviews(&mut replies).await;
                 replies
@@ -601,7 +620,17 @@ impl Service {
             Command::Moves { game } => self.moves(ctx, *game).await,
             Command::Pgn { game } => self.pgn(ctx, *game).await,
             Command::Gif { game } => self.gif(ctx, *game).await,
-            Command::Games => self.games(ctx).await,
+            Command::Games(command::GamesScope::Here) => self.games(ctx).await,
+            Command::Games(command::GamesScope::Everywhere) => {
+                self.games_everywhere(ctx, false, now).await
+            }
+            Command::Games(command::GamesScope::Finished) => {
+                self.games_everywhere(ctx, true, now).await
+            }
+            Command::Link { code } => self.link_act(ctx, code.as_deref(), now).await,
+            Command::Unlink => self.unlink(ctx, now).await,
+            Command::SetTimeZone(zone) => self.set_time_zone(ctx, zone.as_deref(), now).await,
+            Command::SetDigest(minute) => self.set_digest(ctx, *minute, now).await,
             Command::Standings => self.standings(ctx).await,
             Command::Rating { user } => self.rating(ctx, user.as_ref(), now).await,
             Command::SeasonStandings { season } => self.season_standings(ctx, season).await,
@@ -628,6 +657,7 @@ impl Service {
             Command::TeamChallenge(wish) => self.team_challenge(ctx, wish, now).await,
             Command::Vote { choice, game } => self.vote(ctx, choice, *game, now).await,
             Command::Match(act) => self.match_act(ctx, act, now).await,
+            Command::Club(act) => self.club_act(ctx, act, now).await,
         }
     }
 
@@ -668,6 +698,11 @@ impl Service {
         F: FnOnce(&Committed) -> R + Send + 'static,
     {
         let mut commit = commit;
+        if commit.act_key.is_none() {
+            // Only a keyed act's answer is kept for another platform's worker
+            // (acts without a key come from tests and tools).
+            commit.relay = None;
+        }
         let keyed = commit.act_key.is_some() && commit.act_key == ctx.act_key;
         if keyed && commit.outgoing.is_none() {
             // What others must receive survives this process (see `handoff`).

@@ -90,7 +90,7 @@ impl Service {
         let mut acts = Vec::with_capacity(claimed.len());
         let mut gone = HashMap::new();
         for queued in claimed {
-            let mut act = self.pending(queued, images).await;
+            let mut act = self.pending(queued, images, notifier.platform()).await;
             self.readdress(notifier.platform(), &mut act, &mut gone)
                 .await;
             acts.push(act);
@@ -119,8 +119,14 @@ impl Service {
     }
 
     /// An act's notices still to go, with their numbers in its answer
-    /// (private answers skipped: only an interaction could show them).
-    async fn pending(&self, queued: QueuedNotices, images: BoardImages) -> PendingAct {
+    /// (private answers skipped: only an interaction could show them; and
+    /// those for another platform, which that platform's worker sends).
+    async fn pending(
+        &self,
+        queued: QueuedNotices,
+        images: BoardImages,
+        platform: Platform,
+    ) -> PendingAct {
         let mut unreadable = None;
         let mut replies: Vec<Reply> = match serde_json::from_str(&queued.answer) {
             Ok(replies) => replies,
@@ -138,7 +144,7 @@ impl Service {
             .into_iter()
             .enumerate()
             .skip(queued.next_item as usize)
-            .filter(|(_, reply)| !reply.ephemeral)
+            .filter(|(_, reply)| !reply.ephemeral && reply.is_for(platform))
             .map(|(n, reply)| (n as u32, reply))
             .collect();
         PendingAct {

@@ -24,6 +24,16 @@ pub(super) struct RatingChange {
 }
 
 impl Service {
+    /// Where ratings of server `server_id`'s games are kept: the club's
+    /// (its founding server's id) for a member of a club, so a person has
+    /// one rating per pool on every server of it; else the server's own.
+    pub(super) async fn rating_scope(&self, server_id: i64) -> Result<i64, StorageError> {
+        let Some(club) = self.store.club_of_server(server_id).await? else {
+            return Ok(server_id);
+        };
+        Ok(self.store.club_founder(club).await?.unwrap_or(server_id))
+    }
+
     /// The rating updates for a game that `state` ends, if it was rated and
     /// scored (aborted games are not), with what to tell the players.
     pub(super) async fn rating_updates(
@@ -56,14 +66,11 @@ impl Service {
         // Each variant is its own pool: a Chess960 result moves only
         // Chess960 ratings.
         let pool = record.variant;
-        let white = self
-            .store
-            .rating(record.server_id, record.white, pool)
-            .await?;
-        let black = self
-            .store
-            .rating(record.server_id, record.black, pool)
-            .await?;
+        // One rating per pool for a person, in their club (see `rating_scope`).
+        let scope = self.rating_scope(record.server_id).await?;
+        let (white_person, black_person) = (record.white_player.person, record.black_player.person);
+        let white = self.store.rating(scope, white_person, pool).await?;
+        let black = self.store.rating(scope, black_person, pool).await?;
         let current = |row: &Option<RatingRow>| match row {
             Some(row) => (
                 Rating {
@@ -80,7 +87,7 @@ impl Service {
         let (b, b_days, b_games) = current(&black);
         let (new_w, new_b) = glicko2::rate_game((w, w_days), (b, b_days), white_score, settings);
         let update = |player, expected_games, rating: Rating| RatingUpdate {
-            server_id: record.server_id,
+            server_id: scope,
             player,
             pool,
             expected_games,
@@ -104,8 +111,8 @@ impl Service {
         ];
         Ok((
             vec![
-                update(record.white, w_games, new_w),
-                update(record.black, b_games, new_b),
+                update(white_person, w_games, new_w),
+                update(black_person, b_games, new_b),
             ],
             changes,
         ))
@@ -127,10 +134,8 @@ impl Service {
             return Ok(vec![self.private(ctx, text)]);
         };
         let settings = &self.config.ratings;
-        let row = self
-            .store
-            .rating(ctx.server.id, player.id, Variant::Standard)
-            .await?;
+        let (scope, person) = (self.rating_scope(ctx.server.id).await?, player.person);
+        let row = self.store.rating(scope, person, Variant::Standard).await?;
         let (rating, games) = aged_rating(row.as_ref(), settings, now);
         let shown = rating_text(&rating, settings);
         let mut text = self.text(
@@ -144,10 +149,7 @@ impl Service {
             ],
         );
         // The Chess960 pool, once the player has a rating there.
-        let chess960 = self
-            .store
-            .rating(ctx.server.id, player.id, Variant::Chess960)
-            .await?;
+        let chess960 = self.store.rating(scope, person, Variant::Chess960).await?;
         if let Some(row) = chess960 {
             let (rating, games) = aged_rating(Some(&row), settings, now);
             let line = self.text(
@@ -164,7 +166,7 @@ impl Service {
         // The chart is the standard pool's.
         let history = self
             .store
-            .rating_history(ctx.server.id, player.id, Variant::Standard)
+            .rating_history(scope, person, Variant::Standard)
             .await?;
         // The rating after each rated game, as lichess charts it.
         let samples: Vec<RatingSample> = history

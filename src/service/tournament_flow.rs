@@ -413,12 +413,13 @@ impl Service {
         now: DateTime<Utc>,
     ) -> Result<Result<(Vec<TournamentChange>, Announcements), StartError>, StorageError> {
         let mut rated = Vec::with_capacity(snapshot.entrants.len());
+        let scope = self.rating_scope(snapshot.row.server_id).await?;
         for entrant in &snapshot.entrants {
             let rating = self
                 .store
-                .rating(snapshot.row.server_id, entrant.player, Variant::Standard)
+                .rating_of_account(scope, entrant.player, Variant::Standard)
                 .await?
-                .map_or(self.config.ratings.initial_rating, |r| r.rating);
+                .unwrap_or(self.config.ratings.initial_rating);
             rated.push((entrant.clone(), rating));
         }
         // Stable: equal ratings keep the join order.

@@ -159,6 +159,10 @@ const SHARED: &[(&str, &str)] = &[
         "0028_web",
         include_str!("../../migrations/shared/0028_web.sql"),
     ),
+    (
+        "0029_linked_accounts",
+        include_str!("../../migrations/shared/0029_linked_accounts.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

@@ -227,6 +227,13 @@ pub struct PlayerRow {
     pub client_language: Option<Lang>,
     /// How they read moves and settle letters (`/settings notation`, answers).
     pub notation: PlayerNotation,
+    /// The person this account is: their first account's id (this one's
+    /// own id unless it was linked to another with `/link`).
+    pub person: PlayerId,
+    /// Their IANA time zone (`/settings timezone`); `None`: UTC.
+    pub time_zone: Option<String>,
+    /// Their daily digest's local time, minutes after midnight; `None`: none.
+    pub digest_minute: Option<u32>,
 }
 
 impl PlayerRow {
@@ -639,9 +646,146 @@ pub struct Commit {
     pub vote: Option<NewVote>,
     /// Team match writes, in order.
     pub match_changes: Vec<MatchChange>,
+    /// A link code made or used, a wrong code counted, or an account unlinked.
+    pub link: Option<LinkChange>,
+    /// A player's digest settings, or a digest made.
+    pub digest: Option<DigestWrite>,
+    /// A server invited to a club, joining it or leaving it.
+    pub club: Option<ClubChange>,
+    /// Where the challenged player of `new_game` plays it from, when that
+    /// is another server of the club (see `queries::clubs`).
+    pub game_place: Option<NewGamePlace>,
+    /// The act's notices for another platform: its answer is kept a second
+    /// time, under `<key>>platform`, for that platform's worker (each
+    /// worker sends only the replies for its platform; needs an `act_key`).
+    pub relay: Option<Outgoing>,
     /// The act's answer holds notices to deliver after the commit (see
     /// [`Outgoing`]); needs an `act_key`.
     pub outgoing: Option<Outgoing>,
+}
+
+/// What an act does to linked accounts (see `queries::links`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkChange {
+    /// A new one-time code for `player`, kept as its SHA-256.
+    NewCode {
+        hash: String,
+        player: PlayerId,
+        expires_at: DateTime<Utc>,
+    },
+    /// The code `hash` links `account` to the person `person`; refused with
+    /// `Conflict` if the code was used or expired, or `account` was linked,
+    /// since the act read them.
+    Redeem {
+        hash: String,
+        account: PlayerId,
+        person: PlayerId,
+    },
+    /// A wrong code typed by `player`, counted against the hourly bound.
+    WrongCode { player: PlayerId },
+    /// `account` leaves its person.
+    Unlink { account: PlayerId },
+}
+
+/// What an act does to a club of servers (see `queries::clubs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClubChange {
+    /// Server `home` (a member, or the founder of a new club when `club` is
+    /// `None`) invites server `guest`.
+    Invite {
+        club: Option<i64>,
+        home: i64,
+        guest: i64,
+    },
+    /// An invited server accepts; refused with `Conflict` unless invited.
+    Join { club: i64, server: i64 },
+    /// A server leaves the club (or its invitation is withdrawn).
+    Quit { club: i64, server: i64 },
+}
+
+/// Where a player plays a game of another server of their club from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewGamePlace {
+    pub player: PlayerId,
+    pub server_id: i64,
+    pub channel_id: i64,
+}
+
+/// A game's other place, as read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamePlace {
+    pub player: PlayerId,
+    pub server_id: i64,
+    pub platform: Platform,
+    /// The channel's platform id.
+    pub channel: String,
+}
+
+/// A server of a club.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClubServer {
+    pub server: ServerRow,
+    /// A member; else invited only.
+    pub member: bool,
+}
+
+/// What an act writes about a person's daily digest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DigestWrite {
+    /// The person's time zone and digest time (every account of theirs),
+    /// and when the next digest is due: it goes to `player`'s platform
+    /// (the person's other accounts get none).
+    Setting {
+        player: PlayerId,
+        time_zone: Option<String>,
+        minute: Option<u32>,
+        next: Option<DateTime<Utc>>,
+    },
+    /// The digest due at `was` was made (or passed over) at `at`; the next
+    /// is due at `next`. Refused with `Conflict` if another process made it.
+    Made {
+        player: PlayerId,
+        was: DateTime<Utc>,
+        next: DateTime<Utc>,
+        at: DateTime<Utc>,
+    },
+}
+
+/// A digest due, with its account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DueDigest {
+    pub player: PlayerRow,
+    /// When it was due (as stored).
+    pub due: DateTime<Utc>,
+    /// When the last one was made; `None`: never.
+    pub last: Option<DateTime<Utc>>,
+}
+
+/// A challenge to one of a person's accounts, still open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingChallenge {
+    pub id: i64,
+    pub challenger: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// A link code as kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkCodeRow {
+    /// The account that asked for it.
+    pub player: PlayerId,
+    pub expires_at: DateTime<Utc>,
+    pub used: bool,
+}
+
+/// A game with the place it lives in, on whichever platform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacedGame {
+    pub id: i64,
+    pub platform: Platform,
+    /// The server's and channel's platform ids.
+    pub server: String,
+    pub channel: String,
 }
 
 /// A server's team, with the stand-in player that plays its games.
@@ -906,4 +1050,6 @@ pub struct Committed {
     pub match_id: Option<i64>,
     /// The games a `MatchChange::Start` created, in its order.
     pub match_games: Vec<i64>,
+    /// The club a `ClubChange::Invite` invited to (made if new).
+    pub club_id: Option<i64>,
 }

@@ -13,17 +13,18 @@ use serde::Serialize;
 
 use super::postgres::{self, PgStore, conn::PgConn};
 use super::queries::{
-    commit, engine_slots, games, identity, ladder, matches, outbox, presence, ratings, reviews,
-    schedule, teams, tournaments, web,
+    clubs, commit, digests, engine_slots, games, identity, ladder, links, matches, outbox,
+    presence, ratings, reviews, schedule, teams, tournaments, web,
 };
 use super::sql::ready;
 use super::sqlite::{SqliteStore, conn::SqliteConn};
 use super::{
-    ActRequest, ChallengeRow, ChannelRow, Commit, Committed, DueGame, DueTournament, EntrantRow,
-    GameRecord, GameSummary, IdleRung, LadderMatchRow, LadderRow, LeaveRow, MatchEntrant,
-    MatchGameRow, MatchRow, NoticeProgress, NoticeTrouble, OpenedAct, PagedGame, PairingRow,
-    Platform, PlayerRow, PrivateNote, Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow,
-    Result, ServerDefaults, ServerRow, StandingRow, StoredReview, TeamRow, TournamentRow, VoteRow,
+    ActRequest, ChallengeRow, ChannelRow, ClubServer, Commit, Committed, DueDigest, DueGame,
+    DueTournament, EntrantRow, GamePlace, GameRecord, GameSummary, IdleRung, LadderMatchRow,
+    LadderRow, LeaveRow, LinkCodeRow, MatchEntrant, MatchGameRow, MatchRow, NoticeProgress,
+    NoticeTrouble, OpenedAct, PagedGame, PairingRow, PendingChallenge, PlacedGame, Platform,
+    PlayerRow, PrivateNote, Puzzle, PuzzleSolver, QueuedNotices, RatingPoint, RatingRow, Result,
+    ServerDefaults, ServerRow, StandingRow, StoredReview, TeamRow, TournamentRow, VoteRow,
 };
 use crate::competition::standings::Finished;
 use crate::core::game::PlayerId;
@@ -175,6 +176,52 @@ delegate! {
         platform_id: &str,
     ) -> Option<PlayerRow> = identity::find_player;
     read fn player(id: PlayerId) -> Option<PlayerRow> = identity::player;
+    /// The link code kept under `hash` (see [`links::link_code`]).
+    read fn link_code(hash: &str) -> Option<LinkCodeRow> = links::link_code;
+    /// Wrong link codes typed since `since`: by `player`, and by everyone.
+    read fn wrong_link_codes(
+        player: PlayerId,
+        since: DateTime<Utc>,
+    ) -> (u32, u32) = links::wrong_link_codes;
+    /// Every account of the person `person`, first account first.
+    read fn accounts_of(person: PlayerId) -> Vec<PlayerRow> = links::accounts_of;
+    /// A person's running or finished games on every server (see [`links::games_of_person`]).
+    read fn games_of_person(
+        person: PlayerId,
+        finished: bool,
+        limit: usize,
+    ) -> Vec<PlacedGame> = links::games_of_person;
+    /// Where the other player of a game between a club's servers plays it from.
+    read fn place_of_game(game_id: i64) -> Option<GamePlace> = clubs::place_of_game;
+    /// Channel `id`'s platform id.
+    read fn channel_platform_id(id: i64) -> Option<String> = clubs::channel_platform_id;
+    /// Challenge `id`, if it is open at `now`.
+    read fn open_challenge(id: i64, now: DateTime<Utc>) -> Option<ChallengeRow> = games::open_challenge;
+    /// The server that founded club `club` (its ratings are kept there).
+    read fn club_founder(club: i64) -> Option<i64> = clubs::club_founder;
+    /// The rating of the person whose account `account` is, kept under
+    /// `server_id` (a club's scope, see `Service::rating_scope`).
+    read fn rating_of_account(
+        server_id: i64,
+        account: PlayerId,
+        pool: Variant,
+    ) -> Option<f64> = ratings::rating_of_account;
+    /// The club server `server_id` is a member of, if any.
+    read fn club_of_server(server_id: i64) -> Option<i64> = clubs::club_of_server;
+    /// A club's servers, members first.
+    read fn club_servers(club_id: i64) -> Vec<ClubServer> = clubs::club_servers;
+    /// Digests due at `now`, earliest first, at most `limit`.
+    read fn due_digests(now: DateTime<Utc>, limit: usize) -> Vec<DueDigest> = digests::due_digests;
+    /// When the next digest is due, if any is asked for.
+    read fn next_digest() -> Option<DateTime<Utc>> = digests::next_digest;
+    /// Whether any account of `person` is on leave at `now`.
+    read fn person_on_leave(person: PlayerId, now: DateTime<Utc>) -> bool = digests::person_on_leave;
+    /// Open challenges to any account of `person`, oldest first.
+    read fn challenges_to_person(
+        person: PlayerId,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Vec<PendingChallenge> = digests::challenges_to_person;
     /// The server numbered `id`, if there is one.
     read fn server(id: i64) -> Option<ServerRow> = identity::server;
     /// The stored answer of an act already processed.

@@ -74,6 +74,9 @@ macro_rules! store_suite {
             an_answer_still_going_out_restarts_its_hold,
             a_notice_resumes_after_its_parts_that_went_out,
             games_have_page_tokens_and_servers_a_web_switch,
+            link_codes_link_once_and_settings_follow_the_person,
+            digests_are_due_once_and_advance_once,
+            a_club_is_joined_only_by_invitation,
         );
     };
     (@each [sync] $fresh:path; $($check:ident),+ $(,)?) => {
@@ -3047,5 +3050,257 @@ pub async fn a_game_whose_moves_do_not_add_up_is_refused(store: &Store) -> Resul
             assert_eq!(store.game(id).await?.expect("game").moves.len(), 3);
         }
     }
+    Ok(())
+}
+
+/// A link code links one account once, before it expires; the linked
+/// account takes the person's settings, and a setting written on either
+/// account holds for both; unlinking gives each its own again.
+pub async fn link_codes_link_once_and_settings_follow_the_person(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let ann_matrix = store
+        .ensure_player(Platform::Matrix, "@ann:hs", "ann", t(0))
+        .await?;
+    let code = |hash: &str| LinkChange::NewCode {
+        hash: hash.to_owned(),
+        player: w.alice.id,
+        expires_at: t(10),
+    };
+    put(
+        store,
+        t(0),
+        Commit {
+            link: Some(code("h1")),
+            ..Commit::default()
+        },
+    )
+    .await?;
+    put(
+        store,
+        t(0),
+        Commit {
+            player_language: Some((w.alice.id, Some(Lang::Fr))),
+            ..Commit::default()
+        },
+    )
+    .await?;
+    let kept = store.link_code("h1").await?.expect("kept");
+    assert_eq!(
+        (kept.player, kept.used, kept.expires_at),
+        (w.alice.id, false, t(10))
+    );
+    let redeem = |hash: &str, account: PlayerId| Commit {
+        link: Some(LinkChange::Redeem {
+            hash: hash.to_owned(),
+            account,
+            person: w.alice.id,
+        }),
+        ..Commit::default()
+    };
+    // Expired at t(10): refused, nothing written.
+    conflict(put(store, t(10), redeem("h1", ann_matrix.id)).await);
+    assert_eq!(
+        store.player(ann_matrix.id).await?.expect("row").person,
+        ann_matrix.id
+    );
+    put(store, t(9), redeem("h1", ann_matrix.id)).await?;
+    let linked = store.player(ann_matrix.id).await?.expect("row");
+    assert_eq!(
+        (linked.person, linked.language),
+        (w.alice.id, Some(Lang::Fr))
+    );
+    // Used: refused for anyone.
+    conflict(put(store, t(9), redeem("h1", w.carol.id)).await);
+    assert!(store.link_code("h1").await?.expect("kept").used);
+    let accounts = store.accounts_of(w.alice.id).await?;
+    assert_eq!(
+        accounts.iter().map(|a| a.id).collect::<Vec<_>>(),
+        [w.alice.id, ann_matrix.id]
+    );
+    // A setting on the linked account is the person's.
+    put(
+        store,
+        t(11),
+        Commit {
+            player_notify: Some((ann_matrix.id, Notify::Direct)),
+            ..Commit::default()
+        },
+    )
+    .await?;
+    assert_eq!(
+        store.player(w.alice.id).await?.expect("row").notify,
+        Notify::Direct
+    );
+    assert_eq!(
+        store.player(w.bob.id).await?.expect("row").notify,
+        Notify::Channel
+    );
+    // Wrong codes are counted per account and in all, over the hour.
+    for (minute, player) in [(20, w.bob.id), (21, w.bob.id), (22, w.carol.id)] {
+        put(
+            store,
+            t(minute),
+            Commit {
+                link: Some(LinkChange::WrongCode { player }),
+                ..Commit::default()
+            },
+        )
+        .await?;
+    }
+    assert_eq!(store.wrong_link_codes(w.bob.id, t(0)).await?, (2, 3));
+    assert_eq!(store.wrong_link_codes(w.bob.id, t(21)).await?, (0, 1));
+    // The first account leaves: the other is a person of its own again.
+    put(
+        store,
+        t(30),
+        Commit {
+            link: Some(LinkChange::Unlink {
+                account: w.alice.id,
+            }),
+            ..Commit::default()
+        },
+    )
+    .await?;
+    for account in [w.alice.id, ann_matrix.id] {
+        assert_eq!(store.player(account).await?.expect("row").person, account);
+    }
+    Ok(())
+}
+
+/// A digest set on one account is due there only; made once: a second
+/// commit naming the same due instant is refused.
+pub async fn digests_are_due_once_and_advance_once(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    assert_eq!(store.next_digest().await?, None);
+    let setting = Commit {
+        digest: Some(DigestWrite::Setting {
+            player: w.alice.id,
+            time_zone: Some("Europe/Paris".to_owned()),
+            minute: Some(8 * 60),
+            next: Some(t(60)),
+        }),
+        ..Commit::default()
+    };
+    put(store, t(0), setting).await?;
+    let alice = store.player(w.alice.id).await?.expect("row");
+    assert_eq!(
+        (alice.time_zone.as_deref(), alice.digest_minute),
+        (Some("Europe/Paris"), Some(480))
+    );
+    assert_eq!(store.next_digest().await?, Some(t(60)));
+    assert!(store.due_digests(t(59), 10).await?.is_empty());
+    let due = store.due_digests(t(60), 10).await?;
+    assert_eq!(due.len(), 1);
+    assert_eq!(
+        (due[0].player.id, due[0].due, due[0].last),
+        (w.alice.id, t(60), None)
+    );
+    let made = || Commit {
+        digest: Some(DigestWrite::Made {
+            player: w.alice.id,
+            was: t(60),
+            next: t(60 + 24 * 60),
+            at: t(61),
+        }),
+        ..Commit::default()
+    };
+    put(store, t(61), made()).await?;
+    conflict(put(store, t(61), made()).await);
+    let due = store.due_digests(t(24 * 60 + 60), 10).await?;
+    assert_eq!((due[0].due, due[0].last), (t(60 + 24 * 60), Some(t(61))));
+    // Leave and challenges, as the digest reads them.
+    assert!(!store.person_on_leave(w.alice.id, t(61)).await?);
+    assert!(
+        store
+            .challenges_to_person(w.alice.id, t(61), 10)
+            .await?
+            .is_empty()
+    );
+    Ok(())
+}
+
+/// A club's invited server becomes a member only by its own join; a
+/// server is in one club at most; quitting removes it.
+pub async fn a_club_is_joined_only_by_invitation(store: &Store) -> Result<()> {
+    let w = world(store).await?;
+    let space = store
+        .ensure_server(Platform::Matrix, "!space:hs", &defaults(), t(0))
+        .await?;
+    let other = store
+        .ensure_server(Platform::Discord, "9", &defaults(), t(0))
+        .await?;
+    conflict(
+        put(
+            store,
+            t(1),
+            Commit {
+                club: Some(ClubChange::Join {
+                    club: 1,
+                    server: space.id,
+                }),
+                ..Commit::default()
+            },
+        )
+        .await,
+    );
+    let invite = Commit {
+        club: Some(ClubChange::Invite {
+            club: None,
+            home: w.server.id,
+            guest: space.id,
+        }),
+        ..Commit::default()
+    };
+    let club = put(store, t(1), invite).await?.club_id.expect("a club");
+    assert_eq!(store.club_of_server(w.server.id).await?, Some(club));
+    assert_eq!(store.club_of_server(space.id).await?, None, "invited only");
+    conflict(
+        put(
+            store,
+            t(2),
+            Commit {
+                club: Some(ClubChange::Join {
+                    club,
+                    server: other.id,
+                }),
+                ..Commit::default()
+            },
+        )
+        .await,
+    );
+    put(
+        store,
+        t(2),
+        Commit {
+            club: Some(ClubChange::Join {
+                club,
+                server: space.id,
+            }),
+            ..Commit::default()
+        },
+    )
+    .await?;
+    assert_eq!(store.club_of_server(space.id).await?, Some(club));
+    let servers = store.club_servers(club).await?;
+    assert_eq!(
+        servers
+            .iter()
+            .map(|s| (s.server.id, s.member))
+            .collect::<Vec<_>>(),
+        [(w.server.id, true), (space.id, true)]
+    );
+    put(
+        store,
+        t(3),
+        Commit {
+            club: Some(ClubChange::Quit {
+                club,
+                server: space.id,
+            }),
+            ..Commit::default()
+        },
+    )
+    .await?;
+    assert_eq!(store.club_of_server(space.id).await?, None);
     Ok(())
 }

@@ -61,7 +61,8 @@ pub const TABLES: &[Table] = &[
                  absent_since, chosen_language, web_pages"),
     table("channels", 1, true, "id, server_id, platform_id, gone_since"),
     table("players", 1, true, "id, platform, platform_id, display_name, language, notify, \
-                 created_at, client_language, notation, notation_letters, notation_question"),
+                 created_at, client_language, notation, notation_letters, notation_question, \
+                 person_id, time_zone, digest_minute, digest_next, digest_last"),
     table("challenges", 1, true, "id, server_id, channel_id, challenger_id, challenged_id, color, \
                  time_control, rated, start_fen, status, game_id, created_at, \
                  expires_at, variant, start_moves, votes_changeable"),
@@ -106,6 +107,11 @@ pub const TABLES: &[Table] = &[
     // Leases end by themselves: copied only so that every table is.
     table("engine_slots", 1, false, "slot, holder, leased_until"),
     table("game_links", 1, false, "game_id, token"),
+    table("link_codes", 1, false, "code_hash, player_id, created_at, expires_at, used_at, used_by"),
+    table("link_attempts", 1, true, "id, player_id, at"),
+    table("clubs", 1, true, "id, founded_by, created_at"),
+    table("club_servers", 2, false, "club_id, server_id, state, invited_at, joined_at"),
+    table("game_places", 2, false, "game_id, player_id, server_id, channel_id"),
 ];
 
 /// Rows read per page.

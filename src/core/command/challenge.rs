@@ -77,11 +77,15 @@ pub const AGAINST: Opt = opt("against", "adversaire", TEAM).or(&["vs", "contre"]
 const CHALLENGE_ID: Opt = opt("challenge", "defi", Kind::Challenge).at(Pos::FirstIf);
 const START: Kind = number(0, crate::core::chess960::COUNT as i64 - 1);
 const PLAY: Home = Home::In("play");
+/// A club member on another platform, as `matrix:@ann:example.org` or
+/// `discord:<id>`: what Discord's user option cannot hold.
+const MEMBER: Opt = opt("member", "membre", text(super::MAX_USER_REF));
 
 #[rustfmt::skip]
 pub const ROWS: &[Spec] = &[
     row("challenge", "defi", &[
         opt("user", "joueur", Kind::User).at(Pos::Mention),
+        MEMBER,
         opt("color", "couleur", Kind::Choice(COLORS)).or(&["colour"]),
         TIME,
         opt("rated", "classee", Kind::Bool),
@@ -135,9 +139,17 @@ fn challenge(a: &Args) -> Result<Command, CommandError> {
         (Some("chess960"), _) | (None, Some(_)) => Variant::Chess960,
         _ => Variant::Standard,
     };
+    let opponent = match (a.user("user"), a.text(MEMBER.name)) {
+        (Some(user), None) => Some(user),
+        (None, Some(member)) => Some(club_member(member)?),
+        (None, None) => None,
+        (Some(user), Some(_)) => {
+            return Err(CommandError::Unexpected(format!("@{}", user.as_str())));
+        }
+    };
     Ok(Command::Challenge(ChallengeCommand::Offer(Box::new(
         ChallengeWish {
-            opponent: a.user("user"),
+            opponent,
             color,
             // A game begun elsewhere was played outside the bot's rules.
             rated: a.flag("rated").unwrap_or(pgn.is_none()),
@@ -149,6 +161,18 @@ fn challenge(a: &Args) -> Result<Command, CommandError> {
             rematch_of: None,
         },
     ))))
+}
+
+/// `platform:id`, a club member on another platform.
+fn club_member(text: &str) -> Result<UserRef, CommandError> {
+    let named = text.split_once(':').is_some_and(|(platform, id)| {
+        ["discord", "matrix", "console"].contains(&platform.to_ascii_lowercase().as_str())
+            && !id.trim().is_empty()
+    });
+    if !named {
+        return Err(bad(MEMBER.name, text));
+    }
+    UserRef::new(text)
 }
 
 /// A vote game: a team (or the challenger alone) against a player or a

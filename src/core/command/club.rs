@@ -1,8 +1,11 @@
 //! What a server plays together: standings, ratings, records, openings,
 //! puzzles from its games, and the challenge ladder.
 
-use super::table::{Home, Kind, Opt, Pos, Spec, group, opt, row, text};
+use super::table::{
+    Choice, Home, Kind, MAX_ID, Opt, Pos, Spec, choice, group, number, opt, row, text,
+};
 use super::{Args, Command, CommandError, UserRef};
+use crate::core::platform::Platform;
 
 /// The longest season name accepted.
 pub const MAX_SEASON: usize = 40;
@@ -39,6 +42,59 @@ const OPPONENT: Opt = opt("opponent", "adversaire", Kind::User).at(Pos::Mention)
 const SEASON: Opt = opt("season", "saison", text(MAX_SEASON));
 const ANSWER: Opt = opt("move", "coup", text(MAX_ANSWER)).at(Pos::First);
 const CLUB: Home = Home::In("club");
+const PLATFORMS: &[Choice] = &[
+    choice("discord", "discord", &[]),
+    choice("matrix", "matrix", &[]),
+    choice("console", "console", &[]),
+];
+/// `/club invite matrix !space:example.org`: the invited server's platform…
+const PLATFORM: Opt = opt("platform", "plateforme", Kind::Choice(PLATFORMS)).at(Pos::First);
+/// …and its id there (a Discord guild id, a Matrix space id).
+const GUEST: Opt = opt("guest", "invite", text(super::MAX_SERVER_ID))
+    .at(Pos::Rest)
+    .or(&["server", "serveur"]);
+/// `/club join 3`: the club's number.
+const CLUB_ID: Opt = opt("club", "club", number(1, MAX_ID)).at(Pos::First);
+
+/// What a server's moderator does with a club of servers (issue 44).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClubAction {
+    /// Invite another server (of any platform) into this server's club,
+    /// founding one if this server has none.
+    Invite { platform: Platform, server: String },
+    /// Accept the invitation of club `club` for this server.
+    Join { club: i64 },
+    /// This server leaves its club.
+    Quit,
+    /// The club's servers, members and invited.
+    Servers,
+}
+
+/// The subcommands of `/club` that make a club of several servers.
+#[rustfmt::skip]
+pub const CLUB_SUBS: &[Spec] = &[
+    row("invite", "inviter", &[PLATFORM.required(), GUEST.required()], invite),
+    row("join", "rejoindre", &[CLUB_ID.required()], join),
+    row("quit", "quitter", &[], |_| Ok(Command::Club(ClubAction::Quit))),
+    row("servers", "serveurs", &[], |_| Ok(Command::Club(ClubAction::Servers))),
+];
+
+fn invite(a: &Args) -> Result<Command, CommandError> {
+    let platform = match a.need(PLATFORM.name)? {
+        "discord" => Platform::Discord,
+        "matrix" => Platform::Matrix,
+        _ => Platform::Console,
+    };
+    let server = a.need(GUEST.name)?.to_owned();
+    Ok(Command::Club(ClubAction::Invite { platform, server }))
+}
+
+fn join(a: &Args) -> Result<Command, CommandError> {
+    let club = a
+        .number(CLUB_ID.name)
+        .ok_or(CommandError::MissingArgument(CLUB_ID.name))?;
+    Ok(Command::Club(ClubAction::Join { club }))
+}
 
 #[rustfmt::skip]
 pub const ROWS: &[Spec] = &[

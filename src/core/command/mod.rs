@@ -23,8 +23,8 @@ pub mod tournament;
 
 pub use args::{Args, Value};
 pub use challenge::{ChallengeCommand, ChallengeWish};
-pub use club::{LadderAction, PuzzleAction};
-pub use game::MAX_NOTE_CHARS;
+pub use club::{ClubAction, LadderAction, PuzzleAction};
+pub use game::{GamesScope, MAX_NOTE_CHARS};
 pub use play::{DrawAction, IfAction, VoteChoice};
 pub use settings::LeaveAction;
 pub use table::{Spec, find, names, top_level};
@@ -133,7 +133,8 @@ pub enum Command {
     Gif {
         game: Option<i64>,
     },
-    Games,
+    /// One's games: here, everywhere, or finished.
+    Games(GamesScope),
     Standings,
     /// The standings of a configured season.
     SeasonStandings {
@@ -160,6 +161,18 @@ pub enum Command {
     /// The notation the player writes moves in (English, French or
     /// German); `None`: every reading, and asking when two differ.
     SetNotation(Option<Lang>),
+    /// `/link`: a one-time code to link another account (`None`), or the
+    /// code got on the other account, to link this one to it.
+    Link {
+        code: Option<String>,
+    },
+    /// `/unlink`: this account leaves the player it was linked into.
+    Unlink,
+    /// `/settings timezone`: an IANA time zone name; `None`: UTC.
+    SetTimeZone(Option<String>),
+    /// `/settings digest`: the local time of the daily digest, minutes
+    /// after midnight; `None`: no digest.
+    SetDigest(Option<u32>),
     /// Leave (vacation): start for whole days, end early, or show.
     Leave(LeaveAction),
     /// The challenge ladder: show, join, leave, challenge.
@@ -205,6 +218,8 @@ pub enum Command {
     TeamChallenge(Box<TeamChallenge>),
     /// A team match: create, accept, join, start, withdraw, show.
     Match(MatchCommand),
+    /// A club of servers of either platform: invite, join, quit, show.
+    Club(ClubAction),
     /// A team member's vote on the team's move.
     Vote {
         choice: VoteChoice,
@@ -271,7 +286,7 @@ impl Command {
             | Command::Moves { .. }
             | Command::Pgn { .. }
             | Command::Gif { .. }
-            | Command::Games
+            | Command::Games(_)
             | Command::Standings
             | Command::Rating { .. }
             | Command::SeasonStandings { .. }
@@ -289,6 +304,7 @@ impl Command {
             | Command::Review { .. }
             | Command::Puzzle(PuzzleAction::Solvers)
             | Command::Team(TeamAction::List)
+            | Command::Club(ClubAction::Servers)
             | Command::Match(MatchCommand::Show { .. })
             | Command::Tournament(
                 TournamentCommand::Pairings { .. } | TournamentCommand::Standings { .. },
@@ -305,6 +321,10 @@ impl Command {
             | Command::SetWebPages(_)
             | Command::SetNotify(_)
             | Command::SetNotation(_)
+            | Command::Link { .. }
+            | Command::Unlink
+            | Command::SetTimeZone(_)
+            | Command::SetDigest(_)
             | Command::Leave(_)
             | Command::Ladder(_)
             | Command::If { .. }
@@ -314,6 +334,7 @@ impl Command {
             | Command::Team(_)
             | Command::TeamChallenge(_)
             | Command::Vote { .. }
+            | Command::Club(_)
             | Command::Match(_)
             | Command::Tournament(_) => false,
         }
@@ -556,7 +577,50 @@ mod tests {
                 Command::SetServerLanguage(None),
             ),
             ("/resign game:#4", Command::Resign { game: Some(4) }),
-            ("/games", Command::Games),
+            ("/games", Command::Games(GamesScope::Here)),
+            ("/games everywhere", Command::Games(GamesScope::Everywhere)),
+            ("/parties partout", Command::Games(GamesScope::Everywhere)),
+            ("/games finished", Command::Games(GamesScope::Finished)),
+            ("/parties terminées", Command::Games(GamesScope::Finished)),
+            ("/link", Command::Link { code: None }),
+            (
+                "/link abcd efgh",
+                Command::Link {
+                    code: Some("abcd efgh".to_owned()),
+                },
+            ),
+            (
+                "/lier ABCD-EFGH",
+                Command::Link {
+                    code: Some("ABCD-EFGH".to_owned()),
+                },
+            ),
+            ("/unlink", Command::Unlink),
+            ("/délier", Command::Unlink),
+            ("/settings digest 08:30", Command::SetDigest(Some(510))),
+            ("/settings digest 8h", Command::SetDigest(Some(480))),
+            ("/reglages resume 23:59", Command::SetDigest(Some(1439))),
+            ("/settings digest off", Command::SetDigest(None)),
+            ("/réglages résumé aucun", Command::SetDigest(None)),
+            (
+                "/settings timezone Europe/Paris",
+                Command::SetTimeZone(Some("Europe/Paris".to_owned())),
+            ),
+            ("/reglages fuseau UTC", Command::SetTimeZone(None)),
+            (
+                "/club invite matrix !space:example.org",
+                Command::Club(ClubAction::Invite {
+                    platform: crate::core::platform::Platform::Matrix,
+                    server: "!space:example.org".to_owned(),
+                }),
+            ),
+            ("/club join 3", Command::Club(ClubAction::Join { club: 3 })),
+            (
+                "/club rejoindre #3",
+                Command::Club(ClubAction::Join { club: 3 }),
+            ),
+            ("/club quitter", Command::Club(ClubAction::Quit)),
+            ("/club servers", Command::Club(ClubAction::Servers)),
             (
                 "/leave start 5",
                 Command::Leave(LeaveAction::Start { days: 5 }),
@@ -675,6 +739,18 @@ mod tests {
             ("/move Nf3 game:x", "bad_value"),
             ("/move Nf3 game:-1", "bad_value"),
             ("/draw maybe", "bad_value"),
+            ("/settings digest 24:00", "bad_value"),
+            ("/challenge member:bob", "bad_value"),
+            ("/challenge member:mastodon:bob", "bad_value"),
+            ("/challenge member:matrix:", "bad_value"),
+            ("/settings digest 8:60", "bad_value"),
+            ("/settings digest 0800", "bad_value"),
+            ("/settings digest ８:00", "bad_value"),
+            ("/settings digest 123:0", "bad_value"),
+            ("/settings digest :30", "bad_value"),
+            ("/games nowhere", "bad_value"),
+            ("/club invite mastodon x", "bad_value"),
+            ("/club join x", "bad_value"),
             ("/challenge color:green", "bad_value"),
             ("/challenge start:960", "bad_value"),
             ("/challenge start:-1", "bad_value"),

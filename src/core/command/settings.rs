@@ -77,6 +77,19 @@ const DAYS: Opt = opt(
 /// `/help draw accept`: the command to tell about.
 const ABOUT: Opt = opt("command", "commande", text(40)).at(Pos::Rest);
 const SETTINGS: Home = Home::In("settings");
+/// `/link ABCD-EFGH`: the code got on the other account.
+const CODE: Opt = opt(
+    "link_code",
+    "code_liaison",
+    text(crate::core::link::MAX_CODE_TEXT),
+)
+.at(Pos::Rest);
+/// `/settings timezone Europe/Paris`: an IANA name (the longest is 32 characters).
+const ZONE: Opt = opt("zone", "fuseau", text(64)).at(Pos::First);
+/// `/settings digest 08:30`, or `off`.
+const AT: Opt = opt("at", "heure", text(8)).at(Pos::First).or(&["time"]);
+/// The words that turn the digest off.
+const DIGEST_OFF: &[&str] = &["off", "none", "aucun", "non", "arret", "arrêt"];
 
 #[rustfmt::skip]
 pub const ROWS: &[Spec] = &[
@@ -87,7 +100,11 @@ pub const ROWS: &[Spec] = &[
         row("notify", "notifications", &[NOTIFY.required()], notify),
         row("notation", "notation", &[NOTATION.required()], notation),
         row("web", "web", &[PAGES.required()], web_pages),
+        row("timezone", "fuseau", &[ZONE.required()], time_zone).aka(&["time-zone", "tz", "fuseau-horaire"]),
+        row("digest", "resume", &[AT.required()], digest).aka(&["résumé"]),
     ]).aka(&["réglages"]),
+    row("link", "lier", &[CODE], |a| Ok(Command::Link { code: a.owned(CODE.name) })).secret().home(SETTINGS),
+    row("unlink", "delier", &[], |_| Ok(Command::Unlink)).aka(&["délier"]).secret().home(SETTINGS),
     group("leave", "conge", &[
         row("start", "debut", &[DAYS.required()], start_leave).aka(&["début"]),
         row("end", "fin", &[], |_| Ok(Command::Leave(LeaveAction::End))).aka(&["stop"]),
@@ -136,6 +153,42 @@ fn notation(a: &Args) -> Result<Command, CommandError> {
         "german" => Some(Lang::De),
         _ => None,
     }))
+}
+
+/// An IANA name, or `UTC` (also `off`) for none; the service checks the name.
+fn time_zone(a: &Args) -> Result<Command, CommandError> {
+    let zone = a.need(ZONE.name)?;
+    if ["utc", "off", "none", "aucun"].contains(&zone.to_lowercase().as_str()) {
+        return Ok(Command::SetTimeZone(None));
+    }
+    Ok(Command::SetTimeZone(Some(zone.to_owned())))
+}
+
+/// `HH:MM` (24-hour, `8:30` too), or `off`.
+fn digest(a: &Args) -> Result<Command, CommandError> {
+    let at = a.need(AT.name)?;
+    if DIGEST_OFF.contains(&at.to_lowercase().as_str()) {
+        return Ok(Command::SetDigest(None));
+    }
+    let bad = || CommandError::BadValue {
+        option: AT.name,
+        value: at.to_owned(),
+    };
+    let (hours, minutes) = at.split_once(['h', 'H', ':']).ok_or_else(bad)?;
+    let minutes = if minutes.is_empty() { "0" } else { minutes };
+    let all_digits =
+        |s: &str| !s.is_empty() && s.len() <= 2 && s.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(hours) || !all_digits(minutes) {
+        return Err(bad());
+    }
+    let (hours, minutes): (u32, u32) = (
+        hours.parse().map_err(|_| bad())?,
+        minutes.parse().map_err(|_| bad())?,
+    );
+    if hours > 23 || minutes > 59 {
+        return Err(bad());
+    }
+    Ok(Command::SetDigest(Some(hours * 60 + minutes)))
 }
 
 fn start_leave(a: &Args) -> Result<Command, CommandError> {

@@ -274,7 +274,7 @@ fn no_subcommand(_: &Args) -> Result<Command, CommandError> {
 const THEMES: &[Spec] = &[
     group("play", "jouer", &[]),
     group("game", "partie", &[]),
-    group("club", "club", &[]),
+    group("club", "club", club::CLUB_SUBS),
 ];
 
 /// The rows of each theme's file.

@@ -103,13 +103,14 @@ struct Kept {
 }
 
 /// An act's rows and its answer, with what is to be kept under its key
-/// (nothing for an act without a key).
+/// (nothing for an act without a key; twice for an act relayed to another
+/// platform).
 async fn write_answered<R, F>(
     c: &impl Conn,
     commit: &Commit,
     now: DateTime<Utc>,
     answer: F,
-) -> Result<(Committed, R, Option<Kept>)>
+) -> Result<(Committed, R, Vec<Kept>)>
 where
     R: Serialize,
     F: FnOnce(&Committed) -> R,
@@ -120,21 +121,44 @@ where
         Err(error) => return Err(error),
     };
     let value = answer(&committed);
-    let kept = match &commit.act_key {
-        Some(key) => Some(Kept {
-            key: key.clone(),
-            answer: serde_json::to_string(&value)
-                .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?,
-            outgoing: commit.outgoing,
-        }),
-        None if commit.outgoing.is_some() => {
+    let mut kept = Vec::new();
+    match &commit.act_key {
+        Some(key) => {
+            let answer = serde_json::to_string(&value)
+                .map_err(|e| StorageError::Backend(format!("answer to JSON: {e}")))?;
+            if let Some(relay) = commit.relay {
+                // The same answer for the other platform's worker, which
+                // sends only the replies meant for its platform.
+                kept.push(Kept {
+                    key: relay_key(key, relay.platform),
+                    answer: answer.clone(),
+                    outgoing: Some(relay),
+                });
+            }
+            kept.insert(
+                0,
+                Kept {
+                    key: key.clone(),
+                    answer,
+                    outgoing: commit.outgoing,
+                },
+            );
+        }
+        None if commit.outgoing.is_some() || commit.relay.is_some() => {
             return Err(StorageError::Backend(
                 "notices to deliver need the act's key".to_owned(),
             ));
         }
-        None => None,
-    };
+        None => {}
+    }
     Ok((committed, value, kept))
+}
+
+/// The key an act's answer is kept under a second time for `platform`'s
+/// worker (see [`Commit::relay`]).
+pub fn relay_key(key: &str, platform: crate::core::platform::Platform) -> String {
+    use crate::core::names::Named;
+    format!("{key}>{}", platform.as_str())
 }
 
 /// A conflict, or a duplicate when the act's key is stored already: a
@@ -217,6 +241,18 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
     for change in &commit.match_changes {
         super::matches::write_change(c, change, now, &mut committed).await?;
     }
+    if let Some(change) = &commit.link {
+        super::links::write_change(c, change, now).await?;
+    }
+    if let Some(write) = &commit.digest {
+        super::digests::write(c, write).await?;
+    }
+    if let Some(change) = &commit.club {
+        super::clubs::write_change(c, change, now, &mut committed).await?;
+    }
+    if let Some(place) = &commit.game_place {
+        super::clubs::write_place(c, place, &committed).await?;
+    }
     Ok(committed)
 }
 
@@ -225,7 +261,7 @@ async fn write_rows(c: &impl Conn, commit: &Commit, now: DateTime<Utc>) -> Resul
 async fn write_settings(c: &impl Conn, commit: &Commit) -> Result<()> {
     if let Some((player, language)) = commit.player_language {
         c.execute(
-            "UPDATE players SET language = ?1 WHERE id = ?2",
+            "UPDATE players SET language = ?1 WHERE COALESCE(person_id, id) = (SELECT COALESCE(person_id, id) FROM players WHERE id = ?2)",
             &params![language.map(Lang::as_str), player],
         )
         .await?;
@@ -246,7 +282,7 @@ async fn write_settings(c: &impl Conn, commit: &Commit) -> Result<()> {
     }
     if let Some((player, notify)) = commit.player_notify {
         c.execute(
-            "UPDATE players SET notify = ?1 WHERE id = ?2",
+            "UPDATE players SET notify = ?1 WHERE COALESCE(person_id, id) = (SELECT COALESCE(person_id, id) FROM players WHERE id = ?2)",
             &params![notify.as_str(), player],
         )
         .await?;
@@ -255,7 +291,7 @@ async fn write_settings(c: &impl Conn, commit: &Commit) -> Result<()> {
         let letters = Some(notation.letters.to_text()).filter(|text| !text.is_empty());
         c.execute(
             "UPDATE players SET notation = ?1, notation_letters = ?2, notation_question = ?3 \
-             WHERE id = ?4",
+             WHERE COALESCE(person_id, id) = (SELECT COALESCE(person_id, id) FROM players WHERE id = ?4)",
             &params![
                 notation.notation.map(Lang::as_str),
                 letters,

@@ -339,6 +339,20 @@ pub async fn open_challenges(
         .await
 }
 
+/// Challenge `id` if it is open at `now`.
+pub async fn open_challenge(
+    c: &impl Conn,
+    id: i64,
+    now: DateTime<Utc>,
+) -> Result<Option<ChallengeRow>> {
+    let sql = format!(
+        "SELECT {CHALLENGE_COLUMNS} FROM challenges
+         WHERE id = ?1 AND status = 'open' AND expires_at > ?2"
+    );
+    c.query_opt_map(&sql, &params![id, now], rows::challenge)
+        .await
+}
+
 /// A server's decided games (aborted ones left out), in the order they ended.
 pub async fn finished_games(c: &impl Conn, server_id: i64) -> Result<Vec<Finished>> {
     c.query_map(

@@ -25,9 +25,10 @@ const MATCH_TABLES: &str = "team_matches m
 
 /// The games of matches the away side plays from channel `?1`: a filter
 /// on `g`, shared by the queries that find a player's games in a channel.
-pub const AWAY_GAMES_IN_CHANNEL: &str = "g.id IN (
+pub const AWAY_GAMES_IN_CHANNEL: &str = "(g.id IN (
     SELECT mg.game_id FROM match_games mg JOIN team_matches m ON m.id = mg.match_id
-    WHERE m.away_channel_id = ?1)";
+    WHERE m.away_channel_id = ?1)
+    OR g.id IN (SELECT gp.game_id FROM game_places gp WHERE gp.channel_id = ?1))";
 
 fn match_row(row: &Row) -> Result<MatchRow> {
     let channel = |id: usize| -> Result<Option<(i64, String)>> {

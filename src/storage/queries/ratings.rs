@@ -12,6 +12,24 @@ use crate::core::variant::Variant;
 use crate::storage::sql::{Conn, params};
 use crate::storage::{RatingPoint, RatingRow, Result, STAND_IN_PREFIX, StandingRow};
 
+/// The rating (in `pool`, kept under `server_id`) of the person whose
+/// account `account` is: a linked player's rating is their first account's.
+pub async fn rating_of_account(
+    c: &impl Conn,
+    server_id: i64,
+    account: PlayerId,
+    pool: Variant,
+) -> Result<Option<f64>> {
+    c.query_opt_map(
+        "SELECT rating FROM ratings
+         WHERE server_id = ?1 AND pool = ?3
+           AND player_id = (SELECT COALESCE(person_id, id) FROM players WHERE id = ?2)",
+        &params![server_id, account, pool.as_str()],
+        |row| row.real(0),
+    )
+    .await
+}
+
 pub async fn rating(
     c: &impl Conn,
     server_id: i64,
@@ -62,17 +80,24 @@ pub async fn rating_history(
 
 /// The server's table over its finished, scored games, best first (see
 /// [`standings::table_by_name`]), each line with the player's name and
-/// whether it is a team's.
+/// whether it is a team's. A server in a club counts the games of every
+/// server of the club (of either platform), and a player's linked
+/// accounts are one line, under their first account's name.
 pub async fn standings(c: &impl Conn, server_id: i64) -> Result<Vec<StandingRow>> {
     let rows = c
         .query(
-            "SELECT g.white_id, w.display_name, g.black_id, b.display_name, g.result, g.ended_at,
-                    w.platform_id, b.platform_id
-             FROM games g
-             JOIN players w ON w.id = g.white_id
-             JOIN players b ON b.id = g.black_id
-             WHERE g.server_id = ?1 AND g.status = 'over'
-               AND g.result IN ('1-0', '0-1', '1/2-1/2')",
+            &format!(
+                "SELECT w.id, w.display_name, b.id, b.display_name, g.result, g.ended_at,
+                        w.platform_id, b.platform_id
+                 FROM games g
+                 JOIN players wa ON wa.id = g.white_id
+                 JOIN players ba ON ba.id = g.black_id
+                 JOIN players w ON w.id = COALESCE(wa.person_id, wa.id)
+                 JOIN players b ON b.id = COALESCE(ba.person_id, ba.id)
+                 WHERE {} AND g.status = 'over'
+                   AND g.result IN ('1-0', '0-1', '1/2-1/2')",
+                super::clubs::in_same_club("g.server_id", 1)
+            ),
             &params![server_id],
         )
         .await?;

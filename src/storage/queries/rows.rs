@@ -19,11 +19,13 @@ use crate::storage::{
 pub const SERVER_COLUMNS: &str = "s.id, s.platform, s.platform_id, s.chosen_language, s.time_control, \
      s.draw_agreement_allowed, s.draw_min_moves, s.moderator_role, s.web_pages";
 
-/// Player columns over `p`, read by [`player`].
+/// Player columns over `p`, read by [`player`] (no comma inside a column:
+/// `games` counts them by their commas).
 pub const PLAYER_COLUMNS: &str = "p.id, p.platform, p.platform_id, p.display_name, p.language, \
-     p.notify, p.client_language, p.notation, p.notation_letters, p.notation_question";
+     p.notify, p.client_language, p.notation, p.notation_letters, p.notation_question, \
+     CASE WHEN p.person_id IS NULL THEN p.id ELSE p.person_id END, p.time_zone, p.digest_minute";
 /// How many columns [`PLAYER_COLUMNS`] has.
-pub const PLAYER_WIDTH: usize = 10;
+pub const PLAYER_WIDTH: usize = 13;
 
 /// Challenge columns, read by [`challenge`].
 pub const CHALLENGE_COLUMNS: &str = "id, server_id, channel_id, challenger_id, challenged_id, \
@@ -74,6 +76,11 @@ pub fn player(row: &Row, at: usize) -> Result<PlayerRow> {
                 .unwrap_or_default(),
             question: row.opt_string(at + 9)?,
         },
+        person: PlayerId(row.int(at + 10)?),
+        time_zone: row.opt_string(at + 11)?,
+        digest_minute: row
+            .opt_int(at + 12)?
+            .and_then(|minute| u32::try_from(minute).ok()),
     })
 }
 

@@ -1,0 +1,487 @@
+//! Clubs across platforms (issue 44), through the service on SQLite: a
+//! club of a Discord guild and a Matrix space forms only with the consent
+//! of each server's moderators, and keeps one standings table, shown alike
+//! on both platforms; a linked player is one line in it.
+
+#[path = "common/requests.rs"]
+mod requests;
+
+use chrono::{DateTime, TimeZone, Utc};
+use pawnpost::core::platform::Platform;
+use pawnpost::service::{Moderation, Reply, Request, Service, ServiceConfig};
+use pawnpost::storage::sqlite::SqliteStore;
+use requests::{RequestExt, request, text};
+
+const GUILD: &str = "1001";
+const SPACE: &str = "!space:hs";
+
+fn start() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 5, 1, 12, 0, 0).unwrap()
+}
+
+fn discord(user: &str, said: &str) -> Request {
+    request(Platform::Discord, GUILD, "2002", user, text(said))
+}
+
+fn matrix(user: &str, said: &str) -> Request {
+    request(Platform::Matrix, SPACE, "!room:hs", user, text(said))
+}
+
+fn all_text(replies: &[Reply]) -> String {
+    replies
+        .iter()
+        .map(|r| r.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+async fn said(service: &Service, act: Request) -> String {
+    all_text(&service.handle(act, start()).await)
+}
+
+fn service() -> (Service, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(dir.path().join("bot.db")).unwrap();
+    (Service::new(store, ServiceConfig::default()), dir)
+}
+
+/// Every way to join without both sides' moderators is refused and
+/// changes nothing; then the consented way forms the club.
+#[tokio::test]
+async fn a_club_cannot_be_joined_without_the_other_sides_moderators() {
+    let (service, _dir) = service();
+    let invite = format!("/club invite matrix {SPACE}");
+    let mod_d = |said: &str| discord("dora#1", said).moderating(Moderation::Server);
+    let mod_m = |said: &str| matrix("max:hs", said).moderating(Moderation::Server);
+    // (the act, what it must say): none of these forms or joins a club.
+    let refused = [
+        (discord("ann#2", &invite), "Only a moderator"),
+        (
+            discord("ann#2", &invite).moderating(Moderation::Channel),
+            "Only a moderator",
+        ),
+        (mod_m("/club join 1"), "no invitation to club #1"),
+        (matrix("ann:hs", "/club join 1"), "Only a moderator"),
+        (
+            mod_d(&format!("/club invite discord {GUILD}")),
+            "another server than this one",
+        ),
+    ];
+    for (act, expected) in refused {
+        let answer = said(&service, act).await;
+        assert!(answer.contains(expected), "{answer}");
+    }
+    assert!(
+        said(&service, matrix("ann:hs", "/club servers"))
+            .await
+            .contains("in no club")
+    );
+    // The Discord moderator invites: the club is formed with the guild
+    // alone; the space is invited, not a member.
+    let invited = said(&service, mod_d(&invite)).await;
+    assert!(
+        invited.contains("Club #1 invites the matrix server !space:hs"),
+        "{invited}"
+    );
+    assert!(
+        said(&service, matrix("ann:hs", "/club servers"))
+            .await
+            .contains("in no club")
+    );
+    // A player of the space, or a room moderator, still cannot accept.
+    for act in [
+        matrix("ann:hs", "/club join 1"),
+        matrix("max:hs", "/club join 1").moderating(Moderation::Channel),
+    ] {
+        assert!(said(&service, act).await.contains("Only a moderator"));
+    }
+    // Another server cannot use the space's invitation.
+    let other = request(
+        Platform::Matrix,
+        "!other:hs",
+        "!r2:hs",
+        "oz:hs",
+        text("/club join 1"),
+    )
+    .moderating(Moderation::Server);
+    assert!(
+        said(&service, other)
+            .await
+            .contains("no invitation to club #1")
+    );
+    // The space's own moderator accepts.
+    let joined = said(&service, mod_m("/club join 1")).await;
+    assert!(
+        joined.contains("joined club #1, with discord 1001"),
+        "{joined}"
+    );
+    let servers = said(&service, discord("ann#2", "/club servers")).await;
+    assert!(servers.contains("discord 1001: member"), "{servers}");
+    assert!(servers.contains("matrix !space:hs: member"), "{servers}");
+}
+
+/// One standings table: a game on Discord and one on Matrix count in
+/// the table each platform shows; a linked player is one line.
+#[tokio::test]
+async fn a_clubs_standings_are_one_table_on_both_platforms() {
+    let (service, _dir) = service();
+    let now = start();
+    service
+        .handle(
+            discord("dora#1", &format!("/club invite matrix {SPACE}"))
+                .moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service
+        .handle(
+            matrix("max:hs", "/club join 1").moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    // Ann links her accounts; she beats bob on Discord and carl on Matrix.
+    let code = all_text(
+        &service
+            .handle(discord("ann#2", "/link").keyed("k1"), now)
+            .await,
+    );
+    let code = code
+        .split_whitespace()
+        .find(|w| w.chars().count() == 9 && w.chars().nth(4) == Some('-'))
+        .expect("a code")
+        .to_owned();
+    service
+        .handle(matrix("ann:hs", &format!("/link {code}")), now)
+        .await;
+    for (act, accept, resign) in [
+        (
+            discord("ann#2", "/challenge @bob#3 color:white"),
+            discord("bob#3", "/accept"),
+            discord("bob#3", "/resign"),
+        ),
+        (
+            matrix("ann:hs", "/challenge @carl:hs color:white"),
+            matrix("carl:hs", "/accept"),
+            matrix("carl:hs", "/resign"),
+        ),
+    ] {
+        service.handle(act, now).await;
+        service.handle(accept, now).await;
+        service.handle(resign, now).await;
+    }
+    let on_discord = said(&service, discord("bob#3", "/standings")).await;
+    let on_matrix = said(&service, matrix("carl:hs", "/standings")).await;
+    assert_eq!(on_discord, on_matrix, "one table on both platforms");
+    for name in ["ann#2", "bob#3", "carl:hs"] {
+        assert!(on_matrix.contains(name), "{name}: {on_matrix}");
+    }
+    // Ann's two wins are one line (her linked accounts are one player).
+    assert_eq!(on_matrix.matches("ann").count(), 1, "{on_matrix}");
+    // And one rating, the club's, whichever platform asks.
+    for act in [discord("ann#2", "/rating"), matrix("ann:hs", "/rating")] {
+        let rating = said(&service, act).await;
+        assert!(rating.contains("2 rated games"), "{rating}");
+    }
+    // A server that quits counts its own games only again.
+    service
+        .handle(
+            matrix("max:hs", "/club quit").moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    let alone = said(&service, matrix("carl:hs", "/standings")).await;
+    assert!(!alone.contains("bob#3"), "{alone}");
+}
+
+/// What one platform's outbox worker sends.
+struct Outbox {
+    platform: Platform,
+    got: std::sync::Mutex<Vec<Reply>>,
+}
+
+impl pawnpost::service::Notifier for Outbox {
+    fn platform(&self) -> Platform {
+        self.platform
+    }
+
+    async fn deliver(&self, replies: Vec<Reply>) {
+        self.got.lock().unwrap().extend(replies);
+    }
+}
+
+impl Outbox {
+    fn new(platform: Platform) -> Outbox {
+        Outbox {
+            platform,
+            got: std::sync::Mutex::default(),
+        }
+    }
+
+    /// What it sent since the last call.
+    async fn sent(&self, service: &Service) -> Vec<Reply> {
+        self.sent_at(service, start()).await
+    }
+
+    /// What it sent at `now` since the last call.
+    async fn sent_at(&self, service: &Service, now: DateTime<Utc>) -> Vec<Reply> {
+        service
+            .deliver_notices(self, now, pawnpost::service::BoardImages::Omitted)
+            .await;
+        std::mem::take(&mut *self.got.lock().unwrap())
+    }
+}
+
+/// A game between a Matrix member and a Discord member of one club, from
+/// challenge to checkmate: each acts from their own channel and is told
+/// there, on their own platform (the other side's messages come through
+/// that platform's outbox); the result is in the club's one table.
+#[tokio::test]
+async fn a_matrix_member_and_a_discord_member_play_from_their_own_channels() {
+    let (service, _dir) = service();
+    let now = start();
+    let (to_discord, to_matrix) = (
+        Outbox::new(Platform::Discord),
+        Outbox::new(Platform::Matrix),
+    );
+    service
+        .handle(
+            discord("dora#1", &format!("/club invite matrix {SPACE}"))
+                .moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service
+        .handle(
+            matrix("max:hs", "/club join 1").moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service.handle(discord("bob#3", "/games"), now).await;
+    // Carl, on Matrix, challenges Bob, on Discord.
+    let challenge = service
+        .handle(
+            matrix("carl:hs", "/challenge @discord:bob#3 color:white").keyed("m1"),
+            now,
+        )
+        .await;
+    assert!(
+        challenge.iter().all(|r| r.to.as_deref() != Some("bob#3")),
+        "{challenge:?}"
+    );
+    assert!(
+        all_text(&challenge).contains("carl:hs challenges bob#3"),
+        "{challenge:?}"
+    );
+    let dm = to_discord.sent(&service).await;
+    assert_eq!(dm.len(), 1, "{dm:?}");
+    assert!(
+        dm[0].direct && dm[0].to.as_deref() == Some("bob#3"),
+        "{dm:?}"
+    );
+    assert!(dm[0].text.contains("/accept 1"), "{dm:?}");
+    // Bob accepts in his Discord channel; Carl's room is told.
+    let started = service
+        .handle(discord("bob#3", "/accept 1").keyed("d1"), now)
+        .await;
+    assert!(all_text(&started).contains("Game #1 begins"), "{started:?}");
+    assert!(started.iter().all(|r| r.channel == "2002"), "{started:?}");
+    let told = to_matrix.sent(&service).await;
+    assert!(
+        told.iter()
+            .any(|r| r.channel == "!room:hs" && r.text.contains("Game #1 begins")),
+        "{told:?}"
+    );
+    // Fool's mate: Carl from his room, Bob from his channel.
+    let script = [
+        (true, "f3", "m2"),
+        (false, "e5", "d2"),
+        (true, "g4", "m3"),
+        (false, "Qh4#", "d3"),
+    ];
+    for (carl, mv, key) in script {
+        let (act, here, there, outbox, opponent) = if carl {
+            (
+                matrix("carl:hs", &format!("/move {mv}")),
+                "!room:hs",
+                "2002",
+                &to_discord,
+                "bob#3",
+            )
+        } else {
+            (
+                discord("bob#3", &format!("/move {mv}")),
+                "2002",
+                "!room:hs",
+                &to_matrix,
+                "carl:hs",
+            )
+        };
+        let replies = service.handle(act.keyed(key), now).await;
+        assert!(
+            replies.iter().all(|r| r.channel == here),
+            "{mv}: {replies:?}"
+        );
+        assert!(all_text(&replies).contains(mv), "{mv}: {replies:?}");
+        let other = outbox.sent(&service).await;
+        assert!(
+            other
+                .iter()
+                .any(|r| r.channel == there && r.text.contains(mv)),
+            "{mv} not told on the other platform: {other:?}"
+        );
+        if mv != "Qh4#" {
+            assert!(
+                other.iter().any(|r| r.to.as_deref() == Some(opponent)),
+                "{mv}: {opponent} not mentioned on their platform: {other:?}"
+            );
+        }
+    }
+    let on_discord = said(&service, discord("bob#3", "/standings")).await;
+    let on_matrix = said(&service, matrix("carl:hs", "/standings")).await;
+    assert_eq!(on_discord, on_matrix);
+    assert!(on_matrix.contains("1. bob#3: 1 point"), "{on_matrix}");
+    // Nothing went out twice: the outboxes are empty now.
+    assert!(to_discord.sent(&service).await.is_empty());
+    assert!(to_matrix.sent(&service).await.is_empty());
+}
+
+/// In a game between two platforms, the scheduler's outage credit and
+/// reminder reach the player to move on their platform, and the flag fall
+/// both sides.
+#[tokio::test]
+async fn reminders_and_flag_falls_reach_the_other_platform() {
+    let (service, _dir) = service();
+    let now = start();
+    let (to_discord, to_matrix) = (
+        Outbox::new(Platform::Discord),
+        Outbox::new(Platform::Matrix),
+    );
+    service
+        .handle(
+            discord("dora#1", &format!("/club invite matrix {SPACE}"))
+                .moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service
+        .handle(
+            matrix("max:hs", "/club join 1").moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service.handle(discord("bob#3", "/games"), now).await;
+    let challenge = "/challenge @discord:bob#3 color:white time:1d";
+    service
+        .handle(matrix("carl:hs", challenge).keyed("m1"), now)
+        .await;
+    service
+        .handle(discord("bob#3", "/accept 1").keyed("d1"), now)
+        .await;
+    service
+        .handle(matrix("carl:hs", "/move e4").keyed("m2"), now)
+        .await;
+    service
+        .handle(discord("bob#3", "/move e5").keyed("d2"), now)
+        .await;
+    service
+        .handle(matrix("carl:hs", "/move Nf3").keyed("m3"), now)
+        .await;
+    to_discord.sent(&service).await;
+    to_matrix.sent(&service).await;
+    // The bot was down half an hour: Bob's clock gets it back, and he is
+    // told in his channel.
+    service.beat(now).await.unwrap();
+    let back = now + chrono::Duration::minutes(30);
+    service
+        .recover_downtime(back, chrono::Duration::minutes(10))
+        .await
+        .unwrap();
+    let credited = to_discord.sent_at(&service, back).await;
+    assert!(
+        credited
+            .iter()
+            .any(|r| r.channel == "2002" && r.to.as_deref() == Some("bob#3")),
+        "{credited:?}"
+    );
+    to_matrix.sent_at(&service, back).await;
+    // Bob's reminder (80% of his day used): to him, in his Discord channel.
+    let later = now + chrono::Duration::hours(20);
+    service.run_due(later).await;
+    let reminded = to_discord.sent_at(&service, later).await;
+    assert!(
+        reminded
+            .iter()
+            .any(|r| r.channel == "2002" && r.to.as_deref() == Some("bob#3")),
+        "{reminded:?}"
+    );
+    let in_room = to_matrix.sent_at(&service, later).await;
+    assert!(
+        in_room.iter().all(|r| r.to.as_deref() != Some("bob#3")),
+        "{in_room:?}"
+    );
+    // His flag falls: Carl is told in his room, Bob in his channel.
+    let flag = now + chrono::Duration::hours(25);
+    service.run_due(flag).await;
+    let on_discord = to_discord.sent_at(&service, flag).await;
+    let on_matrix = to_matrix.sent_at(&service, flag).await;
+    for (sent, channel) in [(&on_discord, "2002"), (&on_matrix, "!room:hs")] {
+        assert!(
+            sent.iter()
+                .any(|r| r.channel == channel && r.text.contains("ran out of time")),
+            "{channel}: {sent:?}"
+        );
+    }
+    assert!(on_matrix.iter().any(|r| r.to.as_deref() == Some("carl:hs")));
+}
+
+/// A Discord member names a Matrix member with `member:` (Discord's user
+/// option holds Discord users only); Carl is told by direct message on
+/// Matrix, and accepts from his room.
+#[tokio::test]
+async fn a_discord_member_challenges_a_matrix_member() {
+    let (service, _dir) = service();
+    let now = start();
+    let to_matrix = Outbox::new(Platform::Matrix);
+    service
+        .handle(
+            discord("dora#1", &format!("/club invite matrix {SPACE}"))
+                .moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service
+        .handle(
+            matrix("max:hs", "/club join 1").moderating(Moderation::Server),
+            now,
+        )
+        .await;
+    service.handle(matrix("carl:hs", "/games"), now).await;
+    let sent = service
+        .handle(
+            discord("bob#3", "/challenge member:matrix:carl:hs").keyed("d1"),
+            now,
+        )
+        .await;
+    assert!(
+        all_text(&sent).contains("bob#3 challenges carl:hs"),
+        "{sent:?}"
+    );
+    let dm = to_matrix.sent(&service).await;
+    assert!(
+        dm.iter()
+            .any(|r| r.direct && r.to.as_deref() == Some("carl:hs")),
+        "{dm:?}"
+    );
+    let started = service
+        .handle(matrix("carl:hs", "/accept 1").keyed("m1"), now)
+        .await;
+    assert!(all_text(&started).contains("Game #1 begins"), "{started:?}");
+    // Naming someone the bot never saw on that platform is refused.
+    let unknown = service
+        .handle(discord("bob#3", "/challenge member:matrix:nobody:hs"), now)
+        .await;
+    assert!(
+        all_text(&unknown).contains("I do not know that player"),
+        "{unknown:?}"
+    );
+}
