@@ -242,7 +242,9 @@ impl Service {
             }
         };
         let mut line = self.text(ctx, id, &args);
-        if let Some(page) = web_page(record.id) {
+        // Read only (a list changes nothing): games older than the pages
+        // get their link when one is first asked for elsewhere.
+        if let Some(page) = self.kept_game_link(record.id).await? {
             line.push_str(&format!(" {page}"));
         }
         Ok(Some(line))
@@ -269,10 +271,4 @@ pub(super) fn place_link(place: &PlacedGame) -> String {
         Platform::Matrix => format!("https://matrix.to/#/{}", place.channel),
         Platform::Console => format!("#{} ({})", place.channel, place.server),
     }
-}
-
-/// The game's web page, once the website (issue 43) serves one: the hook
-/// `/games everywhere`, `/games finished` and the digest append it from.
-pub(super) fn web_page(_game: i64) -> Option<String> {
-    None
 }
