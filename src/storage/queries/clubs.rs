@@ -40,14 +40,14 @@ pub async fn club_of_server(c: &impl Conn, server_id: i64) -> Result<Option<i64>
 /// A club's servers, members first, each with whether it is a member.
 pub async fn club_servers(c: &impl Conn, club_id: i64) -> Result<Vec<ClubServer>> {
     let sql = format!(
-        "SELECT {SERVER_COLUMNS}, cs.state = 'member' FROM club_servers cs
+        "SELECT cs.state = 'member', {SERVER_COLUMNS} FROM club_servers cs
          JOIN servers s ON s.id = cs.server_id
          WHERE cs.club_id = ?1 ORDER BY cs.state DESC, cs.invited_at, s.id"
     );
     c.query_map(&sql, &params![club_id], |row| {
         Ok(ClubServer {
-            server: rows::server(row, 0)?,
-            member: row.bool(8)?,
+            member: row.bool(0)?,
+            server: rows::server(row, 1)?,
         })
     })
     .await
