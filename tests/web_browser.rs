@@ -213,8 +213,23 @@ fn has_playwright() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_page_steps_goes_live_and_keeps_secrets_in_a_real_browser() {
+/// The scenario runs as a task on workers with room to spare: the club's
+/// setup polls many acts' futures, nested, on one stack, which a debug
+/// build's frames overflowed at the default 2 MiB.
+#[test]
+fn a_game_page_steps_goes_live_and_keeps_secrets_in_a_real_browser() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_stack_size(16 << 20)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime
+        .block_on(async { tokio::spawn(browser_scenario()).await })
+        .expect("the scenario ends without a panic");
+}
+
+async fn browser_scenario() {
     if !Path::new(CHROMIUM).exists() {
         return skipped("chromium is not installed (Debian package chromium)");
     }
