@@ -494,10 +494,7 @@ impl Service {
         let lang = waiting.reading_language(self.server_language(record.server_id).await?);
         let mut lines =
             texts::describe_events(&self.i18n, lang, record.id, &names, &events, None, turn);
-        if let Some(url) = self.kept_game_link(record.id).await? {
-            let url = [("url", crate::i18n::Arg::from(url))];
-            lines.push(self.i18n.text(lang, "web-link", &url));
-        }
+        self.push_kept_page_link(&mut lines, record.id, lang).await?;
         // Tell the player who was waiting: the one whose flag did not fall.
         let reply = Reply {
             channel: record.channel.clone(),
@@ -551,6 +548,21 @@ impl Service {
 }
 
 impl Service {
+    /// Game `game`'s page link as a line of `lines`, when it has one (read
+    /// only: a flag's notice writes nothing outside its commit).
+    async fn push_kept_page_link(
+        &self,
+        lines: &mut Vec<String>,
+        game: i64,
+        lang: Lang,
+    ) -> Result<(), StorageError> {
+        if let Some(url) = self.kept_game_link(game).await? {
+            let url = [("url", crate::i18n::Arg::from(url))];
+            lines.push(self.i18n.text(lang, "web-link", &url));
+        }
+        Ok(())
+    }
+
     /// What a team's votes play when its time is up, if they decide
     /// something: the move is played at the deadline itself.
     async fn vote_expiry(
