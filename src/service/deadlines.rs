@@ -494,7 +494,8 @@ impl Service {
         let lang = waiting.reading_language(self.server_language(record.server_id).await?);
         let mut lines =
             texts::describe_events(&self.i18n, lang, record.id, &names, &events, None, turn);
-        self.push_kept_page_link(&mut lines, record.id, lang).await?;
+        self.push_kept_page_link(&mut lines, record.id, lang)
+            .await?;
         // Tell the player who was waiting: the one whose flag did not fall.
         let reply = Reply {
             channel: record.channel.clone(),
