@@ -226,13 +226,14 @@ mod tests {
     #[test]
     fn imported_names_lose_what_hides_text() {
         let long = "x".repeat(300);
+        let kept = "x".repeat(100);
         let cases: &[(&str, &str)] = &[
             ("Carlsen, Magnus", "Carlsen, Magnus"),
             ("<@&1234> **x** \u{202E}evil", "<@&1234> **x** evil"),
             ("al\u{200B}ice\u{FEFF}", "alice"),
             ("\u{200B}", "White"),
             (" ? ", "White"),
-            (&long, &long[..100]),
+            (&long, &kept),
         ];
         for &(tag, shown) in cases {
             assert_eq!(player_name(tag, "White"), shown, "{tag:?}");
