@@ -252,9 +252,14 @@ impl Service {
         self.store.game_by_token(token).await
     }
 
-    /// The stored versions of the watched games `ids` (one statement).
+    /// The stored versions of the watched games `ids` (one statement per
+    /// [`crate::storage::VERSIONS_AT_ONCE`] games).
     pub async fn game_versions(&self, ids: &[i64]) -> Result<Vec<(i64, i64)>, StorageError> {
-        self.store.game_versions(ids).await
+        let mut versions = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(crate::storage::VERSIONS_AT_ONCE) {
+            versions.extend(self.store.game_versions(chunk).await?);
+        }
+        Ok(versions)
     }
 
     /// Game `game_id`'s page in `lang` at `now`.

@@ -106,20 +106,18 @@ impl Live {
 
     /// One tick: the games that changed are read and sent to their pages.
     pub async fn check(&self, service: &Service) {
-        let shown = self.watched_versions();
-        for chunk in shown.chunks(crate::storage::VERSIONS_AT_ONCE) {
-            let ids: Vec<i64> = chunk.iter().map(|(id, _)| *id).collect();
-            let stored = match service.game_versions(&ids).await {
-                Ok(stored) => stored,
-                Err(error) => {
-                    tracing::warn!(%error, "web: reading the watched games failed");
-                    return;
-                }
-            };
-            for (id, version) in stored {
-                if chunk.contains(&(id, version)) {
-                    continue;
-                }
+        let shown: std::collections::HashSet<(i64, i64)> =
+            self.watched_versions().into_iter().collect();
+        let ids: Vec<i64> = shown.iter().map(|(id, _)| *id).collect();
+        let stored = match service.game_versions(&ids).await {
+            Ok(stored) => stored,
+            Err(error) => {
+                tracing::warn!(%error, "web: reading the watched games failed");
+                return;
+            }
+        };
+        for (id, version) in stored {
+            if !shown.contains(&(id, version)) {
                 self.publish(service, id).await;
             }
         }
