@@ -438,6 +438,21 @@ tournament-rated = rated
 tournament-unrated = unrated
 tournament-created = { $player } created tournament { $tournament }: { $system }, { $time }, { $rated }, tie-breaks { $tiebreaks }. Join with /tournament join id:{ $id }.
 tournament-none = There is no tournament here. Create one with /tournament create <system>.
+tournament-list-header = Tournaments open or running (join one with /tournament join #<number>):
+tournament-list-line = { $tournament }: { $system }, { $time }, { $players ->
+    [one] { $players } player
+   *[other] { $players } players
+}, { $state ->
+    [entry] open for entry
+   *[running] running
+}
+tournament-list-line-elsewhere = { $tournament }: { $system }, { $time }, { $players ->
+    [one] { $players } player
+   *[other] { $players } players
+}, { $state ->
+    [entry] open for entry
+   *[running] running
+} (club server { $platform } { $server }; you play from here)
 tournament-entry-closed = Entry to tournament { $tournament } is closed.
 tournament-already-in = You are already in tournament { $tournament }.
 tournament-not-in = You are not playing in tournament { $tournament }.
@@ -512,6 +527,7 @@ cmd-tournament-start = Start a tournament (organiser or moderator)
 cmd-tournament-pairings = Show a tournament's pairings
 cmd-tournament-standings = Show a tournament's crosstable
 cmd-tournament-withdraw = Withdraw from a running tournament
+cmd-tournament-list = The tournaments of this server and its club
 opt-system = Pairing system
 opt-name = Tournament name
 opt-rounds = Number of rounds (Swiss)

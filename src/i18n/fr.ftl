@@ -469,6 +469,21 @@ tournament-rated = parties classées
 tournament-unrated = parties non classées
 tournament-created = { $player } a créé le tournoi { $tournament } : { $system }, cadence { $time }, { $rated }, départages { $tiebreaks }. Inscription : /tournoi rejoindre id:{ $id }.
 tournament-none = Aucun tournoi ici. Créez-en un avec /tournoi creer <système>.
+tournament-list-header = Tournois ouverts ou en cours (inscrivez-vous avec /tournoi rejoindre #<numéro>) :
+tournament-list-line = { $tournament } : { $system }, { $time }, { $players ->
+    [one] { $players } joueur
+   *[other] { $players } joueurs
+}, { $state ->
+    [entry] inscriptions ouvertes
+   *[running] en cours
+}
+tournament-list-line-elsewhere = { $tournament } : { $system }, { $time }, { $players ->
+    [one] { $players } joueur
+   *[other] { $players } joueurs
+}, { $state ->
+    [entry] inscriptions ouvertes
+   *[running] en cours
+} (serveur du club { $platform } { $server } ; vous jouez d’ici)
 tournament-entry-closed = Les inscriptions au tournoi { $tournament } sont closes.
 tournament-already-in = Vous êtes déjà inscrit au tournoi { $tournament }.
 tournament-not-in = Vous ne jouez pas dans le tournoi { $tournament }.
@@ -546,6 +561,7 @@ cmd-tournament-start = Lancer un tournoi (organisateur ou modérateur)
 cmd-tournament-pairings = Voir les appariements d’un tournoi
 cmd-tournament-standings = Voir la grille d’un tournoi
 cmd-tournament-withdraw = Abandonner un tournoi en cours
+cmd-tournament-list = Les tournois de ce serveur et de son club
 opt-system = Système d’appariement
 opt-name = Nom du tournoi
 opt-rounds = Nombre de rondes (suisse)

@@ -42,10 +42,19 @@ impl Spread {
     /// mention of the other side's player dropped), then copies for the
     /// other side of what the channel sees, and what is addressed to its
     /// player, marked with its platform.
+    /// A reply already marked with a platform (a club tournament's) goes
+    /// only there.
     pub fn apply(&self, replies: Vec<Reply>) -> Vec<Reply> {
         let mut mine = Vec::with_capacity(replies.len());
         let mut theirs = Vec::new();
         for mut reply in replies {
+            if let Some(platform) = reply.platform {
+                match platform == self.mine.platform {
+                    true => mine.push(reply),
+                    false => theirs.push(reply),
+                }
+                continue;
+            }
             let to_them = reply.to.as_deref() == Some(self.theirs.player.as_str());
             let private = reply.ephemeral || reply.secret;
             if reply.direct && to_them {
@@ -179,6 +188,15 @@ impl Service {
 pub(super) fn home_notices(record: &GameRecord, spread: Option<&Spread>) -> Option<Outgoing> {
     let platform = spread.map_or(record.white_player.platform, |s| s.mine.platform);
     super::outbox::notices_on(platform, record.server_id)
+}
+
+/// `replies` with those `here`'s adapter sends first: the act's own
+/// process numbers what it delivers in that order (see `Service::handle`).
+pub(super) fn own_first(replies: Vec<Reply>, here: Platform) -> Vec<Reply> {
+    let (mut mine, theirs): (Vec<Reply>, Vec<Reply>) =
+        replies.into_iter().partition(|r| r.is_for(here));
+    mine.extend(theirs);
+    mine
 }
 
 /// `replies` for both sides with `spread`, or as they are without one.

@@ -537,7 +537,10 @@ impl Service {
             relay: spread.as_ref().map(|s| s.relay(Some(record.server_id))),
             ..Commit::default()
         };
-        let answer = end.apply(&mut commit, &mut reply);
+        let home = spread
+            .as_ref()
+            .map_or(record.white_player.platform, |s| s.mine.platform);
+        let answer = end.apply(&mut commit, &mut reply, home);
         Ok(Some(Expiry {
             commit,
             answer: Box::new(move |committed: Committed| {
@@ -612,7 +615,7 @@ impl Service {
             outgoing: notices_on(record.white_player.platform, record.server_id),
             ..Commit::default()
         };
-        let answer = end.apply(&mut commit, &mut reply);
+        let answer = end.apply(&mut commit, &mut reply, record.white_player.platform);
         Ok(Some(Expiry {
             commit,
             answer: Box::new(move |committed: Committed| answer(&committed, vec![reply])),

@@ -9,6 +9,7 @@ use super::matches::MatchProgress;
 use super::tournament_flow::Announcements;
 use super::{Reply, Service};
 use crate::core::notation::Lang;
+use crate::core::platform::Platform;
 use crate::storage::{
     Commit, Committed, GameRecord, RatingUpdate, Status, StorageError, TournamentChange,
 };
@@ -75,10 +76,13 @@ impl GameEnd {
     /// Puts the writes into `commit` and the sentences under `reply`'s text;
     /// returns how to answer once committed: `replies`, then the
     /// tournament's announcements.
+    /// `here`: the platform the act or notice is delivered on; what its
+    /// tournament says on another goes through that platform's worker.
     pub(super) fn apply(
         self,
         commit: &mut Commit,
         reply: &mut Reply,
+        here: Platform,
     ) -> impl FnOnce(&Committed, Vec<Reply>) -> Vec<Reply> + Send + 'static {
         for line in &self.lines {
             reply.text.push('\n');
@@ -94,6 +98,9 @@ impl GameEnd {
             commit.match_changes.push(change);
         }
         let announcements = self.announcements;
+        if commit.relay.is_none() {
+            commit.relay = announcements.as_ref().and_then(|n| n.relay(here));
+        }
         move |committed, mut replies| {
             if let Some(notes) = announcements {
                 replies.extend(notes.render(committed));
@@ -101,7 +108,7 @@ impl GameEnd {
             if let Some(progress) = team_match {
                 progress.spread(&mut replies);
             }
-            replies
+            super::cross::own_first(replies, here)
         }
     }
 }

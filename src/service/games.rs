@@ -118,7 +118,7 @@ impl Service {
         let (mut commit, notices) = act_commit(ctx, update, leave_commit);
         let spread = self.relayed(ctx, record, &mut commit).await?;
         let settled = self.settled_by(ctx, record.id, &loaded.game, game, &mut commit);
-        let answer = end.apply(&mut commit, &mut reply);
+        let answer = end.apply(&mut commit, &mut reply, ctx.platform);
         // A player who asked for direct messages gets their turn there too.
         let direct = self.direct_turn_notice(&reply, game, record, actor_side);
         let mut replies = vec![reply];

@@ -57,6 +57,7 @@ mod teams;
 mod texts;
 mod time;
 mod tournament_flow;
+mod tournament_places;
 mod tournaments;
 mod votes;
 pub mod web;

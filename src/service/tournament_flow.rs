@@ -7,6 +7,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::outbox::notices_on;
+use super::tournament_places::{channels_elsewhere, game_home, platforms, relay, told_at};
 use super::{Prompt, Reply, Service, TournamentEvent};
 use crate::competition::tournament::{self, Next, Outcome, Pairing, Planned, StartError};
 use crate::core::clock::TimeControl;
@@ -14,11 +15,12 @@ use crate::core::event::{GameResult, Reason};
 use crate::core::game::{DrawRules, Game, PlayerId, Players};
 use crate::core::names::Named;
 use crate::core::notation::Lang;
+use crate::core::platform::Platform;
 use crate::core::variant::Variant;
 use crate::i18n::{Arg, I18n};
 use crate::storage::{
-    Commit, Committed, EntrantRow, GameRecord, NewGame, NewPairing, PairingRow, PairingScore,
-    Status, StorageError, Store, TournamentChange, TournamentRow, TournamentState,
+    Commit, Committed, EntrantRow, GameRecord, NewGame, NewPairing, Outgoing, PairingRow,
+    PairingScore, Status, StorageError, Store, TournamentChange, TournamentRow, TournamentState,
 };
 
 /// Tournaments started per scheduler pass.
@@ -160,21 +162,23 @@ struct GameNotice {
     black: Seat,
 }
 
-/// A player of a new game: their name, platform id and the language they
-/// read (`None`: the announcement's).
+/// A player of a new game: their name, platform id, the language they
+/// read (`None`: the announcement's) and where they are told of it.
 #[derive(Clone, Debug)]
 struct Seat {
     name: String,
     platform_id: String,
     language: Option<Lang>,
+    told_at: (Platform, String),
 }
 
 impl Seat {
-    fn of(entrant: &EntrantRow) -> Seat {
+    fn of(row: &TournamentRow, entrant: &EntrantRow) -> Seat {
         Seat {
             name: entrant.name.clone(),
             platform_id: entrant.platform_id.clone(),
             language: entrant.language,
+            told_at: told_at(row, entrant),
         }
     }
 }
@@ -190,6 +194,12 @@ pub(super) struct Announcements {
     lang: Lang,
     channel: String,
     tournament: i64,
+    server_id: i64,
+    /// The platforms its messages go to, its own first, when its entrants
+    /// play on more than one (each message is then marked with its own).
+    platforms: Vec<Platform>,
+    /// Where entrants of other servers of the club play from.
+    elsewhere: Vec<(Platform, String)>,
     /// Said before the games (the start, a new round, the end).
     pub lines: Vec<String>,
     games: Vec<GameNotice>,
@@ -208,6 +218,9 @@ impl Announcements {
             lang,
             channel: snapshot.row.channel.clone(),
             tournament: snapshot.row.id,
+            server_id: snapshot.row.server_id,
+            platforms: platforms(&snapshot.row, &snapshot.entrants),
+            elsewhere: channels_elsewhere(&snapshot.entrants),
             lines: Vec::new(),
             games: Vec::new(),
             attachments: Vec::new(),
@@ -216,19 +229,52 @@ impl Announcements {
         }
     }
 
-    /// The replies: the lines, then one message per new game (adapters
-    /// with threads open one for each).
-    pub(super) fn render(mut self, committed: &Committed) -> Vec<Reply> {
+    /// The outbox row for the platform other than `here` its messages go
+    /// to, if any (see `tournament_places`).
+    pub(super) fn relay(&self, here: Platform) -> Option<Outgoing> {
+        relay(&self.platforms, here, self.server_id)
+    }
+
+    /// The replies, each marked with its platform when the tournament is
+    /// played on more than one; those for the act's own platform first.
+    pub(super) fn render(self, committed: &Committed) -> Vec<Reply> {
+        let own = self.platforms.first().copied();
+        let mut replies = self.render_unmarked(committed);
+        if let Some(own) = own {
+            for reply in &mut replies {
+                reply.platform.get_or_insert(own);
+            }
+        }
+        replies
+    }
+
+    /// The lines, then one message per round and one per player naming
+    /// their games (adapters with threads open one for each round's game).
+    fn render_unmarked(mut self, committed: &Committed) -> Vec<Reply> {
         let mut replies = Vec::new();
         if !self.lines.is_empty() {
-            replies.push(Reply {
-                channel: self.channel.clone(),
-                to: None,
-                text: self.lines.join("\n"),
-                attachments: std::mem::take(&mut self.attachments),
-                tournament_events: std::mem::take(&mut self.byes),
-                ..Reply::default()
-            });
+            let text = self.lines.join("\n");
+            // Entrants of the club's other servers hear it where they play.
+            for (platform, channel) in &self.elsewhere {
+                replies.push(Reply {
+                    channel: channel.clone(),
+                    text: text.clone(),
+                    attachments: self.attachments.clone(),
+                    platform: Some(*platform),
+                    ..Reply::default()
+                });
+            }
+            replies.insert(
+                0,
+                Reply {
+                    channel: self.channel.clone(),
+                    to: None,
+                    text,
+                    attachments: std::mem::take(&mut self.attachments),
+                    tournament_events: std::mem::take(&mut self.byes),
+                    ..Reply::default()
+                },
+            );
         }
         // One message per round with its pairings, then one per player
         // naming their own games, in their language: a double round robin
@@ -290,10 +336,12 @@ impl Announcements {
                     .into_iter()
                     .map(|(notice, game)| self.game_line(lang, notice, game)),
             );
+            let (platform, channel) = seat.told_at.clone();
             replies.push(Reply {
-                channel: self.channel.clone(),
+                channel,
                 to: Some(seat.platform_id.clone()),
                 text: lines.join("\n"),
+                platform: (!self.platforms.is_empty()).then_some(platform),
                 ..Reply::default()
             });
         }
@@ -353,6 +401,7 @@ impl Service {
                     white: white.player,
                     black: None,
                     game: None,
+                    place: None,
                     score: Some(PairingScore::Bye),
                 }));
                 continue;
@@ -361,6 +410,7 @@ impl Service {
                 white: white.player,
                 black: black.player,
             };
+            let home = game_home(row, white, black);
             let game = Game::new(players, None, draw_rules, now).map(|mut game| {
                 game.start_clock(control);
                 game
@@ -377,8 +427,8 @@ impl Service {
                 white: white.player,
                 black: Some(black.player),
                 game: Some(NewGame {
-                    server_id: row.server_id,
-                    channel_id: row.channel_id,
+                    server_id: home.server_id,
+                    channel_id: home.channel_id,
                     white: white.player,
                     black: black.player,
                     variant: Variant::Standard,
@@ -392,12 +442,13 @@ impl Service {
                     remind_at: self.next_reminder(&game, now),
                     history: None,
                 }),
+                place: home.place,
                 score: None,
             }));
             notes.games.push(GameNotice {
                 round: plan.round,
-                white: Seat::of(white),
-                black: Seat::of(black),
+                white: Seat::of(row, white),
+                black: Seat::of(row, black),
             });
         }
         changes
@@ -581,7 +632,8 @@ impl Service {
                 pairing.game_state = Some(*state);
             }
         }
-        let lang = self.server_language(record.server_id).await?;
+        // Its games may live on other servers of the club: it speaks its own language.
+        let lang = self.server_language(snapshot.row.server_id).await?;
         self.follow_up(&snapshot, record.draw_rules, lang, now)
             .await
             .map(Some)
@@ -680,13 +732,12 @@ impl Service {
                 (changes, notes)
             }
         };
+        let platform = self.platform_of(snapshot.row.server_id).await?;
         let commit = Commit {
             act_key: Some(format!("tournament-start:{id}")),
             tournament_changes: changes,
-            outgoing: notices_on(
-                self.platform_of(snapshot.row.server_id).await?,
-                snapshot.row.server_id,
-            ),
+            outgoing: notices_on(platform, snapshot.row.server_id),
+            relay: notes.relay(platform),
             ..Commit::default()
         };
         match self

@@ -27,6 +27,9 @@ use crate::storage::{
     TournamentState,
 };
 
+/// The most tournaments `/tournament list` shows.
+const LISTED: u32 = 25;
+
 /// A crosstable as text, its PNG, and the winner's name.
 pub(super) struct Crosstable {
     pub text: String,
@@ -65,7 +68,53 @@ impl Service {
             TournamentCommand::Withdraw { tournament } => {
                 self.withdraw(ctx, *tournament, now).await
             }
+            TournamentCommand::List => self.tournament_list(ctx).await,
         }
+    }
+
+    /// Whether server `server_id` is `ctx`'s or another of its club.
+    async fn in_club_of(&self, ctx: &Context, server_id: i64) -> Result<bool, StorageError> {
+        if server_id == ctx.server.id {
+            return Ok(true);
+        }
+        let Some(mine) = self.store.club_of_server(ctx.server.id).await? else {
+            return Ok(false);
+        };
+        Ok(self.store.club_of_server(server_id).await? == Some(mine))
+    }
+
+    /// `/tournament list`: the open and running tournaments of this server
+    /// and of every other server of its club, those elsewhere marked with
+    /// their platform and server (joined from here by number).
+    async fn tournament_list(&self, ctx: &Context) -> Attempt {
+        let rows = self.store.club_tournaments(ctx.server.id, LISTED).await?;
+        if rows.is_empty() {
+            return Ok(vec![
+                self.private(ctx, self.text(ctx, "tournament-none", &[])),
+            ]);
+        }
+        let mut lines = vec![self.text(ctx, "tournament-list-header", &[])];
+        for row in &rows {
+            let snapshot = Snapshot::load(&self.store, row.clone()).await?;
+            let mut args = vec![
+                ("tournament", Arg::from(snapshot.title())),
+                ("system", Arg::from(self.system_name(ctx, row.system))),
+                ("players", Arg::from(snapshot.entrants.len() as i64)),
+                ("state", Arg::from(row.state.as_str())),
+                ("time", Arg::from(row.time_control.as_str())),
+            ];
+            let key = if row.server_id == ctx.server.id {
+                "tournament-list-line"
+            } else {
+                let server = self.store.server(row.server_id).await?;
+                let name = server.map(|s| s.platform_id).unwrap_or_default();
+                args.push(("platform", Arg::from(row.platform.as_str())));
+                args.push(("server", Arg::from(name)));
+                "tournament-list-line-elsewhere"
+            };
+            lines.push(self.text(ctx, key, &args));
+        }
+        Ok(vec![self.private(ctx, lines.join("\n"))])
     }
 
     async fn create_tournament(
@@ -235,6 +284,8 @@ impl Service {
                     tournament_id: row.id,
                     player: ctx.player.id,
                     at: now,
+                    // A member of another server of the club plays from here.
+                    channel_id: (row.server_id != ctx.server.id).then_some(ctx.channel.id),
                 }
             }
             (false, true) => TournamentChange::Leave {
@@ -420,10 +471,14 @@ impl Service {
             act_key: ctx.act_key.clone(),
             game_updates,
             tournament_changes: changes,
+            relay: notes.relay(ctx.platform),
             ..Commit::default()
         };
+        let here = ctx.platform;
         let (_, replies) = self
-            .commit_act(ctx, commit, now, move |c| notes.render(c))
+            .commit_act(ctx, commit, now, move |c| {
+                super::cross::own_first(notes.render(c), here)
+            })
             .await?;
         self.deadline_changed.notify_one();
         Ok(replies)
@@ -633,11 +688,10 @@ impl Service {
         wanted: Wanted,
     ) -> Result<Result<TournamentRow, Vec<Reply>>, StorageError> {
         let found = match id {
-            Some(id) => self
-                .store
-                .tournament(id)
-                .await?
-                .filter(|t| t.server_id == ctx.server.id),
+            Some(id) => match self.store.tournament(id).await? {
+                Some(t) if self.in_club_of(ctx, t.server_id).await? => Some(t),
+                _ => None,
+            },
             None => {
                 let all = self.store.tournaments_in_channel(ctx.channel.id).await?;
                 let fits = |t: &&TournamentRow| match wanted {

@@ -230,7 +230,7 @@ impl Service {
             vote: Some(new_vote),
             ..Commit::default()
         };
-        let answer = end.apply(&mut commit, &mut reply);
+        let answer = end.apply(&mut commit, &mut reply, ctx.platform);
         let replies = vec![confirmation, reply];
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed| {

@@ -163,6 +163,10 @@ const SHARED: &[(&str, &str)] = &[
         "0029_linked_accounts",
         include_str!("../../migrations/shared/0029_linked_accounts.sql"),
     ),
+    (
+        "0030_club_tournaments",
+        include_str!("../../migrations/shared/0030_club_tournaments.sql"),
+    ),
 ];
 
 /// A line of a shared step that only PostgreSQL runs (a `COMMENT ON`):

@@ -75,8 +75,8 @@ pub use team_match::{
     MatchChange, MatchEntrant, MatchGameRow, MatchRow, MatchSide, MatchState, MatchTeam, NewMatch,
 };
 pub use tournament::{
-    DueTournament, EntrantRow, NewPairing, NewTournament, PairingRow, PairingScore, TieBreak,
-    TournamentChange, TournamentRow, TournamentState, TournamentSystem,
+    DueTournament, EntrantPlace, EntrantRow, NewPairing, NewTournament, PairingRow, PairingScore,
+    TieBreak, TournamentChange, TournamentRow, TournamentState, TournamentSystem,
 };
 
 pub type Result<T, E = StorageError> = std::result::Result<T, E>;

@@ -541,6 +541,11 @@ delegate! {
         server_id: i64,
         limit: u32,
     ) -> Vec<TournamentRow> = tournaments::tournaments_on_server;
+    /// The open and running tournaments of a server and its club's, newest first.
+    read fn club_tournaments(
+        server_id: i64,
+        limit: u32,
+    ) -> Vec<TournamentRow> = tournaments::club_tournaments;
     /// Records how far an act's own process delivered its answer (see [`presence::delivering`]).
     write fn delivering(act_key: &str, next_item: u32, next_part: u32, until: DateTime<Utc>) -> () = presence::delivering;
 }

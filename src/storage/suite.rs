@@ -2445,10 +2445,13 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
     );
     assert_eq!(store.tournaments_in_channel(w.channel.id).await?, vec![row]);
 
+    // Bob plays from another channel (of another server of a club).
+    let elsewhere = store.ensure_channel(w.server.id, "elsewhere").await?;
     let join = |player: PlayerId, at: i64| TournamentChange::Join {
         tournament_id: id,
         player,
         at: t(at),
+        channel_id: (player == w.bob.id).then_some(elsewhere.id),
     };
     for (n, p) in [&w.alice, &w.bob, &w.carol].into_iter().enumerate() {
         apply(store, 2 + n as i64, vec![join(p.id, 2 + n as i64)]).await?;
@@ -2467,6 +2470,11 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
     let names: Vec<&str> = entrants.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["alice", "bob"], "join order");
     assert_eq!(entrants[1].joined_at, t(3));
+    let places: Vec<Option<&str>> = entrants
+        .iter()
+        .map(|e| e.place.as_ref().map(|p| p.channel.as_str()))
+        .collect();
+    assert_eq!(places, [None, Some("elsewhere")]);
 
     // Starting: seeds, one game, one bye, and the version moves on.
     let game = new_game(&w, w.alice.id, w.bob.id);
@@ -2492,6 +2500,11 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
                 white: w.alice.id,
                 black: Some(w.bob.id),
                 game: Some(game),
+                place: Some(NewGamePlace {
+                    player: w.bob.id,
+                    server_id: w.server.id,
+                    channel_id: elsewhere.id,
+                }),
                 score: None,
             }),
             TournamentChange::Pair(NewPairing {
@@ -2501,6 +2514,7 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
                 white: w.carol.id,
                 black: None,
                 game: None,
+                place: None,
                 score: Some(PairingScore::Bye),
             }),
         ],
@@ -2508,6 +2522,8 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
     .await?;
     assert_eq!(started.tournament_games.len(), 1);
     let game_id = started.tournament_games[0];
+    let place = store.place_of_game(game_id).await?.expect("bob's place");
+    assert_eq!((place.player, place.channel.as_str()), (w.bob.id, "elsewhere"));
     let stored = store.game(game_id).await?.expect("the game exists");
     assert_eq!((stored.white, stored.black), (w.alice.id, w.bob.id));
     assert_eq!(store.tournament_of_game(game_id).await?, Some(id));

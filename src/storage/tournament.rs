@@ -39,6 +39,8 @@ pub enum TournamentState {
 pub struct TournamentRow {
     pub id: i64,
     pub server_id: i64,
+    /// Its server's platform.
+    pub platform: crate::core::platform::Platform,
     pub channel_id: i64,
     /// The platform id of its channel.
     pub channel: String,
@@ -95,6 +97,19 @@ pub struct EntrantRow {
     /// 1 for the top seed; set at the start.
     pub seed: Option<u32>,
     pub withdrawn_at: Option<DateTime<Utc>>,
+    /// Where they play from, when they joined from another server of the
+    /// tournament's club (`None`: the tournament's channel).
+    pub place: Option<EntrantPlace>,
+}
+
+/// The channel an entrant of another server of the club plays from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntrantPlace {
+    pub channel_id: i64,
+    pub server_id: i64,
+    pub platform: crate::core::platform::Platform,
+    /// The channel's platform id.
+    pub channel: String,
 }
 
 /// How a pairing was scored when its game does not decide it.
@@ -150,6 +165,9 @@ pub struct NewPairing {
     pub white: PlayerId,
     pub black: Option<PlayerId>,
     pub game: Option<NewGame>,
+    /// Where one of its players plays its game from, when that is not the
+    /// game's channel (a player of another server of the club).
+    pub place: Option<super::NewGamePlace>,
     pub score: Option<PairingScore>,
 }
 
@@ -171,6 +189,9 @@ pub enum TournamentChange {
         tournament_id: i64,
         player: PlayerId,
         at: DateTime<Utc>,
+        /// The channel they play from, when it is on another server of the
+        /// club than the tournament's.
+        channel_id: Option<i64>,
     },
     Leave {
         tournament_id: i64,

@@ -90,7 +90,8 @@ pub const TABLES: &[Table] = &[
     table("tournaments", 1, true, "id, server_id, channel_id, name, system, time_control, rated, \
                  rounds, bye_half_points, max_players, entry_closes_at, state, \
                  round, created_by, created_at, version, tiebreaks, reviews_after_round"),
-    table("tournament_entrants", 2, false, "tournament_id, player_id, joined_at, seed, withdrawn_at"),
+    table("tournament_entrants", 2, false, "tournament_id, player_id, joined_at, seed, withdrawn_at, \
+                 channel_id"),
     table("tournament_games", 1, true, "id, tournament_id, round, board, white_id, black_id, game_id, \
                  score"),
     table("reviews", 1, false, "game_id, engine, nodes, evals, reviewed_at"),

@@ -1,5 +1,5 @@
 //! `tournament <subcommand>`: create, join, leave, start, pairings,
-//! standings, withdraw.
+//! standings, withdraw, list.
 //!
 //! `create`'s options may be written `key:value` or as two words (`rounds 5`,
 //! `tc 3d`, `max 16`, `entry 7`), so both `/tournament create swiss rounds:5`
@@ -63,6 +63,8 @@ pub enum TournamentCommand {
     Withdraw {
         tournament: Option<i64>,
     },
+    /// The open and running tournaments of this server and its club.
+    List,
 }
 
 /// The tie-breaks of a typed list, in order: FIDE's acronyms in any case,
@@ -143,6 +145,7 @@ pub const ROWS: &[Spec] = &[group("tournament", "tournoi", &[
     row("standings", "grille", &[ID], |a| act(TournamentCommand::Standings { tournament: id(a) }))
         .aka(&["crosstable"]),
     row("withdraw", "abandonner", &[ID], |a| act(TournamentCommand::Withdraw { tournament: id(a) })),
+    row("list", "liste", &[], |_| act(TournamentCommand::List)),
 ])];
 
 fn id(a: &Args) -> Option<i64> {

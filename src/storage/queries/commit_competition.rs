@@ -188,12 +188,13 @@ pub(super) async fn write_tournament_change(
             tournament_id,
             player,
             at,
+            channel_id,
         } => {
             let changed = c
                 .execute(
-                    "INSERT INTO tournament_entrants (tournament_id, player_id, joined_at)
-                     VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
-                    &params![*tournament_id, *player, *at],
+                    "INSERT INTO tournament_entrants (tournament_id, player_id, joined_at, channel_id)
+                     VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+                    &params![*tournament_id, *player, *at, *channel_id],
                 )
                 .await?;
             changed_one(changed)?;
@@ -285,6 +286,9 @@ async fn insert_pairing(
         Some(game) => {
             let id = insert_game(c, game, now).await?;
             committed.tournament_games.push(id);
+            if let Some(place) = &new.place {
+                super::clubs::insert_place(c, place, id).await?;
+            }
             Some(id)
         }
         None => None,

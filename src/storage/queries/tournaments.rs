@@ -9,23 +9,31 @@ use chrono::{DateTime, Utc};
 use super::rows::game_state;
 use crate::core::game::PlayerId;
 use crate::core::notation::Lang;
+use crate::core::platform::Platform;
 use crate::storage::sql::{Conn, Row, params};
 use crate::storage::{
-    DueTournament, EntrantRow, PairingRow, PairingScore, Result, TournamentRow, TournamentState,
-    TournamentSystem,
+    DueTournament, EntrantPlace, EntrantRow, PairingRow, PairingScore, Result, TournamentRow,
+    TournamentState, TournamentSystem,
 };
 
 /// Tournament columns over `t`, with its channel (`c`), read by [`tournament_row`].
 const TOURNAMENT_COLUMNS: &str = "t.id, t.server_id, t.channel_id, c.platform_id, t.name, \
      t.system, t.time_control, t.rated, t.rounds, t.bye_half_points, t.max_players, \
-     t.entry_closes_at, t.state, t.round, t.created_by, t.created_at, t.version, t.tiebreaks";
+     t.entry_closes_at, t.state, t.round, t.created_by, t.created_at, t.version, t.tiebreaks, \
+     sv.platform";
 
-/// The tournaments with their channel.
-const TOURNAMENT_TABLES: &str = "tournaments t JOIN channels c ON c.id = t.channel_id";
+/// The tournaments with their channel and server.
+const TOURNAMENT_TABLES: &str =
+    "tournaments t JOIN channels c ON c.id = t.channel_id JOIN servers sv ON sv.id = t.server_id";
 
 /// Entrant columns over `e`, with the player (`p`), read by [`entrant`].
 const ENTRANT_COLUMNS: &str = "e.player_id, p.display_name, p.platform_id, e.joined_at, e.seed, e.withdrawn_at, \
-     COALESCE(p.language, p.client_language)";
+     COALESCE(p.language, p.client_language), ch.id, ch.platform_id, ch.server_id, s.platform";
+
+/// The tables [`ENTRANT_COLUMNS`] reads: entrants `e`, their players `p`,
+/// and the channel (`ch`) and server (`s`) they play from, if elsewhere.
+const ENTRANT_TABLES: &str = "tournament_entrants e JOIN players p ON p.id = e.player_id
+     LEFT JOIN channels ch ON ch.id = e.channel_id LEFT JOIN servers s ON s.id = ch.server_id";
 
 /// Pairing columns over `t` (tournament_games), with its game (`g`, absent
 /// for a bye), read by [`pairing`].
@@ -61,6 +69,7 @@ fn tournament_row(row: &Row) -> Result<TournamentRow> {
         created_at: row.time(15)?,
         version: row.int(16)?,
         tie_breaks: row.parsed(17, "tie-breaks", tie_breaks_from_text)?,
+        platform: row.parsed(18, "platform", Platform::from_name)?,
     })
 }
 
@@ -74,6 +83,15 @@ fn entrant(row: &Row) -> Result<EntrantRow> {
         seed: opt_count(row, 4)?,
         withdrawn_at: row.opt_time(5)?,
         language: row.opt_parsed(6, "language", Lang::from_locale)?,
+        place: match row.opt_int(7)? {
+            None => None,
+            Some(channel_id) => Some(EntrantPlace {
+                channel_id,
+                channel: row.string(8)?,
+                server_id: row.int(9)?,
+                platform: row.parsed(10, "platform", Platform::from_name)?,
+            }),
+        },
     })
 }
 
@@ -124,10 +142,26 @@ pub async fn tournaments_on_server(
         .await
 }
 
+/// The tournaments of server `server_id` and of every other server of its
+/// club, open or running, the newest first, at most `limit`.
+pub async fn club_tournaments(
+    c: &impl Conn,
+    server_id: i64,
+    limit: u32,
+) -> Result<Vec<TournamentRow>> {
+    let sql = format!(
+        "SELECT {TOURNAMENT_COLUMNS} FROM {TOURNAMENT_TABLES}
+         WHERE {} AND t.state IN ('entry', 'running') ORDER BY t.id DESC LIMIT ?2",
+        super::clubs::in_same_club("t.server_id", 1)
+    );
+    c.query_map(&sql, &params![server_id, limit], tournament_row)
+        .await
+}
+
 /// A tournament's entrants in the order they joined.
 pub async fn tournament_entrants(c: &impl Conn, tournament_id: i64) -> Result<Vec<EntrantRow>> {
     let sql = format!(
-        "SELECT {ENTRANT_COLUMNS} FROM tournament_entrants e JOIN players p ON p.id = e.player_id
+        "SELECT {ENTRANT_COLUMNS} FROM {ENTRANT_TABLES}
          WHERE e.tournament_id = ?1 ORDER BY e.joined_at, e.player_id"
     );
     c.query_map(&sql, &params![tournament_id], entrant).await
