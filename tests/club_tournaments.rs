@@ -260,3 +260,111 @@ async fn a_discord_tournament_is_joined_and_played_from_matrix() {
     assert_eq!(table_d, table_m);
     assert!(table_m.contains("lena:hs"), "{table_m}");
 }
+
+/// What each platform showed: what its acts answered and its outbox sent.
+#[derive(Default)]
+struct Seen {
+    discord: Vec<Reply>,
+    matrix: Vec<Reply>,
+}
+
+impl Seen {
+    /// Carries out `act` at `at`, then lets both outboxes deliver.
+    async fn act(&mut self, service: &Service, act: Request, at: DateTime<Utc>) {
+        let platform = act.platform;
+        let answered = service.handle(act, at).await;
+        match platform {
+            Platform::Matrix => self.matrix.extend(answered),
+            _ => self.discord.extend(answered),
+        }
+        self.deliver(service, at).await;
+    }
+
+    async fn deliver(&mut self, service: &Service, at: DateTime<Utc>) {
+        for (platform, seen) in [
+            (Platform::Discord, &mut self.discord),
+            (Platform::Matrix, &mut self.matrix),
+        ] {
+            let outbox = Outbox::new(platform);
+            service
+                .deliver_notices(&outbox, at, BoardImages::Omitted)
+                .await;
+            seen.extend(std::mem::take(&mut *outbox.got.lock().unwrap()));
+        }
+    }
+
+    /// The games of round `round` that `player` was told of where they play.
+    fn games_of(&self, player: &str, round: u32) -> Vec<(u32, String, String)> {
+        let (seen, channel) = match player.ends_with(":hs") {
+            true => (&self.matrix, ROOM),
+            false => (&self.discord, CHANNEL),
+        };
+        let needle = format!("round {round}:");
+        seen.iter()
+            .filter(|r| r.channel == channel && r.to.as_deref() == Some(player))
+            .filter(|r| r.text.starts_with("Your games"))
+            .flat_map(|r| {
+                r.text
+                    .lines()
+                    .filter(|l| l.contains(&needle))
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .flat_map(|line| {
+                games_named(&Reply {
+                    text: line,
+                    ..Reply::default()
+                })
+            })
+            .collect()
+    }
+}
+
+/// A Swiss of the guild that starts by itself: its start, and its second
+/// round paired by a result given on Matrix, reach each player where they
+/// play, on their platform.
+#[tokio::test]
+async fn a_club_swiss_starts_by_itself_and_pairs_its_rounds_across_platforms() {
+    let (service, _dir) = club().await;
+    let mut seen = Seen::default();
+    let create = discord(
+        "dora#1",
+        "/tournament create swiss rounds:2 entry:1 name:Open",
+    );
+    seen.act(&service, create.keyed("c"), now()).await;
+    for (n, player) in ["ann#2", "bob#3", "carl:hs", "lena:hs"].iter().enumerate() {
+        let join = act_of(player, "/tournament join #1").keyed(&format!("j{n}"));
+        seen.act(&service, join, now()).await;
+    }
+    // The scheduler starts it a day later.
+    let later = now() + chrono::Duration::days(1) + chrono::Duration::minutes(1);
+    service.run_due(later).await;
+    seen.deliver(&service, later).await;
+    for round in 1..=2 {
+        let mut games = Vec::new();
+        for player in ["ann#2", "bob#3", "carl:hs", "lena:hs"] {
+            let own = seen.games_of(player, round);
+            assert_eq!(
+                own.len(),
+                1,
+                "{player}, round {round}: {:?}",
+                (&seen.discord, &seen.matrix)
+            );
+            games.extend(own);
+        }
+        games.sort();
+        games.dedup();
+        assert_eq!(games.len(), 2, "round {round}: {games:?}");
+        for (id, _, black) in games {
+            let resign = act_of(&black, &format!("/resign game:{id}")).keyed(&format!("r{id}"));
+            seen.act(&service, resign, later).await;
+        }
+    }
+    for (seen, channel) in [(&seen.discord, CHANNEL), (&seen.matrix, ROOM)] {
+        assert!(
+            seen.iter()
+                .any(|r| r.channel == channel && r.text.contains("is over")),
+            "{channel}: {seen:?}"
+        );
+    }
+}

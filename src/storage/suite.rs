@@ -2523,7 +2523,10 @@ pub async fn tournaments_keep_entrants_pairings_and_versions(store: &Store) -> R
     assert_eq!(started.tournament_games.len(), 1);
     let game_id = started.tournament_games[0];
     let place = store.place_of_game(game_id).await?.expect("bob's place");
-    assert_eq!((place.player, place.channel.as_str()), (w.bob.id, "elsewhere"));
+    assert_eq!(
+        (place.player, place.channel.as_str()),
+        (w.bob.id, "elsewhere")
+    );
     let stored = store.game(game_id).await?.expect("the game exists");
     assert_eq!((stored.white, stored.black), (w.alice.id, w.bob.id));
     assert_eq!(store.tournament_of_game(game_id).await?, Some(id));
