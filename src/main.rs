@@ -356,10 +356,6 @@ fn render(args: &RenderArgs) -> Result<()> {
 async fn serve(config: &Config) -> Result<()> {
     let discord = config.discord.token.is_some();
     let matrix = config.matrix.is_configured();
-    if discord && matrix {
-        // Each platform's scheduler posts notices on its own platform only.
-        bail!("both Discord and Matrix are configured: run one `pawnpost serve` per platform");
-    }
     if !discord && !matrix {
         bail!(
             "no chat platform is configured: set DISCORD_TOKEN or the [matrix] section (see README.md)"
@@ -375,7 +371,11 @@ async fn serve(config: &Config) -> Result<()> {
         version = VERSION,
         database,
         schema,
-        platform = if discord { "discord" } else { "matrix" },
+        platform = match (discord, matrix) {
+            (true, true) => "discord and matrix",
+            (true, false) => "discord",
+            _ => "matrix",
+        },
         "database ready; connecting"
     );
     let service = Arc::new(service(config, opened.into_store())?);
@@ -423,8 +423,21 @@ async fn web_alone(config: &Config, db: Option<&PathBuf>, listen: Option<String>
     .context("serving the web pages")
 }
 
-/// Runs the configured platform's bot on `service`.
+/// Runs the configured platforms' bots on `service`: both in one process
+/// when both are configured (each with its scheduler delivering its own
+/// platform's notices; a game between the two is told on both at once).
 async fn serve_platform(service: Arc<Service>, config: &Config) -> Result<()> {
+    #[cfg(feature = "matrix")]
+    if config.matrix.is_configured() && config.discord.token.is_some() {
+        let options = DiscordOptions::from_config(&config.discord, config.defaults.language)?;
+        // One failing stops the process (for its supervisor to restart it):
+        // the outbox keeps what the other had not delivered.
+        tokio::try_join!(
+            serve_on(Arc::clone(&service), config, options),
+            serve_matrix(service, config)
+        )?;
+        return Ok(());
+    }
     #[cfg(feature = "matrix")]
     if config.matrix.is_configured() {
         return serve_matrix(service, config).await;

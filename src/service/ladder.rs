@@ -157,7 +157,7 @@ impl Service {
         ];
         let reply = self.public(ctx, None, self.text(ctx, "ladder-joined", &args));
         let replies = self.commit_replies(ctx, commit, now, vec![reply]).await?;
-        self.deadline_changed.notify_one();
+        self.deadline_changed.wake();
         Ok(replies)
     }
 
@@ -296,7 +296,7 @@ impl Service {
                 }]
             })
             .await?;
-        self.deadline_changed.notify_one();
+        self.deadline_changed.wake();
         Ok(replies)
     }
 

@@ -387,7 +387,7 @@ impl Service {
                 notice.replies(committed)
             })
             .await?;
-        self.deadline_changed.notify_one();
+        self.deadline_changed.wake();
         Ok(replies)
     }
 

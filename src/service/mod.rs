@@ -60,6 +60,7 @@ mod tournament_flow;
 mod tournament_places;
 mod tournaments;
 mod votes;
+mod wake;
 pub mod web;
 
 use std::sync::Arc;
@@ -88,6 +89,7 @@ pub use renders::RenderLimits;
 pub use reviewer::ReviewSettings;
 pub use texts::command_error_text;
 pub use time::{SystemTime, TimeSource, TokioTime};
+pub use wake::SchedulerWake;
 
 /// Games kept rebuilt between acts (about 20 KB each for an 80-ply game).
 const CACHED_GAMES: usize = 2048;
@@ -446,8 +448,9 @@ type Attempt = Result<Vec<Reply>, StorageError>;
 pub struct Service {
     store: Store,
     games: cache::GameCache,
-    /// Woken whenever a committed act may have moved a deadline.
-    deadline_changed: Arc<tokio::sync::Notify>,
+    /// Woken whenever a committed act may have moved a deadline or queued
+    /// a notice for another platform.
+    deadline_changed: Arc<SchedulerWake>,
     config: ServiceConfig,
     i18n: Arc<I18n>,
     /// Heavy pictures in flight, per player and in all.
@@ -470,7 +473,7 @@ impl Service {
         Service {
             store: store.into(),
             games: cache::GameCache::new(CACHED_GAMES),
-            deadline_changed: Arc::new(tokio::sync::Notify::new()),
+            deadline_changed: Arc::new(SchedulerWake::default()),
             renders: renders::RenderGate::new(config.renders),
             answered: handoff::Answered::default(),
             holds: handoff::HoldWatch::default(),
@@ -493,7 +496,7 @@ impl Service {
 
     /// Notified whenever an act may have changed a deadline, so a sleeping
     /// scheduler can look again.
-    pub fn deadline_signal(&self) -> Arc<tokio::sync::Notify> {
+    pub fn deadline_signal(&self) -> Arc<SchedulerWake> {
         Arc::clone(&self.deadline_changed)
     }
 
@@ -710,7 +713,13 @@ impl Service {
             commit.outgoing = Some(self.held_for_answer(ctx.platform, ctx.server.id, now));
         }
         let hold = commit.outgoing.as_ref().and_then(|o| o.held_until);
+        let relayed = commit.relay.is_some();
         let done = self.store.commit(commit, now, answer).await?;
+        if relayed {
+            // Another platform's scheduler (in this process, when `serve`
+            // runs both) delivers its copy now, not at its next poll.
+            self.deadline_changed.wake();
+        }
         if let Some(until) = hold {
             self.held_until(until);
         }

@@ -49,7 +49,7 @@ impl Service {
         let key = format!("away:{}", now.timestamp_millis());
         self.switch_server_clocks(server, Presence::Away, &key, now)
             .await;
-        self.deadline_changed.notify_waiters();
+        self.deadline_changed.wake();
     }
 
     /// The bot is in the server `platform_id` again: its running games'
@@ -79,7 +79,7 @@ impl Service {
         if let Err(error) = self.store.set_server_present(platform, platform_id).await {
             tracing::error!(%error, "cannot record that the bot is back in a server");
         }
-        self.deadline_changed.notify_waiters();
+        self.deadline_changed.wake();
     }
 
     /// The platform ids of `platform`'s servers the bot was removed from.
@@ -261,7 +261,7 @@ impl Service {
             };
             self.commit_scheduled(commit, now, replies).await?;
         }
-        self.deadline_changed.notify_waiters();
+        self.deadline_changed.wake();
         Ok(())
     }
 

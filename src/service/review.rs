@@ -453,7 +453,7 @@ impl Service {
         }
         if made > 0 {
             // The outbox worker sleeps with the scheduler: the posts are due now.
-            self.deadline_changed.notify_one();
+            self.deadline_changed.wake();
         }
         made
     }

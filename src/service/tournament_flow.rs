@@ -746,7 +746,7 @@ impl Service {
             .await
         {
             Ok((_, replies)) => {
-                self.deadline_changed.notify_one();
+                self.deadline_changed.wake();
                 Ok(replies)
             }
             Err(StorageError::Conflict | StorageError::DuplicateAct(_)) => Ok(Vec::new()),

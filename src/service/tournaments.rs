@@ -480,7 +480,7 @@ impl Service {
                 super::cross::own_first(notes.render(c), here)
             })
             .await?;
-        self.deadline_changed.notify_one();
+        self.deadline_changed.wake();
         Ok(replies)
     }
 

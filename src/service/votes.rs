@@ -238,7 +238,7 @@ impl Service {
             })
             .await?;
         self.games.put(next);
-        self.deadline_changed.notify_one();
+        self.deadline_changed.wake();
         Ok(replies)
     }
 
