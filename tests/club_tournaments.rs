@@ -355,11 +355,28 @@ async fn a_club_swiss_starts_by_itself_and_pairs_its_rounds_across_platforms() {
         games.sort();
         games.dedup();
         assert_eq!(games.len(), 2, "round {round}: {games:?}");
+        // Each player lists their game where they play.
+        for (id, white, black) in &games {
+            for player in [white, black] {
+                let listed = service.handle(act_of(player, "/games"), later).await;
+                assert!(
+                    all_text(&listed).contains(&format!("#{id}")),
+                    "{player}: {listed:?}"
+                );
+            }
+        }
+        if round == 2 {
+            break;
+        }
         for (id, _, black) in games {
             let resign = act_of(&black, &format!("/resign game:{id}")).keyed(&format!("r{id}"));
             seen.act(&service, resign, later).await;
         }
     }
+    // Round 2 ends by the flags the scheduler makes fall (White never moves).
+    let flags = later + chrono::Duration::days(30);
+    service.run_due(flags).await;
+    seen.deliver(&service, flags).await;
     for (seen, channel) in [(&seen.discord, CHANNEL), (&seen.matrix, ROOM)] {
         assert!(
             seen.iter()

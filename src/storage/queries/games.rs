@@ -242,8 +242,10 @@ pub async fn ongoing_games_on_server(
     server_id: i64,
     player: PlayerId,
 ) -> Result<Vec<GameSummary>> {
-    let filter =
-        "g.server_id = ?1 AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'";
+    // A game of another server of a club counts where its player plays it from.
+    let filter = "(g.server_id = ?1 OR EXISTS (SELECT 1 FROM game_places gp
+             WHERE gp.game_id = g.id AND gp.player_id = ?2 AND gp.server_id = ?1))
+         AND (g.white_id = ?2 OR g.black_id = ?2) AND g.status = 'ongoing'";
     summaries(c, filter, server_id, player).await
 }
 
