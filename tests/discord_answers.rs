@@ -135,7 +135,7 @@ async fn start_delivers_every_pairing_once(players: u64) {
     let answered_in = began.elapsed();
     let scheduler = Scheduler::start(&bot, &time);
     time.advance(Duration::seconds(120));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     tokio::time::sleep(StdDuration::from_secs(2)).await;
     scheduler.stop().await;
     let requests = fake.requests()[mark..].to_vec();
@@ -272,7 +272,7 @@ async fn a_429_is_waited_out_as_retry_after_says() {
     let mark = fake.request_count();
     fake.rate_limit_route("POST", "/api/v10/channels/", 1, ASKED);
     time.advance(Duration::days(4));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     let path = format!("/api/v10/channels/{CHANNEL}/messages");
     fake.wait_for(mark, |r| r.path == path && r.status == 200)
         .await;
@@ -311,7 +311,7 @@ async fn notices_due_together_are_grouped_per_channel_and_fair_between_channels(
     tokio::time::sleep(StdDuration::from_secs(1)).await;
     let mark = fake.request_count();
     time.advance(Duration::hours(20));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     let began = Instant::now();
     let in_channel = |channel: u64| {
         let path = format!("/api/v10/channels/{channel}/messages");

@@ -821,7 +821,7 @@ async fn a_refused_flag_fall_notice_still_reaches_the_player() {
         ));
         let before = fake.request_count();
         time.advance(Duration::days(2));
-        bot.service.deadline_signal().notify_waiters();
+        bot.service.deadline_signal().wake();
         let in_channel = format!("/api/v10/channels/{CHANNEL}/messages");
         let notice = match refusal {
             Missing::AttachFiles => {
@@ -1037,7 +1037,7 @@ async fn a_rate_limited_notice_is_posted_once_the_limit_passes() {
     ));
     let before = fake.request_count();
     time.advance(Duration::days(2));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     let path = format!("/api/v10/channels/{CHANNEL}/messages");
     let posted = fake
         .wait_for(before, |r| r.path == path && r.status == 200)

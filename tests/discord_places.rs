@@ -73,7 +73,7 @@ async fn a_forum_post_game_goes_from_challenge_to_flag_fall_in_its_post() {
 
     let mark = fake.request_count();
     time.advance(Duration::hours(20));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     let reminder = fake.wait_for(mark, posted_in(POST)).await;
     assert!(
         reminder.content().contains(&alice.mention()),
@@ -88,7 +88,7 @@ async fn a_forum_post_game_goes_from_challenge_to_flag_fall_in_its_post() {
 
     let mark = fake.request_count();
     time.advance(Duration::hours(5));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     let fall = fake.wait_for(mark, posted_in(POST)).await;
     let text = fall.all_text();
     assert!(
@@ -127,7 +127,7 @@ async fn a_thread_game_s_notices_go_to_the_thread() {
     let scheduler = Scheduler::start(&bot, &time);
     let mark = fake.request_count();
     time.advance(Duration::days(2));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     let fall = fake.wait_for(mark, posted_in(thread)).await;
     assert!(fall.all_text().contains(&format!("#{game}")));
     tokio::time::sleep(StdDuration::from_millis(300)).await;
@@ -186,7 +186,7 @@ async fn a_deleted_post_s_game_reaches_its_players_directly() {
 
     let mark = fake.request_count();
     time.advance(Duration::hours(20));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     fake.wait_for(mark, |r| {
         r.status == 200
             && r.all_text().contains("your move")
@@ -195,7 +195,7 @@ async fn a_deleted_post_s_game_reaches_its_players_directly() {
     .await;
     let mark = fake.request_count();
     time.advance(Duration::hours(5));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     for user in [&alice, &bob] {
         fake.wait_for(mark, |r| {
             r.status == 200
@@ -238,7 +238,7 @@ async fn a_removed_bot_stops_the_clocks_and_resumes_them_when_added_back() {
     // The bot hears of it on the gateway: a moment, then the clock jumps.
     tokio::time::sleep(StdDuration::from_secs(1)).await;
     time.advance(Duration::days(3));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     tokio::time::sleep(StdDuration::from_secs(1)).await;
     assert!(
         !over(&bot, game).await,
@@ -256,7 +256,7 @@ async fn a_removed_bot_stops_the_clocks_and_resumes_them_when_added_back() {
     );
     let mark = fake.request_count();
     time.advance(Duration::hours(20));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     let reminder = fake.wait_for(mark, posted_in(POST)).await;
     assert!(
         reminder.all_text().contains("your move"),
@@ -266,7 +266,7 @@ async fn a_removed_bot_stops_the_clocks_and_resumes_them_when_added_back() {
     assert!(!over(&bot, game).await, "the time away was not charged");
     let mark = fake.request_count();
     time.advance(Duration::hours(5));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     let fall = fake.wait_for(mark, posted_in(POST)).await;
     assert!(
         fall.all_text().contains("ran out of time"),
@@ -345,7 +345,7 @@ async fn a_bot_removed_from_500_of_1000_guilds_sends_them_nothing() {
     tokio::time::sleep(StdDuration::from_secs(2)).await;
     let scheduler = Scheduler::start(&bot, &time);
     time.advance(Duration::days(2));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     let began = Instant::now();
     let present = |k: u64| posted_in(guild(k) + 1);
     for k in (0..GUILDS).filter(|k| k % 2 == 0) {
@@ -408,7 +408,7 @@ async fn app_permissions_choose_the_delivery_without_a_refused_request() {
     let scheduler = Scheduler::start(&bot, &time);
     let mark = fake.request_count();
     time.advance(Duration::days(2));
-    bot.service.deadline_signal().notify_waiters();
+    bot.service.deadline_signal().wake();
     let text = fake.wait_for(mark, posted_in(no_files)).await;
     assert!(
         text.files.is_empty() && text.content().contains("```"),

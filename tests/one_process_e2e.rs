@@ -149,7 +149,7 @@ async fn scenario(homeserver: &str) {
     assert!(started.all_text().contains("Game #1 begins"), "{started:?}");
     lena.inbox
         .after(mark, "the start in Lena's room", |s| {
-            &s.room == &room && s.sender == BOT && s.body.contains("Game #1 begins")
+            s.room == room && s.sender == BOT && s.body.contains("Game #1 begins")
         })
         .await;
 
@@ -169,7 +169,7 @@ async fn scenario(homeserver: &str) {
     assert!(moved.all_text().contains("e5"), "{moved:?}");
     lena.inbox
         .after(mark, "e5 in Lena's room", |s| {
-            &s.room == &room && s.sender == BOT && s.body.contains("e5")
+            s.room == room && s.sender == BOT && s.body.contains("e5")
         })
         .await;
     let discord_to_matrix = asked.elapsed();
