@@ -521,6 +521,19 @@ impl Service {
         ));
         // Ratings, ladder and tournament move in the commit that ends the game.
         let end = self.game_end(record, &update.state, lang, now).await?;
+        self.expiry(record, update, end, reply).await.map(Some)
+    }
+
+    /// The commit of a flag's fall that `end` follows, told by `reply` on
+    /// the game's own side and, for a game between a club's servers, on
+    /// the other too.
+    async fn expiry(
+        &self,
+        record: &GameRecord,
+        update: GameUpdate,
+        end: super::game_end::GameEnd,
+        mut reply: Reply,
+    ) -> Result<Expiry, StorageError> {
         let mut reads = vec![
             Read::Rating(record.server_id, record.white),
             Read::Rating(record.server_id, record.black),
@@ -528,7 +541,6 @@ impl Service {
         if end.touches_competition() {
             reads.push(Read::Competition(record.server_id));
         }
-        let mut reply = reply;
         let spread = self.home_spread(record).await?;
         let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
@@ -541,13 +553,13 @@ impl Service {
             .as_ref()
             .map_or(record.white_player.platform, |s| s.mine.platform);
         let answer = end.apply(&mut commit, &mut reply, home);
-        Ok(Some(Expiry {
+        Ok(Expiry {
             commit,
             answer: Box::new(move |committed: Committed| {
                 spread_all(spread.as_ref(), answer(&committed, vec![reply]))
             }),
             reads,
-        }))
+        })
     }
 }
 
