@@ -534,13 +534,7 @@ impl Service {
         end: super::game_end::GameEnd,
         mut reply: Reply,
     ) -> Result<Expiry, StorageError> {
-        let mut reads = vec![
-            Read::Rating(record.server_id, record.white),
-            Read::Rating(record.server_id, record.black),
-        ];
-        if end.touches_competition() {
-            reads.push(Read::Competition(record.server_id));
-        }
+        let reads = self.end_reads(record, &end).await?;
         let spread = self.home_spread(record).await?;
         let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
@@ -564,6 +558,25 @@ impl Service {
 }
 
 impl Service {
+    /// What `record`'s end reads and may change: its players' ratings and
+    /// its competitions, where they are kept (a club's, for a member
+    /// server; a linked player's one rating, whichever account played).
+    async fn end_reads(
+        &self,
+        record: &GameRecord,
+        end: &super::game_end::GameEnd,
+    ) -> Result<Vec<Read>, StorageError> {
+        let scope = self.rating_scope(record.server_id).await?;
+        let mut reads = vec![
+            Read::Rating(scope, record.white_player.person),
+            Read::Rating(scope, record.black_player.person),
+        ];
+        if end.touches_competition() {
+            reads.push(Read::Competition(scope));
+        }
+        Ok(reads)
+    }
+
     /// Game `game`'s page link as a line of `lines`, when it has one (read
     /// only: a flag's notice writes nothing outside its commit).
     async fn push_kept_page_link(
@@ -614,13 +627,7 @@ impl Service {
         else {
             return Ok(None);
         };
-        let mut reads = vec![
-            Read::Rating(record.server_id, record.white),
-            Read::Rating(record.server_id, record.black),
-        ];
-        if end.touches_competition() {
-            reads.push(Read::Competition(record.server_id));
-        }
+        let reads = self.end_reads(record, &end).await?;
         let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
             game_updates: vec![exact(update)],
@@ -687,9 +694,9 @@ impl Expiry {
 /// Something a game's end reads and may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Read {
-    /// A player's rating on a server.
+    /// A person's rating where it is kept (a server's or its club's).
     Rating(i64, PlayerId),
-    /// A server's ladder and tournaments.
+    /// The ladder and tournaments of a server, or of its club.
     Competition(i64),
 }
 
