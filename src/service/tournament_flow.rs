@@ -103,10 +103,15 @@ impl Snapshot {
     }
 
     pub(super) fn title(&self) -> String {
-        match self.row.name.is_empty() {
-            true => format!("#{}", self.row.id),
-            false => format!("#{} « {} »", self.row.id, self.row.name),
-        }
+        title_of(&self.row)
+    }
+}
+
+/// A tournament's number and name, as its messages show it.
+pub(super) fn title_of(row: &TournamentRow) -> String {
+    match row.name.is_empty() {
+        true => format!("#{}", row.id),
+        false => format!("#{} « {} »", row.id, row.name),
     }
 }
 

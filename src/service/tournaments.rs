@@ -10,7 +10,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 
 use super::games::{Saved, game_update};
-use super::tournament_flow::{Announcements, Snapshot, outcome, score_of};
+use super::tournament_flow::{Announcements, Snapshot, outcome, score_of, title_of};
 use super::{Attachment, Attempt, Context, Reply, Service};
 use crate::competition::tiebreak::{TieBreak, halves, value_text};
 use crate::competition::tournament::{self, Outcome, Pairing};
@@ -95,11 +95,12 @@ impl Service {
         }
         let mut lines = vec![self.text(ctx, "tournament-list-header", &[])];
         for row in &rows {
-            let snapshot = Snapshot::load(&self.store, row.clone()).await?;
+            // Its entrants only: a running Swiss's pairings are not read for a line.
+            let players = self.store.tournament_entrants(row.id).await?.len();
             let mut args = vec![
-                ("tournament", Arg::from(snapshot.title())),
+                ("tournament", Arg::from(title_of(row))),
                 ("system", Arg::from(self.system_name(ctx, row.system))),
-                ("players", Arg::from(snapshot.entrants.len() as i64)),
+                ("players", Arg::from(players as i64)),
                 ("state", Arg::from(row.state.as_str())),
                 ("time", Arg::from(row.time_control.as_str())),
             ];
