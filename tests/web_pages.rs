@@ -103,6 +103,26 @@ async fn a_game_is_reached_only_through_its_link() {
         .get(&site.path_of(start_link.trim_start_matches("Page: ")))
         .await;
     assert_eq!(status, 200);
+    // A tournament's start gives each player their games with their pages.
+    let started = site
+        .script(
+            "carol: /tournament create round_robin
+             carol: /tournament join
+             dave: /tournament join
+             erin: /tournament join
+             carol: /tournament start",
+        )
+        .await;
+    let own = started
+        .iter()
+        .find(|r| r.to.as_deref() == Some("dave") && r.text.starts_with("Your games"))
+        .unwrap_or_else(|| panic!("dave's games: {started:#?}"));
+    let page = link_line(std::slice::from_ref(own)).expect("the game's page");
+    let (status, body) = site
+        .get(&site.path_of(page.trim_start_matches("Page: ")))
+        .await;
+    assert_eq!(status, 200);
+    assert!(body.contains("dave"), "the tournament game's page");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

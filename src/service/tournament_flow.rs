@@ -205,6 +205,9 @@ pub(super) struct Announcements {
     platforms: Vec<Platform>,
     /// Where entrants of other servers of the club play from.
     elsewhere: Vec<(Platform, String)>,
+    /// The site's public address (`[web] public_url`): each player's games
+    /// are listed with their pages.
+    web: Option<String>,
     /// Said before the games (the start, a new round, the end).
     pub lines: Vec<String>,
     games: Vec<GameNotice>,
@@ -226,12 +229,20 @@ impl Announcements {
             server_id: snapshot.row.server_id,
             platforms: platforms(&snapshot.row, &snapshot.entrants),
             elsewhere: channels_elsewhere(&snapshot.entrants),
+            web: None,
             lines: Vec::new(),
             games: Vec::new(),
             attachments: Vec::new(),
             byes: Vec::new(),
             bye_half: snapshot.bye_half(),
         }
+    }
+
+    /// Lists each player's new games with their pages at `web` (the
+    /// site's public address, if it has one).
+    pub(super) fn with_pages(mut self, web: Option<&str>) -> Announcements {
+        self.web = web.map(str::to_owned);
+        self
     }
 
     /// The outbox row for the platform other than `here` its messages go
@@ -329,6 +340,13 @@ impl Announcements {
                 ..Reply::default()
             });
         }
+        // Each player's games with their pages, when the site has an address.
+        let pages: std::collections::HashMap<i64, &String> = committed
+            .tournament_games
+            .iter()
+            .copied()
+            .zip(&committed.tournament_game_tokens)
+            .collect();
         for (seat, games) in players {
             let lang = seat.language.unwrap_or(self.lang);
             let mut lines = vec![self.i18n.text(
@@ -336,11 +354,13 @@ impl Announcements {
                 "tournament-your-games",
                 &[("tournament", Arg::from(self.tournament))],
             )];
-            lines.extend(
-                games
-                    .into_iter()
-                    .map(|(notice, game)| self.game_line(lang, notice, game)),
-            );
+            for (notice, game) in games {
+                lines.push(self.game_line(lang, notice, game));
+                if let (Some(base), Some(token)) = (&self.web, pages.get(&game)) {
+                    let url = format!("{}/g/{token}", base.trim_end_matches('/'));
+                    lines.push(self.i18n.text(lang, "web-link", &[("url", Arg::from(url))]));
+                }
+            }
             let (platform, channel) = seat.told_at.clone();
             replies.push(Reply {
                 channel,
@@ -506,7 +526,8 @@ impl Service {
                 seed: seed as u32 + 1,
             });
         }
-        let mut notes = Announcements::new(Arc::clone(&self.i18n), lang, &snapshot);
+        let mut notes = Announcements::new(Arc::clone(&self.i18n), lang, &snapshot)
+            .with_pages(self.config.web_url.as_deref());
         let seeds: Vec<&str> = snapshot.entrants.iter().map(|e| e.name.as_str()).collect();
         notes.lines.push(self.i18n.text(
             lang,
@@ -567,7 +588,8 @@ impl Service {
         } else {
             course()
         };
-        let mut notes = Announcements::new(Arc::clone(&self.i18n), lang, snapshot);
+        let mut notes = Announcements::new(Arc::clone(&self.i18n), lang, snapshot)
+            .with_pages(self.config.web_url.as_deref());
         let advance = |state, round| TournamentChange::Advance {
             id: row.id,
             expected_version: row.version,

@@ -1044,6 +1044,8 @@ pub struct Committed {
     /// The games created for `TournamentChange::Pair`s, in their order
     /// (pairings without a game are skipped).
     pub tournament_games: Vec<i64>,
+    /// Their page tokens, in the same order.
+    pub tournament_game_tokens: Vec<String>,
     /// The team a `TeamChange::Create` made.
     pub team_id: Option<i64>,
     /// The match a `MatchChange::Create` made.

@@ -352,6 +352,15 @@ async fn close_challenge(c: &impl Conn, closing: &ChallengeClosing) -> Result<()
 /// A new game (of a challenge, or of a tournament's pairing), with what it
 /// brings from elsewhere.
 pub(super) async fn insert_game(c: &impl Conn, new: &NewGame, now: DateTime<Utc>) -> Result<i64> {
+    Ok(insert_game_with_token(c, new, now).await?.0)
+}
+
+/// [`insert_game`], with the new game's page token.
+pub(super) async fn insert_game_with_token(
+    c: &impl Conn,
+    new: &NewGame,
+    now: DateTime<Utc>,
+) -> Result<(i64, String)> {
     let history = new.history.as_ref();
     let ending = history.and_then(|h| h.ending);
     // A finished game keeps no deadline, reminder or wake-up.
@@ -400,12 +409,13 @@ pub(super) async fn insert_game(c: &impl Conn, new: &NewGame, now: DateTime<Utc>
     }
     // Every game has its page's link from its first commit: a page, which
     // changes nothing, can then link the games it lists.
+    let token = super::web::fresh_token()?;
     c.execute(
         "INSERT INTO game_links (game_id, token) VALUES (?1, ?2)",
-        &params![id, super::web::fresh_token()?],
+        &params![id, &token],
     )
     .await?;
-    Ok(id)
+    Ok((id, token))
 }
 
 /// Records which game a challenge became.

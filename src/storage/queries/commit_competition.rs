@@ -7,7 +7,7 @@ use crate::core::names::Named;
 use crate::core::tournament::tie_breaks_text;
 use chrono::{DateTime, Utc};
 
-use super::commit::{changed_one, insert_game};
+use super::commit::{changed_one, insert_game_with_token};
 use crate::storage::sql::{Conn, params, value_rows};
 use crate::storage::{
     Commit, Committed, LadderWrite, NewPairing, NewTournament, PairingScore, RatingUpdate, Result,
@@ -284,8 +284,9 @@ async fn insert_pairing(
 ) -> Result<()> {
     let game_id = match &new.game {
         Some(game) => {
-            let id = insert_game(c, game, now).await?;
+            let (id, token) = insert_game_with_token(c, game, now).await?;
             committed.tournament_games.push(id);
+            committed.tournament_game_tokens.push(token);
             if let Some(place) = &new.place {
                 super::clubs::insert_place(c, place, id).await?;
             }
