@@ -46,6 +46,14 @@ impl Spread {
         let mut mine = Vec::with_capacity(replies.len());
         let mut theirs = Vec::new();
         for mut reply in replies {
+            // Already placed (a club match's result, one for each side).
+            if let Some(platform) = reply.platform {
+                match platform == self.theirs.platform && platform != self.mine.platform {
+                    true => theirs.push(reply),
+                    false => mine.push(reply),
+                }
+                continue;
+            }
             let to_them = reply.to.as_deref() == Some(self.theirs.player.as_str());
             let private = reply.ephemeral || reply.secret;
             if reply.direct && to_them {
