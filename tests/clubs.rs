@@ -830,3 +830,111 @@ async fn a_clubs_match_names_the_server_when_the_team_is_on_several() {
         assert!(answer.contains(expected), "{act}: {answer}");
     }
 }
+
+/// The ladder's scheduler on a club whose ladder is kept by its Discord
+/// founder: a challenge made on Matrix and not taken up is forfeited with
+/// a notice in the Matrix room, and a Matrix player gone idle is told by
+/// direct message on Matrix.
+#[tokio::test]
+async fn a_clubs_ladder_forfeits_and_idle_players_are_told_on_their_platform() {
+    let (service, _dir) = service();
+    let (to_discord, to_matrix) = (
+        Outbox::new(Platform::Discord),
+        Outbox::new(Platform::Matrix),
+    );
+    form_club(&service).await;
+    said(&service, discord("bob#3", "/ladder join")).await;
+    said(&service, matrix("carl:hs", "/ladder join")).await;
+    let challenge = said(
+        &service,
+        matrix("carl:hs", "/ladder challenge @discord:bob#3").keyed("m1"),
+    )
+    .await;
+    assert!(challenge.contains("challenges bob#3"), "{challenge}");
+    to_discord.sent(&service).await;
+    to_matrix.sent(&service).await;
+    // Bob lets three days pass: Carl climbs, told in his room.
+    let forfeit = start() + chrono::Duration::days(3) + chrono::Duration::hours(1);
+    service.run_due(forfeit).await;
+    let told = to_matrix.sent_at(&service, forfeit).await;
+    assert!(
+        told.iter().any(|r| r.channel == "!room:hs"
+            && r.text.contains("carl:hs takes place 1 by forfeit")),
+        "{told:?}"
+    );
+    assert!(to_discord.sent_at(&service, forfeit).await.is_empty());
+    // A month without a ladder game: Carl drops, told on Matrix.
+    let idle = start() + chrono::Duration::days(34);
+    service.run_due(idle).await;
+    let told = to_matrix.sent_at(&service, idle).await;
+    assert!(
+        told.iter().any(|r| r.direct
+            && r.to.as_deref() == Some("carl:hs")
+            && r.text.contains("no ladder game")),
+        "{told:?}"
+    );
+    let ladder = said(&service, discord("bob#3", "/ladder")).await;
+    assert!(ladder.contains("1. bob#3\n2. carl:hs"), "{ladder}");
+}
+
+/// A club match's scheduler between platforms: each White player is
+/// reminded on their own platform, and when their day is over without a
+/// first move, both games' ends and the match's result are told in both
+/// sides' channels.
+#[tokio::test]
+async fn a_club_matchs_reminders_and_no_shows_reach_both_platforms() {
+    let (service, _dir) = service();
+    let (to_discord, to_matrix) = (
+        Outbox::new(Platform::Discord),
+        Outbox::new(Platform::Matrix),
+    );
+    form_club(&service).await;
+    for act in [
+        discord("ann#2", "/team create Rooks"),
+        matrix("carl:hs", "/team create Knights"),
+        discord(
+            "ann#2",
+            "/match create team:Rooks vs:Knights boards:1 time:1d",
+        ),
+        matrix("carl:hs", "/match accept 1"),
+        discord("ann#2", "/match join 1"),
+        matrix("carl:hs", "/match join 1"),
+        discord("ann#2", "/match start 1"),
+    ] {
+        service.handle(act, start()).await;
+    }
+    to_discord.sent(&service).await;
+    to_matrix.sent(&service).await;
+    // Ann has White in game #1, Carl in game #2.
+    let later = start() + chrono::Duration::hours(20);
+    service.run_due(later).await;
+    let on_discord = to_discord.sent_at(&service, later).await;
+    let on_matrix = to_matrix.sent_at(&service, later).await;
+    for (sent, channel, player) in [
+        (&on_discord, "2002", "ann#2"),
+        (&on_matrix, "!room:hs", "carl:hs"),
+    ] {
+        assert!(
+            sent.iter()
+                .any(|r| r.channel == channel && r.to.as_deref() == Some(player)),
+            "{player}: {sent:?}"
+        );
+    }
+    let flag = start() + chrono::Duration::hours(25);
+    service.run_due(flag).await;
+    let on_discord = to_discord.sent_at(&service, flag).await;
+    let on_matrix = to_matrix.sent_at(&service, flag).await;
+    for (sent, channel) in [(&on_discord, "2002"), (&on_matrix, "!room:hs")] {
+        for expected in [
+            "Game #1 is over",
+            "Game #2 is over",
+            "Team match #1 is over",
+        ] {
+            assert!(
+                sent.iter()
+                    .any(|r| r.channel == channel && r.text.contains(expected)),
+                "{channel}, {expected}: {sent:?}"
+            );
+        }
+    }
+}
