@@ -521,13 +521,7 @@ impl Service {
         ));
         // Ratings, ladder and tournament move in the commit that ends the game.
         let end = self.game_end(record, &update.state, lang, now).await?;
-        let mut reads = vec![
-            Read::Rating(record.server_id, record.white),
-            Read::Rating(record.server_id, record.black),
-        ];
-        if end.touches_competition() {
-            reads.push(Read::Competition(record.server_id));
-        }
+        let reads = self.reads_of(record, &end).await?;
         let mut reply = reply;
         let spread = self.home_spread(record).await?;
         let mut commit = Commit {
@@ -549,6 +543,25 @@ impl Service {
 }
 
 impl Service {
+    /// What game `record` ending as `end` reads and may change: its
+    /// players' ratings, and its competitions when it moves one. A club's
+    /// servers share them, so they are read under the club's scope.
+    async fn reads_of(
+        &self,
+        record: &GameRecord,
+        end: &super::game_end::GameEnd,
+    ) -> Result<Vec<Read>, StorageError> {
+        let scope = self.rating_scope(record.server_id).await?;
+        let mut reads = vec![
+            Read::Rating(scope, record.white),
+            Read::Rating(scope, record.black),
+        ];
+        if end.touches_competition() {
+            reads.push(Read::Competition(scope));
+        }
+        Ok(reads)
+    }
+
     /// Game `game`'s page link as a line of `lines`, when it has one (read
     /// only: a flag's notice writes nothing outside its commit).
     async fn push_kept_page_link(
@@ -599,13 +612,7 @@ impl Service {
         else {
             return Ok(None);
         };
-        let mut reads = vec![
-            Read::Rating(record.server_id, record.white),
-            Read::Rating(record.server_id, record.black),
-        ];
-        if end.touches_competition() {
-            reads.push(Read::Competition(record.server_id));
-        }
+        let reads = self.reads_of(record, &end).await?;
         let mut commit = Commit {
             act_key: Some(format!("deadline:{}:{}", record.id, record.version)),
             game_updates: vec![exact(update)],
@@ -672,9 +679,9 @@ impl Expiry {
 /// Something a game's end reads and may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Read {
-    /// A player's rating on a server.
+    /// A player's rating on a server (a club's scope for its servers).
     Rating(i64, PlayerId),
-    /// A server's ladder and tournaments.
+    /// A server's ladder and tournaments (a club's scope for its servers).
     Competition(i64),
 }
 
