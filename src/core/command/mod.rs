@@ -966,6 +966,12 @@ mod tests {
                 })),
             ),
             (
+                "/ladder challenge @matrix:@carl:hs",
+                Ok(Command::Ladder(LadderAction::Challenge {
+                    opponent: user("matrix:@carl:hs"),
+                })),
+            ),
+            (
                 "/ladder challenge @bob member:matrix:@carl:hs",
                 Err(CommandError::Unexpected("member".to_owned())),
             ),
