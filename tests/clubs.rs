@@ -682,10 +682,18 @@ async fn a_team_match_is_played_between_the_clubs_platforms() {
     // Knights are found on the club's Matrix space without naming it.
     let created = said(
         &service,
-        discord("ann#2", "/match create team:Rooks vs:Knights boards:1"),
+        discord("ann#2", "/match create team:Rooks vs:Knights boards:1").keyed("d0"),
     )
     .await;
     assert!(created.contains("Team match #1 proposed"), "{created}");
+    // Carl, who made Knights, is told on Matrix.
+    let dm = to_matrix.sent(&service).await;
+    assert!(
+        dm.iter().any(|r| r.direct
+            && r.to.as_deref() == Some("carl:hs")
+            && r.text.contains("/match accept 1")),
+        "{dm:?}"
+    );
     let accepted = service
         .handle(matrix("carl:hs", "/match accept 1").keyed("m1"), start())
         .await;

@@ -1,6 +1,8 @@
 //! Team matches between a club's servers (issue 44): the team a match is
 //! proposed to is found on any member server of the club, on any
-//! platform, and the two sides may then be on two platforms.
+//! platform, and the two sides may then be on two platforms. A team of
+//! another platform hears of the proposal through its creator, by direct
+//! message there.
 //!
 //! Such a match's games are played as a club's games between servers are
 //! (`cross`): at the start each away player's place is written, so every
@@ -14,12 +16,13 @@
 use super::{Context, Reply, Service};
 use crate::core::command::NewMatchWish;
 use crate::core::names::Named;
+use crate::core::notation::Lang;
 use crate::core::platform::Platform;
 use crate::core::team::MatchSide;
-use crate::i18n::Arg;
+use crate::i18n::{Arg, I18n};
 use crate::storage::{
-    Commit, MatchEntrant, MatchRow, NewGame, NewGamePlace, Outgoing, ServerRow, StorageError,
-    TeamRow,
+    Commit, MatchEntrant, MatchRow, NewGame, NewGamePlace, Outgoing, PlayerRow, ServerRow,
+    StorageError, TeamRow,
 };
 
 /// Each side's channel (platform id, once known) and platform, for a
@@ -77,6 +80,51 @@ impl MatchPlatforms {
             held_until: None,
             server_id: Some(server_id),
         }
+    }
+}
+
+/// The creator of a team proposed a match from another platform: told
+/// there by direct message, with how to accept.
+pub(super) struct ProposedTo {
+    creator: PlayerRow,
+    /// The language they read, by their away server's.
+    lang: Lang,
+}
+
+impl ProposedTo {
+    /// The outbox row their platform's worker delivers from.
+    pub fn relay(&self, server_id: i64) -> Outgoing {
+        Outgoing {
+            platform: self.creator.platform,
+            first: 0,
+            held_until: None,
+            server_id: Some(server_id),
+        }
+    }
+
+    /// `reply` for the proposing channel (marked `here`), then the
+    /// creator's direct message, marked with their platform, last.
+    pub fn replies(
+        self,
+        i18n: &I18n,
+        here: Platform,
+        reply: Reply,
+        args: &[(&str, Arg)],
+    ) -> Vec<Reply> {
+        let id = self.creator.platform_id;
+        let told = Reply {
+            channel: id.clone(),
+            to: Some(id),
+            direct: true,
+            platform: Some(self.creator.platform),
+            text: i18n.text(self.lang, "match-created", args),
+            ..Reply::default()
+        };
+        let reply = Reply {
+            platform: Some(here),
+            ..reply
+        };
+        vec![reply, told]
     }
 }
 
@@ -198,6 +246,25 @@ impl Service {
             Some(found) => Ok(Ok(found)),
             None => refuse("match-team-not-found", &not_found),
         }
+    }
+
+    /// Who hears by direct message of a match proposed to team `away` of
+    /// `server`, when that server is on another platform: the team's
+    /// creator (nobody can see the proposing channel from there).
+    pub(super) async fn proposed_elsewhere(
+        &self,
+        ctx: &Context,
+        server: &ServerRow,
+        away: &TeamRow,
+    ) -> Result<Option<ProposedTo>, StorageError> {
+        if server.platform == ctx.platform {
+            return Ok(None);
+        }
+        let Some(creator) = self.store.player(away.created_by).await? else {
+            return Ok(None);
+        };
+        let lang = creator.reading_language(self.server_language(server.id).await?);
+        Ok(Some(ProposedTo { creator, lang }))
     }
 
     /// The member servers of this server's club but this one, present.

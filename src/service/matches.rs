@@ -172,8 +172,11 @@ impl Service {
             }
             None => ctx.server.time_control.clone(),
         };
+        // A team of another platform hears of it there (see `club_matches`).
+        let proposed_to = self.proposed_elsewhere(ctx, &away_server, &away).await?;
         let commit = Commit {
             act_key: ctx.act_key.clone(),
+            relay: proposed_to.as_ref().map(|p| p.relay(away_server.id)),
             match_changes: vec![MatchChange::Create(NewMatch {
                 home_server_id: ctx.server.id,
                 home_channel_id: ctx.channel.id,
@@ -191,7 +194,7 @@ impl Service {
         let channel = ctx.channel_platform_id.clone();
         let (home_name, away_name) = (home.name.clone(), away.name.clone());
         let elsewhere = away_server.id != ctx.server.id;
-        let boards = wish.boards;
+        let (boards, here) = (wish.boards, ctx.platform);
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
                 let args = [
@@ -202,11 +205,15 @@ impl Service {
                     ("time", Arg::from(time_control.as_str())),
                     ("elsewhere", Arg::from(if elsewhere { "yes" } else { "no" })),
                 ];
-                vec![Reply {
+                let reply = Reply {
                     channel,
                     text: i18n.text(lang, "match-created", &args),
                     ..Reply::default()
-                }]
+                };
+                match proposed_to {
+                    Some(told) => told.replies(&i18n, here, reply, &args),
+                    None => vec![reply],
+                }
             })
             .await?;
         Ok(replies)
