@@ -485,3 +485,464 @@ async fn a_discord_member_challenges_a_matrix_member() {
         "{unknown:?}"
     );
 }
+
+/// A club of the Discord guild (founded by it) and the Matrix space.
+async fn form_club(service: &Service) {
+    let invite = format!("/club invite matrix {SPACE}");
+    for act in [discord("dora#1", &invite), matrix("max:hs", "/club join 1")] {
+        service
+            .handle(act.moderating(Moderation::Server), start())
+            .await;
+    }
+}
+
+/// Who moves each ply of a mate by Black (fool's mate) or by White
+/// (scholar's mate): (White moves, the move).
+const FOOLS_MATE: [(bool, &str); 4] = [(true, "f3"), (false, "e5"), (true, "g4"), (false, "Qh4#")];
+const SCHOLARS_MATE: [(bool, &str); 7] = [
+    (true, "e4"),
+    (false, "e5"),
+    (true, "Bc4"),
+    (false, "Nc6"),
+    (true, "Qh5"),
+    (false, "Nf6"),
+    (true, "Qxf7#"),
+];
+
+/// One player's side of a game between the platforms: how they act, the
+/// channel they are told in, and the outbox that tells them when the
+/// other side acts.
+struct Seat<'a> {
+    act: fn(&str, &str) -> Request,
+    user: &'static str,
+    channel: &'static str,
+    outbox: &'a Outbox,
+}
+
+/// Plays `script` in game `game` between `white` and `black`: each move
+/// is answered in the mover's own channel only, and the other side's
+/// outbox tells the other channel.
+async fn play(
+    service: &Service,
+    game: i64,
+    (white, black): (&Seat<'_>, &Seat<'_>),
+    script: &[(bool, &str)],
+) {
+    for (ply, (by_white, mv)) in script.iter().enumerate() {
+        let (mover, other) = if *by_white {
+            (white, black)
+        } else {
+            (black, white)
+        };
+        let said = format!("/move {mv} game:{game}");
+        let act = (mover.act)(mover.user, &said).keyed(&format!("g{game}p{ply}"));
+        let replies = service.handle(act, start()).await;
+        assert!(
+            replies.iter().all(|r| r.channel == mover.channel),
+            "{mv}: {replies:?}"
+        );
+        assert!(all_text(&replies).contains(mv), "{mv}: {replies:?}");
+        let told = other.outbox.sent(service).await;
+        assert!(
+            told.iter()
+                .any(|r| r.channel == other.channel && r.text.contains(mv)),
+            "{mv} not told on the other platform: {told:?}"
+        );
+    }
+}
+
+/// The club's one ladder: a Matrix and a Discord player join it from
+/// their own platforms and see the same ladder; the Discord player
+/// challenges the Matrix rung holder above (`member:matrix:…`), who is
+/// told on Matrix and accepts there; the game is played from both sides
+/// and the ladder moves, alike on both platforms.
+#[tokio::test]
+async fn a_clubs_ladder_is_one_ladder_across_platforms() {
+    let (service, _dir) = service();
+    let (to_discord, to_matrix) = (
+        Outbox::new(Platform::Discord),
+        Outbox::new(Platform::Matrix),
+    );
+    form_club(&service).await;
+    said(&service, matrix("carl:hs", "/ladder join")).await;
+    let joined = said(&service, discord("bob#3", "/ladder join")).await;
+    assert!(joined.contains("at place 2"), "{joined}");
+    let on_discord = said(&service, discord("bob#3", "/ladder")).await;
+    let on_matrix = said(&service, matrix("carl:hs", "/ladder")).await;
+    assert_eq!(on_discord, on_matrix, "one ladder on both platforms");
+    assert!(on_matrix.contains("1. carl:hs\n2. bob#3"), "{on_matrix}");
+    to_discord.sent(&service).await;
+    to_matrix.sent(&service).await;
+    // Bob challenges Carl, on Matrix: the challenge is told to him there.
+    let challenge = service
+        .handle(
+            discord("bob#3", "/ladder challenge member:matrix:carl:hs").keyed("d1"),
+            start(),
+        )
+        .await;
+    assert!(
+        all_text(&challenge).contains("bob#3 (place 2) challenges carl:hs (place 1)"),
+        "{challenge:?}"
+    );
+    assert!(
+        challenge.iter().all(|r| r.channel == "2002"),
+        "{challenge:?}"
+    );
+    let dm = to_matrix.sent(&service).await;
+    assert!(
+        dm.iter().any(|r| r.direct
+            && r.to.as_deref() == Some("carl:hs")
+            && r.text.contains("/accept 1")),
+        "{dm:?}"
+    );
+    let started = service
+        .handle(matrix("carl:hs", "/accept 1").keyed("m1"), start())
+        .await;
+    let begins = all_text(&started);
+    assert!(begins.contains("Ladder game #1 begins"), "{started:?}");
+    assert!(
+        started.iter().all(|r| r.channel == "!room:hs"),
+        "{started:?}"
+    );
+    let told = to_discord.sent(&service).await;
+    assert!(
+        told.iter()
+            .any(|r| r.channel == "2002" && r.text.contains("Ladder game #1 begins")),
+        "{told:?}"
+    );
+    // Bob mates with whichever colour he was given.
+    let bob = Seat {
+        act: discord,
+        user: "bob#3",
+        channel: "2002",
+        outbox: &to_discord,
+    };
+    let carl = Seat {
+        act: matrix,
+        user: "carl:hs",
+        channel: "!room:hs",
+        outbox: &to_matrix,
+    };
+    if begins.contains("bob#3 (White)") {
+        play(&service, 1, (&bob, &carl), &SCHOLARS_MATE).await;
+    } else {
+        play(&service, 1, (&carl, &bob), &FOOLS_MATE).await;
+    }
+    let on_discord = said(&service, discord("bob#3", "/ladder")).await;
+    let on_matrix = said(&service, matrix("carl:hs", "/ladder")).await;
+    assert_eq!(on_discord, on_matrix);
+    assert!(on_matrix.contains("1. bob#3\n2. carl:hs"), "{on_matrix}");
+    // A server out of the club keeps its own ladder: empty here.
+    let alone = request(
+        Platform::Matrix,
+        "!other:hs",
+        "!r2:hs",
+        "oz:hs",
+        text("/ladder"),
+    );
+    assert!(
+        said(&service, alone)
+            .await
+            .contains("Nobody is on the ladder")
+    );
+}
+
+/// The club's one team list, and a team match between its platforms: a
+/// Discord team challenges a Matrix team, which accepts in its room;
+/// members of both sign up from their own platforms, the match starts,
+/// and a game is played from both sides, each told on its own platform
+/// (the other side's copy through that platform's outbox).
+#[tokio::test]
+async fn a_team_match_is_played_between_the_clubs_platforms() {
+    let (service, _dir) = service();
+    let (to_discord, to_matrix) = (
+        Outbox::new(Platform::Discord),
+        Outbox::new(Platform::Matrix),
+    );
+    form_club(&service).await;
+    for act in [
+        discord("ann#2", "/team create Rooks"),
+        matrix("carl:hs", "/team create Knights"),
+    ] {
+        service.handle(act, start()).await;
+    }
+    // One list on both platforms, this server's teams first.
+    let on_discord = said(&service, discord("ann#2", "/team list")).await;
+    assert!(
+        on_discord
+            .contains("Rooks (1 member): ann#2\nKnights (1 member): carl:hs (of matrix:!space:hs)"),
+        "{on_discord}"
+    );
+    let on_matrix = said(&service, matrix("carl:hs", "/team list")).await;
+    assert!(
+        on_matrix
+            .contains("Knights (1 member): carl:hs\nRooks (1 member): ann#2 (of discord:1001)"),
+        "{on_matrix}"
+    );
+    // Knights are found on the club's Matrix space without naming it.
+    let created = said(
+        &service,
+        discord("ann#2", "/match create team:Rooks vs:Knights boards:1").keyed("d0"),
+    )
+    .await;
+    assert!(created.contains("Team match #1 proposed"), "{created}");
+    // Carl, who made Knights, is told on Matrix.
+    let dm = to_matrix.sent(&service).await;
+    assert!(
+        dm.iter().any(|r| r.direct
+            && r.to.as_deref() == Some("carl:hs")
+            && r.text.contains("/match accept 1")),
+        "{dm:?}"
+    );
+    let accepted = service
+        .handle(matrix("carl:hs", "/match accept 1").keyed("m1"), start())
+        .await;
+    assert!(
+        accepted.iter().all(|r| r.channel == "!room:hs"),
+        "{accepted:?}"
+    );
+    assert!(all_text(&accepted).contains("accepted team match #1"));
+    let told = to_discord.sent(&service).await;
+    assert!(
+        told.iter().any(|r| r.channel == "2002"
+            && r.platform == Some(Platform::Discord)
+            && r.text.contains("accepted team match #1")),
+        "{told:?}"
+    );
+    said(&service, discord("ann#2", "/match join 1")).await;
+    said(&service, matrix("carl:hs", "/match join 1")).await;
+    let started = service
+        .handle(discord("ann#2", "/match start 1").keyed("d1"), start())
+        .await;
+    let boards = all_text(&started);
+    assert!(boards.contains("Team match #1 starts"), "{started:?}");
+    assert!(
+        started
+            .iter()
+            .all(|r| r.channel == "2002" && r.platform == Some(Platform::Discord)),
+        "{started:?}"
+    );
+    let told = to_matrix.sent(&service).await;
+    assert!(
+        told.iter().any(|r| r.channel == "!room:hs"
+            && r.platform == Some(Platform::Matrix)
+            && r.text.contains("Team match #1 starts")),
+        "{told:?}"
+    );
+    to_discord.sent(&service).await;
+    // Game #1: ann (home) with White, from Discord; carl from his room.
+    assert!(
+        boards.contains("game #1, ann#2 (1500) with White against carl:hs"),
+        "{boards}"
+    );
+    let ann = Seat {
+        act: discord,
+        user: "ann#2",
+        channel: "2002",
+        outbox: &to_discord,
+    };
+    let carl = Seat {
+        act: matrix,
+        user: "carl:hs",
+        channel: "!room:hs",
+        outbox: &to_matrix,
+    };
+    play(&service, 1, (&ann, &carl), &FOOLS_MATE).await;
+    let table = said(&service, matrix("carl:hs", "/match show 1")).await;
+    assert!(table.contains("Rooks 0 – 1 Knights"), "{table}");
+    // Game #2, carl with White: ann mates, and the match is over; its
+    // result is told on each side's platform.
+    to_discord.sent(&service).await;
+    let mated = service
+        .handle(discord("ann#2", "/move f3 game:2").keyed("bad"), start())
+        .await;
+    assert!(
+        !all_text(&mated).contains("f3"),
+        "not ann's turn: {mated:?}"
+    );
+    play(&service, 2, (&carl, &ann), &FOOLS_MATE[..3]).await;
+    let last = service
+        .handle(discord("ann#2", "/move Qh4# game:2").keyed("end"), start())
+        .await;
+    assert!(
+        last.iter()
+            .any(|r| r.channel == "2002" && r.text.contains("Team match #1 is over")),
+        "{last:?}"
+    );
+    assert!(
+        last.iter().all(|r| r.platform == Some(Platform::Discord)),
+        "{last:?}"
+    );
+    let over = to_matrix.sent(&service).await;
+    for expected in ["Qh4#", "Team match #1 is over"] {
+        assert!(
+            over.iter()
+                .any(|r| r.channel == "!room:hs" && r.text.contains(expected)),
+            "{expected}: {over:?}"
+        );
+    }
+    // Nothing went out twice.
+    assert!(to_discord.sent(&service).await.is_empty());
+    assert!(to_matrix.sent(&service).await.is_empty());
+}
+
+/// A team name found on several other servers of the club must be told
+/// apart with `server:`; a server of another platform outside the club
+/// cannot be named.
+#[tokio::test]
+async fn a_clubs_match_names_the_server_when_the_team_is_on_several() {
+    let (service, _dir) = service();
+    form_club(&service).await;
+    let third =
+        |user: &str, said: &str| request(Platform::Matrix, "!third:hs", "!r3:hs", user, text(said));
+    service
+        .handle(
+            discord("dora#1", "/club invite matrix !third:hs").moderating(Moderation::Server),
+            start(),
+        )
+        .await;
+    service
+        .handle(
+            third("tess:hs", "/club join 1").moderating(Moderation::Server),
+            start(),
+        )
+        .await;
+    for act in [
+        discord("ann#2", "/team create Rooks"),
+        matrix("carl:hs", "/team create Knights"),
+        third("tess:hs", "/team create Knights"),
+    ] {
+        service.handle(act, start()).await;
+    }
+    // (what ann proposes, what she is told).
+    let table = [
+        (
+            "/match create team:Rooks vs:Knights",
+            "Several servers of the club have a team named Knights",
+        ),
+        (
+            "/match create team:Rooks vs:Knights server:matrix:!third:hs",
+            "Team match #1 proposed",
+        ),
+        (
+            "/match create team:Rooks vs:Knights server:matrix:!nowhere:hs",
+            "I am not in a server matrix:!nowhere:hs",
+        ),
+        (
+            "/match create team:Rooks vs:Bishops",
+            "There is no team named Bishops",
+        ),
+    ];
+    for (act, expected) in table {
+        let answer = said(&service, discord("ann#2", act)).await;
+        assert!(answer.contains(expected), "{act}: {answer}");
+    }
+}
+
+/// The ladder's scheduler on a club whose ladder is kept by its Discord
+/// founder: a challenge made on Matrix and not taken up is forfeited with
+/// a notice in the Matrix room, and a Matrix player gone idle is told by
+/// direct message on Matrix.
+#[tokio::test]
+async fn a_clubs_ladder_forfeits_and_idle_players_are_told_on_their_platform() {
+    let (service, _dir) = service();
+    let (to_discord, to_matrix) = (
+        Outbox::new(Platform::Discord),
+        Outbox::new(Platform::Matrix),
+    );
+    form_club(&service).await;
+    said(&service, discord("bob#3", "/ladder join")).await;
+    said(&service, matrix("carl:hs", "/ladder join")).await;
+    let challenge = said(
+        &service,
+        matrix("carl:hs", "/ladder challenge @discord:bob#3").keyed("m1"),
+    )
+    .await;
+    assert!(challenge.contains("challenges bob#3"), "{challenge}");
+    to_discord.sent(&service).await;
+    to_matrix.sent(&service).await;
+    // Bob lets three days pass: Carl climbs, told in his room.
+    let forfeit = start() + chrono::Duration::days(3) + chrono::Duration::hours(1);
+    service.run_due(forfeit).await;
+    let told = to_matrix.sent_at(&service, forfeit).await;
+    assert!(
+        told.iter().any(|r| r.channel == "!room:hs"
+            && r.text.contains("carl:hs takes place 1 by forfeit")),
+        "{told:?}"
+    );
+    assert!(to_discord.sent_at(&service, forfeit).await.is_empty());
+    // A month without a ladder game: Carl drops, told on Matrix.
+    let idle = start() + chrono::Duration::days(34);
+    service.run_due(idle).await;
+    let told = to_matrix.sent_at(&service, idle).await;
+    assert!(
+        told.iter().any(|r| r.direct
+            && r.to.as_deref() == Some("carl:hs")
+            && r.text.contains("no ladder game")),
+        "{told:?}"
+    );
+    let ladder = said(&service, discord("bob#3", "/ladder")).await;
+    assert!(ladder.contains("1. bob#3\n2. carl:hs"), "{ladder}");
+}
+
+/// A club match's scheduler between platforms: each White player is
+/// reminded on their own platform, and when their day is over without a
+/// first move, both games' ends and the match's result are told in both
+/// sides' channels.
+#[tokio::test]
+async fn a_club_matchs_reminders_and_no_shows_reach_both_platforms() {
+    let (service, _dir) = service();
+    let (to_discord, to_matrix) = (
+        Outbox::new(Platform::Discord),
+        Outbox::new(Platform::Matrix),
+    );
+    form_club(&service).await;
+    for act in [
+        discord("ann#2", "/team create Rooks"),
+        matrix("carl:hs", "/team create Knights"),
+        discord(
+            "ann#2",
+            "/match create team:Rooks vs:Knights boards:1 time:1d",
+        ),
+        matrix("carl:hs", "/match accept 1"),
+        discord("ann#2", "/match join 1"),
+        matrix("carl:hs", "/match join 1"),
+        discord("ann#2", "/match start 1"),
+    ] {
+        service.handle(act, start()).await;
+    }
+    to_discord.sent(&service).await;
+    to_matrix.sent(&service).await;
+    // Ann has White in game #1, Carl in game #2.
+    let later = start() + chrono::Duration::hours(20);
+    service.run_due(later).await;
+    let on_discord = to_discord.sent_at(&service, later).await;
+    let on_matrix = to_matrix.sent_at(&service, later).await;
+    for (sent, channel, player) in [
+        (&on_discord, "2002", "ann#2"),
+        (&on_matrix, "!room:hs", "carl:hs"),
+    ] {
+        assert!(
+            sent.iter()
+                .any(|r| r.channel == channel && r.to.as_deref() == Some(player)),
+            "{player}: {sent:?}"
+        );
+    }
+    let flag = start() + chrono::Duration::hours(25);
+    service.run_due(flag).await;
+    let on_discord = to_discord.sent_at(&service, flag).await;
+    let on_matrix = to_matrix.sent_at(&service, flag).await;
+    for (sent, channel) in [(&on_discord, "2002"), (&on_matrix, "!room:hs")] {
+        for expected in [
+            "Game #1 is over",
+            "Game #2 is over",
+            "Team match #1 is over",
+        ] {
+            assert!(
+                sent.iter()
+                    .any(|r| r.channel == channel && r.text.contains(expected)),
+                "{channel}, {expected}: {sent:?}"
+            );
+        }
+    }
+}

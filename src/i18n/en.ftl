@@ -576,7 +576,7 @@ cmd-settings-web = For moderators: the server's pages (standings, tournaments, p
 cmd-takeback-request = Ask to take back your last move
 cmd-takeback-accept = Accept your opponent's takeback request
 cmd-takeback-decline = Decline your opponent's takeback request
-cmd-team-list = List this server's teams
+cmd-team-list = List the teams of this server and of its club
 cmd-team-create = Create a team (you are its first member)
 cmd-team-join = Join a team
 cmd-team-leave = Leave a team
@@ -760,6 +760,8 @@ team-list-line = { $team } ({ $count ->
    *[other] { $count } members
 }): { $members }
 team-list-more = …and { $count } more.
+# A team of another server of the club, after its line: `discord:1001`.
+team-list-from = (of { $server })
 team-challenge-not-member = Only members of team { $team } can challenge for it: /team join { $team }.
 team-challenge-same = A side cannot play itself.
 team-challenge-member-opponent = { $player } is in team { $team }, so they cannot play against it.
@@ -800,6 +802,7 @@ match-not-found = There is no team match #{ $match } here.
 match-none = There is no team match here yet. Propose one with /match create team:<your team> vs:<their team> [server:<their server's id>] boards:4.
 match-server-unknown = I am not in a server { $server } here, or nobody has used me there yet.
 match-team-not-found = There is no team named { $team } on that server.
+match-team-several = Several servers of the club have a team named { $team }: { $servers }. Name theirs with server:, as server:{ $first }.
 match-accepted-already = Team match #{ $match } ({ $home } against { $away }) was already accepted.
 match-accept-refused = Only a member of { $away } (or a moderator), on their own server, can accept team match #{ $match }.
 match-accepted = { $player } accepted team match #{ $match } for { $away }: { $home } against { $away }. Members of both teams sign up with /match join { $match }.

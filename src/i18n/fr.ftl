@@ -610,7 +610,7 @@ cmd-settings-web = Pour les modérateurs : les pages du serveur (classement, tou
 cmd-takeback-request = Demander à reprendre votre dernier coup
 cmd-takeback-accept = Accepter la reprise demandée par votre adversaire
 cmd-takeback-decline = Refuser la reprise demandée par votre adversaire
-cmd-team-list = Lister les équipes du serveur
+cmd-team-list = Lister les équipes du serveur et de son club
 cmd-team-create = Créer une équipe (vous en êtes le premier membre)
 cmd-team-join = Rejoindre une équipe
 cmd-team-leave = Quitter une équipe
@@ -806,6 +806,8 @@ team-list-more = …et { $count ->
     [one] { $count } autre
    *[other] { $count } autres
 }.
+# Une équipe d’un autre serveur du club, après sa ligne : `discord:1001`.
+team-list-from = (de { $server })
 team-challenge-not-member = Seuls les membres de l’équipe { $team } peuvent lancer un défi en son nom : /equipe rejoindre { $team }.
 team-challenge-same = Un camp ne peut pas jouer contre lui-même.
 team-challenge-member-opponent = { $player } fait partie de l’équipe { $team } et ne peut donc pas jouer contre elle.
@@ -846,6 +848,7 @@ match-not-found = Il n’y a pas de rencontre par équipes n° { $match } ici.
 match-none = Pas encore de rencontre par équipes ici. Proposez-en une avec /match creer equipe:<votre équipe> contre:<l’autre équipe> [serveur:<id de son serveur>] echiquiers:4.
 match-server-unknown = Je ne suis pas sur un serveur { $server } ici, ou personne ne m’y a encore utilisé.
 match-team-not-found = Aucune équipe ne s’appelle { $team } sur ce serveur.
+match-team-several = Plusieurs serveurs du club ont une équipe nommée { $team } : { $servers }. Nommez le sien avec serveur:, comme serveur:{ $first }.
 match-accepted-already = La rencontre n° { $match } ({ $home } contre { $away }) a déjà été acceptée.
 match-accept-refused = Seul un membre de l’équipe { $away } (ou un modérateur), sur son propre serveur, peut accepter la rencontre n° { $match }.
 match-accepted = { $player } a accepté la rencontre n° { $match } pour l’équipe { $away } : { $home } contre { $away }. Les membres des deux équipes s’inscrivent avec /match rejoindre { $match }.

@@ -256,7 +256,7 @@ impl Service {
     /// A member of this server's club on another platform, named to be
     /// challenged (`discord:<id>`, `matrix:<id>`): they must have used the
     /// bot, and this server be in a club (they accept on a server of it).
-    async fn club_member(
+    pub(super) async fn club_member(
         &self,
         ctx: &Context,
         platform: crate::core::platform::Platform,

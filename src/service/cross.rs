@@ -312,6 +312,35 @@ mod tests {
         );
     }
 
+    /// A reply already marked (a club match's result, one per side's
+    /// channel) keeps its platform, the other side's put last.
+    #[test]
+    fn replies_already_marked_keep_their_platform() {
+        let spread = Spread {
+            mine: side(Platform::Matrix, "!room", "@ann:hs"),
+            theirs: side(Platform::Discord, "2002", "5100"),
+        };
+        let marked = |channel: &str, platform| Reply {
+            platform: Some(platform),
+            ..reply(channel, None)
+        };
+        let out = spread.apply(vec![
+            marked("2002", Platform::Discord),
+            marked("!room", Platform::Matrix),
+        ]);
+        let seen: Vec<(Option<Platform>, &str)> = out
+            .iter()
+            .map(|r| (r.platform, r.channel.as_str()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (Some(Platform::Matrix), "!room"),
+                (Some(Platform::Discord), "2002"),
+            ]
+        );
+    }
+
     #[test]
     fn members_of_other_platforms_are_named_with_theirs() {
         let table = [

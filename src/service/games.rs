@@ -344,13 +344,12 @@ impl Service {
         }
         // A team match's away player plays from their own side's channel,
         // to which the match copies every message (see `matches`).
-        let theirs = match record.team_match {
-            true => self.channel_of_player(record, ctx.player.id).await?,
-            // A game of another server of the club, played from here.
-            false => self
-                .placed_channel(ctx, record)
-                .await?
-                .unwrap_or_else(|| record.channel.clone()),
+        // A game of another server of the club, played from here (a club
+        // match's away game too).
+        let theirs = match self.placed_channel(ctx, record).await? {
+            Some(placed) => placed,
+            None if record.team_match => self.channel_of_player(record, ctx.player.id).await?,
+            None => record.channel.clone(),
         };
         if theirs == ctx.channel_platform_id {
             return Ok(copy);

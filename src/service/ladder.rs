@@ -3,6 +3,14 @@
 //! challenge with a ladder row beside it; accepting it, declining it, its
 //! game's end, a forfeit and inactivity each move the ladder in the same
 //! commit as what caused them. The rules are [`crate::competition::ladder`].
+//!
+//! A club has one ladder (issue 44): every server of it reads and writes
+//! the ladder of the club's scope, its founding server
+//! ([`Service::rating_scope`]). A server that joins a club sets its own
+//! ladder aside (its rows stay, keyed by its id) and finds it again as it
+//! was if it quits. A ladder challenge to a member of another platform is
+//! told to them by direct message there, and they accept on a server of
+//! the club, as any challenge between a club's servers.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,7 +31,7 @@ use crate::render::table::{Caption, table_png};
 use crate::storage::{
     ChallengeClosing, ChallengeStatus, ColorChoice, Commit, Committed, GameRecord, IdleRung,
     LadderMatchRow, LadderMatchStatus, LadderMatchUpdate, LadderRow, LadderWrite, NewChallenge,
-    NewLadderMatch, PlayerRow, Status, StorageError,
+    NewLadderMatch, Outgoing, PlayerRow, Status, StorageError,
 };
 
 /// Ladder deadlines handled per store query.
@@ -138,8 +146,14 @@ impl Service {
         self.private(ctx, self.text(ctx, key, &args))
     }
 
+    /// The ladder the act's server plays on: its club's, or its own.
+    async fn ladder_of(&self, ctx: &Context) -> Result<LadderRow, StorageError> {
+        let scope = self.rating_scope(ctx.server.id).await?;
+        self.store.ladder(scope).await
+    }
+
     async fn join_ladder(&self, ctx: &Context, now: DateTime<Utc>) -> Attempt {
-        let row = self.store.ladder(ctx.server.id).await?;
+        let row = self.ladder_of(ctx).await?;
         let (mut ladder, activity) = ranking_of(&row);
         let me = ctx.player.id;
         let place = match ladder.join(me) {
@@ -162,7 +176,7 @@ impl Service {
     }
 
     async fn leave_ladder(&self, ctx: &Context, now: DateTime<Utc>) -> Attempt {
-        let row = self.store.ladder(ctx.server.id).await?;
+        let row = self.ladder_of(ctx).await?;
         let (mut ladder, activity) = ranking_of(&row);
         if let Err(error) = ladder.leave(ctx.player.id) {
             let name = ctx.player.display_name.clone();
@@ -180,7 +194,7 @@ impl Service {
 
     /// The ladder as text, with a PNG table.
     async fn show_ladder(&self, ctx: &Context) -> Attempt {
-        let row = self.store.ladder(ctx.server.id).await?;
+        let row = self.ladder_of(ctx).await?;
         if row.entries.is_empty() {
             return Ok(vec![self.public(
                 ctx,
@@ -233,24 +247,11 @@ impl Service {
         now: DateTime<Utc>,
     ) -> Attempt {
         let settings = &self.config.ladder;
-        let Some(defender) = self
-            .store
-            .find_player(ctx.platform, opponent.as_str())
-            .await?
-        else {
-            let error = LadderError::NotOn;
-            return Ok(vec![self.ladder_refusal(
-                ctx,
-                error,
-                opponent.display_name(),
-            )]);
+        let defender = match self.ladder_defender(ctx, opponent).await? {
+            Ok(defender) => defender,
+            Err(refusal) => return Ok(refusal),
         };
-        if defender.id == ctx.player.id {
-            return Ok(vec![
-                self.private(ctx, self.text(ctx, "challenge-self", &[])),
-            ]);
-        }
-        let row = self.store.ladder(ctx.server.id).await?;
+        let row = self.ladder_of(ctx).await?;
         let (ladder, _) = ranking_of(&row);
         let me = ctx.player.id;
         if let Err(error) = ladder.check_challenge(me, defender.id, settings.max_places_up) {
@@ -260,10 +261,19 @@ impl Service {
             };
             return Ok(vec![self.ladder_refusal(ctx, error, other)]);
         }
-        if let Some(refusal) = self.busy_in_ladder(ctx, &defender).await? {
+        if let Some(refusal) = self.busy_in_ladder(ctx, row.server_id, &defender).await? {
             return Ok(vec![refusal]);
         }
-        let commit = self.ladder_challenge_commit(ctx, defender.id, now);
+        let mut commit = self.ladder_challenge_commit(ctx, row.server_id, defender.id, now);
+        // A member of another platform is told there, by direct message.
+        let here = ctx.platform;
+        let elsewhere = (defender.platform != here).then(|| defender.clone());
+        commit.relay = elsewhere.as_ref().map(|row| Outgoing {
+            platform: row.platform,
+            first: 0,
+            held_until: None,
+            server_id: None,
+        });
         let (i18n, lang) = (self.i18n.clone(), ctx.lang);
         let channel = ctx.channel_platform_id.clone();
         let challenger = ctx.player.display_name.clone();
@@ -287,28 +297,66 @@ impl Service {
                         ("days", Arg::from(days)),
                     ],
                 );
-                vec![Reply {
+                let replies = vec![Reply {
                     channel,
                     to: Some(defender.platform_id.clone()),
                     text,
                     prompt: Prompt::Challenge { challenge },
                     ..Reply::default()
-                }]
+                }];
+                let Some(row) = elsewhere else {
+                    return replies;
+                };
+                let hint = i18n.text(
+                    row.reading_language(lang),
+                    "challenge-cross-hint",
+                    &[("challenge", Arg::from(challenge))],
+                );
+                super::cross::challenge_elsewhere(replies, here, &row, &hint)
             })
             .await?;
         self.deadline_changed.wake();
         Ok(replies)
     }
 
+    /// The player a ladder challenge names: one of this platform, or a
+    /// club member of another (`matrix:@ann:hs`, `discord:<id>`), as
+    /// `/challenge` names them; or the refusal.
+    async fn ladder_defender(
+        &self,
+        ctx: &Context,
+        opponent: &UserRef,
+    ) -> Result<Result<PlayerRow, Vec<Reply>>, StorageError> {
+        let named = opponent.as_str();
+        let found = match super::cross::other_platform_member(named, ctx.platform) {
+            Some((platform, id)) => match self.club_member(ctx, platform, id).await? {
+                Ok(found) => found,
+                Err(refusal) => return Ok(Err(refusal)),
+            },
+            None => self.store.find_player(ctx.platform, named).await?,
+        };
+        let Some(defender) = found else {
+            let error = LadderError::NotOn;
+            let name = opponent.display_name();
+            return Ok(Err(vec![self.ladder_refusal(ctx, error, name)]));
+        };
+        if defender.id == ctx.player.id {
+            let text = self.text(ctx, "challenge-self", &[]);
+            return Ok(Err(vec![self.private(ctx, text)]));
+        }
+        Ok(Ok(defender))
+    }
+
     /// The refusal of a ladder challenge when the challenger or `defender`
-    /// is in one that is not settled yet, if one is.
+    /// is in one on ladder `scope` that is not settled yet, if one is.
     async fn busy_in_ladder(
         &self,
         ctx: &Context,
+        scope: i64,
         defender: &PlayerRow,
     ) -> Result<Option<Reply>, StorageError> {
         let me = ctx.player.id;
-        let unsettled = self.store.unsettled_ladder_matches(ctx.server.id).await?;
+        let unsettled = self.store.unsettled_ladder_matches(scope).await?;
         let busy = [me, defender.id].into_iter().find(|player| {
             unsettled
                 .iter()
@@ -326,10 +374,12 @@ impl Service {
     }
 
     /// A ladder challenge to `defender` written: the challenge itself, by
-    /// the ladder's settings, and the ladder match it opens.
+    /// the ladder's settings, and the ladder match it opens on the ladder
+    /// of `scope`.
     fn ladder_challenge_commit(
         &self,
         ctx: &Context,
+        scope: i64,
         defender: PlayerId,
         now: DateTime<Utc>,
     ) -> Commit {
@@ -359,7 +409,7 @@ impl Service {
                 votes_changeable: None,
             }),
             new_ladder_match: Some(NewLadderMatch {
-                server_id: ctx.server.id,
+                server_id: scope,
                 challenger: me,
                 defender,
                 accept_by,
@@ -551,14 +601,15 @@ impl Service {
                 id: matched.challenge_id,
                 to: ChallengeStatus::Expired,
             }),
+            // Told where the challenge was made, on that server's platform.
             outgoing: notices_on(
-                self.platform_of(matched.server_id).await?,
-                matched.server_id,
+                self.platform_of(matched.challenge_server).await?,
+                matched.challenge_server,
             ),
             ..Commit::default()
         };
         settlement.add_to(&mut commit);
-        let lang = self.server_language(matched.server_id).await?;
+        let lang = self.server_language(matched.challenge_server).await?;
         let text = self.settlement_text(lang, &settlement);
         let reply = Reply {
             channel: matched.channel.clone(),
@@ -594,6 +645,12 @@ impl Service {
         if !busy {
             ladder.apply_inactivity(rung.player, self.config.ladder.inactivity);
         }
+        let player = self.store.player(rung.player).await?;
+        // A club's ladder player may be of another platform than its scope.
+        let platform = match &player {
+            Some(player) => player.platform,
+            None => self.platform_of(rung.server_id).await?,
+        };
         let commit = Commit {
             act_key: Some(format!(
                 "ladder-idle:{}:{}:{}",
@@ -602,12 +659,11 @@ impl Service {
                 rung.active_at.timestamp_millis()
             )),
             ladder: Some(write_of(&row, &ladder, &activity, &[rung.player], now)),
-            outgoing: notices_on(self.platform_of(rung.server_id).await?, rung.server_id),
+            outgoing: notices_on(platform, rung.server_id),
             ..Commit::default()
         };
         // Renewed, or already at the bottom: nothing to tell.
         let moved = ladder.place(rung.player) != before;
-        let player = self.store.player(rung.player).await?;
         let server_lang = self.server_language(rung.server_id).await?;
         let notice = player.filter(|_| moved).map(|player| {
             let lang = player.reading_language(server_lang);

@@ -1,7 +1,8 @@
 //! `/match`: team matches (issue 25), as chess.com's club matches.
 //!
 //! A member (or a moderator) of a team proposes a match to a team of this
-//! server or of another server the bot is in on the same platform; the
+//! server, of another server the bot is in on the same platform, or of any
+//! server of this server's club on either platform (`club_matches`); the
 //! other team accepts on its own server, in the channel it will play from.
 //! Members of both teams sign up; at the start the boards are paired by
 //! rating (`competition::team_match`) and every game is created in one
@@ -10,13 +11,17 @@
 //! reached from the away server ([`Service::reachable`]), the away channel
 //! lists its players' match games as its own, and every message about a
 //! match game is sent to both channels ([`MatchProgress`]), so each
-//! player hears of their game where they play it. Match games are never
-//! rated: a rating belongs to one server, and the players' are two.
+//! player hears of their game where they play it. A club's match between
+//! two platforms plays its games as a club's games between servers
+//! (`cross`), and marks what the match says with each channel's platform
+//! (`club_matches`). Match games are never rated: a rating belongs to one
+//! server, and the players' are two.
 
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
+use super::club_matches::{away_places, mark_both};
 use super::{Attempt, Context, Reply, Service, TournamentEvent};
 use crate::competition::team_match::{self, Board, Score, SignUp};
 use crate::competition::tiebreak::halves;
@@ -147,27 +152,10 @@ impl Service {
             let args = [("team", Arg::from(home.name.as_str()))];
             return refuse("team-challenge-not-member", &args);
         }
-        // The other server must be one the bot is in, on this platform.
-        let away_server = match &wish.server {
-            None => ctx.server.clone(),
-            Some(id) => match self.store.find_server(ctx.platform, id).await? {
-                // A server the bot was removed from is one it is not in.
-                Some(server) if !self.server_absent(server.id).await? => server,
-                _ => {
-                    return refuse(
-                        "match-server-unknown",
-                        &[("server", Arg::from(id.as_str()))],
-                    );
-                }
-            },
-        };
-        let Some(away) = self
-            .store
-            .team_by_name(away_server.id, &wish.versus.key())
-            .await?
-        else {
-            let args = [("team", Arg::from(wish.versus.as_str()))];
-            return refuse("match-team-not-found", &args);
+        // A team of a server the bot is in, on this platform or in the club.
+        let (away_server, away) = match self.match_opponent(ctx, wish).await? {
+            Ok(found) => found,
+            Err(refusal) => return Ok(vec![refusal]),
         };
         if away.id == home.id {
             return refuse("team-challenge-same", &[]);
@@ -184,8 +172,11 @@ impl Service {
             }
             None => ctx.server.time_control.clone(),
         };
+        // A team of another platform hears of it there (see `club_matches`).
+        let proposed_to = self.proposed_elsewhere(ctx, &away_server, &away).await?;
         let commit = Commit {
             act_key: ctx.act_key.clone(),
+            relay: proposed_to.as_ref().map(|p| p.relay(away_server.id)),
             match_changes: vec![MatchChange::Create(NewMatch {
                 home_server_id: ctx.server.id,
                 home_channel_id: ctx.channel.id,
@@ -203,7 +194,7 @@ impl Service {
         let channel = ctx.channel_platform_id.clone();
         let (home_name, away_name) = (home.name.clone(), away.name.clone());
         let elsewhere = away_server.id != ctx.server.id;
-        let boards = wish.boards;
+        let (boards, here) = (wish.boards, ctx.platform);
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
                 let args = [
@@ -214,11 +205,15 @@ impl Service {
                     ("time", Arg::from(time_control.as_str())),
                     ("elsewhere", Arg::from(if elsewhere { "yes" } else { "no" })),
                 ];
-                vec![Reply {
+                let reply = Reply {
                     channel,
                     text: i18n.text(lang, "match-created", &args),
                     ..Reply::default()
-                }]
+                };
+                match proposed_to {
+                    Some(told) => told.replies(&i18n, here, reply, &args),
+                    None => vec![reply],
+                }
             })
             .await?;
         Ok(replies)
@@ -233,7 +228,7 @@ impl Service {
         if ctx.server.id != row.away.server_id || !(members.contains(&ctx.player.id) || moderator) {
             return self.match_refusal(ctx, "match-accept-refused", &row);
         }
-        let commit = Commit {
+        let mut commit = Commit {
             act_key: ctx.act_key.clone(),
             match_changes: vec![MatchChange::Accept {
                 id: row.id,
@@ -259,6 +254,10 @@ impl Service {
                 ..Reply::default()
             });
         }
+        // The home side of another platform hears of it there.
+        let platforms = self.match_platforms(&row).await?;
+        let (here, home_server) = (ctx.platform, row.home.server_id);
+        let replies = mark_both(platforms.as_ref(), here, home_server, &mut commit, replies);
         self.commit_replies(ctx, commit, now, replies).await
     }
 
@@ -359,16 +358,24 @@ impl Service {
             initial_rating: self.config.ratings.initial_rating,
         };
         let (games, planned) = self.match_games(&seating, &boards, now);
-        let commit = Commit {
+        // Sides on two platforms: each away player plays from their channel.
+        let platforms = self.match_platforms(&row).await?;
+        let places = away_places(&row, platforms.as_ref(), &entrants, &games);
+        let mut commit = Commit {
             act_key: ctx.act_key.clone(),
             match_changes: vec![MatchChange::Start {
                 id: row.id,
                 expected_version: row.version,
                 games,
+                places,
                 at: now,
             }],
             ..Commit::default()
         };
+        commit.relay = platforms
+            .as_ref()
+            .map(|p| p.relay(ctx.platform, row.home.server_id));
+        let here = ctx.platform;
         let notice = MatchStartNotice {
             i18n: Arc::clone(&self.i18n),
             match_id: row.id,
@@ -384,7 +391,11 @@ impl Service {
         };
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
-                notice.replies(committed)
+                let replies = notice.replies(committed);
+                match &platforms {
+                    Some(platforms) => platforms.mark(here, replies),
+                    None => replies,
+                }
             })
             .await?;
         self.deadline_changed.wake();
@@ -490,6 +501,7 @@ impl Service {
             act_key: ctx.act_key.clone(),
             game_updates: withdrawal.game_updates,
             match_changes: withdrawal.match_changes,
+            relay: withdrawal.relay,
             ..Commit::default()
         };
         self.commit_replies(ctx, commit, now, withdrawal.replies)
@@ -511,6 +523,7 @@ impl Service {
             all.game_updates.extend(one.game_updates);
             all.match_changes.extend(one.match_changes);
             all.replies.extend(one.replies);
+            all.relay = all.relay.or(one.relay);
         }
         Ok(all)
     }
@@ -594,6 +607,12 @@ impl Service {
             result,
         };
         progress.spread(&mut done.replies);
+        // Sides on two platforms: each channel's copy goes by its own.
+        if let Some(platforms) = self.match_platforms(row).await? {
+            let replies = std::mem::take(&mut done.replies);
+            done.replies = platforms.mark(ctx.platform, replies);
+            done.relay = Some(platforms.relay(ctx.platform, row.home.server_id));
+        }
         Ok(done)
     }
 
@@ -712,8 +731,11 @@ impl Service {
         let Some(row) = self.store.match_of_game(record.id).await? else {
             return Ok(None);
         };
+        // A game with an away place is told on both sides by `cross`.
+        let (home, away) = channels_of(&row);
+        let placed = self.store.place_of_game(record.id).await?.is_some();
         let mut progress = MatchProgress {
-            channels: channels_of(&row),
+            channels: (home, away.filter(|_| !placed)),
             game: Some(record.id),
             change: None,
             result: Vec::new(),
@@ -775,12 +797,19 @@ impl Service {
         if let Some(away) = away.filter(|a| *a != home) {
             targets.push((away, row.away.server_id));
         }
+        // Sides on two platforms: each is told on its own.
+        let two = self.match_platforms(row).await?.is_some();
         for (channel, server) in targets {
             let lang = self.server_language(server).await?;
+            let platform = match two {
+                true => Some(self.platform_of(server).await?),
+                false => None,
+            };
             replies.push(Reply {
                 channel,
                 text: self.i18n.text(lang, "match-result", &args),
                 tournament_events: vec![event.clone()],
+                platform,
                 ..Reply::default()
             });
         }
@@ -806,12 +835,16 @@ impl Service {
     }
 
     /// The channel where `player` hears of game `record`: the away side's
-    /// for an away player of a match game, else the game's own.
+    /// for an away player of a match game, else the game's own (also for
+    /// a game with an away place, which `cross` copies there).
     pub(super) async fn channel_of_player(
         &self,
         record: &GameRecord,
         player: PlayerId,
     ) -> Result<String, StorageError> {
+        if self.store.place_of_game(record.id).await?.is_some() {
+            return Ok(record.channel.clone());
+        }
         let Some(row) = self.store.match_of_game(record.id).await? else {
             return Ok(record.channel.clone());
         };
@@ -832,6 +865,8 @@ pub(super) struct Withdrawal {
     pub game_updates: Vec<GameUpdate>,
     pub match_changes: Vec<MatchChange>,
     pub replies: Vec<Reply>,
+    /// The other platform's outbox row, when a match's sides are on two.
+    pub relay: Option<crate::storage::Outgoing>,
 }
 
 /// Where a match's games are played and by which rules, and each side's

@@ -24,6 +24,7 @@ mod cache;
 mod challenges;
 pub mod check;
 pub mod choice;
+mod club_matches;
 mod clubs;
 mod conditionals;
 mod cross;

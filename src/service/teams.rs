@@ -6,11 +6,18 @@
 //! team plays through a stand-in player row, so a vote game is a game like
 //! any other: the challenge names the stand-in, and a member (or the
 //! player challenged) accepts for it.
+//!
+//! A club has one team list (issue 44): `/team list` on any of its servers
+//! shows this server's teams, then those of its other servers, each marked
+//! with its server. A team still belongs to its server: it is joined and
+//! plays from there.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
+use super::club_matches::server_name;
 use super::{Attempt, Context, Moderation, Prompt, Reply, Service};
 use crate::core::choices::ColorChoice;
 use crate::core::clock::TimeControl;
@@ -94,13 +101,19 @@ impl Service {
                     }),
                     game_updates: withdrawal.game_updates,
                     match_changes: withdrawal.match_changes,
+                    relay: withdrawal.relay,
                     ..Commit::default()
                 };
                 let args = [
                     ("team", Arg::from(team.name.as_str())),
                     ("player", Arg::from(ctx.player.display_name.as_str())),
                 ];
-                let mut replies = vec![self.public(ctx, None, self.text(ctx, "team-left", &args))];
+                let mut left = self.public(ctx, None, self.text(ctx, "team-left", &args));
+                // Relayed to another platform: every reply says whose it is.
+                if commit.relay.is_some() {
+                    left.platform = Some(ctx.platform);
+                }
+                let mut replies = vec![left];
                 replies.extend(withdrawal.replies);
                 self.commit_replies(ctx, commit, now, replies).await
             }
@@ -176,12 +189,15 @@ impl Service {
         self.commit_replies(ctx, commit, now, vec![reply]).await
     }
 
+    /// This server's teams, then its club's other servers' (marked with
+    /// their server): a club has one team list.
     async fn team_list(&self, ctx: &Context) -> Attempt {
         let (teams, total) = self.store.teams(ctx.server.id, LISTED_TEAMS).await?;
         if teams.is_empty() {
             let text = self.text(ctx, "team-list-empty", &[]);
             return Ok(vec![self.private(ctx, text)]);
         }
+        let servers = self.servers_named(ctx, &teams).await?;
         let mut lines = vec![self.text(ctx, "team-list-header", &[])];
         for (team, members) in &teams {
             let mut shown: Vec<&str> = members
@@ -194,7 +210,7 @@ impl Service {
                 more = format!("… (+{})", members.len() - LISTED_MEMBERS);
                 shown.push(&more);
             }
-            lines.push(self.text(
+            let mut line = self.text(
                 ctx,
                 "team-list-line",
                 &[
@@ -202,13 +218,38 @@ impl Service {
                     ("count", Arg::from(members.len() as i64)),
                     ("members", Arg::from(shown.join(", "))),
                 ],
-            ));
+            );
+            if let Some(server) = servers.get(&team.server_id) {
+                let server = Arg::from(server.as_str());
+                line.push(' ');
+                line.push_str(&self.text(ctx, "team-list-from", &[("server", server)]));
+            }
+            lines.push(line);
         }
         if total as usize > teams.len() {
             let args = [("count", Arg::from(total as i64 - teams.len() as i64))];
             lines.push(self.text(ctx, "team-list-more", &args));
         }
         Ok(vec![self.private(ctx, lines.join("\n"))])
+    }
+
+    /// The names of the other servers (of the club) whose teams are listed.
+    async fn servers_named(
+        &self,
+        ctx: &Context,
+        teams: &[(TeamRow, Vec<String>)],
+    ) -> Result<HashMap<i64, String>, StorageError> {
+        let mut names = HashMap::new();
+        for (team, _) in teams {
+            let id = team.server_id;
+            if id == ctx.server.id || names.contains_key(&id) {
+                continue;
+            }
+            let server = self.store.server(id).await?;
+            let named = server.as_ref().map_or_else(String::new, server_name);
+            names.insert(id, named);
+        }
+        Ok(names)
     }
 
     /// The team of this server named `name` (whatever its case).

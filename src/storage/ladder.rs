@@ -70,9 +70,13 @@ impl LadderMatchStatus {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LadderMatchRow {
     pub id: i64,
+    /// The ladder's server: a club's founding server for a club's ladder.
     pub server_id: i64,
     /// The ordinary challenge it made.
     pub challenge_id: i64,
+    /// The server the challenge was made on (its news goes there, on that
+    /// server's platform, which may not be the ladder's).
+    pub challenge_server: i64,
     /// The platform id of the challenge's channel (where its news goes).
     pub channel: String,
     /// The game, once accepted.

@@ -1818,6 +1818,15 @@ pub async fn team_matches_keep_sign_ups_games_and_versions(store: &Store) -> Res
             (1, game(w.alice.id, w.carol.id)),
             (1, game(w.carol.id, w.alice.id)),
         ],
+        // The second game's away player plays it from the away channel.
+        places: vec![
+            None,
+            Some(NewGamePlace {
+                player: w.carol.id,
+                server_id: away_channel.server_id,
+                channel_id: away_channel.id,
+            }),
+        ],
         at: t(8),
     };
     conflict(apply(vec![start(row.version - 1)], 8).await);
@@ -1841,6 +1850,13 @@ pub async fn team_matches_keep_sign_ups_games_and_versions(store: &Store) -> Res
     );
     assert_eq!(store.match_of_game(second).await?.map(|m| m.id), Some(id));
     assert_eq!(store.match_of_game(first + 100).await?, None);
+    // Only the game given a place has one: carol's, from the hall.
+    assert_eq!(store.place_of_game(first).await?, None);
+    let place = store.place_of_game(second).await?.expect("a place");
+    assert_eq!(
+        (place.player, place.server_id, place.channel.as_str()),
+        (w.carol.id, away_server.id, "hall")
+    );
     // The away channel lists carol's match games; the home channel too.
     let away = store
         .games_in_channel(away_channel.id, w.carol.id, true)
@@ -2297,6 +2313,8 @@ pub async fn ladder_matches_follow_their_challenge_and_game(store: &Store) -> Re
         .ladder_match_of_challenge(challenge_id)
         .await?
         .expect("the ladder challenge");
+    // Its news goes to the server the challenge was made on.
+    assert_eq!(pending.challenge_server, w.server.id);
     assert_eq!(
         (
             pending.challenger,
@@ -3308,6 +3326,38 @@ pub async fn a_club_is_joined_only_by_invitation(store: &Store) -> Result<()> {
             .collect::<Vec<_>>(),
         [(w.server.id, true), (space.id, true)]
     );
+    // One team list: the asking server's teams first, then the club's.
+    let team = |server_id, name: &str, by| Commit {
+        team_change: Some(TeamChange::Create {
+            server_id,
+            platform: Platform::Console,
+            name: name.to_owned(),
+            name_key: name.to_lowercase(),
+            created_by: by,
+            at: t(2),
+        }),
+        ..Commit::default()
+    };
+    put(store, t(2), team(w.server.id, "Rooks", w.alice.id)).await?;
+    put(store, t(2), team(space.id, "Knights", w.bob.id)).await?;
+    let listed = |server| async move {
+        let (teams, total) = store.teams(server, 10).await?;
+        let names: Vec<(String, Vec<String>)> = teams
+            .into_iter()
+            .map(|(t, members)| (t.name, members))
+            .collect();
+        Ok::<_, StorageError>((names, total))
+    };
+    let knights = ("Knights".to_owned(), vec!["bob".to_owned()]);
+    let rooks = ("Rooks".to_owned(), vec!["alice".to_owned()]);
+    assert_eq!(
+        listed(space.id).await?,
+        (vec![knights.clone(), rooks.clone()], 2)
+    );
+    assert_eq!(
+        listed(w.server.id).await?,
+        (vec![rooks.clone(), knights.clone()], 2)
+    );
     put(
         store,
         t(3),
@@ -3321,5 +3371,6 @@ pub async fn a_club_is_joined_only_by_invitation(store: &Store) -> Result<()> {
     )
     .await?;
     assert_eq!(store.club_of_server(space.id).await?, None);
+    assert_eq!(listed(space.id).await?, (vec![knights], 1));
     Ok(())
 }

@@ -135,6 +135,10 @@ pub enum MatchChange {
         id: i64,
         expected_version: i64,
         games: Vec<(u32, NewGame)>,
+        /// Where each game's away player plays it from, in the games'
+        /// order, when the sides are on two platforms (a club's match);
+        /// empty otherwise.
+        places: Vec<Option<super::NewGamePlace>>,
         at: DateTime<Utc>,
     },
     /// One of its games ended: the version moves on (so two ends never

@@ -79,7 +79,7 @@ const START: Kind = number(0, crate::core::chess960::COUNT as i64 - 1);
 const PLAY: Home = Home::In("play");
 /// A club member on another platform, as `matrix:@ann:example.org` or
 /// `discord:<id>`: what Discord's user option cannot hold.
-const MEMBER: Opt = opt("member", "membre", text(super::MAX_USER_REF));
+pub(super) const MEMBER: Opt = opt("member", "membre", text(super::MAX_USER_REF));
 
 #[rustfmt::skip]
 pub const ROWS: &[Spec] = &[
@@ -164,7 +164,7 @@ fn challenge(a: &Args) -> Result<Command, CommandError> {
 }
 
 /// `platform:id`, a club member on another platform.
-fn club_member(text: &str) -> Result<UserRef, CommandError> {
+pub(super) fn club_member(text: &str) -> Result<UserRef, CommandError> {
     let named = text.split_once(':').is_some_and(|(platform, id)| {
         ["discord", "matrix", "console"].contains(&platform.to_ascii_lowercase().as_str())
             && !id.trim().is_empty()

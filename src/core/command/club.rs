@@ -112,7 +112,7 @@ pub const ROWS: &[Spec] = &[
         row("show", "voir", &[], |_| ladder(LadderAction::Show)),
         row("join", "rejoindre", &[], |_| ladder(LadderAction::Join)),
         row("leave", "quitter", &[], |_| ladder(LadderAction::Leave)),
-        row("challenge", "defi", &[PLAYER.required()], ladder_challenge).aka(&["défi"]),
+        row("challenge", "defi", &[PLAYER, super::challenge::MEMBER], ladder_challenge).aka(&["défi"]),
     ]).default_sub("show").aka(&["échelle"]).home(CLUB),
 ];
 
@@ -151,8 +151,14 @@ fn ladder(action: LadderAction) -> Result<Command, CommandError> {
     Ok(Command::Ladder(action))
 }
 
+/// A ladder challenge names a player of this platform, or a club member
+/// of another (`member:matrix:@ann:hs`), as `/challenge` does.
 fn ladder_challenge(a: &Args) -> Result<Command, CommandError> {
-    ladder(LadderAction::Challenge {
-        opponent: player(a)?,
-    })
+    let member = super::challenge::MEMBER.name;
+    let opponent = match (a.user(PLAYER.name), a.text(member)) {
+        (Some(_), Some(_)) => return Err(CommandError::Unexpected(member.to_owned())),
+        (None, Some(text)) => super::challenge::club_member(text)?,
+        _ => player(a)?,
+    };
+    ladder(LadderAction::Challenge { opponent })
 }

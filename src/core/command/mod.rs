@@ -960,6 +960,29 @@ mod tests {
                 })),
             ),
             (
+                "/ladder challenge member:matrix:@carl:hs",
+                Ok(Command::Ladder(LadderAction::Challenge {
+                    opponent: user("matrix:@carl:hs"),
+                })),
+            ),
+            (
+                "/ladder challenge @matrix:@carl:hs",
+                Ok(Command::Ladder(LadderAction::Challenge {
+                    opponent: user("matrix:@carl:hs"),
+                })),
+            ),
+            (
+                "/ladder challenge @bob member:matrix:@carl:hs",
+                Err(CommandError::Unexpected("member".to_owned())),
+            ),
+            (
+                "/ladder challenge member:carl",
+                Err(CommandError::BadValue {
+                    option: "member",
+                    value: "carl".to_owned(),
+                }),
+            ),
+            (
                 "/ladder challenge",
                 Err(CommandError::MissingArgument("player")),
             ),

@@ -134,11 +134,11 @@ pub async fn place_of_game(c: &impl Conn, game_id: i64) -> Result<Option<GamePla
 /// Writes a new game's other place (in the commit that creates the game).
 pub async fn write_place(c: &impl Conn, place: &NewGamePlace, committed: &Committed) -> Result<()> {
     let game = committed.game_id.ok_or(StorageError::NotFound("game"))?;
-    insert_place(c, place, game).await
+    insert_place(c, game, place).await
 }
 
-/// Records where `place`'s player plays game `game` from.
-pub async fn insert_place(c: &impl Conn, place: &NewGamePlace, game: i64) -> Result<()> {
+/// Writes where game `game`'s other player plays it from.
+pub async fn insert_place(c: &impl Conn, game: i64, place: &NewGamePlace) -> Result<()> {
     c.execute(
         "INSERT INTO game_places (game_id, player_id, server_id, channel_id) VALUES (?1, ?2, ?3, ?4)",
         &params![game, place.player, place.server_id, place.channel_id],

@@ -288,7 +288,7 @@ async fn insert_pairing(
             committed.tournament_games.push(id);
             committed.tournament_game_tokens.push(token);
             if let Some(place) = &new.place {
-                super::clubs::insert_place(c, place, id).await?;
+                super::clubs::insert_place(c, id, place).await?;
             }
             Some(id)
         }

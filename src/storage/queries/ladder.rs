@@ -9,10 +9,10 @@ use crate::core::game::PlayerId;
 use crate::storage::sql::{Conn, Row, Value, params};
 use crate::storage::{IdleRung, LadderEntry, LadderMatchRow, LadderMatchStatus, LadderRow, Result};
 
-/// Ladder challenge columns over `m`, with the channel of its challenge
-/// (`ch`), read by [`ladder_match`].
+/// Ladder challenge columns over `m`, with the channel and server of its
+/// challenge (`ch`, `c`), read by [`ladder_match`].
 const MATCH_COLUMNS: &str = "m.id, m.server_id, m.challenge_id, m.game_id, m.challenger_id, \
-     m.defender_id, m.status, m.accept_by, ch.platform_id";
+     m.defender_id, m.status, m.accept_by, ch.platform_id, c.server_id";
 
 /// The ladder challenges with their challenge's channel.
 const MATCH_TABLES: &str = "ladder_matches m JOIN challenges c ON c.id = m.challenge_id \
@@ -30,6 +30,7 @@ fn ladder_match(row: &Row) -> Result<LadderMatchRow> {
         status: row.parsed(6, "ladder status", LadderMatchStatus::from_name)?,
         accept_by: row.time(7)?,
         channel: row.string(8)?,
+        challenge_server: row.int(9)?,
     })
 }
 

@@ -8,7 +8,7 @@ use crate::core::names::Named;
 use crate::storage::sql::{Conn, Row, params};
 use crate::storage::{
     Committed, MatchChange, MatchEntrant, MatchGameRow, MatchRow, MatchSide, MatchState, MatchTeam,
-    NewGame, NewMatch, Result,
+    NewGame, NewGamePlace, NewMatch, Result,
 };
 use chrono::{DateTime, Utc};
 
@@ -199,8 +199,12 @@ pub async fn write_change(
             id,
             expected_version,
             games,
+            places,
             at,
-        } => start_match(c, *id, *expected_version, *at, games, now, committed).await?,
+        } => {
+            let started = (*id, *expected_version, *at);
+            start_match(c, started, games, places, now, committed).await?;
+        }
         MatchChange::GameEnded {
             id,
             expected_version,
@@ -272,13 +276,13 @@ async fn sign_up(
 }
 
 /// Starts match `id` (read at `expected_version`) `at` an instant, with
-/// its `games` by board; their ids go into `committed`.
+/// its `games` by board and their away players' `places`; their ids go
+/// into `committed`.
 async fn start_match(
     c: &impl Conn,
-    id: i64,
-    expected_version: i64,
-    at: DateTime<Utc>,
+    (id, expected_version, at): (i64, i64, DateTime<Utc>),
     games: &[(u32, NewGame)],
+    places: &[Option<NewGamePlace>],
     now: DateTime<Utc>,
     committed: &mut Committed,
 ) -> Result<()> {
@@ -291,13 +295,16 @@ async fn start_match(
         )
         .await?;
     changed_one(changed)?;
-    for (board, game) in games {
+    for (index, (board, game)) in games.iter().enumerate() {
         let game_id = insert_game(c, game, now).await?;
         c.execute(
             "INSERT INTO match_games (game_id, match_id, board) VALUES (?1, ?2, ?3)",
             &params![game_id, id, i64::from(*board)],
         )
         .await?;
+        if let Some(Some(place)) = places.get(index) {
+            super::clubs::insert_place(c, game_id, place).await?;
+        }
         committed.match_games.push(game_id);
     }
     Ok(())

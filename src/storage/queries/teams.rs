@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
+use super::clubs::in_same_club;
 use super::commit::changed_one;
 use crate::core::game::PlayerId;
 use crate::core::names::Named;
@@ -36,16 +37,19 @@ pub async fn team_by_name(c: &impl Conn, server_id: i64, key: &str) -> Result<Op
         .await
 }
 
-/// A server's teams by name, at most `limit`, each with its members'
+/// A server's teams by name, then those of the other servers of its club
+/// (a club has one team list), at most `limit`, each with its members'
 /// names in the order they joined, and how many teams there are in all.
 pub async fn teams(
     c: &impl Conn,
     server_id: i64,
     limit: usize,
 ) -> Result<(Vec<(TeamRow, Vec<String>)>, u32)> {
+    // This server's first, then its club's other servers' (each by name).
     let sql = format!(
         "SELECT {TEAM_COLUMNS}, count(*) OVER () FROM teams t
-         WHERE t.server_id = ?1 ORDER BY t.name_key LIMIT ?2"
+         WHERE {} ORDER BY t.server_id <> ?1, t.server_id, t.name_key LIMIT ?2",
+        in_same_club("t.server_id", 1)
     );
     let found = c.query(&sql, &params![server_id, limit as i64]).await?;
     let total = match found.first() {
@@ -56,16 +60,15 @@ pub async fn teams(
         .iter()
         .map(|row| Ok((team(row, 0)?, Vec::new())))
         .collect::<Result<_>>()?;
-    let members = c
-        .query(
-            "SELECT m.team_id, p.display_name FROM team_members m
-             JOIN teams t ON t.id = m.team_id
-             JOIN players p ON p.id = m.player_id
-             WHERE t.server_id = ?1
-             ORDER BY m.team_id, m.joined_at, p.id",
-            &params![server_id],
-        )
-        .await?;
+    let sql = format!(
+        "SELECT m.team_id, p.display_name FROM team_members m
+         JOIN teams t ON t.id = m.team_id
+         JOIN players p ON p.id = m.player_id
+         WHERE {}
+         ORDER BY m.team_id, m.joined_at, p.id",
+        in_same_club("t.server_id", 1)
+    );
+    let members = c.query(&sql, &params![server_id]).await?;
     for row in members {
         let id = row.int(0)?;
         if let Some((_, names)) = teams.iter_mut().find(|(t, _)| t.id == id) {
