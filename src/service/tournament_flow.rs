@@ -340,7 +340,18 @@ impl Announcements {
                 ..Reply::default()
             });
         }
-        // Each player's games with their pages, when the site has an address.
+        replies.extend(self.player_replies(players, committed));
+        replies
+    }
+
+    /// One message per player naming their new games, in their language,
+    /// where they play, each game with its page when the site has an address.
+    fn player_replies(
+        &self,
+        players: Vec<(&Seat, Vec<(&GameNotice, i64)>)>,
+        committed: &Committed,
+    ) -> Vec<Reply> {
+        let mut replies = Vec::with_capacity(players.len());
         let pages: std::collections::HashMap<i64, &String> = committed
             .tournament_games
             .iter()
