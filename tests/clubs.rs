@@ -946,3 +946,39 @@ async fn a_club_matchs_reminders_and_no_shows_reach_both_platforms() {
         }
     }
 }
+
+/// A linked player has one place on the club's ladder, whichever platform
+/// they act from: Ann joins on Discord, is already on it from Matrix, is
+/// challenged by her Matrix account and loses her place from there.
+#[tokio::test]
+async fn a_linked_player_has_one_place_on_the_clubs_ladder() {
+    let (service, _dir) = service();
+    form_club(&service).await;
+    let code = all_text(
+        &service
+            .handle(discord("ann#2", "/link").keyed("k1"), start())
+            .await,
+    );
+    let code = code
+        .split_whitespace()
+        .find(|w| w.chars().count() == 9 && w.chars().nth(4) == Some('-'))
+        .expect("a code")
+        .to_owned();
+    said(&service, matrix("ann:hs", &format!("/link {code}"))).await;
+    said(&service, discord("ann#2", "/ladder join")).await;
+    let again = said(&service, matrix("ann:hs", "/ladder join")).await;
+    assert!(again.contains("already on the ladder"), "{again}");
+    said(&service, matrix("carl:hs", "/ladder join")).await;
+    // Carl challenges Ann's Matrix account: her place is the one at stake.
+    let challenged = said(&service, matrix("carl:hs", "/ladder challenge @ann:hs")).await;
+    assert!(challenged.contains("(place 1)"), "{challenged}");
+    said(&service, matrix("ann:hs", "/accept 1")).await;
+    let resigned = said(&service, matrix("ann:hs", "/resign game:1")).await;
+    assert!(resigned.contains("resign"), "{resigned}");
+    let ladder = said(&service, discord("bob#3", "/ladder")).await;
+    assert!(ladder.contains("1. carl:hs\n2. ann#2"), "{ladder}");
+    // She leaves it from Matrix: her one place goes.
+    said(&service, matrix("ann:hs", "/ladder leave")).await;
+    let ladder = said(&service, matrix("carl:hs", "/ladder")).await;
+    assert!(!ladder.contains("ann"), "{ladder}");
+}

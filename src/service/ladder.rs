@@ -65,6 +65,16 @@ impl Settlement {
 }
 
 /// The ranking of a stored ladder, and each player's last activity.
+/// The account that holds `player`'s place on ladder `row`: the one of
+/// their linked accounts that joined it (a person has one place, acting
+/// from either platform), else their own.
+fn rung_of(row: &LadderRow, player: &PlayerRow) -> PlayerId {
+    row.entries
+        .iter()
+        .find(|e| e.person == player.person)
+        .map_or(player.id, |e| e.player)
+}
+
 fn ranking_of(row: &LadderRow) -> (Ladder, HashMap<PlayerId, DateTime<Utc>>) {
     let ladder = Ladder {
         ranking: row.entries.iter().map(|e| e.player).collect(),
@@ -155,7 +165,7 @@ impl Service {
     async fn join_ladder(&self, ctx: &Context, now: DateTime<Utc>) -> Attempt {
         let row = self.ladder_of(ctx).await?;
         let (mut ladder, activity) = ranking_of(&row);
-        let me = ctx.player.id;
+        let me = rung_of(&row, &ctx.player);
         let place = match ladder.join(me) {
             Ok(place) => place,
             Err(error) => return Ok(vec![self.ladder_refusal(ctx, error, "")]),
@@ -178,7 +188,7 @@ impl Service {
     async fn leave_ladder(&self, ctx: &Context, now: DateTime<Utc>) -> Attempt {
         let row = self.ladder_of(ctx).await?;
         let (mut ladder, activity) = ranking_of(&row);
-        if let Err(error) = ladder.leave(ctx.player.id) {
+        if let Err(error) = ladder.leave(rung_of(&row, &ctx.player)) {
             let name = ctx.player.display_name.clone();
             return Ok(vec![self.ladder_refusal(ctx, error, &name)]);
         }
@@ -253,18 +263,20 @@ impl Service {
         };
         let row = self.ladder_of(ctx).await?;
         let (ladder, _) = ranking_of(&row);
-        let me = ctx.player.id;
-        if let Err(error) = ladder.check_challenge(me, defender.id, settings.max_places_up) {
+        let (me, them) = (rung_of(&row, &ctx.player), rung_of(&row, &defender));
+        if let Err(error) = ladder.check_challenge(me, them, settings.max_places_up) {
             let other = match (error, ladder.place(me)) {
                 (LadderError::NotOn, None) => ctx.player.display_name.as_str(),
                 _ => defender.display_name.as_str(),
             };
             return Ok(vec![self.ladder_refusal(ctx, error, other)]);
         }
-        if let Some(refusal) = self.busy_in_ladder(ctx, row.server_id, &defender).await? {
+        let busy = self.busy_in_ladder(ctx, row.server_id, (me, them), &defender);
+        if let Some(refusal) = busy.await? {
             return Ok(vec![refusal]);
         }
-        let mut commit = self.ladder_challenge_commit(ctx, row.server_id, defender.id, now);
+        let rungs = (me, them);
+        let mut commit = self.ladder_challenge_commit(ctx, row.server_id, defender.id, rungs, now);
         // A member of another platform is told there, by direct message.
         let here = ctx.platform;
         let elsewhere = (defender.platform != here).then(|| defender.clone());
@@ -280,7 +292,7 @@ impl Service {
         let days = i64::from(settings.accept_days);
         let places = (
             ladder.place(me).unwrap_or_default() as i64,
-            ladder.place(defender.id).unwrap_or_default() as i64,
+            ladder.place(them).unwrap_or_default() as i64,
         );
         let (_, replies) = self
             .commit_act(ctx, commit, now, move |committed: &Committed| {
@@ -340,7 +352,7 @@ impl Service {
             let name = opponent.display_name();
             return Ok(Err(vec![self.ladder_refusal(ctx, error, name)]));
         };
-        if defender.id == ctx.player.id {
+        if defender.person == ctx.player.person {
             let text = self.text(ctx, "challenge-self", &[]);
             return Ok(Err(vec![self.private(ctx, text)]));
         }
@@ -348,16 +360,17 @@ impl Service {
     }
 
     /// The refusal of a ladder challenge when the challenger or `defender`
-    /// is in one on ladder `scope` that is not settled yet, if one is.
+    /// (by the accounts holding their places: `rungs`) is in one on ladder
+    /// `scope` that is not settled yet, if one is.
     async fn busy_in_ladder(
         &self,
         ctx: &Context,
         scope: i64,
+        (me, them): (PlayerId, PlayerId),
         defender: &PlayerRow,
     ) -> Result<Option<Reply>, StorageError> {
-        let me = ctx.player.id;
         let unsettled = self.store.unsettled_ladder_matches(scope).await?;
-        let busy = [me, defender.id].into_iter().find(|player| {
+        let busy = [me, them].into_iter().find(|player| {
             unsettled
                 .iter()
                 .any(|m| m.challenger == *player || m.defender == *player)
@@ -374,13 +387,15 @@ impl Service {
     }
 
     /// A ladder challenge to `defender` written: the challenge itself, by
-    /// the ladder's settings, and the ladder match it opens on the ladder
-    /// of `scope`.
+    /// the ladder's settings, between the accounts that play it, and the
+    /// ladder match it opens on the ladder of `scope` between the accounts
+    /// holding their places (`rungs`: a linked player's other account's).
     fn ladder_challenge_commit(
         &self,
         ctx: &Context,
         scope: i64,
         defender: PlayerId,
+        rungs: (PlayerId, PlayerId),
         now: DateTime<Utc>,
     ) -> Commit {
         let settings = &self.config.ladder;
@@ -410,8 +425,8 @@ impl Service {
             }),
             new_ladder_match: Some(NewLadderMatch {
                 server_id: scope,
-                challenger: me,
-                defender,
+                challenger: rungs.0,
+                defender: rungs.1,
                 accept_by,
             }),
             ..Commit::default()
@@ -500,7 +515,11 @@ impl Service {
         if matched.status != LadderMatchStatus::Playing {
             return Ok(None);
         }
-        let challenger_color = if record.white == matched.challenger {
+        // By person: a linked player may play from another account than
+        // the one holding their place.
+        let challenger = self.store.player(matched.challenger).await?;
+        let challenger = challenger.map_or(matched.challenger, |p| p.person);
+        let challenger_color = if record.white_player.person == challenger {
             Color::White
         } else {
             Color::Black

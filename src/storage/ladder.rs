@@ -14,6 +14,8 @@ pub struct LadderEntry {
     pub name: String,
     /// When the player joined or last finished a ladder game.
     pub active_at: DateTime<Utc>,
+    /// The person the account is (its linked accounts' first).
+    pub person: PlayerId,
 }
 
 /// A server's ladder, best first.

@@ -51,7 +51,8 @@ pub async fn ladder(c: &impl Conn, server_id: i64) -> Result<LadderRow> {
         .await?;
     let entries = c
         .query(
-            "SELECT r.player_id, p.display_name, r.active_at
+            "SELECT r.player_id, p.display_name, r.active_at,
+                    CASE WHEN p.person_id IS NULL THEN p.id ELSE p.person_id END
              FROM ladder_rungs r JOIN players p ON p.id = r.player_id
              WHERE r.server_id = ?1 ORDER BY r.place",
             &params![server_id],
@@ -63,6 +64,7 @@ pub async fn ladder(c: &impl Conn, server_id: i64) -> Result<LadderRow> {
                 player: PlayerId(row.int(0)?),
                 name: row.string(1)?,
                 active_at: row.time(2)?,
+                person: PlayerId(row.int(3)?),
             })
         })
         .collect::<Result<_>>()?;
