@@ -802,12 +802,8 @@ impl ChallengeNotice {
 
     /// The outbox row for that platform's worker, if it is one.
     fn relay(&self, here: crate::core::platform::Platform) -> Option<Outgoing> {
-        self.elsewhere(here).map(|row| Outgoing {
-            platform: row.platform,
-            first: 0,
-            held_until: None,
-            server_id: None,
-        })
+        self.elsewhere(here)
+            .map(|row| Outgoing::due_now(row.platform, None))
     }
 
     /// [`ChallengeNotice::replies`], the challenged player's relayed to

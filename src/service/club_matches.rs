@@ -74,12 +74,7 @@ impl MatchPlatforms {
 
     /// The outbox row the other platform's worker delivers from.
     pub fn relay(&self, here: Platform, server_id: i64) -> Outgoing {
-        Outgoing {
-            platform: self.other(here),
-            first: 0,
-            held_until: None,
-            server_id: Some(server_id),
-        }
+        Outgoing::due_now(self.other(here), Some(server_id))
     }
 }
 
@@ -94,12 +89,7 @@ pub(super) struct ProposedTo {
 impl ProposedTo {
     /// The outbox row their platform's worker delivers from.
     pub fn relay(&self, server_id: i64) -> Outgoing {
-        Outgoing {
-            platform: self.creator.platform,
-            first: 0,
-            held_until: None,
-            server_id: Some(server_id),
-        }
+        Outgoing::due_now(self.creator.platform, Some(server_id))
     }
 
     /// `reply` for the proposing channel (marked `here`), then the

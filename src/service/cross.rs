@@ -83,12 +83,7 @@ impl Spread {
 
     /// The outbox row the other side's platform delivers from.
     pub fn relay(&self, server_id: Option<i64>) -> Outgoing {
-        Outgoing {
-            platform: self.theirs.platform,
-            first: 0,
-            held_until: None,
-            server_id,
-        }
+        Outgoing::due_now(self.theirs.platform, server_id)
     }
 }
 

@@ -204,12 +204,7 @@ impl Service {
                 next,
                 at: now,
             }),
-            outgoing: sends.then_some(Outgoing {
-                platform: player.platform,
-                first: 0,
-                held_until: None,
-                server_id: None,
-            }),
+            outgoing: sends.then_some(Outgoing::due_now(player.platform, None)),
             ..Commit::default()
         };
         match self.store.commit(commit, now, move |_| replies).await {

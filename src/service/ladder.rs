@@ -280,12 +280,9 @@ impl Service {
         // A member of another platform is told there, by direct message.
         let here = ctx.platform;
         let elsewhere = (defender.platform != here).then(|| defender.clone());
-        commit.relay = elsewhere.as_ref().map(|row| Outgoing {
-            platform: row.platform,
-            first: 0,
-            held_until: None,
-            server_id: None,
-        });
+        commit.relay = elsewhere
+            .as_ref()
+            .map(|row| Outgoing::due_now(row.platform, None));
         let (i18n, lang) = (self.i18n.clone(), ctx.lang);
         let channel = ctx.channel_platform_id.clone();
         let challenger = ctx.player.display_name.clone();

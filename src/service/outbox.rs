@@ -287,12 +287,7 @@ impl PendingAct {
 /// community `server_id`: every item of its answer is a notice for
 /// `platform`'s worker.
 pub(super) fn notices_on(platform: Platform, server_id: i64) -> Option<Outgoing> {
-    Some(Outgoing {
-        platform,
-        first: 0,
-        held_until: None,
-        server_id: Some(server_id),
-    })
+    Some(Outgoing::due_now(platform, Some(server_id)))
 }
 
 /// How far back `/chess status` looks.

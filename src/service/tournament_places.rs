@@ -90,12 +90,7 @@ pub(super) fn platforms(row: &TournamentRow, entrants: &[EntrantRow]) -> Vec<Pla
 /// any: what the act says there is delivered by that platform's worker.
 pub(super) fn relay(platforms: &[Platform], here: Platform, server_id: i64) -> Option<Outgoing> {
     let other = platforms.iter().find(|p| **p != here)?;
-    Some(Outgoing {
-        platform: *other,
-        first: 0,
-        held_until: None,
-        server_id: Some(server_id),
-    })
+    Some(Outgoing::due_now(*other, Some(server_id)))
 }
 
 #[cfg(test)]

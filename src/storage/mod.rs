@@ -947,6 +947,19 @@ pub struct Outgoing {
     pub server_id: Option<i64>,
 }
 
+impl Outgoing {
+    /// Notices for `platform`'s worker, due at once (nothing held for the
+    /// act's own process), for community `server_id` if there is one.
+    pub fn due_now(platform: Platform, server_id: Option<i64>) -> Outgoing {
+        Outgoing {
+            platform,
+            first: 0,
+            held_until: None,
+            server_id,
+        }
+    }
+}
+
 /// What a community's notices met lately (`/chess status`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NoticeTrouble {
