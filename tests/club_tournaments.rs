@@ -385,3 +385,54 @@ async fn a_club_swiss_starts_by_itself_and_pairs_its_rounds_across_platforms() {
         );
     }
 }
+
+/// Ten times a big club: a Swiss of 400, half joined from the Matrix room,
+/// starts with one message per player where they play and one copy of the
+/// start per channel, each platform's share sent once by its own side.
+#[tokio::test]
+async fn a_club_swiss_of_four_hundred_starts_on_both_platforms() {
+    let (service, _dir) = club().await;
+    let mut seen = Seen::default();
+    let create = discord("dora#1", "/tournament create swiss rounds:9 name:Big");
+    seen.act(&service, create.keyed("c"), now()).await;
+    let players: Vec<String> = (0..400)
+        .map(|n| match n % 2 {
+            0 => format!("d{n}#1"),
+            _ => format!("m{n}:hs"),
+        })
+        .collect();
+    for (n, player) in players.iter().enumerate() {
+        let join = act_of(player, "/tournament join #1").keyed(&format!("j{n}"));
+        service.handle(join, now()).await;
+    }
+    let clock = std::time::Instant::now();
+    seen.act(
+        &service,
+        discord("dora#1", "/tournament start #1").keyed("s"),
+        now(),
+    )
+    .await;
+    eprintln!(
+        "a 400-player club Swiss started and was delivered in {:?}",
+        clock.elapsed()
+    );
+    for (platform_seen, channel, suffix) in
+        [(&seen.discord, CHANNEL, "#1"), (&seen.matrix, ROOM, ":hs")]
+    {
+        let own: Vec<&Reply> = platform_seen
+            .iter()
+            .filter(|r| r.text.starts_with("Your games"))
+            .collect();
+        assert_eq!(own.len(), 200, "{channel}: one message per player");
+        assert!(own.iter().all(|r| r.channel == channel));
+        assert!(
+            own.iter()
+                .all(|r| r.to.as_deref().is_some_and(|to| to.ends_with(suffix)))
+        );
+        let starts = platform_seen
+            .iter()
+            .filter(|r| r.channel == channel && r.text.contains("has started"))
+            .count();
+        assert_eq!(starts, 1, "{channel}: the start once");
+    }
+}
