@@ -645,9 +645,8 @@ impl Service {
         if challenge.server_id == ctx.server.id {
             return Ok(None);
         }
-        let here = self.store.club_of_server(ctx.server.id).await?;
-        let there = self.store.club_of_server(challenge.server_id).await?;
-        Ok(here.filter(|club| Some(*club) == there).map(|_| challenge))
+        let same = self.same_club(ctx.server.id, challenge.server_id).await?;
+        Ok(same.then_some(challenge))
     }
 
     fn pgn_refusal(&self, ctx: &Context, error: &PgnError) -> Reply {

@@ -286,9 +286,7 @@ impl Service {
         let Some(server) = self.store.find_server(platform, id).await? else {
             return Ok(None);
         };
-        let here = self.store.club_of_server(ctx.server.id).await?;
-        let there = self.store.club_of_server(server.id).await?;
-        let same_club = here.is_some() && here == there;
+        let same_club = self.same_club(ctx.server.id, server.id).await?;
         self.present(Some(server).filter(|_| same_club)).await
     }
 

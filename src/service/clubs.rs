@@ -17,9 +17,17 @@ use crate::core::command::ClubAction;
 use crate::core::names::Named;
 use crate::core::platform::Platform;
 use crate::i18n::Arg;
-use crate::storage::{ClubChange, Commit, Committed, ServerDefaults};
+use crate::storage::{ClubChange, Commit, Committed, ServerDefaults, StorageError};
 
 impl Service {
+    /// Whether servers `a` and `b` are members of one club.
+    pub(super) async fn same_club(&self, a: i64, b: i64) -> Result<bool, StorageError> {
+        let Some(club) = self.store.club_of_server(a).await? else {
+            return Ok(false);
+        };
+        Ok(self.store.club_of_server(b).await? == Some(club))
+    }
+
     pub(super) async fn club_act(
         &self,
         ctx: &Context,

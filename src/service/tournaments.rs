@@ -74,13 +74,7 @@ impl Service {
 
     /// Whether server `server_id` is `ctx`'s or another of its club.
     async fn in_club_of(&self, ctx: &Context, server_id: i64) -> Result<bool, StorageError> {
-        if server_id == ctx.server.id {
-            return Ok(true);
-        }
-        let Some(mine) = self.store.club_of_server(ctx.server.id).await? else {
-            return Ok(false);
-        };
-        Ok(self.store.club_of_server(server_id).await? == Some(mine))
+        Ok(server_id == ctx.server.id || self.same_club(ctx.server.id, server_id).await?)
     }
 
     /// `/tournament list`: the open and running tournaments of this server
